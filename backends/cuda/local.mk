@@ -1,0 +1,1 @@
+# The cuda plugin (only this links the CUDA runtime).

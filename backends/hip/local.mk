@@ -1,0 +1,1 @@
+# The hip plugin (only this links libamdhip64).

@@ -1,0 +1,1 @@
+# The opencl plugin (only this links the OpenCL ICD loader).

@@ -1,0 +1,1 @@
+# bench/: benchmark scripts and the NumPy baseline.

@@ -1,0 +1,83 @@
+/* pstencil: the command-line program. Dispatches to subcommands. */
+#include "config.h"
+#include "ps_cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const struct {
+    const char *name;
+    int (*fn)(int, char **);
+    const char *help;
+} ps_commands[] = {
+    {"run", ps_cmd_run, "run the diffusion model on a NetCDF file (or the built-in ocean)"},
+    {"gen", ps_cmd_gen, "write the built-in ocean as a CF NetCDF file"},
+    {"summary", ps_cmd_summary, "summary statistics of a NetCDF temperature file"},
+    {"compare", ps_cmd_compare, "compare two NetCDF files cell by cell"},
+    {"backends", ps_cmd_backends, "list backends and devices, and why any cannot run"},
+    {"validate", ps_cmd_validate, "validate every backend against the reference"},
+    {"bench", ps_cmd_bench, "benchmark backends: step and grid scaling, plots"},
+    {"plot", ps_cmd_plot, "slice images, difference maps, interactive HTML"},
+};
+
+static void usage(FILE *f)
+{
+    size_t i;
+    fprintf(f, "Usage: pstencil COMMAND [OPTIONS]\n\n"
+               "A portable multi-backend stencil framework for ocean temperature diffusion.\n\n"
+               "Commands:\n");
+    for (i = 0; i < sizeof ps_commands / sizeof ps_commands[0]; i++)
+        fprintf(f, "  %-10s %s\n", ps_commands[i].name, ps_commands[i].help);
+    fprintf(f, "\n'pstencil COMMAND --help' describes each command.\n"
+               "Options: --help, --version\n");
+}
+
+static char *join_cmdline(int argc, char **argv)
+{
+    size_t len = 1;
+    int i;
+    char *s;
+    for (i = 0; i < argc; i++)
+        len += strlen(argv[i]) + 1;
+    s = malloc(len);
+    if (!s)
+        return NULL;
+    s[0] = '\0';
+    for (i = 0; i < argc; i++) {
+        if (i)
+            strcat(s, " ");
+        strcat(s, argv[i]);
+    }
+    return s;
+}
+
+int main(int argc, char **argv)
+{
+    size_t i;
+    char *cmdline;
+    int rc;
+    if (argc < 2) {
+        usage(stderr);
+        return PS_EXIT_USAGE;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return PS_EXIT_OK;
+    }
+    if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+        printf("pstencil %s\n", PACKAGE_VERSION);
+        return PS_EXIT_OK;
+    }
+    cmdline = join_cmdline(argc, argv);
+    if (cmdline)
+        ps_cli_cmdline = cmdline;
+    for (i = 0; i < sizeof ps_commands / sizeof ps_commands[0]; i++)
+        if (!strcmp(argv[1], ps_commands[i].name)) {
+            rc = ps_commands[i].fn(argc - 1, argv + 1);
+            free(cmdline);
+            return rc;
+        }
+    free(cmdline);
+    ps_cli_error("unknown command '%s' (try 'pstencil --help')", argv[1]);
+    return PS_EXIT_USAGE;
+}

@@ -1,0 +1,124 @@
+/* Shared helpers of the pstencil program. */
+#include "config.h"
+#include "ps_cli.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+const char *ps_cli_cmdline = "pstencil";
+
+int ps_cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("pstencil: error: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return PS_EXIT_USAGE;
+}
+
+int ps_cli_status_error(int status, const char *what)
+{
+    const char *d = ps_error_detail();
+    if (d && *d)
+        return ps_cli_error("%s: %s", what, d);
+    return ps_cli_error("%s: %s", what, ps_strerror(status));
+}
+
+void ps_cli_warn(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("pstencil: warning: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+int ps_cli_parse_long(const char *opt, const char *s, long min, long max, long *out)
+{
+    char *end = NULL;
+    long v;
+    if (!s || !*s)
+        return ps_cli_error("%s needs a value", opt);
+    errno = 0;
+    v = strtol(s, &end, 10);
+    if (errno || !end || *end || end == s)
+        return ps_cli_error("%s: '%s' is not a whole number", opt, s);
+    if (v < min || v > max) {
+        if (max == LONG_MAX)
+            return ps_cli_error("%s: %ld is out of range (must be >= %ld)", opt, v, min);
+        return ps_cli_error("%s: %ld is out of range (%ld..%ld)", opt, v, min, max);
+    }
+    *out = v;
+    return 0;
+}
+
+int ps_cli_parse_double(const char *opt, const char *s, double *out)
+{
+    char *end = NULL;
+    double v;
+    if (!s || !*s)
+        return ps_cli_error("%s needs a value", opt);
+    errno = 0;
+    v = strtod(s, &end);
+    if (!end || *end || end == s)
+        return ps_cli_error("%s: '%s' is not a number", opt, s);
+    if (!isfinite(v) || errno == ERANGE)
+        return ps_cli_error("%s: '%s' is not a finite number", opt, s);
+    *out = v;
+    return 0;
+}
+
+int ps_cli_parse_double_list(const char *opt, const char *s, double *out, int n)
+{
+    char buf[1024], *save = NULL, *tok;
+    int c = 0;
+    snprintf(buf, sizeof buf, "%s", s ? s : "");
+    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (c >= n) {
+            ps_cli_error("%s: more than %d values", opt, n);
+            return -1;
+        }
+        if (ps_cli_parse_double(opt, tok, &out[c]))
+            return -1;
+        c++;
+    }
+    if (c == 0) {
+        ps_cli_error("%s needs at least one value", opt);
+        return -1;
+    }
+    return c;
+}
+
+int ps_cli_parse_long_list(const char *opt, const char *s, long min, long *out, int n)
+{
+    char buf[1024], *save = NULL, *tok;
+    int c = 0;
+    snprintf(buf, sizeof buf, "%s", s ? s : "");
+    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (c >= n) {
+            ps_cli_error("%s: more than %d values", opt, n);
+            return -1;
+        }
+        if (ps_cli_parse_long(opt, tok, min, LONG_MAX, &out[c]))
+            return -1;
+        c++;
+    }
+    if (c == 0) {
+        ps_cli_error("%s needs at least one value", opt);
+        return -1;
+    }
+    return c;
+}
+
+int ps_cli_isatty(void)
+{
+    return isatty(STDERR_FILENO);
+}

@@ -1,0 +1,54 @@
+/*
+ * Internal to the pstencil program: subcommand entry points and helpers for
+ * option parsing and error reporting.
+ *
+ * Exit codes: 0 ok, 1 differ (compare/validate found differences),
+ * 2 usage or input error.
+ */
+#ifndef PS_CLI_H
+#define PS_CLI_H
+
+#include <stdio.h>
+
+#include "pstencil.h"
+
+enum { PS_EXIT_OK = 0, PS_EXIT_DIFFER = 1, PS_EXIT_USAGE = 2 };
+
+/** The command line as typed (for the history attribute). */
+extern const char *ps_cli_cmdline;
+
+/** Print "pstencil: error: ..." on stderr; returns PS_EXIT_USAGE. */
+int ps_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/** Print "pstencil: error: <what>: <strerror>: <detail>" for a status; returns PS_EXIT_USAGE. */
+int ps_cli_status_error(int status, const char *what);
+
+/** Print "pstencil: warning: ..." on stderr. */
+void ps_cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/** Parse an integer option value in [min, max]; error message names the option. */
+int ps_cli_parse_long(const char *opt, const char *s, long min, long max, long *out);
+
+/** Parse a finite double option value. */
+int ps_cli_parse_double(const char *opt, const char *s, double *out);
+
+/** Parse a comma-separated list of doubles (max n); returns count or -1. */
+int ps_cli_parse_double_list(const char *opt, const char *s, double *out, int n);
+
+/** Parse a comma-separated list of longs (max n, each >= min); returns count or -1. */
+int ps_cli_parse_long_list(const char *opt, const char *s, long min, long *out, int n);
+
+/** Whether stderr is a terminal (progress bars only then). */
+int ps_cli_isatty(void);
+
+/* Subcommands: argv[0] is the subcommand name. */
+int ps_cmd_run(int argc, char **argv);
+int ps_cmd_gen(int argc, char **argv);
+int ps_cmd_summary(int argc, char **argv);
+int ps_cmd_compare(int argc, char **argv);
+int ps_cmd_backends(int argc, char **argv);
+int ps_cmd_validate(int argc, char **argv);
+int ps_cmd_bench(int argc, char **argv);
+int ps_cmd_plot(int argc, char **argv);
+
+#endif

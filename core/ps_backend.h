@@ -1,0 +1,219 @@
+/**
+ * @file ps_backend.h
+ * @brief The backend interface: a table of function pointers every backend
+ *        (built-in or plugin) provides, and the loader that finds them.
+ *
+ * Modelled on hwloc's hwloc_component, netCDF-C's NC_Dispatch and PoCL's
+ * pocl_device_ops: the table starts with an ABI version and a name, and is
+ * filled with designated initialisers.
+ *
+ * A backend works on a *box*: a 3-D block of stored cells. A step updates
+ * every stored cell that is not in the outermost layer of the box and is not
+ * NaN, and copies the outermost layer unchanged. On a face flagged as a global
+ * boundary that layer is the model's boundary (never updated); on any other
+ * face the outer @c ghost layers are halo copies of a neighbour's cells,
+ * refreshed by the caller between steps (MPI decomposition, out-of-core
+ * slabs). The whole-grid run is one box with all six faces global, ghost 0.
+ *
+ * Plugins (opencl, cuda, hip) are libtool modules named pstencil_<name>.so in
+ * the package library directory, or in the colon-separated directories of
+ * the environment variable PSTENCIL_PLUGIN_PATH; each exports the function
+ * named by PS_PLUGIN_ENTRY returning its table.
+ */
+#ifndef PS_BACKEND_H
+#define PS_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ps_field.h"
+#include "ps_stencil.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Bumped whenever ps_backend_ops, ps_config, ps_box or ps_device_info change. */
+#define PS_BACKEND_ABI_VERSION 1
+
+/** Name of the function a plugin exports: const ps_backend_ops *fn(void). */
+#define PS_PLUGIN_ENTRY "ps_backend_plugin_entry"
+
+/** Environment variable overriding the plugin directory (colon-separated). */
+#define PS_PLUGIN_PATH_ENV "PSTENCIL_PLUGIN_PATH"
+
+/** Face flags of a box. */
+enum ps_face {
+    PS_FACE_K_LO = 1u << 0, /**< k = 0 side (surface) */
+    PS_FACE_K_HI = 1u << 1, /**< k = nz-1 side (deep) */
+    PS_FACE_J_LO = 1u << 2, /**< j = 0 side (south) */
+    PS_FACE_J_HI = 1u << 3, /**< j = ny-1 side (north) */
+    PS_FACE_I_LO = 1u << 4, /**< i = 0 side (west) */
+    PS_FACE_I_HI = 1u << 5, /**< i = nx-1 side (east) */
+    PS_FACE_ALL = 0x3fu      /**< every face is a global boundary */
+};
+
+/** A block of stored cells a backend context works on. */
+typedef struct ps_box {
+    ps_grid extent;        /**< stored cells along each axis, ghost layers included */
+    size_t origin[3];      /**< global (k,j,i) index of stored cell (0,0,0) */
+    unsigned ghost;        /**< halo layers on each face that is not global */
+    unsigned global_faces; /**< PS_FACE_* bits: faces that are the global boundary */
+} ps_box;
+
+/** A sub-block of a box for partial upload/download (halo exchange). */
+typedef struct ps_region {
+    size_t start[3]; /**< first (k,j,i) in box coordinates */
+    ps_grid count;   /**< cells along each axis */
+} ps_region;
+
+/** Capability bits of a device. */
+enum ps_caps {
+    PS_CAP_FP64 = 1u << 0,       /**< can compute in float64 */
+    PS_CAP_EXACT_F32 = 1u << 1,  /**< exact mode (bitwise) in float32 */
+    PS_CAP_EXACT_F64 = 1u << 2,  /**< exact mode (bitwise) in float64 */
+    PS_CAP_FAST = 1u << 3        /**< fast mode available */
+};
+
+/** What a backend says about one of its devices. */
+typedef struct ps_device_info {
+    char name[128];        /**< device name */
+    char type[16];         /**< "cpu", "gpu", "accelerator" */
+    char detail[512];      /**< platform, driver, arch, versions... one line */
+    uint64_t memory_bytes; /**< global memory (0 if unknown) */
+    int compute_units;     /**< cores, SMs, CUs (0 if unknown) */
+    unsigned caps;         /**< PS_CAP_* bits */
+} ps_device_info;
+
+/** Everything a backend needs to create a context. */
+typedef struct ps_config {
+    ps_box box;                /**< the block to work on */
+    ps_precision precision;    /**< working precision */
+    ps_mode mode;              /**< exact or fast */
+    const ps_stencil *stencil; /**< registry entry (NULL = default) */
+    double coeff;              /**< diffusion coefficient D */
+    int device;                /**< device index from probe, -1 = backend's default */
+    int threads;               /**< CPU threads, 0 = runtime default (OMP_NUM_THREADS) */
+    int block[3];              /**< work-group / block shape (i,j,k), 0 = automatic */
+    int profile;               /**< nonzero: record per-step device timing */
+} ps_config;
+
+/** Per-context timing a backend may report (milliseconds). */
+typedef struct ps_timing {
+    long steps;          /**< steps timed */
+    double step_ms_min;  /**< fastest step */
+    double step_ms_med;  /**< median step */
+    double step_ms_max;  /**< slowest step */
+    double step_ms_sum;  /**< all steps */
+    double upload_ms;    /**< host-to-device copies */
+    double download_ms;  /**< device-to-host copies */
+    uint64_t device_bytes; /**< device memory held by the context */
+} ps_timing;
+
+/**
+ * The table every backend fills (designated initialisers). All functions
+ * return 0 or a negative PS_E* status; on failure the context's last_error
+ * (or, for probe/create, @p why) holds the detail.
+ */
+typedef struct ps_backend_ops {
+    int abi_version;         /**< must be PS_BACKEND_ABI_VERSION */
+    const char *name;        /**< "reference", "openmp", "opencl", "cuda", "hip" */
+    const char *description; /**< one line */
+    int is_gpu;              /**< preferred by `auto` when it has a device */
+
+    /** List devices (up to @p max) or say in @p why exactly why there are none. */
+    int (*probe)(ps_device_info *devs, int max, int *ndevs, char *why, size_t whylen);
+    /** Create a context for cfg->box; writes the reason to @p why on failure. */
+    int (*create)(const ps_config *cfg, void **ctx, char *why, size_t whylen);
+    /** Copy host cells (C order, region shape) into the box; region NULL = whole box. */
+    int (*upload)(void *ctx, const void *host, const ps_region *region);
+    /** Advance nsteps steps (may return before the device finishes). */
+    int (*step)(void *ctx, long nsteps);
+    /** Wait until queued work is done. */
+    int (*finish)(void *ctx);
+    /** Copy the current field (region, or whole box if NULL) to the host; synchronises. */
+    int (*download)(void *ctx, void *host, const ps_region *region);
+    /** Optional (may be NULL): per-step device timing collected since create. */
+    int (*timing)(void *ctx, ps_timing *t);
+    /** Free everything the context holds. */
+    void (*destroy)(void *ctx);
+    /** Detail of the last failure on this context (never NULL). */
+    const char *(*last_error)(void *ctx);
+} ps_backend_ops;
+
+/** Signature of the function a plugin exports under PS_PLUGIN_ENTRY. */
+typedef const ps_backend_ops *(*ps_plugin_entry_fn)(void);
+
+/* ------------------------------------------------------------------ */
+/* Loader                                                              */
+/* ------------------------------------------------------------------ */
+
+/** A loaded backend (built-in or plugin). */
+typedef struct ps_backend ps_backend;
+
+/** Names of every backend pstencil knows, in `auto` preference order. */
+int ps_backend_known(const char *const **names, int *count);
+
+/** Whether @p name was built into the library or configured as a plugin. */
+int ps_backend_is_built(const char *name);
+
+/**
+ * Open a backend by name. PS_ENOBACKEND: unknown or not built;
+ * PS_EUNAVAIL: plugin not found or its libraries cannot load (detail has the
+ * dlopen reason); PS_EABI: wrong ABI version. Does not probe devices.
+ */
+int ps_backend_open(const char *name, ps_backend **out);
+
+/**
+ * Open the best backend that has a usable device: GPU backends first (cuda,
+ * hip, opencl on a GPU), then openmp, then reference. @p why receives a
+ * sentence saying which was picked and why the better ones were not.
+ */
+int ps_backend_open_auto(ps_backend **out, char *why, size_t whylen);
+
+/** The ops table of an open backend. */
+const ps_backend_ops *ps_backend_get_ops(const ps_backend *b);
+
+/** Name of an open backend. */
+const char *ps_backend_name(const ps_backend *b);
+
+/** Path the plugin was loaded from ("built-in" for built-in backends). */
+const char *ps_backend_path(const ps_backend *b);
+
+/**
+ * Probe devices. Returns PS_ENODEVICE with the reason in the thread's error
+ * detail when there are none.
+ */
+int ps_backend_probe(ps_backend *b, ps_device_info *devs, int max, int *ndevs);
+
+/** Close a backend (unloads a plugin). */
+void ps_backend_close(ps_backend *b);
+
+/* ------------------------------------------------------------------ */
+/* Contexts: thin wrappers that copy a backend's message into the      */
+/* thread's error detail (ps_error_detail()).                          */
+/* ------------------------------------------------------------------ */
+
+/** An open context on a backend. */
+typedef struct ps_context ps_context;
+
+/** Create a context; fills defaults (stencil, box) where cfg leaves them 0. */
+int ps_context_create(ps_backend *b, const ps_config *cfg, ps_context **out);
+int ps_context_upload(ps_context *c, const void *host, const ps_region *r);
+int ps_context_step(ps_context *c, long nsteps);
+int ps_context_finish(ps_context *c);
+int ps_context_download(ps_context *c, void *host, const ps_region *r);
+/** PS_ENOTIMPL if the backend keeps no timing. */
+int ps_context_timing(ps_context *c, ps_timing *t);
+void ps_context_destroy(ps_context *c);
+
+/** A box covering a whole grid: all faces global, no ghosts. */
+ps_box ps_box_whole(ps_grid g);
+
+/** Initialise a config with defaults for a whole grid. */
+void ps_config_init(ps_config *cfg, ps_grid g, ps_precision p);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PS_BACKEND_H */

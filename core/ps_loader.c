@@ -1,0 +1,349 @@
+/*
+ * The backend loader: built-in backends (reference, openmp) and plugins
+ * (opencl, cuda, hip, or any pstencil_<name>.so on the plugin path) opened
+ * with dlopen and found through a fixed symbol, ABI version checked.
+ */
+#include "config.h"
+#include "ps_backend.h"
+#include "ps_status.h"
+#include "ps_builtin.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct ps_backend {
+    const ps_backend_ops *ops;
+    void *dl;       /* dlopen handle, NULL for built-ins */
+    char path[1200];
+};
+
+static const char *const ps_known[] = {"cuda", "hip", "opencl", "openmp", "reference"};
+
+int ps_backend_known(const char *const **names, int *count)
+{
+    *names = ps_known;
+    *count = (int)(sizeof ps_known / sizeof ps_known[0]);
+    return PS_OK;
+}
+
+static const ps_backend_ops *builtin_ops(const char *name)
+{
+    if (!strcmp(name, "reference"))
+        return ps_reference_ops();
+#ifdef PS_HAVE_OPENMP
+    if (!strcmp(name, "openmp"))
+        return ps_openmp_ops();
+#endif
+    return NULL;
+}
+
+int ps_backend_is_built(const char *name)
+{
+    if (builtin_ops(name))
+        return 1;
+#ifdef PS_BUILD_OPENCL
+    if (!strcmp(name, "opencl"))
+        return 1;
+#endif
+#ifdef PS_BUILD_CUDA
+    if (!strcmp(name, "cuda"))
+        return 1;
+#endif
+#ifdef PS_BUILD_HIP
+    if (!strcmp(name, "hip"))
+        return 1;
+#endif
+    return 0;
+}
+
+static int is_known(const char *name)
+{
+    size_t i;
+    for (i = 0; i < sizeof ps_known / sizeof ps_known[0]; i++)
+        if (!strcmp(ps_known[i], name))
+            return 1;
+    return 0;
+}
+
+static int valid_name(const char *name)
+{
+    const char *p;
+    if (!name || !*name || strlen(name) > 64)
+        return 0;
+    for (p = name; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_'))
+            return 0;
+    return 1;
+}
+
+/* Find pstencil_<name>.so on the plugin path; 1 if found (path filled). */
+static int find_plugin(const char *name, char *path, size_t len, char *searched, size_t slen)
+{
+    const char *env = getenv(PS_PLUGIN_PATH_ENV);
+    char dirs[4096];
+    char *save = NULL, *dir;
+    snprintf(dirs, sizeof dirs, "%s", (env && *env) ? env : PS_PLUGIN_DIR);
+    searched[0] = '\0';
+    for (dir = strtok_r(dirs, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+        size_t used = strlen(searched);
+        snprintf(path, len, "%s/pstencil_%s.so", dir, name);
+        snprintf(searched + used, slen - used, "%s%s", used ? ":" : "", dir);
+        if (access(path, F_OK) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+int ps_backend_open(const char *name, ps_backend **out)
+{
+    ps_backend *b;
+    const ps_backend_ops *ops;
+    char path[1100], searched[2048];
+    void *dl;
+    ps_plugin_entry_fn entry;
+
+    *out = NULL;
+    if (!valid_name(name))
+        return ps_error(PS_ENOBACKEND, "'%s' is not a backend name (known: reference, openmp, "
+                                       "opencl, cuda, hip)", name ? name : "");
+    ops = builtin_ops(name);
+    if (ops) {
+        b = calloc(1, sizeof *b);
+        if (!b)
+            return ps_error(PS_ENOMEM, "out of memory");
+        b->ops = ops;
+        snprintf(b->path, sizeof b->path, "built-in");
+        *out = b;
+        return PS_OK;
+    }
+    if (!strcmp(name, "openmp"))
+        return ps_error(PS_ENOBACKEND, "backend 'openmp' was not built (configured with "
+                                       "--disable-openmp or no OpenMP compiler support)");
+    if (!find_plugin(name, path, sizeof path, searched, sizeof searched)) {
+        if (is_known(name) && !ps_backend_is_built(name))
+            return ps_error(PS_ENOBACKEND, "backend '%s' was not built (configure with "
+                                           "--enable-%s)", name, name);
+        if (!is_known(name))
+            return ps_error(PS_ENOBACKEND, "unknown backend '%s' (known: reference, openmp, "
+                                           "opencl, cuda, hip; no plugin pstencil_%s.so in %s)",
+                            name, name, searched);
+        return ps_error(PS_EUNAVAIL, "backend '%s': plugin pstencil_%s.so not found in %s "
+                                     "(set " PS_PLUGIN_PATH_ENV " to its directory)",
+                        name, name, searched);
+    }
+    dlerror();
+    dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!dl)
+        return ps_error(PS_EUNAVAIL, "backend '%s': cannot load %s: %s", name, path, dlerror());
+    entry = (ps_plugin_entry_fn)(uintptr_t)dlsym(dl, PS_PLUGIN_ENTRY);
+    if (!entry) {
+        dlclose(dl);
+        return ps_error(PS_EUNAVAIL, "backend '%s': %s has no symbol " PS_PLUGIN_ENTRY
+                                     " (not a pstencil plugin)", name, path);
+    }
+    ops = entry();
+    if (!ops) {
+        dlclose(dl);
+        return ps_error(PS_EUNAVAIL, "backend '%s': %s returned no ops table", name, path);
+    }
+    if (ops->abi_version != PS_BACKEND_ABI_VERSION) {
+        int v = ops->abi_version;
+        dlclose(dl);
+        return ps_error(PS_EABI, "backend '%s': %s was built for plugin ABI version %d, this "
+                                 "pstencil needs version %d (rebuild the plugin)",
+                        name, path, v, PS_BACKEND_ABI_VERSION);
+    }
+    if (!ops->name || strcmp(ops->name, name) || !ops->probe || !ops->create || !ops->upload ||
+        !ops->step || !ops->finish || !ops->download || !ops->destroy || !ops->last_error) {
+        dlclose(dl);
+        return ps_error(PS_EUNAVAIL, "backend '%s': %s has an incomplete or misnamed ops table",
+                        name, path);
+    }
+    b = calloc(1, sizeof *b);
+    if (!b) {
+        dlclose(dl);
+        return ps_error(PS_ENOMEM, "out of memory");
+    }
+    b->ops = ops;
+    b->dl = dl;
+    snprintf(b->path, sizeof b->path, "%s", path);
+    *out = b;
+    return PS_OK;
+}
+
+const ps_backend_ops *ps_backend_get_ops(const ps_backend *b)
+{
+    return b->ops;
+}
+
+const char *ps_backend_name(const ps_backend *b)
+{
+    return b->ops->name;
+}
+
+const char *ps_backend_path(const ps_backend *b)
+{
+    return b->path;
+}
+
+int ps_backend_probe(ps_backend *b, ps_device_info *devs, int max, int *ndevs)
+{
+    char why[1024] = "";
+    int st, n = 0;
+    st = b->ops->probe(devs, max, &n, why, sizeof why);
+    if (ndevs)
+        *ndevs = n;
+    if (st)
+        return ps_error(st, "%s: %s", b->ops->name, why[0] ? why : ps_strerror(st));
+    if (n <= 0)
+        return ps_error(PS_ENODEVICE, "%s: no device (%s)", b->ops->name,
+                        why[0] ? why : "the backend reported none");
+    return PS_OK;
+}
+
+void ps_backend_close(ps_backend *b)
+{
+    if (!b)
+        return;
+    /* Vendor runtimes (CUDA, ROCm) register atexit handlers; unloading them
+     * before exit crashes. Keep plugin code mapped for the process lifetime. */
+    free(b);
+}
+
+int ps_backend_open_auto(ps_backend **out, char *why, size_t whylen)
+{
+    static const char *const order[] = {"cuda", "hip", "opencl", "openmp", "reference"};
+    char skipped[2048] = "";
+    size_t i;
+    *out = NULL;
+    for (i = 0; i < sizeof order / sizeof order[0]; i++) {
+        ps_backend *b = NULL;
+        ps_device_info devs[16];
+        int n = 0, st, gpu = 0, d;
+        size_t used = strlen(skipped);
+        st = ps_backend_open(order[i], &b);
+        if (!st)
+            st = ps_backend_probe(b, devs, 16, &n);
+        if (!st && !strcmp(order[i], "opencl")) {
+            /* OpenCL on a CPU (PoCL) is not preferred over openmp */
+            for (d = 0; d < n; d++)
+                gpu |= !strcmp(devs[d].type, "gpu");
+            if (!gpu)
+                st = ps_error(PS_ENODEVICE, "opencl: no GPU device (only CPU devices)");
+        }
+        if (!st) {
+            snprintf(why, whylen, "auto picked '%s' (%s)%s%s", order[i], devs[0].name,
+                     skipped[0] ? "; passed over: " : "", skipped);
+            *out = b;
+            return PS_OK;
+        }
+        snprintf(skipped + used, sizeof skipped - used, "%s%s", used ? "; " : "",
+                 ps_error_detail());
+        ps_backend_close(b);
+    }
+    snprintf(why, whylen, "no backend can run: %s", skipped);
+    return ps_error(PS_ENOBACKEND, "%s", why);
+}
+
+/* ------------------------------------------------------------------ */
+
+struct ps_context {
+    ps_backend *b;
+    void *ctx;
+};
+
+#define CTX_CALL(c, expr)                                                              \
+    do {                                                                               \
+        int st_ = (expr);                                                              \
+        if (st_)                                                                       \
+            return ps_error(st_, "%s: %s", (c)->b->ops->name, (c)->b->ops->last_error((c)->ctx)); \
+        return PS_OK;                                                                  \
+    } while (0)
+
+ps_box ps_box_whole(ps_grid g)
+{
+    ps_box box;
+    memset(&box, 0, sizeof box);
+    box.extent = g;
+    box.ghost = 0;
+    box.global_faces = PS_FACE_ALL;
+    return box;
+}
+
+void ps_config_init(ps_config *cfg, ps_grid g, ps_precision p)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->box = ps_box_whole(g);
+    cfg->precision = p;
+    cfg->mode = PS_MODE_EXACT;
+    cfg->stencil = ps_stencil_default();
+    cfg->coeff = cfg->stencil->default_coeff;
+    cfg->device = -1;
+}
+
+int ps_context_create(ps_backend *b, const ps_config *cfg, ps_context **out)
+{
+    ps_config c = *cfg;
+    ps_context *ctx;
+    char why[2048] = "";
+    int st;
+    *out = NULL;
+    if (!c.stencil)
+        c.stencil = ps_stencil_default();
+    if (c.box.extent.nz == 0 || c.box.extent.ny == 0 || c.box.extent.nx == 0)
+        return ps_error(PS_EINVAL, "empty box");
+    ctx = calloc(1, sizeof *ctx);
+    if (!ctx)
+        return ps_error(PS_ENOMEM, "out of memory");
+    ctx->b = b;
+    st = b->ops->create(&c, &ctx->ctx, why, sizeof why);
+    if (st) {
+        free(ctx);
+        return ps_error(st, "%s: %s", b->ops->name, why[0] ? why : ps_strerror(st));
+    }
+    *out = ctx;
+    return PS_OK;
+}
+
+int ps_context_upload(ps_context *c, const void *host, const ps_region *r)
+{
+    CTX_CALL(c, c->b->ops->upload(c->ctx, host, r));
+}
+
+int ps_context_step(ps_context *c, long nsteps)
+{
+    if (nsteps < 0)
+        return ps_error(PS_EINVAL, "negative step count %ld", nsteps);
+    if (nsteps == 0)
+        return PS_OK;
+    CTX_CALL(c, c->b->ops->step(c->ctx, nsteps));
+}
+
+int ps_context_finish(ps_context *c)
+{
+    CTX_CALL(c, c->b->ops->finish(c->ctx));
+}
+
+int ps_context_download(ps_context *c, void *host, const ps_region *r)
+{
+    CTX_CALL(c, c->b->ops->download(c->ctx, host, r));
+}
+
+int ps_context_timing(ps_context *c, ps_timing *t)
+{
+    if (!c->b->ops->timing)
+        return ps_error(PS_ENOTIMPL, "%s keeps no device timing", c->b->ops->name);
+    CTX_CALL(c, c->b->ops->timing(c->ctx, t));
+}
+
+void ps_context_destroy(ps_context *c)
+{
+    if (!c)
+        return;
+    if (c->ctx)
+        c->b->ops->destroy(c->ctx);
+    free(c);
+}

@@ -1,0 +1,3 @@
+# io/: NetCDF reading and writing, the built-in ocean, images and HTML.
+core_libpstencil_la_SOURCES += io/ps_nc_read.c io/ps_nc_write.c io/ps_ocean.c
+pkginclude_HEADERS += io/ps_io.h

@@ -1,0 +1,32 @@
+/**
+ * @file ps_kernel_defs.h
+ * @brief Portability macros that let one stencil definition compile as C99,
+ *        CUDA, HIP and OpenCL C.
+ *
+ * A kernel file in this directory is written in the common subset of those
+ * languages and uses only:
+ *   - @c PS_REAL        the working precision (float or double), defined by the
+ *                       includer before including the kernel file;
+ *   - @c PS_FN(name)    a function name decorated with the precision suffix, so
+ *                       that C can include the same kernel twice;
+ *   - @c PS_KERNEL_FN   the qualifiers of a cell-update function.
+ *
+ * No fused multiply-add may be formed from the kernel expressions in exact
+ * mode: C is compiled with -ffp-contract=off, CUDA with --fmad=false, HIP with
+ * -ffp-contract=off and OpenCL with "#pragma OPENCL FP_CONTRACT OFF".
+ */
+#ifndef PS_KERNEL_DEFS_H
+#define PS_KERNEL_DEFS_H
+
+#if defined(__OPENCL_VERSION__)
+#  define PS_KERNEL_FN inline
+#elif defined(__CUDACC__) || defined(__HIPCC__)
+#  define PS_KERNEL_FN static __host__ __device__ __forceinline__
+#else
+#  define PS_KERNEL_FN static inline
+#endif
+
+#define PS_CAT_(a, b) a##b
+#define PS_CAT(a, b) PS_CAT_(a, b)
+
+#endif /* PS_KERNEL_DEFS_H */

@@ -1,0 +1,25 @@
+dnl PS_CHECK_OPENMP: the openmp backend (--enable-openmp, default on).
+AC_DEFUN([PS_CHECK_OPENMP], [
+  AC_ARG_ENABLE([openmp],
+    [AS_HELP_STRING([--disable-openmp], [do not build the OpenMP CPU backend])],
+    [], [enable_openmp=check])
+  ps_openmp_happy=no
+  ps_openmp_why="disabled"
+  if test "x$enable_openmp" != xno; then
+    AC_OPENMP
+    if test -n "$OPENMP_CFLAGS" || test "x$ac_cv_prog_c_openmp" = "xnone needed"; then
+      ps_openmp_happy=yes
+      ps_openmp_why="$OPENMP_CFLAGS"
+    else
+      ps_openmp_why="compiler has no OpenMP support"
+      if test "x$enable_openmp" = xyes; then
+        AC_MSG_ERROR([--enable-openmp given but $CC has no OpenMP support])
+      fi
+    fi
+  fi
+  if test $ps_openmp_happy = yes; then
+    AC_DEFINE([PS_HAVE_OPENMP], [1], [Build the openmp backend])
+  fi
+  AC_SUBST([OPENMP_CFLAGS])
+  AM_CONDITIONAL([PS_BUILD_OPENMP], [test $ps_openmp_happy = yes])
+])

@@ -1,0 +1,17 @@
+# Shared helpers for shell tests: source "$top_srcdir/tests/lib.sh".
+set -u
+: "${PSTENCIL:=$top_builddir/cli/pstencil}"
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/pstencil-test.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+skip() { echo "SKIP: $*" >&2; exit 77; }
+# expect_exit CODE CMD...: run CMD, check its exit code, keep stderr in $TMP/err
+expect_exit() {
+  want=$1; shift
+  "$@" >"$TMP/out" 2>"$TMP/err"; got=$?
+  [ "$got" -eq "$want" ] || { cat "$TMP/err" >&2; fail "'$*' exited $got, expected $want"; }
+}
+# expect_err PATTERN: stderr of the last expect_exit matches PATTERN (grep -E)
+expect_err() {
+  grep -Eq "$1" "$TMP/err" || { cat "$TMP/err" >&2; fail "stderr does not match '$1'"; }
+}

@@ -1,0 +1,16 @@
+# Tests run from the build tree through tests/ps-test-env.sh, which points
+# PSTENCIL_PLUGIN_PATH at the plugins just built. A test whose hardware or
+# tool is absent exits 77 (skip).
+LOG_COMPILER = $(SHELL) $(top_builddir)/tests/ps-test-env.sh
+TEST_EXTENSIONS = .sh
+SH_LOG_COMPILER = $(SHELL) $(top_builddir)/tests/ps-test-env.sh $(SHELL)
+AM_TESTS_ENVIRONMENT = top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)'; \
+	export top_srcdir top_builddir;
+
+check_PROGRAMS += tests/test_cell_update tests/test_reference
+tests_test_cell_update_SOURCES = tests/test_cell_update.c
+tests_test_cell_update_LDADD = core/libpstencil.la -lm
+tests_test_reference_SOURCES = tests/test_reference.c
+tests_test_reference_LDADD = core/libpstencil.la -lm
+TESTS += tests/test_cell_update tests/test_reference
+EXTRA_DIST += tests/ps-test-env.sh.in tests/lib.sh

@@ -1,0 +1,27 @@
+#!/bin/sh
+# Install what pstencil needs to build and test on Debian 12 (run as root).
+# Every package is from Debian; docs/dependencies.md says why each is used.
+set -e
+if [ "$(id -u)" -ne 0 ]; then
+  echo "install-deps.sh: run as root (it uses apt-get)" >&2
+  exit 2
+fi
+PKGS="build-essential autoconf automake libtool pkg-config
+  libnetcdf-dev netcdf-bin
+  ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo
+  libplplot-dev plplot-driver-cairo
+  cdo nco
+  python3-numpy python3-xarray python3-netcdf4 python3-plotly
+  hipcc
+  chromium
+  imagemagick"
+missing=""
+for p in $PKGS; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  # shellcheck disable=SC2086
+  apt-get install -y -qq --no-install-recommends $missing
+fi
