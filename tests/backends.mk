@@ -1,0 +1,1 @@
+# backends tests/rules (owned by one area; see Makefile.am)

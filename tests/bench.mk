@@ -1,0 +1,1 @@
+# bench tests/rules (owned by one area; see Makefile.am)

@@ -1,0 +1,1 @@
+# cli tests/rules (owned by one area; see Makefile.am)

@@ -1,0 +1,1 @@
+# gpu tests/rules (owned by one area; see Makefile.am)

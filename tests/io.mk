@@ -1,0 +1,1 @@
+# io tests/rules (owned by one area; see Makefile.am)

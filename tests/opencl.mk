@@ -1,0 +1,1 @@
+# opencl tests/rules (owned by one area; see Makefile.am)

@@ -1,0 +1,1 @@
+# plot tests/rules (owned by one area; see Makefile.am)
