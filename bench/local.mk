@@ -1,1 +1,17 @@
-# bench/: benchmark scripts and the NumPy baseline.
+# bench/: the benchmark's measurement library (built into libpstencil as a
+# convenience library so the STREAM-like copy gets OpenMP and keeps its loop),
+# the benchmark plots, the NumPy baseline and `make bench`.
+noinst_LTLIBRARIES += bench/libps_bench.la
+bench_libps_bench_la_SOURCES = core/ps_bench.c core/ps_stream.c core/ps_bench.h
+bench_libps_bench_la_CFLAGS = $(AM_CFLAGS) -O2 -fno-tree-loop-distribute-patterns $(OPENMP_CFLAGS)
+PS_BUILTIN_LIBS += bench/libps_bench.la
+pkginclude_HEADERS += core/ps_bench.h
+# Plots (PLplot cairo); the file compiles to a stub without PLplot.
+core_libpstencil_la_SOURCES += io/ps_plot_bench.c
+
+# make bench: NumPy baseline side by side with pstencil on the same input.
+dist_noinst_SCRIPTS += bench/run-bench.sh bench/numpy_baseline.py
+.PHONY: bench
+bench: all
+	PYTHON3='$(PYTHON3)' PSTENCIL_PLUGIN_PATH='$(abs_top_builddir)/backends/opencl/.libs:$(abs_top_builddir)/backends/cuda/.libs:$(abs_top_builddir)/backends/hip/.libs' \
+	  $(SHELL) $(srcdir)/bench/run-bench.sh $(abs_top_builddir)/cli/pstencil $(BENCH_ARGS)

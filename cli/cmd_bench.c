@@ -1,10 +1,1044 @@
-/* pstencil bench: not written yet. */
+/*
+ * pstencil bench: the course's experiment (runtime vs number of steps, mean
+ * and standard deviation over repeats) for every backend that can run here,
+ * plus grid scaling on the built-in ocean, the whole-job time, throughput and
+ * the fraction of a bandwidth bound the benchmark measures itself.
+ *
+ * Backends come from ps_backend_known(): any backend that is built and
+ * probes a device is measured, without code changes here.
+ */
 #include "config.h"
 #include "ps_cli.h"
+#include "ps_bench.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAX_LIST 16
+#define MAX_BACKENDS 16
+#define MAX_REPEAT 50
+#define MAX_ROWS 1024
+
+/* Reference backend cost per cell-step used to decide whether a reference
+ * grid-scaling run is affordable (about 7.5 ns on the 2-core build machine;
+ * generous so slower machines skip rather than stall). */
+#define REF_NS_PER_CELL 8.0
+#define REF_BUDGET_S 60.0
+
+typedef struct bench_opts {
+    char names[MAX_BACKENDS][32];
+    int nnames;
+    long steps[MAX_LIST];
+    int nsteps;
+    long repeat;
+    double scales[MAX_LIST];
+    int nscales;
+    long grid_steps;
+    const char *input;
+    int precs[2];
+    int nprecs;
+    int quick, all, log_axes;
+    const char *csv, *json, *plot, *format, *replot;
+    long threads;
+} bench_opts;
+
+typedef struct bench_backend {
+    ps_backend *b;
+    char name[32];
+    ps_device_info dev;
+    int is_cpu;
+} bench_backend;
+
+typedef struct bench_samples {
+    int n;
+    double step_s[MAX_REPEAT];
+    double job_s[MAX_REPEAT];
+} bench_samples;
+
+typedef struct bench_bound {
+    size_t bytes;
+    ps_stream_result r;
+} bench_bound;
+
+typedef struct bench_state {
+    bench_opts o;
+    ps_bench_machine m;
+    bench_backend be[MAX_BACKENDS];
+    int nbe;
+    char skipped[MAX_BACKENDS * 2][600];
+    int nskipped;
+    char notes[64][300];
+    int nnotes;
+    char gpu_name[128];
+    ps_bench_row rows[MAX_ROWS];
+    bench_samples samples[MAX_ROWS];
+    int nrows;
+    bench_bound bounds[64];
+    int nbounds;
+    double dram_bytes;
+    char tmpdir[4096];
+    long units_done, units_total;
+    double t_start;
+    int tty;
+} bench_state;
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "Usage: pstencil bench [OPTIONS]\n\n"
+            "Benchmark every backend that can run here (or those named): step-count\n"
+            "scaling (the course's experiment), grid scaling on the built-in ocean,\n"
+            "throughput and the fraction of a bandwidth bound measured in the same run.\n\n"
+            "Options:\n"
+            "  --backend NAME       benchmark NAME (repeatable or comma-separated; default:\n"
+            "                       every backend that is built and has a device)\n"
+            "  --steps LIST         step counts (default 10,25,50,100)\n"
+            "  --repeat N           fresh runs per configuration (default 3)\n"
+            "  --scales LIST|none   built-in ocean scales for grid scaling (default 0.5,1,2,4)\n"
+            "  --grid-steps N       steps per grid-scaling run (default 20)\n"
+            "  --input FILE         step-count scaling on FILE instead of the built-in ocean\n"
+            "  --precision P        float, double or both (default float)\n"
+            "  --threads N          CPU threads for backends and the copy bound (default: OpenMP's)\n"
+            "  --quick              built-in ocean 100 steps and a large grid (scale 4):\n"
+            "                       ms/step, cells/s, speedup over reference, bound fraction\n"
+            "  --all                also run the reference backend where it would take long\n"
+            "  --csv FILE           write the results as CSV (course's columns first)\n"
+            "  --json FILE          write everything (machine, bounds, samples) as JSON\n"
+            "  --plot DIR           draw the plots into DIR (PLplot)\n"
+            "  --format png|svg     plot format (default png)\n"
+            "  --log                log axes for runtime vs steps\n"
+            "  --replot FILE.csv    no runs: draw the plots of an earlier CSV (with --plot DIR;\n"
+            "                       same as 'pstencil plot bench FILE.csv -o DIR')\n"
+            "  -h, --help           this help\n");
+}
+
+static int add_names(bench_opts *o, const char *s)
+{
+    char buf[512], *save = NULL, *tok;
+    snprintf(buf, sizeof buf, "%s", s);
+    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        int i, dup = 0;
+        if (o->nnames >= MAX_BACKENDS)
+            return ps_cli_error("--backend: too many backends");
+        if (strlen(tok) >= sizeof o->names[0])
+            return ps_cli_error("--backend: name '%s' too long", tok);
+        for (i = 0; i < o->nnames; i++)
+            dup |= !strcmp(o->names[i], tok);
+        if (!dup)
+            snprintf(o->names[o->nnames++], sizeof o->names[0], "%s", tok);
+    }
+    if (o->nnames == 0)
+        return ps_cli_error("--backend needs a name");
+    return 0;
+}
+
+static int parse_args(bench_opts *o, int argc, char **argv)
+{
+    int i, have_steps = 0, have_scales = 0, have_repeat = 0, have_prec = 0, have_gsteps = 0;
+    memset(o, 0, sizeof *o);
+    o->steps[0] = 10, o->steps[1] = 25, o->steps[2] = 50, o->steps[3] = 100;
+    o->nsteps = 4;
+    o->repeat = 3;
+    o->scales[0] = 0.5, o->scales[1] = 1, o->scales[2] = 2, o->scales[3] = 4;
+    o->nscales = 4;
+    o->grid_steps = 20;
+    o->precs[0] = PS_FLOAT32;
+    o->nprecs = 1;
+    o->format = "png";
+    for (i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define NEED()                                                                              \
+    do {                                                                                    \
+        if (!v)                                                                             \
+            return ps_cli_error("%s needs a value", a);                                     \
+        i++;                                                                                \
+    } while (0)
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            return 1;
+        } else if (!strcmp(a, "--backend")) {
+            NEED();
+            if (add_names(o, v))
+                return PS_EXIT_USAGE;
+        } else if (!strcmp(a, "--steps")) {
+            NEED();
+            if ((o->nsteps = ps_cli_parse_long_list(a, v, 1, o->steps, MAX_LIST)) < 0)
+                return PS_EXIT_USAGE;
+            have_steps = 1;
+        } else if (!strcmp(a, "--repeat")) {
+            NEED();
+            if (ps_cli_parse_long(a, v, 1, MAX_REPEAT, &o->repeat))
+                return PS_EXIT_USAGE;
+            have_repeat = 1;
+        } else if (!strcmp(a, "--scales")) {
+            NEED();
+            have_scales = 1;
+            if (!strcmp(v, "none")) {
+                o->nscales = 0;
+                continue;
+            }
+            if ((o->nscales = ps_cli_parse_double_list(a, v, o->scales, MAX_LIST)) < 0)
+                return PS_EXIT_USAGE;
+            for (int k = 0; k < o->nscales; k++)
+                if (!(o->scales[k] > 0) || o->scales[k] > 64)
+                    return ps_cli_error("--scales: %g is out of range (0 < scale <= 64)",
+                                        o->scales[k]);
+        } else if (!strcmp(a, "--grid-steps")) {
+            NEED();
+            if (ps_cli_parse_long(a, v, 1, 1000000, &o->grid_steps))
+                return PS_EXIT_USAGE;
+            have_gsteps = 1;
+        } else if (!strcmp(a, "--input")) {
+            NEED();
+            o->input = v;
+        } else if (!strcmp(a, "--precision")) {
+            NEED();
+            have_prec = 1;
+            if (!strcmp(v, "both")) {
+                o->precs[0] = PS_FLOAT32, o->precs[1] = PS_FLOAT64, o->nprecs = 2;
+            } else {
+                ps_precision p;
+                if (ps_precision_parse(v, &p))
+                    return ps_cli_error("--precision: '%s' is not float, double or both", v);
+                o->precs[0] = (int)p, o->nprecs = 1;
+            }
+        } else if (!strcmp(a, "--threads")) {
+            NEED();
+            if (ps_cli_parse_long(a, v, 1, 4096, &o->threads))
+                return PS_EXIT_USAGE;
+        } else if (!strcmp(a, "--quick")) {
+            o->quick = 1;
+        } else if (!strcmp(a, "--all")) {
+            o->all = 1;
+        } else if (!strcmp(a, "--log")) {
+            o->log_axes = 1;
+        } else if (!strcmp(a, "--csv")) {
+            NEED();
+            o->csv = v;
+        } else if (!strcmp(a, "--json")) {
+            NEED();
+            o->json = v;
+        } else if (!strcmp(a, "--plot")) {
+            NEED();
+            o->plot = v;
+        } else if (!strcmp(a, "--replot")) {
+            NEED();
+            o->replot = v;
+        } else if (!strcmp(a, "--format")) {
+            NEED();
+            if (strcmp(v, "png") && strcmp(v, "svg"))
+                return ps_cli_error("--format: '%s' is not png or svg", v);
+            o->format = v;
+        } else {
+            return ps_cli_error("bench: unknown option '%s' (try 'pstencil bench --help')", a);
+        }
+#undef NEED
+    }
+    if (o->quick) {
+        /* issue 3 item 7: built-in ocean 100 steps, and a large grid */
+        if (!have_steps)
+            o->steps[0] = 100, o->nsteps = 1;
+        if (!have_scales)
+            o->scales[0] = 4, o->nscales = 1;
+        if (!have_gsteps)
+            o->grid_steps = 10;
+        if (!have_repeat)
+            o->repeat = 3;
+        if (!have_prec)
+            o->precs[0] = PS_FLOAT32, o->nprecs = 1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Progress                                                            */
+/* ------------------------------------------------------------------ */
+
+static void progress(bench_state *s, const char *what)
+{
+    int w = 30, fill, k;
+    double el;
+    if (!s->tty || s->units_total <= 0)
+        return;
+    fill = (int)(w * s->units_done / s->units_total);
+    el = ps_now() - s->t_start;
+    fputc('\r', stderr);
+    fputc('[', stderr);
+    for (k = 0; k < w; k++)
+        fputc(k < fill ? '#' : '.', stderr);
+    fprintf(stderr, "] %3ld%% %5.0fs  %-44.44s", 100 * s->units_done / s->units_total, el, what);
+    fflush(stderr);
+}
+
+static void progress_clear(bench_state *s)
+{
+    if (s->tty)
+        fprintf(stderr, "\r%*s\r", 90, "");
+}
+
+static void note(bench_state *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(bench_state *s, const char *fmt, ...)
+{
+    va_list ap;
+    if (s->nnotes >= 64)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(s->notes[s->nnotes++], sizeof s->notes[0], fmt, ap);
+    va_end(ap);
+}
+
+/* ------------------------------------------------------------------ */
+/* Backends                                                            */
+/* ------------------------------------------------------------------ */
+
+static int open_backends(bench_state *s)
+{
+    const char *const *known;
+    int nk, i, j;
+    ps_backend_known(&known, &nk);
+    for (j = 0; j < s->o.nnames; j++) {
+        int found = 0;
+        for (i = 0; i < nk; i++)
+            found |= !strcmp(known[i], s->o.names[j]);
+        if (!found)
+            return ps_cli_error("--backend: unknown backend '%s' (try 'pstencil backends')",
+                                s->o.names[j]);
+    }
+    /* reference last in ps_backend_known; keep that order (auto preference) */
+    for (i = 0; i < nk; i++) {
+        const char *name = known[i];
+        int asked = s->o.nnames == 0, st, nd = 0;
+        ps_backend *b = NULL;
+        ps_device_info devs[16];
+        for (j = 0; j < s->o.nnames; j++)
+            asked |= !strcmp(s->o.names[j], name);
+        if (!asked)
+            continue;
+        if (!ps_backend_is_built(name)) {
+            if (s->o.nnames)
+                return ps_cli_error("backend '%s' was not built (configure --enable-%s)", name,
+                                    name);
+            snprintf(s->skipped[s->nskipped++], sizeof s->skipped[0], "%s: not built", name);
+            continue;
+        }
+        st = ps_backend_open(name, &b);
+        if (!st)
+            st = ps_backend_probe(b, devs, 16, &nd);
+        if (st) {
+            char msg[600];
+            snprintf(msg, sizeof msg, "%s", ps_error_detail()[0] ? ps_error_detail()
+                                                                 : ps_strerror(st));
+            ps_backend_close(b);
+            if (s->o.nnames)
+                return ps_cli_error("backend '%s' cannot run: %s", name, msg);
+            snprintf(s->skipped[s->nskipped++], sizeof s->skipped[0], "%s: %s", name, msg);
+            continue;
+        }
+        s->be[s->nbe].b = b;
+        snprintf(s->be[s->nbe].name, sizeof s->be[0].name, "%s", name);
+        s->be[s->nbe].dev = devs[0];
+        s->be[s->nbe].is_cpu = !strcmp(devs[0].type, "cpu");
+        if (!strcmp(devs[0].type, "gpu") && !s->gpu_name[0])
+            snprintf(s->gpu_name, sizeof s->gpu_name, "%s", devs[0].name);
+        s->nbe++;
+    }
+    if (!s->gpu_name[0])
+        snprintf(s->gpu_name, sizeof s->gpu_name, "none");
+    if (s->nbe == 0)
+        return ps_cli_error("no backend can run here");
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Bandwidth bounds (measured once per array size)                     */
+/* ------------------------------------------------------------------ */
+
+static double bound_gbps(bench_state *s, size_t bytes)
+{
+    int i;
+    ps_stream_result r;
+    for (i = 0; i < s->nbounds; i++)
+        if (s->bounds[i].bytes == bytes)
+            return s->bounds[i].r.best_gbps;
+    progress(s, "measuring the copy bound");
+    if (ps_stream_copy(bytes, (int)s->o.threads, 10, &r)) {
+        ps_cli_warn("copy bound on %zu bytes: %s", bytes, ps_error_detail());
+        return NAN;
+    }
+    if (s->nbounds < 64) {
+        s->bounds[s->nbounds].bytes = bytes;
+        s->bounds[s->nbounds].r = r;
+        s->nbounds++;
+    }
+    return r.best_gbps;
+}
+
+/* ------------------------------------------------------------------ */
+/* Runs                                                                */
+/* ------------------------------------------------------------------ */
+
+/* Obtain the step-scaling input: read --input or generate the ocean (scale 1). */
+static int make_input(bench_state *s, ps_precision p, ps_dataset *ds, ps_field *f)
+{
+    int st;
+    memset(ds, 0, sizeof *ds);
+    ds->ncid = -1;
+    memset(f, 0, sizeof *f);
+    if (s->o.input) {
+        st = ps_dataset_open(ds, s->o.input, NULL);
+        if (!st)
+            st = ps_dataset_read(ds, 0, p, f);
+        return st;
+    } else {
+        ps_ocean_options oo;
+        ps_field f32;
+        memset(&f32, 0, sizeof f32);
+        ps_ocean_defaults(&oo);
+        st = ps_ocean_generate(&oo, 0, ds, &f32);
+        if (st || p == PS_FLOAT32) {
+            *f = f32;
+            return st;
+        }
+        st = ps_field_alloc(f, f32.grid, p);
+        if (!st)
+            st = ps_field_convert(f, &f32);
+        ps_field_free(&f32);
+        return st;
+    }
+}
+
+/* One whole job: input, upload, steps, download, write (timed as a whole). */
+static int run_job(bench_state *s, bench_backend *bb, ps_precision p, long steps,
+                   ps_run_stats *stats, double *job_s, ps_grid *grid)
+{
+    ps_dataset ds;
+    ps_field f;
+    ps_config cfg;
+    ps_run_options ro;
+    ps_writer *w = NULL;
+    ps_write_options wo;
+    char path[4200], source[400];
+    double t0 = ps_now();
+    int st;
+
+    memset(stats, 0, sizeof *stats);
+    st = make_input(s, p, &ds, &f);
+    if (st)
+        goto done;
+    *grid = f.grid;
+    ps_config_init(&cfg, f.grid, p);
+    cfg.threads = (int)s->o.threads;
+    memset(&ro, 0, sizeof ro);
+    ro.steps = steps;
+    st = ps_run(bb->b, &cfg, &f, &ro, stats);
+    if (st)
+        goto done;
+    snprintf(path, sizeof path, "%s/bench-%s.nc", s->tmpdir, bb->name);
+    snprintf(source, sizeof source, "pstencil %s, backend %s, device %s", PACKAGE_VERSION,
+             bb->name, bb->dev.name);
+    memset(&wo, 0, sizeof wo);
+    wo.path = path;
+    wo.force = 1;
+    wo.history = ps_cli_cmdline;
+    wo.source = source;
+    wo.precision = p;
+    st = ps_writer_open(&w, &ds, &wo);
+    if (!st)
+        st = ps_writer_append(w, steps, &f);
+    if (!st)
+        st = ps_writer_commit(w);
+    *job_s = ps_now() - t0;
+    if (!st)
+        unlink(path);
+done:
+    ps_writer_abort(w);
+    free(stats->step_times);
+    stats->step_times = NULL;
+    ps_field_free(&f);
+    ps_dataset_close(&ds);
+    return st;
+}
+
+static void fill_row(bench_state *s, ps_bench_row *r, const bench_backend *bb, ps_precision p,
+                     const char *experiment, double scale, ps_grid g, long steps,
+                     const bench_samples *sm, const ps_run_stats *agg, double peak_mb,
+                     double dev_bytes)
+{
+    const ps_stencil *sten = ps_stencil_default();
+    size_t esize = ps_precision_size(p);
+    double cells = (double)g.nz * (double)g.ny * (double)g.nx, ms_mean, ms_sd;
+    double per_step[MAX_REPEAT];
+    int i;
+
+    memset(r, 0, sizeof *r);
+    snprintf(r->gpu_name, sizeof r->gpu_name, "%s",
+             !strcmp(bb->dev.type, "gpu") ? bb->dev.name : s->gpu_name);
+    snprintf(r->cpu_name, sizeof r->cpu_name, "%s", s->m.cpu_name);
+    snprintf(r->method, sizeof r->method, "pstencil %s %s (%s)", bb->name,
+             ps_precision_name(p), bb->is_cpu ? "CPU" : !strcmp(bb->dev.type, "gpu") ? "GPU"
+                                                                                    : bb->dev.type);
+    r->num_timesteps = steps;
+    ps_bench_stats(sm->step_s, sm->n, &r->mean_time_sec, &r->std_dev_sec);
+    snprintf(r->experiment, sizeof r->experiment, "%s", experiment);
+    snprintf(r->backend, sizeof r->backend, "%s", bb->name);
+    snprintf(r->device, sizeof r->device, "%s", bb->dev.name);
+    snprintf(r->device_type, sizeof r->device_type, "%s", bb->dev.type);
+    snprintf(r->precision, sizeof r->precision, "%s", ps_precision_name(p));
+    r->scale = scale;
+    r->nz = (long)g.nz, r->ny = (long)g.ny, r->nx = (long)g.nx;
+    r->cells = cells;
+    r->repeats = sm->n;
+    r->threads = (int)s->o.threads;
+    for (i = 0; i < sm->n; i++)
+        per_step[i] = sm->step_s[i] * 1e3 / (double)steps;
+    ps_bench_stats(per_step, sm->n, &ms_mean, &ms_sd);
+    r->step_ms = ms_mean;
+    r->spread = ms_mean > 0 ? ms_sd / ms_mean : NAN;
+    r->cells_per_s = cells / (ms_mean * 1e-3);
+    r->bytes_per_step = (double)(sten->arrays_read + sten->arrays_written) * cells * (double)esize;
+    r->gbps = r->bytes_per_step / (ms_mean * 1e-3) / 1e9;
+    if (bb->is_cpu) {
+        r->bound_gbps = bound_gbps(s, (size_t)cells * esize);
+        r->dram_bound_gbps = bound_gbps(s, (size_t)s->dram_bytes);
+    } else {
+        r->bound_gbps = r->dram_bound_gbps = NAN; /* no device copy hook: n/a */
+    }
+    r->bound_fraction = r->gbps / r->bound_gbps;
+    r->dram_fraction = r->gbps / r->dram_bound_gbps;
+    if (sm->job_s[0] > 0)
+        ps_bench_stats(sm->job_s, sm->n, &r->job_mean_s, &r->job_std_s);
+    else
+        r->job_mean_s = r->job_std_s = NAN;
+    r->create_ms = agg->create_s * 1e3 / sm->n;
+    r->upload_ms = agg->upload_s * 1e3 / sm->n;
+    r->download_ms = agg->download_s * 1e3 / sm->n;
+    r->peak_host_mb = peak_mb;
+    r->peak_device_mb = dev_bytes > 0 ? dev_bytes / 1048576.0 : NAN;
+    r->speedup_ref = NAN;
+}
+
+static void accumulate(ps_run_stats *agg, const ps_run_stats *st, double *dev_bytes)
+{
+    agg->create_s += st->create_s;
+    agg->upload_s += st->upload_s;
+    agg->download_s += st->download_s;
+    if (st->have_device_timing && (double)st->device.device_bytes > *dev_bytes)
+        *dev_bytes = (double)st->device.device_bytes;
+}
+
+static int step_scaling(bench_state *s)
+{
+    int pi, bi, si, rep, st;
+    for (pi = 0; pi < s->o.nprecs; pi++) {
+        ps_precision p = (ps_precision)s->o.precs[pi];
+        for (bi = 0; bi < s->nbe; bi++) {
+            bench_backend *bb = &s->be[bi];
+            ps_run_stats rs;
+            double job;
+            ps_grid g;
+            char what[128];
+            snprintf(what, sizeof what, "%s %s warm-up", bb->name, ps_precision_name(p));
+            progress(s, what);
+            /* warm-up (discarded): plugin first use, page faults, kernel builds */
+            st = run_job(s, bb, p, s->o.steps[0], &rs, &job, &g);
+            s->units_done++;
+            if (st)
+                return ps_cli_status_error(st, bb->name);
+            if (!strcmp(bb->name, "reference") && !s->o.all) {
+                long total = 0;
+                for (si = 0; si < s->o.nsteps; si++)
+                    total += s->o.steps[si];
+                double est = REF_NS_PER_CELL * 1e-9 * (double)g.nz * g.ny * g.nx *
+                             (double)total * (double)s->o.repeat;
+                if (est > 4 * REF_BUDGET_S) {
+                    note(s, "reference skipped in step scaling: about %.0f s on this grid "
+                            "(use --all)", est);
+                    s->units_done += s->o.nsteps * s->o.repeat;
+                    continue;
+                }
+            }
+            for (si = 0; si < s->o.nsteps; si++) {
+                bench_samples *sm = &s->samples[s->nrows];
+                ps_run_stats agg;
+                double dev_bytes = 0;
+                if (s->nrows >= MAX_ROWS)
+                    return ps_cli_error("too many configurations");
+                memset(sm, 0, sizeof *sm);
+                memset(&agg, 0, sizeof agg);
+                ps_bench_peak_reset();
+                for (rep = 0; rep < s->o.repeat; rep++) {
+                    snprintf(what, sizeof what, "%s %s %ld steps, run %d/%ld", bb->name,
+                             ps_precision_name(p), s->o.steps[si], rep + 1, s->o.repeat);
+                    progress(s, what);
+                    st = run_job(s, bb, p, s->o.steps[si], &rs, &job, &g);
+                    s->units_done++;
+                    if (st)
+                        return ps_cli_status_error(st, bb->name);
+                    sm->step_s[sm->n] = rs.step_s;
+                    sm->job_s[sm->n] = job;
+                    sm->n++;
+                    accumulate(&agg, &rs, &dev_bytes);
+                }
+                fill_row(s, &s->rows[s->nrows], bb, p, "steps", s->o.input ? NAN : 1.0, g,
+                         s->o.steps[si], sm, &agg, ps_bench_peak_host_mb(), dev_bytes);
+                s->nrows++;
+            }
+        }
+    }
+    return 0;
+}
+
+static int grid_scaling(bench_state *s)
+{
+    int ci, pi, bi, rep, st;
+    for (ci = 0; ci < s->o.nscales; ci++) {
+        ps_ocean_options oo;
+        ps_dataset ds;
+        ps_field f32, in, work;
+        char what[128];
+        ps_ocean_defaults(&oo);
+        oo.scale = s->o.scales[ci];
+        memset(&f32, 0, sizeof f32);
+        snprintf(what, sizeof what, "generating the ocean at scale %g", oo.scale);
+        progress(s, what);
+        st = ps_ocean_generate(&oo, 0, &ds, &f32);
+        ps_dataset_close(&ds);
+        if (st)
+            return ps_cli_status_error(st, "built-in ocean");
+        for (pi = 0; pi < s->o.nprecs; pi++) {
+            ps_precision p = (ps_precision)s->o.precs[pi];
+            memset(&in, 0, sizeof in);
+            memset(&work, 0, sizeof work);
+            st = ps_field_alloc(&in, f32.grid, p);
+            if (!st)
+                st = ps_field_convert(&in, &f32);
+            if (!st)
+                st = ps_field_alloc(&work, f32.grid, p);
+            if (st) {
+                ps_field_free(&in);
+                ps_field_free(&f32);
+                return ps_cli_status_error(st, "grid scaling input");
+            }
+            for (bi = 0; bi < s->nbe; bi++) {
+                bench_backend *bb = &s->be[bi];
+                bench_samples *sm = &s->samples[s->nrows];
+                ps_run_stats rs, agg;
+                ps_config cfg;
+                ps_run_options ro;
+                double dev_bytes = 0, cells = (double)ps_field_cells(&in);
+                if (s->nrows >= MAX_ROWS) {
+                    st = ps_cli_error("too many configurations");
+                    goto fail;
+                }
+                if (!strcmp(bb->name, "reference") && !s->o.all) {
+                    double est = REF_NS_PER_CELL * 1e-9 * cells * (double)s->o.grid_steps *
+                                 (double)(s->o.repeat + 1);
+                    if (est > REF_BUDGET_S) {
+                        note(s, "reference skipped at scale %g %s (%.0f Mcells): about %.0f s "
+                                "(use --all)", oo.scale, ps_precision_name(p), cells / 1e6, est);
+                        s->units_done += s->o.repeat + 1;
+                        continue;
+                    }
+                }
+                memset(sm, 0, sizeof *sm);
+                memset(&agg, 0, sizeof agg);
+                ps_config_init(&cfg, in.grid, p);
+                cfg.threads = (int)s->o.threads;
+                memset(&ro, 0, sizeof ro);
+                ps_bench_peak_reset();
+                for (rep = -1; rep < s->o.repeat; rep++) {
+                    snprintf(what, sizeof what, "%s %s scale %g, run %d/%ld", bb->name,
+                             ps_precision_name(p), oo.scale, rep + 1, s->o.repeat);
+                    progress(s, what);
+                    memcpy(work.data, in.data, ps_field_cells(&in) * ps_precision_size(p));
+                    /* rep -1: warm-up, one step, discarded */
+                    ro.steps = rep < 0 ? 1 : s->o.grid_steps;
+                    st = ps_run(bb->b, &cfg, &work, &ro, &rs);
+                    free(rs.step_times);
+                    s->units_done++;
+                    if (st) {
+                        st = ps_cli_status_error(st, bb->name);
+                        goto fail;
+                    }
+                    if (rep < 0)
+                        continue;
+                    sm->step_s[sm->n++] = rs.step_s;
+                    accumulate(&agg, &rs, &dev_bytes);
+                }
+                fill_row(s, &s->rows[s->nrows], bb, p, "grid", oo.scale, in.grid,
+                         s->o.grid_steps, sm, &agg, ps_bench_peak_host_mb(), dev_bytes);
+                s->nrows++;
+            }
+            ps_field_free(&in);
+            ps_field_free(&work);
+        }
+        ps_field_free(&f32);
+        continue;
+    fail:
+        ps_field_free(&in);
+        ps_field_free(&work);
+        ps_field_free(&f32);
+        return st;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Output                                                              */
+/* ------------------------------------------------------------------ */
+
+static void fmt_pct(char *buf, size_t n, double v)
+{
+    if (isnan(v))
+        snprintf(buf, n, "n/a");
+    else
+        snprintf(buf, n, "%.0f%%", 100 * v);
+}
+
+static void print_table(bench_state *s, FILE *f)
+{
+    int i;
+    fprintf(f, "\n%-6s %-34s %-14s %6s %10s %7s %9s %7s %8s %8s %8s %10s\n", "exp", "method",
+            "grid", "steps", "ms/step", "spread", "Mcell/s", "GB/s", "%bound", "%DRAM",
+            "job s", "x ref");
+    for (i = 0; i < s->nrows; i++) {
+        const ps_bench_row *r = &s->rows[i];
+        char grid[32], b1[16], b2[16], job[16], sp[24];
+        snprintf(grid, sizeof grid, "%ldx%ldx%ld", r->nz, r->ny, r->nx);
+        fmt_pct(b1, sizeof b1, r->bound_fraction);
+        fmt_pct(b2, sizeof b2, r->dram_fraction);
+        if (isnan(r->job_mean_s))
+            snprintf(job, sizeof job, "-");
+        else
+            snprintf(job, sizeof job, "%.3f", r->job_mean_s);
+        if (isnan(r->speedup_ref))
+            snprintf(sp, sizeof sp, "-");
+        else
+            snprintf(sp, sizeof sp, "%.1f%s", r->speedup_ref, r->speedup_noise ? " noise" : "");
+        fprintf(f, "%-6s %-34s %-14s %6ld %10.3f %6.1f%% %9.1f %7.2f %8s %8s %8s %10s\n",
+                r->experiment, r->method, grid, r->num_timesteps, r->step_ms, 100 * r->spread,
+                r->cells_per_s / 1e6, r->gbps, b1, b2, job, sp);
+    }
+}
+
+/* Repeat-to-repeat spread and which differences are noise. */
+static void print_noise(bench_state *s, FILE *f)
+{
+    int i, j;
+    double maxsp = 0;
+    for (i = 0; i < s->nrows; i++)
+        if (s->rows[i].spread > maxsp)
+            maxsp = s->rows[i].spread;
+    fprintf(f, "\nRepeat-to-repeat spread (std dev / mean of ms/step): up to %.1f%%.\n",
+            100 * maxsp);
+    /* per backend: does ms/step change with the step count beyond the spread? */
+    for (i = 0; i < s->nrows; i++) {
+        const ps_bench_row *a = &s->rows[i];
+        double lo = a->step_ms, hi = a->step_ms, sd = a->step_ms * a->spread;
+        int first = 1, n = 0;
+        if (strcmp(a->experiment, "steps"))
+            continue;
+        for (j = 0; j < i; j++)
+            if (!strcmp(s->rows[j].experiment, "steps") && !strcmp(s->rows[j].method, a->method))
+                first = 0;
+        if (!first)
+            continue;
+        for (j = i; j < s->nrows; j++) {
+            const ps_bench_row *b = &s->rows[j];
+            if (strcmp(b->experiment, "steps") || strcmp(b->method, a->method))
+                continue;
+            n++;
+            if (b->step_ms < lo)
+                lo = b->step_ms;
+            if (b->step_ms > hi)
+                hi = b->step_ms;
+            if (b->step_ms * b->spread > sd)
+                sd = b->step_ms * b->spread;
+        }
+        if (n > 1)
+            fprintf(f, "  %-30s ms/step %.3f..%.3f over the step counts: %s\n", a->method, lo,
+                    hi, hi - lo <= 2 * sd ? "noise (within 2 std dev of the repeats)"
+                                          : "differs beyond the spread");
+    }
+    fprintf(f, "Speedups marked 'noise' differ from the reference by less than the combined "
+               "spread.\n");
+}
+
+static void print_quick(bench_state *s, FILE *f)
+{
+    int i;
+    const ps_bench_row *omp1 = NULL, *ompL = NULL;
+    for (i = 0; i < s->nrows; i++) {
+        const ps_bench_row *r = &s->rows[i];
+        if (strcmp(r->backend, "openmp") || strcmp(r->precision, "float32"))
+            continue;
+        if (!strcmp(r->experiment, "steps") && r->num_timesteps == 100 && !s->o.input)
+            omp1 = r;
+        if (!strcmp(r->experiment, "grid") && r->cells >= 40e6)
+            ompL = r;
+    }
+    fprintf(f, "\nGoals (issue 3, this machine):\n");
+    if (omp1) {
+        fprintf(f, "  openmp >= 15x reference on the built-in ocean:  %s (%.1fx)\n",
+                omp1->speedup_ref >= 15 ? "reached" : "NOT reached", omp1->speedup_ref);
+        fprintf(f, "  openmp >= 1.5 Gcell/s on the built-in ocean:    %s (%.2f Gcell/s)\n",
+                omp1->cells_per_s >= 1.5e9 ? "reached" : "NOT reached", omp1->cells_per_s / 1e9);
+        fprintf(f, "  whole 100-step job < 1.7 s:                     %s (%.3f s)\n",
+                omp1->job_mean_s < 1.7 ? "reached" : "NOT reached", omp1->job_mean_s);
+    } else {
+        fprintf(f, "  (no openmp float32 100-step run on the built-in ocean)\n");
+    }
+    if (ompL)
+        fprintf(f, "  openmp >= 85%% of the measured bound, large grid: %s (%.0f%% of %.1f GB/s)\n",
+                ompL->bound_fraction >= 0.85 ? "reached" : "NOT reached",
+                100 * ompL->bound_fraction, ompL->bound_gbps);
+    else
+        fprintf(f, "  (no openmp float32 run on a grid >= 40M cells)\n");
+}
+
+static int write_json(bench_state *s, const char *path, double elapsed)
+{
+    FILE *f = fopen(path, "w");
+    int i, k;
+    double la[1] = {NAN};
+    if (!f)
+        return ps_cli_error("cannot write %s: %s", path, strerror(errno));
+    fprintf(f, "{\n  \"tool\": \"pstencil bench\",\n  \"command\": ");
+    ps_bench_json_string(f, ps_cli_cmdline);
+    fprintf(f, ",\n  \"machine\": ");
+    ps_bench_json_machine(f, &s->m, 2);
+    getloadavg(la, 1);
+    fprintf(f, ",\n  \"loadavg1_at_end\": %.2f,\n  \"elapsed_s\": %.3f,\n", la[0], elapsed);
+    fprintf(f, "  \"options\": {\"steps\": [");
+    for (i = 0; i < s->o.nsteps; i++)
+        fprintf(f, "%s%ld", i ? ", " : "", s->o.steps[i]);
+    fprintf(f, "], \"repeat\": %ld, \"scales\": [", s->o.repeat);
+    for (i = 0; i < s->o.nscales; i++)
+        fprintf(f, "%s%g", i ? ", " : "", s->o.scales[i]);
+    fprintf(f, "], \"grid_steps\": %ld, \"threads\": %ld, \"quick\": %s, \"all\": %s, \"input\": ",
+            s->o.grid_steps, s->o.threads, s->o.quick ? "true" : "false",
+            s->o.all ? "true" : "false");
+    if (s->o.input)
+        ps_bench_json_string(f, s->o.input);
+    else
+        fputs("null", f);
+    fprintf(f, "},\n  \"backends\": [");
+    for (i = 0; i < s->nbe; i++) {
+        fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
+        ps_bench_json_string(f, s->be[i].name);
+        fprintf(f, ", \"device\": ");
+        ps_bench_json_string(f, s->be[i].dev.name);
+        fprintf(f, ", \"type\": ");
+        ps_bench_json_string(f, s->be[i].dev.type);
+        fprintf(f, ", \"detail\": ");
+        ps_bench_json_string(f, s->be[i].dev.detail);
+        fprintf(f, ", \"memory_bytes\": %llu, \"compute_units\": %d}",
+                (unsigned long long)s->be[i].dev.memory_bytes, s->be[i].dev.compute_units);
+    }
+    fprintf(f, "\n  ],\n  \"skipped\": [");
+    for (i = 0; i < s->nskipped; i++) {
+        fprintf(f, "%s", i ? ", " : "");
+        ps_bench_json_string(f, s->skipped[i]);
+    }
+    fprintf(f, "],\n  \"notes\": [");
+    for (i = 0; i < s->nnotes; i++) {
+        fprintf(f, "%s", i ? ", " : "");
+        ps_bench_json_string(f, s->notes[i]);
+    }
+    fprintf(f, "],\n  \"copy_bounds\": [");
+    for (i = 0; i < s->nbounds; i++)
+        fprintf(f, "%s\n    {\"array_bytes\": %zu, \"threads\": %d, \"samples\": %d, "
+                   "\"best_gbps\": %.4f, \"mean_gbps\": %.4f}",
+                i ? "," : "", s->bounds[i].r.array_bytes, s->bounds[i].r.threads,
+                s->bounds[i].r.samples, s->bounds[i].r.best_gbps, s->bounds[i].r.mean_gbps);
+    fprintf(f, "\n  ],\n  \"rows\": [");
+    for (i = 0; i < s->nrows; i++) {
+        const bench_samples *sm = &s->samples[i];
+        fprintf(f, "%s\n    {", i ? "," : "");
+        ps_bench_json_fields(f, &s->rows[i]);
+        fprintf(f, ", \"step_loop_s\": [");
+        for (k = 0; k < sm->n; k++)
+            fprintf(f, "%s%.9g", k ? ", " : "", sm->step_s[k]);
+        fprintf(f, "], \"job_s\": [");
+        for (k = 0; k < sm->n && sm->job_s[0] > 0; k++)
+            fprintf(f, "%s%.9g", k ? ", " : "", sm->job_s[k]);
+        fprintf(f, "]}");
+    }
+    fprintf(f, "\n  ]\n}\n");
+    if (fclose(f) != 0)
+        return ps_cli_error("writing %s failed: %s", path, strerror(errno));
+    return 0;
+}
+
+static int write_csv(bench_state *s, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    int st;
+    if (!f)
+        return ps_cli_error("cannot write %s: %s", path, strerror(errno));
+    st = ps_bench_csv_write(f, s->rows, s->nrows);
+    if (fclose(f) != 0 || st)
+        return ps_cli_error("writing %s failed", path);
+    return 0;
+}
+
+static int plot_rows(ps_bench_row *rows, int n, const char *dir, const char *format,
+                     int log_axes, const char *title)
+{
+    ps_bench_plot_options po;
+    char written[8][4096];
+    int nw = 0, st, i;
+    po.dir = dir;
+    po.format = format;
+    po.log_axes = log_axes;
+    po.title = title;
+    st = ps_bench_plot(rows, n, &po, written, 8, &nw);
+    if (st)
+        return ps_cli_status_error(st, "plots");
+    for (i = 0; i < nw; i++)
+        printf("wrote %s\n", written[i]);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
 
 int ps_cmd_bench(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    return ps_cli_error("'bench' is not implemented yet");
+    bench_state *s = calloc(1, sizeof *s);
+    int rc, i;
+    double elapsed;
+    const char *tmp = getenv("TMPDIR");
+
+    if (!s)
+        return ps_cli_error("out of memory");
+    rc = parse_args(&s->o, argc, argv);
+    if (rc) {
+        free(s);
+        return rc == 1 ? PS_EXIT_OK : rc;
+    }
+    if (s->o.replot) {
+        char *pargv[8];
+        int pargc = 0;
+        pargv[pargc++] = "bench";
+        pargv[pargc++] = (char *)s->o.replot;
+        pargv[pargc++] = "-o";
+        pargv[pargc++] = (char *)(s->o.plot ? s->o.plot : ".");
+        pargv[pargc++] = "--format";
+        pargv[pargc++] = (char *)s->o.format;
+        if (s->o.log_axes)
+            pargv[pargc++] = "--log";
+        free(s);
+        return ps_cmd_plot_bench(pargc, pargv);
+    }
+    ps_bench_machine_describe(&s->m);
+    s->tty = ps_cli_isatty();
+    s->t_start = ps_now();
+    s->dram_bytes = 256.0 * 1048576.0;
+    if (s->m.l3_bytes && 8.0 * (double)s->m.l3_bytes > s->dram_bytes)
+        s->dram_bytes = 8.0 * (double)s->m.l3_bytes;
+    snprintf(s->tmpdir, sizeof s->tmpdir, "%s/pstencil-bench.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(s->tmpdir)) {
+        rc = ps_cli_error("cannot create a temporary directory %s: %s", s->tmpdir,
+                          strerror(errno));
+        free(s);
+        return rc;
+    }
+    rc = open_backends(s);
+    if (rc)
+        goto done;
+    fprintf(stderr, "pstencil bench: %s, %d CPUs; backends:", s->m.cpu_name, s->m.cpus_online);
+    for (i = 0; i < s->nbe; i++)
+        fprintf(stderr, " %s (%s)", s->be[i].name, s->be[i].dev.name);
+    fputc('\n', stderr);
+    for (i = 0; i < s->nskipped; i++)
+        fprintf(stderr, "  skipped %s\n", s->skipped[i]);
+    s->units_total = (long)s->o.nprecs * s->nbe *
+                     ((long)s->o.nsteps * s->o.repeat + 1 + (long)s->o.nscales * (s->o.repeat + 1));
+    rc = step_scaling(s);
+    if (!rc)
+        rc = grid_scaling(s);
+    progress_clear(s);
+    if (rc)
+        goto done;
+    elapsed = ps_now() - s->t_start;
+    ps_bench_speedups(s->rows, s->nrows);
+    printf("pstencil bench on %s (%d CPUs, %s), %s\n", s->m.cpu_name, s->m.cpus_online,
+           s->gpu_name, s->m.date);
+    for (i = 0; i < s->nbounds; i++)
+        printf("measured copy bound: %8.1f GB/s on 2 x %7.1f MiB (%d threads, best of %d)\n",
+               s->bounds[i].r.best_gbps, s->bounds[i].r.array_bytes / 1048576.0,
+               s->bounds[i].r.threads, s->bounds[i].r.samples);
+    print_table(s, stdout);
+    print_noise(s, stdout);
+    if (s->o.quick)
+        print_quick(s, stdout);
+    for (i = 0; i < s->nskipped; i++)
+        printf("skipped %s\n", s->skipped[i]);
+    for (i = 0; i < s->nnotes; i++)
+        printf("note: %s\n", s->notes[i]);
+    printf("elapsed %.1f s (1-min load average at start %.2f)\n", elapsed, s->m.loadavg1);
+    if (s->o.csv && (rc = write_csv(s, s->o.csv)))
+        goto done;
+    if (s->o.json && (rc = write_json(s, s->o.json, elapsed)))
+        goto done;
+    if (s->o.plot) {
+        char title[300];
+        snprintf(title, sizeof title, "%s, %d CPUs", s->m.cpu_name, s->m.cpus_online);
+        rc = plot_rows(s->rows, s->nrows, s->o.plot, s->o.format, s->o.log_axes, title);
+    }
+done:
+    for (i = 0; i < s->nbe; i++)
+        ps_backend_close(s->be[i].b);
+    rmdir(s->tmpdir);
+    free(s);
+    return rc;
+}
+
+/* pstencil plot bench FILE.csv [-o DIR] [--log] [--format png|svg] */
+int ps_cmd_plot_bench(int argc, char **argv)
+{
+    const char *csv = NULL, *dir = ".", *format = "png";
+    int log_axes = 0, i, n = 0, st, rc;
+    ps_bench_row *rows = NULL;
+    for (i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            printf("Usage: pstencil plot bench FILE.csv [-o DIR] [--log] [--format png|svg]\n"
+                   "Draw the benchmark plots from a CSV written by 'pstencil bench --csv'.\n");
+            return PS_EXIT_OK;
+        } else if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) {
+            if (++i >= argc)
+                return ps_cli_error("%s needs a directory", argv[i - 1]);
+            dir = argv[i];
+        } else if (!strcmp(argv[i], "--log")) {
+            log_axes = 1;
+        } else if (!strcmp(argv[i], "--format")) {
+            if (++i >= argc)
+                return ps_cli_error("--format needs png or svg");
+            if (strcmp(argv[i], "png") && strcmp(argv[i], "svg"))
+                return ps_cli_error("--format: '%s' is not png or svg", argv[i]);
+            format = argv[i];
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return ps_cli_error("plot bench: unknown option '%s'", argv[i]);
+        } else if (!csv) {
+            csv = argv[i];
+        } else {
+            return ps_cli_error("plot bench: more than one CSV file given");
+        }
+    }
+    if (!csv)
+        return ps_cli_error("plot bench needs a CSV file (from 'pstencil bench --csv FILE')");
+    st = ps_bench_csv_read(csv, &rows, &n);
+    if (st)
+        return ps_cli_status_error(st, csv);
+    ps_bench_speedups(rows, n);
+    rc = plot_rows(rows, n, dir, format, log_axes, rows[0].cpu_name);
+    free(rows);
+    return rc;
 }

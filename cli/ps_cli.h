@@ -50,5 +50,6 @@ int ps_cmd_backends(int argc, char **argv);
 int ps_cmd_validate(int argc, char **argv);
 int ps_cmd_bench(int argc, char **argv);
 int ps_cmd_plot(int argc, char **argv);
+int ps_cmd_plot_bench(int argc, char **argv); /* `pstencil plot bench`, in cmd_bench.c */
 
 #endif
