@@ -1,1 +1,7 @@
-# bench tests/rules (owned by one area; see Makefile.am)
+# Benchmark tests: fast and not timed (they check formats and agreement,
+# never speed).
+check_PROGRAMS += tests/test_bench_csv
+tests_test_bench_csv_SOURCES = tests/test_bench_csv.c
+tests_test_bench_csv_LDADD = core/libpstencil.la -lm
+TESTS += tests/test_bench_csv tests/bench_cli.sh tests/bench_numpy.sh
+EXTRA_DIST += tests/bench_cli.sh tests/bench_numpy.sh

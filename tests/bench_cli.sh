@@ -1,0 +1,80 @@
+#!/bin/sh
+# pstencil bench: a tiny run (reference backend, 2 steps, 2 repeats, a small
+# ocean) writes a CSV whose header starts with the course's columns and whose
+# rows parse, a JSON that parses, and valid PNG plots; bad options fail with
+# a reason. Formats only: nothing here is timed.
+. "$top_srcdir/tests/lib.sh"
+
+# the built-in ocean must exist in this build
+if ! "$PSTENCIL" gen -o "$TMP/probe.nc" --scale 0.1 >/dev/null 2>"$TMP/gen.err"; then
+  grep -q "not implemented" "$TMP/gen.err" && skip "the built-in ocean is not in this build yet"
+fi
+
+expect_exit 0 "$PSTENCIL" bench --backend reference --steps 2,3 --repeat 2 --scales 0.1 \
+  --grid-steps 2 --csv "$TMP/b.csv" --json "$TMP/b.json" --plot "$TMP/plots"
+cp "$TMP/out" "$TMP/table"
+grep -q "pstencil reference float32" "$TMP/table" || fail "no table on stdout"
+grep -q "measured copy bound" "$TMP/table" || fail "no measured copy bound on stdout"
+grep -q "spread" "$TMP/table" || fail "no repeat-to-repeat spread reported"
+
+# CSV: the course's columns first, then ours; 2 step rows + 1 grid row, all fields
+head -1 "$TMP/b.csv" | grep -q '^gpu_name,cpu_name,method,num_timesteps,mean_time_sec,std_dev_sec,' ||
+  fail "CSV header does not start with the course's columns: $(head -1 "$TMP/b.csv")"
+nrows=$(($(wc -l <"$TMP/b.csv") - 1))
+[ "$nrows" -eq 3 ] || fail "expected 3 CSV rows, got $nrows"
+awk -F, 'NR == 1 { n = NF; for (i = 1; i <= NF; i++) c[$i] = i; next }
+  NF != n { print "row " NR ": " NF " fields, header has " n; bad = 1 }
+  $c["num_timesteps"] !~ /^[0-9]+$/ { print "row " NR ": num_timesteps " $c["num_timesteps"]; bad = 1 }
+  !($c["mean_time_sec"] > 0) || !($c["step_ms"] > 0) || !($c["cells_per_s"] > 0) { print "row " NR ": times"; bad = 1 }
+  $c["std_dev_sec"] !~ /^[0-9.e+-]+$/ { print "row " NR ": std " $c["std_dev_sec"]; bad = 1 }
+  $c["bound_gbps"] !~ /^[0-9.e+-]+$/ || !($c["bound_fraction"] > 0) { print "row " NR ": no bound for a CPU backend"; bad = 1 }
+  $c["backend"] != "reference" || $c["precision"] != "float32" { print "row " NR ": backend/precision"; bad = 1 }
+  $c["bytes_per_step"] != 2 * 4 * $c["cells"] { print "row " NR ": bytes_per_step " $c["bytes_per_step"]; bad = 1 }
+  END { exit bad }' "$TMP/b.csv" || fail "CSV rows do not parse"
+grep -q '^[^,]*,[^,]*,[^,]*,2,' "$TMP/b.csv" || fail "no 2-step row"
+grep -q ',grid,reference,' "$TMP/b.csv" || fail "no grid-scaling row"
+
+# JSON parses and holds the machine and the rows
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+if command -v "$PY" >/dev/null 2>&1; then
+  "$PY" - "$TMP/b.json" <<'PYEOF' || fail "JSON does not parse or lacks fields"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["machine"]["cpu_name"] and d["machine"]["cpus_online"] >= 1
+assert d["machine"]["pstencil_version"] and d["machine"]["date"]
+assert len(d["rows"]) == 3 and len(d["rows"][0]["step_loop_s"]) == 2
+assert d["copy_bounds"] and d["copy_bounds"][0]["best_gbps"] > 0
+PYEOF
+fi
+
+# plots: valid PNG files (or a clear message without PLplot)
+if grep -q "without PLplot" "$TMP/err"; then
+  echo "PLplot not built: plot check skipped"
+else
+  n=0
+  for p in "$TMP"/plots/bench_*.png; do
+    [ -f "$p" ] || fail "no plots written"
+    [ "$(head -c 8 "$p" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] || fail "$p is not a PNG"
+    n=$((n + 1))
+  done
+  [ "$n" -ge 3 ] || fail "expected at least 3 plots, got $n"
+  # re-plot from the CSV alone
+  expect_exit 0 "$PSTENCIL" bench --replot "$TMP/b.csv" --plot "$TMP/replot" --format svg
+  [ -s "$TMP/replot/bench_runtime_steps.svg" ] || fail "no SVG from --replot"
+fi
+
+# bad input: a reason and exit 2, nothing written
+expect_exit 2 "$PSTENCIL" bench --steps 0
+expect_err "steps"
+expect_exit 2 "$PSTENCIL" bench --backend nosuch
+expect_err "unknown backend 'nosuch'"
+expect_exit 2 "$PSTENCIL" bench --precision half
+expect_err "precision"
+expect_exit 2 "$PSTENCIL" bench --scales 0.5,-1
+expect_err "scales"
+printf 'a,b\n1,2\n' >"$TMP/bad.csv"
+expect_exit 2 "$PSTENCIL" bench --replot "$TMP/bad.csv" --plot "$TMP/badplots"
+expect_err "gpu_name"
+[ ! -e "$TMP/badplots/bench_runtime_steps.png" ] || fail "plots written from a bad CSV"
+exit 0
