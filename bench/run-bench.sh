@@ -6,7 +6,7 @@
 # 1. generates the built-in ocean with `pstencil gen`;
 # 2. times every pstencil backend that can run here on it (`pstencil bench
 #    --input`, whole job included);
-# 3. runs bench/numpy_baseline.py (and its CuPy variant when CuPy has a GPU)
+# 3. runs bench/numpy_baseline.py, both variants (and CuPy when it has a GPU)
 #    on the same file and checks that its float32 result equals pstencil's
 #    reference-backend output BITWISE (every cell's bit pattern);
 # 4. prints each backend's speedup over NumPy per step.
@@ -55,6 +55,7 @@ echo "== pstencil reference output ($STEPS steps)"
 
 status=0
 NUMPY_MS=
+NUMPYM_MS=
 CUPY_MS=
 if "$PY" -c 'import numpy, netCDF4' >/dev/null 2>&1; then
   check() { # check NAME OUT.npy: bitwise comparison with the reference output
@@ -90,15 +91,18 @@ print("%s: FAIL: %d cells differ, first at (k=%d, j=%d, i=%d): reference %r, got
 sys.exit(1)
 EOF
   }
-  echo "== NumPy baseline ($PY, bench/numpy_baseline.py), $STEPS steps"
-  "$PY" "$HERE/numpy_baseline.py" "$W/ocean.nc" --steps "$STEPS" --output "$W/numpy.npy" \
-    >"$W/numpy.txt" || die "numpy_baseline.py failed"
-  cat "$W/numpy.txt"
-  NUMPY_MS=$(sed -n 's/.*ms_per_step=\([0-9.]*\).*/\1/p' "$W/numpy.txt")
-  check numpy "$W/numpy.npy" || status=1
+  for v in simple masked; do
+    echo "== NumPy baseline, variant $v ($PY bench/numpy_baseline.py), $STEPS steps"
+    "$PY" "$HERE/numpy_baseline.py" "$W/ocean.nc" --steps "$STEPS" --variant $v \
+      --output "$W/numpy-$v.npy" >"$W/numpy-$v.txt" || die "numpy_baseline.py --variant $v failed"
+    cat "$W/numpy-$v.txt"
+    check "numpy $v" "$W/numpy-$v.npy" || status=1
+  done
+  NUMPY_MS=$(sed -n 's/.*ms_per_step=\([0-9.]*\).*/\1/p' "$W/numpy-simple.txt")
+  NUMPYM_MS=$(sed -n 's/.*ms_per_step=\([0-9.]*\).*/\1/p' "$W/numpy-masked.txt")
   if "$PY" -c 'import cupy, sys; sys.exit(cupy.cuda.runtime.getDeviceCount() == 0)' >/dev/null 2>&1; then
     echo "== CuPy variant"
-    "$PY" "$HERE/numpy_baseline.py" "$W/ocean.nc" --steps "$STEPS" --xp cupy \
+    "$PY" "$HERE/numpy_baseline.py" "$W/ocean.nc" --steps "$STEPS" --xp cupy --variant masked \
       --output "$W/cupy.npy" >"$W/cupy.txt" || die "numpy_baseline.py --xp cupy failed"
     cat "$W/cupy.txt"
     CUPY_MS=$(sed -n 's/.*ms_per_step=\([0-9.]*\).*/\1/p' "$W/cupy.txt")
@@ -111,14 +115,16 @@ else
 fi
 
 echo "== speedup per step over the baselines ($STEPS steps, same input)"
-awk -F, -v numpy="$NUMPY_MS" -v cupy="$CUPY_MS" '
+awk -F, -v numpy="$NUMPY_MS" -v numpym="$NUMPYM_MS" -v cupy="$CUPY_MS" '
   NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
   { ms = $col["step_ms"]; sp = $col["spread"] * 100
     line = sprintf("  %-34s %10.3f ms/step (+-%.1f%%)", $col["method"], ms, sp)
     if (numpy != "") line = line sprintf("   %8.1fx NumPy", numpy / ms)
+    if (numpym != "") line = line sprintf("   %7.1fx NumPy-masked", numpym / ms)
     if (cupy != "") line = line sprintf("   %8.1fx CuPy", cupy / ms)
     if ($col["job_mean_s"] != "n/a") line = line sprintf("   whole job %.3f s", $col["job_mean_s"])
     print line }' "$W/bench.csv"
-[ -n "$NUMPY_MS" ] && printf '  %-34s %10.3f ms/step\n' "NumPy baseline" "$NUMPY_MS"
+[ -n "$NUMPY_MS" ] && printf '  %-34s %10.3f ms/step\n' "NumPy baseline (simple)" "$NUMPY_MS"
+[ -n "$NUMPYM_MS" ] && printf '  %-34s %10.3f ms/step\n' "NumPy baseline (masked)" "$NUMPYM_MS"
 [ -n "$CUPY_MS" ] && printf '  %-34s %10.3f ms/step\n' "CuPy baseline" "$CUPY_MS"
 exit $status

@@ -107,7 +107,7 @@ void ps_bench_machine_describe(ps_bench_machine *m)
     if (gethostname(m->host, sizeof m->host - 1) != 0)
         m->host[0] = '\0';
     if (uname(&u) == 0)
-        snprintf(m->kernel, sizeof m->kernel, "%s %s %s", u.sysname, u.release, u.machine);
+        snprintf(m->kernel, sizeof m->kernel, "%.40s %.60s %.20s", u.sysname, u.release, u.machine);
     if (getloadavg(la, 1) == 1)
         m->loadavg1 = la[0];
 }
