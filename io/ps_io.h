@@ -49,6 +49,8 @@ typedef struct ps_axis {
     ps_attr_list attrs;  /**< the coordinate variable's attributes */
     int file_dim_pos;    /**< position of this dimension in the variable's shape */
     int unlimited;       /**< nonzero if this is the unlimited dimension */
+    int reversed;        /**< depth only: the file stores it bottom first; values[] and
+                              the fields read are flipped so that k = 0 is the surface */
 } ps_axis;
 
 /** An opened input file: what was discovered, not yet the data. */
@@ -84,6 +86,14 @@ int ps_dataset_open(ps_dataset *ds, const char *path, const char *var);
  */
 int ps_dataset_read(ps_dataset *ds, size_t t, ps_precision p, ps_field *out);
 
+/**
+ * Check, before allocating anything, that @p nfields fields of the dataset's
+ * grid in precision @p p can be addressed (overflow-safe) and fit in the
+ * machine's physical memory. ps_dataset_read() does this for one field.
+ * @return PS_OK or PS_ENOMEM (detail gives the sizes).
+ */
+int ps_dataset_check_memory(const ps_dataset *ds, ps_precision p, size_t nfields);
+
 /** Close the file and free everything the dataset holds. */
 void ps_dataset_close(ps_dataset *ds);
 
@@ -99,6 +109,12 @@ typedef struct ps_write_options {
     const char *history;     /**< line to append to history (timestamp added by the writer) */
     const char *source;      /**< e.g. "pstencil 0.1.0, backend openmp, device ..." */
     ps_precision precision;  /**< precision of the fields passed to ps_writer_append */
+    int keep_time;           /**< nonzero: the time coordinate is the source's time axis
+                                  (record n gets src time value number `step`, with its
+                                  attributes) instead of the step number; used by gen */
+    int reproducible;        /**< nonzero: no timestamp in the history line, so the file's
+                                  bytes depend only on the data (gen); otherwise the time is
+                                  now, or $SOURCE_DATE_EPOCH when set */
 } ps_write_options;
 
 /** An output file being written. */
