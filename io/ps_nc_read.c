@@ -196,6 +196,7 @@ typedef struct hdr {
     size_t n, off;
     int v; /* 1 classic, 2 64-bit offset, 5 CDF5 */
     int bad;
+    int eof; /* ran off the end of the bytes read */
 } hdr;
 
 static uint64_t hdr_u(hdr *h, int bytes)
@@ -203,7 +204,7 @@ static uint64_t hdr_u(hdr *h, int bytes)
     uint64_t x = 0;
     int i;
     if (h->off + (size_t)bytes > h->n) {
-        h->bad = 1;
+        h->bad = h->eof = 1;
         return 0;
     }
     for (i = 0; i < bytes; i++)
@@ -221,7 +222,7 @@ static void hdr_skip(hdr *h, uint64_t bytes)
 {
     uint64_t padded = (bytes + 3) & ~(uint64_t)3;
     if (padded > h->n - h->off) {
-        h->bad = 1;
+        h->bad = h->eof = 1;
         h->off = h->n;
         return;
     }
@@ -375,8 +376,12 @@ static int check_classic_size(const char *path, off_t fsize)
     }
 parsed:
     if (h.bad) {
-        /* nc_open accepted the header, so only an absurdly large header can
-         * get here: do not guess. */
+        /* Ran off the end of the whole file: the header itself is cut
+         * (netCDF-C may open such a file and report no variables). Other
+         * oddities, or a header longer than what was read: do not guess. */
+        if (h.eof && (off_t)h.n == fsize)
+            status = ps_error(PS_ETRUNC, "%s is truncated: the file ends inside its header (%llu bytes)",
+                              path, (unsigned long long)fsize);
         goto done;
     }
     if (nrecvars == 1)
