@@ -368,10 +368,11 @@ static int define(ps_writer *w, const ps_grid *g)
         if ((st = copy_attrs(w, w->time_id, &w->src.axes[0].attrs, 2, NC_DOUBLE)))
             return st;
     } else if ((st = put_text(w, w->time_id, "long_name", "model step")) ||
-        (st = put_text(w, w->time_id, "units", "1")) ||
-        (st = put_text(w, w->time_id, "axis", "T")) ||
-        (st = put_text(w, w->time_id, "comment",
-                       "number of diffusion steps taken from the input state")))
+               (st = put_text(w, w->time_id, "axis", "T")) ||
+               (st = put_text(w, w->time_id, "comment",
+                              "number of diffusion steps taken from the input state "
+                              "(dimensionless, hence no units attribute; see model_time "
+                              "for seconds when a time step was given)")))
         return st;
     w->mtime_id = -1;
     if (w->dt > 0) {
