@@ -46,6 +46,7 @@ typedef struct bench_opts {
     int quick, all, log_axes;
     const char *csv, *json, *plot, *format, *replot;
     long threads;
+    long bound_mb;
 } bench_opts;
 
 typedef struct bench_backend {
@@ -105,6 +106,8 @@ static void usage(FILE *f)
             "  --input FILE         step-count scaling on FILE instead of the built-in ocean\n"
             "  --precision P        float, double or both (default float)\n"
             "  --threads N          CPU threads for backends and the copy bound (default: OpenMP's)\n"
+            "  --dram-mb N          MiB per array of the beyond-cache copy bound\n"
+            "                       (default: the larger of 256 and 8 x the last-level cache)\n"
             "  --quick              built-in ocean 100 steps and a large grid (scale 4):\n"
             "                       ms/step, cells/s, speedup over reference, bound fraction\n"
             "  --all                also run the reference backend where it would take long\n"
@@ -212,6 +215,10 @@ static int parse_args(bench_opts *o, int argc, char **argv)
         } else if (!strcmp(a, "--threads")) {
             NEED();
             if (ps_cli_parse_long(a, v, 1, 4096, &o->threads))
+                return PS_EXIT_USAGE;
+        } else if (!strcmp(a, "--dram-mb")) {
+            NEED();
+            if (ps_cli_parse_long(a, v, 16, 1 << 20, &o->bound_mb))
                 return PS_EXIT_USAGE;
         } else if (!strcmp(a, "--quick")) {
             o->quick = 1;
@@ -943,6 +950,8 @@ int ps_cmd_bench(int argc, char **argv)
     s->dram_bytes = 256.0 * 1048576.0;
     if (s->m.l3_bytes && 8.0 * (double)s->m.l3_bytes > s->dram_bytes)
         s->dram_bytes = 8.0 * (double)s->m.l3_bytes;
+    if (s->o.bound_mb)
+        s->dram_bytes = (double)s->o.bound_mb * 1048576.0;
     snprintf(s->tmpdir, sizeof s->tmpdir, "%s/pstencil-bench.XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(s->tmpdir)) {
         rc = ps_cli_error("cannot create a temporary directory %s: %s", s->tmpdir,
