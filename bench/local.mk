@@ -3,7 +3,7 @@
 # the benchmark plots, the NumPy baseline and `make bench`.
 noinst_LTLIBRARIES += bench/libps_bench.la
 bench_libps_bench_la_SOURCES = core/ps_bench.c core/ps_stream.c core/ps_bench.h
-bench_libps_bench_la_CFLAGS = $(AM_CFLAGS) -O2 -fno-tree-loop-distribute-patterns $(OPENMP_CFLAGS)
+bench_libps_bench_la_CFLAGS = $(AM_CFLAGS) -O3 -ftree-vectorize -fno-tree-loop-distribute-patterns $(OPENMP_CFLAGS)
 PS_BUILTIN_LIBS += bench/libps_bench.la
 pkginclude_HEADERS += core/ps_bench.h
 # Plots (PLplot cairo); the file compiles to a stub without PLplot.

@@ -375,7 +375,8 @@ static double bound_gbps(bench_state *s, size_t bytes)
         if (s->bounds[i].bytes == bytes)
             return s->bounds[i].r.best_gbps;
     progress(s, "measuring the copy bound");
-    if (ps_stream_copy(bytes, (int)s->o.threads, 10, &r)) {
+    /* best of 20 short samples in cache, 10 beyond it (each copies >= 10 ms) */
+    if (ps_stream_copy(bytes, (int)s->o.threads, bytes < (64u << 20) ? 20 : 10, &r)) {
         ps_cli_warn("copy bound on %zu bytes: %s", bytes, ps_error_detail());
         return NAN;
     }
@@ -992,7 +993,15 @@ int ps_cmd_bench(int argc, char **argv)
         printf("skipped %s\n", s->skipped[i]);
     for (i = 0; i < s->nnotes; i++)
         printf("note: %s\n", s->notes[i]);
-    printf("elapsed %.1f s (1-min load average at start %.2f)\n", elapsed, s->m.loadavg1);
+    {
+        double la[1] = {0};
+        getloadavg(la, 1);
+        printf("elapsed %.1f s (1-min load average %.2f at start, %.2f at end, %d CPUs)\n",
+               elapsed, s->m.loadavg1, la[0], s->m.cpus_online);
+        if (s->m.loadavg1 > 0.5 * s->m.cpus_online || la[0] > 0.5 * s->m.cpus_online)
+            printf("warning: other processes were running (load average above half the CPUs): "
+                   "the figures are noisy; compare ratios measured in the same run\n");
+    }
     if (s->o.csv && (rc = write_csv(s, s->o.csv)))
         goto done;
     if (s->o.json && (rc = write_json(s, s->o.json, elapsed)))
