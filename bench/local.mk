@@ -10,7 +10,7 @@ pkginclude_HEADERS += core/ps_bench.h
 core_libpstencil_la_SOURCES += io/ps_plot_bench.c
 
 # make bench: NumPy baseline side by side with pstencil on the same input.
-dist_noinst_SCRIPTS += bench/run-bench.sh bench/numpy_baseline.py
+dist_noinst_SCRIPTS += bench/run-bench.sh bench/numpy_baseline.py bench/bench_report.py
 .PHONY: bench
 bench: all
 	PYTHON3='$(PYTHON3)' PSTENCIL_PLUGIN_PATH='$(abs_top_builddir)/backends/opencl/.libs:$(abs_top_builddir)/backends/cuda/.libs:$(abs_top_builddir)/backends/hip/.libs' \
