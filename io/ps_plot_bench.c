@@ -103,14 +103,26 @@ static int draw(const char *path, const char *dev, const plot_spec *p, series *s
     ymin = tx(ymin, p->logy), ymax = tx(ymax, p->logy);
     if (p->ymin_zero && !p->logy && ymin > 0)
         ymin = 0;
+    /* log axes: whole decades, so PLplot labels at least two powers of ten */
+    if (p->logx) {
+        xmin = floor(xmin + 1e-9), xmax = ceil(xmax - 1e-9);
+        if (xmax <= xmin)
+            xmax = xmin + 1;
+    }
+    if (p->logy) {
+        ymin = floor(ymin + 1e-9), ymax = ceil(ymax - 1e-9);
+        if (ymax <= ymin)
+            ymax = ymin + 1;
+    }
     if (xmax - xmin < 1e-12)
         xmin -= p->logx ? 0.3 : fabs(xmin) * 0.2 + 1, xmax += p->logx ? 0.3 : fabs(xmax) * 0.2 + 1;
     if (ymax - ymin < 1e-12)
         ymin -= p->logy ? 0.3 : fabs(ymin) * 0.2 + 1, ymax += p->logy ? 0.3 : fabs(ymax) * 0.2 + 1;
     {
         double dx = (xmax - xmin) * 0.06, dy = (ymax - ymin) * 0.08;
-        xmin -= dx, xmax += dx;
-        if (!(p->ymin_zero && !p->logy && ymin == 0))
+        if (!p->logx)
+            xmin -= dx, xmax += dx;
+        if (!(p->ymin_zero && !p->logy && ymin == 0) && !p->logy)
             ymin -= dy;
         /* room for the legend above the data */
         ymax += dy * (1.2 + 1.1 * (ns > 6 ? (ns + 1) / 2 : ns));
@@ -239,13 +251,26 @@ static int color_of(const char *backend, const char *precision)
     return 2 + (base * 2 + (strcmp(precision, "float32") ? 1 : 0)) % (NPAL - 2);
 }
 
-static int has_experiment(const ps_bench_row *rows, int n, const char *e)
+/*
+ * Whether row @p i is the one to plot for its method and grid size: rows of
+ * both experiments are used, and where several share a grid (step counts,
+ * or a grid-scaling run at scale 1) the one with the most steps measured.
+ */
+static int best_for_grid(const ps_bench_row *rows, int n, int i)
 {
-    int i;
-    for (i = 0; i < n; i++)
-        if (!strcmp(rows[i].experiment, e))
-            return 1;
-    return 0;
+    const ps_bench_row *r = &rows[i];
+    double work = (double)r->num_timesteps * r->repeats;
+    int j;
+    for (j = 0; j < n; j++) {
+        const ps_bench_row *q = &rows[j];
+        double w = (double)q->num_timesteps * q->repeats;
+        if (j == i || strcmp(q->backend, r->backend) || strcmp(q->precision, r->precision) ||
+            q->nz != r->nz || q->ny != r->ny || q->nx != r->nx)
+            continue;
+        if (w > work || (w == work && j < i))
+            return 0;
+    }
+    return 1;
 }
 
 int ps_bench_plot(const ps_bench_row *rows, int n, const ps_bench_plot_options *opt,
@@ -254,8 +279,7 @@ int ps_bench_plot(const ps_bench_row *rows, int n, const ps_bench_plot_options *
     static series s[MAX_SERIES];
     const char *fmt = opt->format && *opt->format ? opt->format : "png";
     char dev[16], path[4096];
-    int ns, i, st, have_grid;
-    const char *xexp;
+    int ns, i, st, ngrids = 0;
     plot_spec p;
 
     *nwritten = 0;
@@ -265,8 +289,12 @@ int ps_bench_plot(const ps_bench_row *rows, int n, const ps_bench_plot_options *
     if (mkdir(opt->dir, 0777) != 0 && errno != EEXIST)
         return ps_error(PS_EIO, "cannot create %s: %s", opt->dir, strerror(errno));
     ps_error_clear();
-    have_grid = has_experiment(rows, n, "grid");
-    xexp = have_grid ? "grid" : "steps";
+    for (i = 0; i < n; i++) {
+        int j, seen = 0;
+        for (j = 0; j < i; j++)
+            seen |= rows[j].nz == rows[i].nz && rows[j].ny == rows[i].ny && rows[j].nx == rows[i].nx;
+        ngrids += !seen;
+    }
 
 #define EMIT(name)                                                                          \
     do {                                                                                    \
@@ -307,7 +335,7 @@ int ps_bench_plot(const ps_bench_row *rows, int n, const ps_bench_plot_options *
     for (i = 0; i < n; i++) {
         const ps_bench_row *r = &rows[i];
         int k;
-        if (strcmp(r->experiment, xexp))
+        if (!best_for_grid(rows, n, i))
             continue;
         if ((k = find_series(s, &ns, r, "", 0)) < 0)
             continue;
@@ -330,7 +358,7 @@ int ps_bench_plot(const ps_bench_row *rows, int n, const ps_bench_plot_options *
     for (i = 0; i < n; i++) {
         const ps_bench_row *r = &rows[i];
         int k;
-        if (strcmp(r->experiment, xexp) || isnan(r->bound_fraction))
+        if (!best_for_grid(rows, n, i) || isnan(r->bound_fraction))
             continue;
         if ((k = find_series(s, &ns, r, " vs same-size copy", 0)) >= 0) {
             s[k].color = color_of(r->backend, r->precision);
@@ -357,20 +385,21 @@ int ps_bench_plot(const ps_bench_row *rows, int n, const ps_bench_plot_options *
     for (i = 0; i < n; i++) {
         const ps_bench_row *r = &rows[i];
         int k;
-        if (strcmp(r->experiment, xexp) || isnan(r->speedup_ref) || !strcmp(r->backend, "reference"))
+        if (isnan(r->speedup_ref) || !strcmp(r->backend, "reference") ||
+            (ngrids > 1 ? !best_for_grid(rows, n, i) : !!strcmp(r->experiment, "steps")))
             continue;
         if ((k = find_series(s, &ns, r, "", 0)) < 0)
             continue;
         s[k].color = color_of(r->backend, r->precision);
-        add_point(&s[k], have_grid ? r->cells / 1e6 : (double)r->num_timesteps, r->speedup_ref,
+        add_point(&s[k], ngrids > 1 ? r->cells / 1e6 : (double)r->num_timesteps, r->speedup_ref,
                   0, 0);
     }
     memset(&p, 0, sizeof p);
     p.title = "Speedup over the reference backend (ms/step ratio)";
     p.subtitle = opt->title;
-    p.xlab = have_grid ? "grid size (million cells, log scale)" : "number of time steps";
+    p.xlab = ngrids > 1 ? "grid size (million cells, log scale)" : "number of time steps";
     p.ylab = "speedup over reference (x)";
-    p.logx = have_grid;
+    p.logx = ngrids > 1;
     p.hline = 1;
     p.ymin_zero = 1;
     EMIT("bench_speedup");
