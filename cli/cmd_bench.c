@@ -541,17 +541,23 @@ static void accumulate(ps_run_stats *agg, const ps_run_stats *st, double *dev_by
         *dev_bytes = (double)st->device.device_bytes;
 }
 
+/*
+ * Step-count scaling. Runs are interleaved (for each step count and repeat,
+ * every backend in turn) so that a change of machine load during the
+ * benchmark hits every backend alike and the ratios stay fair.
+ */
 static int step_scaling(bench_state *s)
 {
     int pi, bi, si, rep, st;
     for (pi = 0; pi < s->o.nprecs; pi++) {
         ps_precision p = (ps_precision)s->o.precs[pi];
+        int skip[MAX_BACKENDS] = {0};
+        ps_grid g = {0, 0, 0};
+        char what[128];
         for (bi = 0; bi < s->nbe; bi++) {
             bench_backend *bb = &s->be[bi];
             ps_run_stats rs;
             double job;
-            ps_grid g;
-            char what[128];
             snprintf(what, sizeof what, "%s %s warm-up", bb->name, ps_precision_name(p));
             progress(s, what);
             /* warm-up (discarded): plugin first use, page faults, kernel builds */
@@ -561,41 +567,59 @@ static int step_scaling(bench_state *s)
                 return ps_cli_status_error(st, bb->name);
             if (!strcmp(bb->name, "reference") && !s->o.all) {
                 long total = 0;
+                double est;
                 for (si = 0; si < s->o.nsteps; si++)
                     total += s->o.steps[si];
-                double est = REF_NS_PER_CELL * 1e-9 * (double)g.nz * g.ny * g.nx *
-                             (double)total * (double)s->o.repeat;
+                est = REF_NS_PER_CELL * 1e-9 * (double)g.nz * g.ny * g.nx * (double)total *
+                      (double)s->o.repeat;
                 if (est > 4 * REF_BUDGET_S) {
                     note(s, "reference skipped in step scaling: about %.0f s on this grid "
                             "(use --all)", est);
                     s->units_done += s->o.nsteps * s->o.repeat;
-                    continue;
+                    skip[bi] = 1;
                 }
             }
-            for (si = 0; si < s->o.nsteps; si++) {
-                bench_samples *sm = &s->samples[s->nrows];
-                ps_run_stats agg;
-                double dev_bytes = 0;
-                if (s->nrows >= MAX_ROWS)
-                    return ps_cli_error("too many configurations");
-                memset(sm, 0, sizeof *sm);
-                memset(&agg, 0, sizeof agg);
-                ps_bench_peak_reset();
-                for (rep = 0; rep < s->o.repeat; rep++) {
+        }
+        for (si = 0; si < s->o.nsteps; si++) {
+            bench_samples sm[MAX_BACKENDS];
+            ps_run_stats agg[MAX_BACKENDS];
+            double dev_bytes[MAX_BACKENDS], peak[MAX_BACKENDS];
+            if (s->nrows + s->nbe > MAX_ROWS)
+                return ps_cli_error("too many configurations");
+            memset(sm, 0, sizeof sm);
+            memset(agg, 0, sizeof agg);
+            for (bi = 0; bi < s->nbe; bi++)
+                dev_bytes[bi] = peak[bi] = 0;
+            for (rep = 0; rep < s->o.repeat; rep++)
+                for (bi = 0; bi < s->nbe; bi++) {
+                    bench_backend *bb = &s->be[bi];
+                    ps_run_stats rs;
+                    double job, pk;
+                    if (skip[bi])
+                        continue;
                     snprintf(what, sizeof what, "%s %s %ld steps, run %d/%ld", bb->name,
                              ps_precision_name(p), s->o.steps[si], rep + 1, s->o.repeat);
                     progress(s, what);
+                    ps_bench_peak_reset();
                     st = run_job(s, bb, p, s->o.steps[si], &rs, &job, &g);
+                    pk = ps_bench_peak_host_mb();
                     s->units_done++;
                     if (st)
                         return ps_cli_status_error(st, bb->name);
-                    sm->step_s[sm->n] = rs.step_s;
-                    sm->job_s[sm->n] = job;
-                    sm->n++;
-                    accumulate(&agg, &rs, &dev_bytes);
+                    sm[bi].step_s[sm[bi].n] = rs.step_s;
+                    sm[bi].job_s[sm[bi].n] = job;
+                    sm[bi].n++;
+                    if (pk > peak[bi])
+                        peak[bi] = pk;
+                    accumulate(&agg[bi], &rs, &dev_bytes[bi]);
                 }
-                fill_row(s, &s->rows[s->nrows], bb, p, "steps", s->o.input ? NAN : 1.0, g,
-                         s->o.steps[si], sm, &agg, ps_bench_peak_host_mb(), dev_bytes);
+            for (bi = 0; bi < s->nbe; bi++) {
+                if (skip[bi])
+                    continue;
+                s->samples[s->nrows] = sm[bi];
+                fill_row(s, &s->rows[s->nrows], &s->be[bi], p, "steps",
+                         s->o.input ? NAN : 1.0, g, s->o.steps[si], &sm[bi], &agg[bi], peak[bi],
+                         dev_bytes[bi]);
                 s->nrows++;
             }
         }
@@ -634,55 +658,75 @@ static int grid_scaling(bench_state *s)
                 ps_field_free(&f32);
                 return ps_cli_status_error(st, "grid scaling input");
             }
-            for (bi = 0; bi < s->nbe; bi++) {
-                bench_backend *bb = &s->be[bi];
-                bench_samples *sm = &s->samples[s->nrows];
-                ps_run_stats rs, agg;
+            {
+                /* interleaved like step scaling: every backend in turn per repeat */
+                bench_samples sm[MAX_BACKENDS];
+                ps_run_stats agg[MAX_BACKENDS];
+                double dev_bytes[MAX_BACKENDS], peak[MAX_BACKENDS];
+                int skip[MAX_BACKENDS] = {0};
+                double cells = (double)ps_field_cells(&in);
                 ps_config cfg;
                 ps_run_options ro;
-                double dev_bytes = 0, cells = (double)ps_field_cells(&in);
-                if (s->nrows >= MAX_ROWS) {
+                if (s->nrows + s->nbe > MAX_ROWS) {
                     st = ps_cli_error("too many configurations");
                     goto fail;
                 }
-                if (!strcmp(bb->name, "reference") && !s->o.all) {
-                    double est = REF_NS_PER_CELL * 1e-9 * cells * (double)s->o.grid_steps *
-                                 (double)(s->o.repeat + 1);
-                    if (est > REF_BUDGET_S) {
-                        note(s, "reference skipped at scale %g %s (%.0f Mcells): about %.0f s "
-                                "(use --all)", oo.scale, ps_precision_name(p), cells / 1e6, est);
-                        s->units_done += s->o.repeat + 1;
-                        continue;
-                    }
-                }
-                memset(sm, 0, sizeof *sm);
-                memset(&agg, 0, sizeof agg);
+                memset(sm, 0, sizeof sm);
+                memset(agg, 0, sizeof agg);
                 ps_config_init(&cfg, in.grid, p);
                 cfg.threads = (int)s->o.threads;
                 memset(&ro, 0, sizeof ro);
-                ps_bench_peak_reset();
-                for (rep = -1; rep < s->o.repeat; rep++) {
-                    snprintf(what, sizeof what, "%s %s scale %g, run %d/%ld", bb->name,
-                             ps_precision_name(p), oo.scale, rep + 1, s->o.repeat);
-                    progress(s, what);
-                    memcpy(work.data, in.data, ps_field_cells(&in) * ps_precision_size(p));
-                    /* rep -1: warm-up, one step, discarded */
-                    ro.steps = rep < 0 ? 1 : s->o.grid_steps;
-                    st = ps_run(bb->b, &cfg, &work, &ro, &rs);
-                    free(rs.step_times);
-                    s->units_done++;
-                    if (st) {
-                        st = ps_cli_status_error(st, bb->name);
-                        goto fail;
+                for (bi = 0; bi < s->nbe; bi++) {
+                    dev_bytes[bi] = peak[bi] = 0;
+                    if (!strcmp(s->be[bi].name, "reference") && !s->o.all) {
+                        double est = REF_NS_PER_CELL * 1e-9 * cells *
+                                     (double)s->o.grid_steps * (double)(s->o.repeat + 1);
+                        if (est > REF_BUDGET_S) {
+                            note(s, "reference skipped at scale %g %s (%.0f Mcells): about "
+                                    "%.0f s (use --all)",
+                                 oo.scale, ps_precision_name(p), cells / 1e6, est);
+                            s->units_done += s->o.repeat + 1;
+                            skip[bi] = 1;
+                        }
                     }
-                    if (rep < 0)
-                        continue;
-                    sm->step_s[sm->n++] = rs.step_s;
-                    accumulate(&agg, &rs, &dev_bytes);
                 }
-                fill_row(s, &s->rows[s->nrows], bb, p, "grid", oo.scale, in.grid,
-                         s->o.grid_steps, sm, &agg, ps_bench_peak_host_mb(), dev_bytes);
-                s->nrows++;
+                for (rep = -1; rep < s->o.repeat; rep++)
+                    for (bi = 0; bi < s->nbe; bi++) {
+                        bench_backend *bb = &s->be[bi];
+                        ps_run_stats rs;
+                        double pk;
+                        if (skip[bi])
+                            continue;
+                        snprintf(what, sizeof what, "%s %s scale %g, run %d/%ld", bb->name,
+                                 ps_precision_name(p), oo.scale, rep + 1, s->o.repeat);
+                        progress(s, what);
+                        memcpy(work.data, in.data, ps_field_cells(&in) * ps_precision_size(p));
+                        /* rep -1: warm-up, one step, discarded */
+                        ro.steps = rep < 0 ? 1 : s->o.grid_steps;
+                        ps_bench_peak_reset();
+                        st = ps_run(bb->b, &cfg, &work, &ro, &rs);
+                        pk = ps_bench_peak_host_mb();
+                        free(rs.step_times);
+                        s->units_done++;
+                        if (st) {
+                            st = ps_cli_status_error(st, bb->name);
+                            goto fail;
+                        }
+                        if (rep < 0)
+                            continue;
+                        sm[bi].step_s[sm[bi].n++] = rs.step_s;
+                        if (pk > peak[bi])
+                            peak[bi] = pk;
+                        accumulate(&agg[bi], &rs, &dev_bytes[bi]);
+                    }
+                for (bi = 0; bi < s->nbe; bi++) {
+                    if (skip[bi])
+                        continue;
+                    s->samples[s->nrows] = sm[bi];
+                    fill_row(s, &s->rows[s->nrows], &s->be[bi], p, "grid", oo.scale, in.grid,
+                             s->o.grid_steps, &sm[bi], &agg[bi], peak[bi], dev_bytes[bi]);
+                    s->nrows++;
+                }
             }
             ps_field_free(&in);
             ps_field_free(&work);
