@@ -959,6 +959,31 @@ static int plot_rows(ps_bench_row *rows, int n, const char *dir, const char *for
     return 0;
 }
 
+/* Fail before minutes of measuring if an output cannot be written. */
+static int check_output(const char *opt, const char *path)
+{
+    char dir[4096];
+    char *slash;
+    struct stat st;
+    if (!path)
+        return 0;
+    snprintf(dir, sizeof dir, "%s", path);
+    slash = strrchr(dir, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == dir)
+        dir[1] = '\0';
+    else
+        *slash = '\0';
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return ps_cli_error("%s %s: directory %s does not exist", opt, path, dir);
+    if (access(dir, W_OK) != 0)
+        return ps_cli_error("%s %s: directory %s is not writable", opt, path, dir);
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode) && strcmp(opt, "--plot"))
+        return ps_cli_error("%s %s: is a directory", opt, path);
+    return 0;
+}
+
 /* ------------------------------------------------------------------ */
 
 int ps_cmd_bench(int argc, char **argv)
@@ -988,6 +1013,20 @@ int ps_cmd_bench(int argc, char **argv)
             pargv[pargc++] = "--log";
         free(s);
         return ps_cmd_plot_bench(pargc, pargv);
+    }
+    if ((rc = check_output("--csv", s->o.csv)) || (rc = check_output("--json", s->o.json)) ||
+        (rc = check_output("--plot", s->o.plot))) {
+        free(s);
+        return rc;
+    }
+    if (s->o.input) {
+        ps_dataset ds;
+        int st = ps_dataset_open(&ds, s->o.input, NULL);
+        ps_dataset_close(&ds);
+        if (st) {
+            free(s);
+            return ps_cli_status_error(st, "--input");
+        }
     }
     ps_bench_machine_describe(&s->m);
     s->tty = ps_cli_isatty();

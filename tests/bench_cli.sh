@@ -71,6 +71,10 @@ expect_exit 2 "$PSTENCIL" bench --precision half
 expect_err "precision"
 expect_exit 2 "$PSTENCIL" bench --scales 0.5,-1
 expect_err "scales"
+expect_exit 2 "$PSTENCIL" bench --backend reference --csv "$TMP/no/such/dir/x.csv"
+expect_err "does not exist"
+expect_exit 2 "$PSTENCIL" bench --backend reference --input "$TMP/missing.nc"
+expect_err "missing.nc"
 printf 'a,b\n1,2\n' >"$TMP/bad.csv"
 expect_exit 2 "$PSTENCIL" bench --replot "$TMP/bad.csv" --plot "$TMP/badplots"
 expect_err "gpu_name"
