@@ -10,6 +10,8 @@
  * k, keeping the k-1, k and k+1 values in registers (each value is loaded
  * once from the k stream instead of three times).
  * ps_step_ijk: a 3-D range, one work-item per cell.
+ * ps_step_row: a 2-D range over (j, k); each work-item does one row along i
+ * (a loop a CPU compiler vectorises: the default on CPU devices).
  */
 
 __kernel void ps_step_ij(__global const PS_REAL *restrict in, __global PS_REAL *restrict out,
@@ -60,4 +62,31 @@ __kernel void ps_step_ijk(__global const PS_REAL *restrict in, __global PS_REAL 
         out[p] = PS_CAT(ps_diffusion7_cell, PS_SUFFIX)(in[p], in[p - plane], in[p + plane],
                                                        in[p - nx], in[p + nx], in[p - 1],
                                                        in[p + 1], d);
+}
+
+__kernel void ps_step_row(__global const PS_REAL *restrict in, __global PS_REAL *restrict out,
+                          const uint nz, const uint ny, const uint nx, const PS_REAL d)
+{
+    const uint j = (uint)get_global_id(0);
+    const uint k = (uint)get_global_id(1);
+    const size_t plane = (size_t)ny * nx;
+    __global const PS_REAL *r = in + (size_t)k * plane + (size_t)j * nx;
+    __global PS_REAL *o = out + (size_t)k * plane + (size_t)j * nx;
+    uint i;
+
+    if (j >= ny || k >= nz)
+        return;
+    if (j == 0 || k == 0 || j == ny - 1 || k == nz - 1 || nx < 3) {
+        for (i = 0; i < nx; i++)
+            o[i] = r[i];
+        return;
+    }
+    {
+        __global const PS_REAL *rkm = r - plane, *rkp = r + plane, *rjm = r - nx, *rjp = r + nx;
+        o[0] = r[0];
+        for (i = 1; i < nx - 1; i++)
+            o[i] = PS_CAT(ps_diffusion7_cell, PS_SUFFIX)(r[i], rkm[i], rkp[i], rjm[i], rjp[i],
+                                                         r[i - 1], r[i + 1], d);
+    }
+    o[nx - 1] = r[nx - 1];
 }
