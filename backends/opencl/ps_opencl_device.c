@@ -78,6 +78,7 @@ static void plat_str(cl_platform_id p, cl_platform_info what, char *buf, size_t 
 static int dev_props(ps_ocl_dev *x, char *why, size_t whylen)
 {
     cl_device_fp_config sfp = 0, dfp = 0;
+    cl_uint dims = 0;
     const cl_device_fp_config need = CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST;
     size_t extlen = 0;
     char *ext = NULL;
@@ -103,7 +104,24 @@ static int dev_props(ps_ocl_dev *x, char *why, size_t whylen)
     Q(CL_DEVICE_MAX_MEM_ALLOC_SIZE, x->max_alloc, "CL_DEVICE_MAX_MEM_ALLOC_SIZE");
     Q(CL_DEVICE_MAX_COMPUTE_UNITS, x->compute_units, "CL_DEVICE_MAX_COMPUTE_UNITS");
     Q(CL_DEVICE_MAX_WORK_GROUP_SIZE, x->max_wg, "CL_DEVICE_MAX_WORK_GROUP_SIZE");
-    Q(CL_DEVICE_MAX_WORK_ITEM_SIZES, x->max_item, "CL_DEVICE_MAX_WORK_ITEM_SIZES");
+    Q(CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS, dims, "CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS");
+    {
+        /* the query returns one size per dimension: ask with room for all of them */
+        size_t *items = calloc(dims ? dims : 1, sizeof *items);
+        cl_uint a;
+        if (!items) {
+            snprintf(why, whylen, "out of memory");
+            return PS_ENOMEM;
+        }
+        e = clGetDeviceInfo(x->device, CL_DEVICE_MAX_WORK_ITEM_SIZES, dims * sizeof *items, items,
+                            NULL);
+        for (a = 0; a < 3; a++)
+            x->max_item[a] = a < dims ? items[a] : 1;
+        free(items);
+        if (e != CL_SUCCESS)
+            return ps_ocl_fail(why, whylen, e, "clGetDeviceInfo(CL_DEVICE_MAX_WORK_ITEM_SIZES) "
+                               "on device %d:%d", x->p, x->d);
+    }
     Q(CL_DEVICE_SINGLE_FP_CONFIG, sfp, "CL_DEVICE_SINGLE_FP_CONFIG");
 #undef Q
     e = clGetDeviceInfo(x->device, CL_DEVICE_EXTENSIONS, 0, NULL, &extlen);
