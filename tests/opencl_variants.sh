@@ -2,7 +2,8 @@
 # The exact-mode suite again on the other code paths: each kernel shape
 # (PSTENCIL_OPENCL_KERNEL=ij|ijk|row) with a forced, odd work-group shape, and
 # the float quotient computed in double (the path for devices without
-# correctly rounded float division), each bitwise equal to the reference.
+# correctly rounded float division), each bitwise equal to the reference;
+# and a program that does not compile (the error carries the build log).
 . "$top_srcdir/tests/lib.sh"
 prog="$top_builddir/tests/test_opencl"
 [ -x "$prog" ] || skip "tests/test_opencl not built"
@@ -12,6 +13,8 @@ prog="$top_builddir/tests/test_opencl"
 PSTENCIL_OPENCL_KERNEL=ijk "$prog" --block 16,4,2 || fail "3-D kernel, local size 16,4,2"
 PSTENCIL_OPENCL_KERNEL=ij "$prog" --block 3,5 || fail "(i,j) kernel, local size 3,5"
 PSTENCIL_OPENCL_KERNEL=row "$prog" --block 5,3 || fail "row kernel, local size 5,3"
+PSTENCIL_OPENCL_BUILD_OPTIONS=-DPS_REAL=no_such_type "$prog" --build-fails \
+  || fail "a program that does not compile"
 if grep -q "fp64 yes" "$TMP/log"; then
   PSTENCIL_OPENCL_DIVIDE=double "$prog" >"$TMP/div" 2>&1 || { cat "$TMP/div"; fail "float quotient in double"; }
   cat "$TMP/div"

@@ -9,6 +9,8 @@
  *
  *   test_opencl                  the suite (exit 77: plugin not built or no device)
  *   test_opencl --block X,Y,Z    the same with a forced work-group shape
+ *   test_opencl --build-fails    run with PSTENCIL_OPENCL_BUILD_OPTIONS breaking the
+ *                                program: create must fail with the build log
  *   test_opencl --no-platform    run with OCL_ICD_VENDORS pointing to an empty
  *                                directory: probe and create must fail with
  *                                PS_ENODEVICE naming the missing platform
@@ -387,6 +389,44 @@ static int no_platform(void)
     return failures ? 1 : 0;
 }
 
+/* With a program that cannot compile: create fails with the build log. */
+static int build_fails(void)
+{
+    ps_backend *b = NULL;
+    ps_device_info devs[4];
+    ps_config cfg;
+    ps_context *ctx = NULL;
+    ps_grid g = {3, 3, 3};
+    int st, n = 0;
+    if (!ps_backend_is_built("opencl")) {
+        printf("SKIP: the opencl plugin was not built\n");
+        return 77;
+    }
+    if (ps_backend_open("opencl", &b)) {
+        printf("FAIL: open opencl: %s\n", ps_error_detail());
+        return 1;
+    }
+    if (ps_backend_probe(b, devs, 4, &n)) {
+        printf("SKIP: %s\n", ps_error_detail());
+        return 77;
+    }
+    ps_config_init(&cfg, g, PS_FLOAT32);
+    st = ps_context_create(b, &cfg, &ctx);
+    printf("create: %s\n", ps_error_detail());
+    if (st != PS_EDEVICE || !strstr(ps_error_detail(), "CL_BUILD_PROGRAM_FAILURE") ||
+        !strstr(ps_error_detail(), "build log:"))
+        FAILF("a failed program build: status %d, no build log in the message", st);
+    ps_context_destroy(ctx);
+    cfg.mode = PS_MODE_EXACT;
+    setenv("PSTENCIL_OPENCL_BUILD_OPTIONS", "-cl-fast-relaxed-math", 1);
+    st = ps_context_create(b, &cfg, &ctx);
+    if (st != PS_EINVAL || !strstr(ps_error_detail(), "breaks exact mode"))
+        FAILF("exact mode accepted -cl-fast-relaxed-math: status %d (%s)", st,
+              ps_error_detail());
+    ps_backend_close(b);
+    return failures ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     ps_backend *ocl = NULL, *ref = NULL;
@@ -407,6 +447,8 @@ int main(int argc, char **argv)
 
     if (argc > 1 && !strcmp(argv[1], "--no-platform"))
         return no_platform();
+    if (argc > 1 && !strcmp(argv[1], "--build-fails"))
+        return build_fails();
     if (argc > 2 && !strcmp(argv[1], "--block") && parse_block(argv[2])) {
         printf("FAIL: --block wants X,Y[,Z]\n");
         return 1;

@@ -27,6 +27,8 @@
 
 /** Environment variable picking a device as platform:device. */
 #define PS_OCL_DEVICE_ENV "PSTENCIL_OPENCL_DEVICE"
+/** Extra program build options appended to pstencil's (diagnostics, vendor flags). */
+#define PS_OCL_OPTIONS_ENV "PSTENCIL_OPENCL_BUILD_OPTIONS"
 /** Testing knob: "double" forces the float quotient computed in double. */
 #define PS_OCL_DIVIDE_ENV "PSTENCIL_OPENCL_DIVIDE"
 

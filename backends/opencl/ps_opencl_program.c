@@ -76,16 +76,37 @@ static void variant_text(const ps_ocl_dev *dev, ps_ocl_variant v, char *prelude,
              v.fast ? " -cl-mad-enable -cl-unsafe-math-optimizations" : "");
 }
 
+/* Options that would break exact mode's bitwise contract. */
+static const char *const ps_ocl_inexact_opts[] = {
+    "-cl-mad-enable", "-cl-unsafe-math-optimizations", "-cl-fast-relaxed-math",
+    "-cl-finite-math-only", "-cl-denorms-are-zero", "-cl-no-signed-zeros", NULL};
+
 static int build(const ps_ocl_dev *dev, cl_context ctx, ps_ocl_variant v, cl_program *out,
                  char *why, size_t whylen)
 {
-    char prelude[512], opts[512];
-    const char *src[4];
+    char prelude[512], opts[1024];
+    const char *src[4], *extra = getenv(PS_OCL_OPTIONS_ENV);
     cl_program prog = NULL;
     cl_int e, be;
     int st = PS_OK;
 
     variant_text(dev, v, prelude, sizeof prelude, opts, sizeof opts);
+    if (extra && *extra) {
+        size_t used = strlen(opts), i;
+        if (!v.fast)
+            for (i = 0; ps_ocl_inexact_opts[i]; i++)
+                if (strstr(extra, ps_ocl_inexact_opts[i])) {
+                    snprintf(why, whylen, PS_OCL_OPTIONS_ENV " contains %s, which breaks exact "
+                             "mode (use fast mode)", ps_ocl_inexact_opts[i]);
+                    return PS_EINVAL;
+                }
+        if (strlen(extra) + 2 > sizeof opts - used) {
+            snprintf(why, whylen, PS_OCL_OPTIONS_ENV " is too long (%zu characters)",
+                     strlen(extra));
+            return PS_EINVAL;
+        }
+        snprintf(opts + used, sizeof opts - used, " %s", extra);
+    }
     src[0] = prelude;
     src[1] = ps_ocl_src_kernel_defs;
     src[2] = ps_ocl_src_diffusion7;
