@@ -283,29 +283,51 @@ done:
     ps_context_destroy(ctx);
 }
 
-static void check_profile(ps_backend *ocl)
+/*
+ * Profiling: every step timed, also across the 4096-launch bound where
+ * step() waits for the device and reads the events so far; the long run is
+ * still bitwise the reference's.
+ */
+static void check_profile(ps_backend *ocl, ps_backend *ref)
 {
     ps_grid g = {6, 20, 40};
-    ps_field in = {0};
-    ps_context *ctx;
+    ps_field in = {0}, got = {0}, want = {0};
+    ps_context *ctx = NULL, *cr = NULL;
     ps_timing t;
-    if (ps_field_alloc(&in, g, PS_FLOAT32))
-        return;
+    const long steps = 4200;
+    if (ps_field_alloc(&in, g, PS_FLOAT32) || ps_field_alloc(&got, g, PS_FLOAT32) ||
+        ps_field_alloc(&want, g, PS_FLOAT32))
+        goto done;
     fill(&in, FILL_OCEAN, 5);
     ctx = open_ctx(ocl, &in, PS_MODE_EXACT, 1);
-    if (!ctx)
+    cr = open_ctx(ref, &in, PS_MODE_EXACT, 0);
+    if (!ctx || !cr)
         goto done;
     if (ps_context_step(ctx, 5) || ps_context_finish(ctx) || ps_context_timing(ctx, &t)) {
         FAILF("profiling: %s", ps_error_detail());
-    } else if (t.steps != 6 /* 1 poison step + 5 */ || !(t.step_ms_min <= t.step_ms_med) ||
-               !(t.step_ms_med <= t.step_ms_max) || !(t.step_ms_sum > 0) ||
-               t.device_bytes != 2 * ps_field_cells(&in) * sizeof(float)) {
+        goto done;
+    }
+    if (t.steps != 6 /* 1 poison step + 5 */ || !(t.step_ms_min <= t.step_ms_med) ||
+        !(t.step_ms_med <= t.step_ms_max) || !(t.step_ms_sum > 0) ||
+        t.device_bytes != 2 * ps_field_cells(&in) * sizeof(float))
         FAILF("timing: steps %ld min %g med %g max %g sum %g bytes %llu", t.steps, t.step_ms_min,
               t.step_ms_med, t.step_ms_max, t.step_ms_sum, (unsigned long long)t.device_bytes);
+    if (ps_context_step(ctx, steps - 5) || ps_context_step(cr, steps) ||
+        ps_context_download(ctx, got.data, NULL) || ps_context_download(cr, want.data, NULL) ||
+        ps_context_timing(ctx, &t)) {
+        FAILF("profiled %ld steps: %s", steps, ps_error_detail());
+        goto done;
     }
-    ps_context_destroy(ctx);
+    if (t.steps != steps + 1)
+        FAILF("timing counted %ld steps, expected %ld", t.steps, steps + 1);
+    if (memcmp(got.data, want.data, ps_field_cells(&in) * sizeof(float)))
+        FAILF("%ld profiled steps differ from the reference", steps);
 done:
+    ps_context_destroy(ctx);
+    ps_context_destroy(cr);
     ps_field_free(&in);
+    ps_field_free(&got);
+    ps_field_free(&want);
 }
 
 static void check_errors(ps_backend *ocl, int ndev)
@@ -516,7 +538,7 @@ int main(int argc, char **argv)
     check_fast(ocl, ref, (ps_grid){17, 129, 257}, PS_FLOAT32, 50);
     check_fast(ocl, ref, (ps_grid){17, 129, 257}, PS_FLOAT64, 50);
     check_regions(ocl);
-    check_profile(ocl);
+    check_profile(ocl, ref);
     check_errors(ocl, ndev);
     ps_backend_close(ocl);
     ps_backend_close(ref);

@@ -23,6 +23,9 @@
  */
 #define PS_OCL_KERNEL_ENV "PSTENCIL_OPENCL_KERNEL"
 
+/** Launches queued before step() waits for the device (bounds runtime memory). */
+#define PS_OCL_MAX_QUEUED 4096
+
 typedef struct ocl_ctx {
     ps_config cfg;
     ps_grid g;
@@ -137,7 +140,7 @@ static int ocl_step(void *vc, long nsteps)
         cl_event *evp = NULL;
         if (c->cfg.profile) {
             if (c->nev == c->evcap) {
-                if (c->evcap >= 4096) {
+                if (c->evcap >= PS_OCL_MAX_QUEUED) {
                     /* bound the events held: read the ones queued so far */
                     st = ocl_finish(c);
                     if (st)
@@ -166,6 +169,12 @@ static int ocl_step(void *vc, long nsteps)
         if (evp)
             c->nev++;
         c->cur = 1 - c->cur; /* Jacobi: the output becomes the current field */
+        if ((t + 1) % PS_OCL_MAX_QUEUED == 0 && t + 1 < nsteps) {
+            /* bound the commands a runtime must hold for a very long step() */
+            st = ocl_finish(c);
+            if (st)
+                return st;
+        }
     }
     e = clFlush(c->q);
     if (e != CL_SUCCESS)
