@@ -265,6 +265,17 @@ static void hdr_attrs(hdr *h)
     }
 }
 
+/* Saturating arithmetic: a forged header must not wrap around to "fits". */
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+    return (b && a > UINT64_MAX / b) ? UINT64_MAX : a * b;
+}
+
 /*
  * For a classic/64-bit-offset/CDF5 file: compute the smallest file size the
  * header implies (every fixed variable's data, every record of every record
@@ -369,9 +380,9 @@ static int check_classic_size(const char *path, off_t fsize)
             recv[nrecvars].begin = begin;
             recv[nrecvars].size = size;
             nrecvars++;
-            recsize += (size + 3) & ~(uint64_t)3;
-        } else if (begin + size > need) {
-            need = begin + size;
+            recsize = sat_add(recsize, (size + 3) & ~(uint64_t)3);
+        } else if (sat_add(begin, size) > need) {
+            need = sat_add(begin, size);
         }
     }
 parsed:
@@ -388,7 +399,8 @@ parsed:
         recsize = recv[0].size;
     if (numrecs != (h.v == 5 ? UINT64_MAX : 0xffffffffu) && numrecs > 0) {
         for (i = 0; i < nrecvars; i++) {
-            uint64_t end = recv[i].begin + (numrecs - 1) * recsize + recv[i].size;
+            uint64_t end = sat_add(sat_add(recv[i].begin, sat_mul(numrecs - 1, recsize)),
+                                   recv[i].size);
             if (end > need)
                 need = end;
         }

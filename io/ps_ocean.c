@@ -246,7 +246,7 @@ static int fill_dataset(const ps_ocean_options *o, ps_dataset *ds, size_t ny, si
     ds->axes[PS_AXIS_TIME].unlimited = 1;
     ds->axes[PS_AXIS_TIME].file_dim_pos = 0;
     for (i = 0; i < o->ntime; i++)
-        ds->axes[PS_AXIS_TIME].values[i] = 648576.0 + 6.0 * (double)i;
+        ds->axes[PS_AXIS_TIME].values[i] = 648672.0 + 6.0 * (double)i;
     l = &ds->axes[PS_AXIS_TIME].attrs;
     if ((st = ps_attr_set_text(l, "axis", "T")) ||
         (st = ps_attr_set_text(l, "long_name", "Time (hours since 1950-01-01)")) ||

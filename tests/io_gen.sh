@@ -49,6 +49,8 @@ ls -a | grep -q '\.tmp\.' && fail "temporary file left behind"
 
 if command -v cdo >/dev/null 2>&1; then
   cdo -s sinfon a.nc > cdo.out 2>&1 || { cat cdo.out; fail "cdo sinfon cannot read the generated file"; }
+  grep -Eiq 'unsupported|warning|error' cdo.out && { cat cdo.out; fail "cdo sinfon complains"; }
+  grep -q "2024-01-01 00:00:00" cdo.out || { cat cdo.out; fail "cdo does not see 2024-01-01 as the first time"; }
 fi
 if /usr/bin/python3 -c 'import xarray, netCDF4' 2>/dev/null; then
   /usr/bin/python3 - <<'PY' || fail "xarray cannot open the generated file"
