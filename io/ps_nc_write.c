@@ -558,6 +558,11 @@ int ps_writer_commit(ps_writer *w)
     return PS_OK;
 }
 
+const char *ps_writer_temp_path(const ps_writer *w)
+{
+    return w ? w->tmp : "";
+}
+
 void ps_writer_abort(ps_writer *w)
 {
     int a;

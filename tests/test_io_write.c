@@ -140,6 +140,8 @@ static void test_round_trip(const char *in, ps_precision prec, int compress)
         return;
     }
     CHECK(tmp_files() == 1, "one temporary file while writing (found %d)", tmp_files());
+    CHECK(strstr(ps_writer_temp_path(w), "/.out_") && access(ps_writer_temp_path(w), F_OK) == 0,
+          "temporary path %s next to the output", ps_writer_temp_path(w));
     CHECK(!exists(out), "output must not exist before commit");
     CHECK(ps_writer_append(w, 0, &f) == PS_OK, "append 0: %s", ps_error_detail());
     CHECK(ps_writer_append(w, 10, &f) == PS_OK, "append 10: %s", ps_error_detail());
