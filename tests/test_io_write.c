@@ -263,7 +263,7 @@ static void test_round_trip(const char *in, ps_precision prec, int compress)
     }
     NCX(nc_close(nc));
     {
-        char cmd[700];
+        char cmd[2400];
         snprintf(cmd, sizeof cmd, "ncdump -h '%s' >/dev/null 2>&1", out);
         if (system("command -v ncdump >/dev/null 2>&1") == 0)
             CHECK(system(cmd) == 0, "ncdump -h reads the output");
@@ -273,6 +273,13 @@ static void test_round_trip(const char *in, ps_precision prec, int compress)
                  out, out, out);
         if (system("command -v cdo >/dev/null 2>&1") == 0)
             CHECK(system(cmd) == 0, "cdo sinfon reads the output without complaint");
+        /* xarray opens it with warnings turned into errors */
+        snprintf(cmd, sizeof cmd,
+                 "/usr/bin/python3 -W error -c 'import xarray as xr; d = xr.open_dataset(\"%s\"); "
+                 "assert d[\"temperature\"].dims[0] == \"time\"; d.load()'",
+                 out);
+        if (system("/usr/bin/python3 -c 'import xarray, netCDF4' >/dev/null 2>&1") == 0)
+            CHECK(system(cmd) == 0, "xarray opens the output without a warning");
     }
     ps_field_free(&f);
 }
