@@ -1069,9 +1069,14 @@ int ps_dataset_read(ps_dataset *ds, size_t t, ps_precision p, ps_field *out)
             slow = d;
             break;
         }
+    /* the field first (overflow-safe); a block is at most the whole grid */
+    if ((st = check_memory(&g, p, 0, ds->path)))
+        return st;
     for (d = slow + 1; d < nd; d++)
         blk_cells *= len[d];
     nblk = len[slow];
+    if (blk_cells > SIZE_MAX / sizeof(double))
+        return ps_error(PS_ENOMEM, "%s: grid too large to address", ds->path);
     if ((st = check_memory(&g, p, blk_cells * sizeof(double), ds->path)))
         return st;
     if ((st = ps_field_alloc(out, g, p)))

@@ -596,6 +596,43 @@ int main(void)
     }
 
     {
+        /* a grid whose cell count overflows 64 bits: refused before any allocation */
+        int nc, d3[3], v, rc;
+        ps_dataset ds;
+        ps_field fld;
+        int st;
+        snprintf(path, sizeof path, "%s/overflow.nc", dir);
+        NCX(nc_create(path, NC_CLOBBER | NC_NETCDF4, &nc));
+        NCX(nc_def_dim(nc, "depth", (size_t)1 << 22, &d3[0]));
+        NCX(nc_def_dim(nc, "lat", (size_t)1 << 21, &d3[1]));
+        NCX(nc_def_dim(nc, "lon", (size_t)1 << 21, &d3[2]));
+        rc = nc_def_var(nc, "thetao", NC_FLOAT, 3, d3, &v);
+        if (rc == NC_NOERR) {
+            size_t ch[3] = {1, 16, 16};
+            rc = nc_def_var_chunking(nc, v, NC_CHUNKED, ch);
+        }
+        nc_close(nc);
+        if (rc == NC_NOERR) {
+            checks++;
+            st = ps_dataset_open(&ds, path, NULL);
+            if (st)
+                FAILF("overflow: open: %s", ps_error_detail());
+            else {
+                st = ps_dataset_read(&ds, 0, PS_FLOAT32, &fld);
+                if (st != PS_ENOMEM || !strstr(ps_error_detail(), "too large to address"))
+                    FAILF("overflowing grid: got %s (%s), expected PS_ENOMEM", ps_strerror(st),
+                          ps_error_detail());
+                else
+                    printf("ok: overflowing grid: %s\n", ps_error_detail());
+                if (ps_dataset_check_memory(&ds, PS_FLOAT32, 3) != PS_ENOMEM)
+                    FAILF("ps_dataset_check_memory accepts an overflowing grid");
+                ps_dataset_close(&ds);
+            }
+        } else {
+            printf("skip: netCDF-4 refused a 2^64-cell variable (%s)\n", nc_strerror(rc));
+        }
+    }
+    {
         char cmd[600];
         snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
         if (system(cmd) != 0)
