@@ -119,6 +119,9 @@ static double land_margin(uint64_t seed, double lat, double lon)
     m = t < m ? t : m;
     t = ellipse_margin(lat, lon, 52.3, -3.8, 0.9, 0.85);
     m = t < m ? t : m;
+    /* northern England and the Southern Uplands join the two */
+    t = ellipse_margin(lat, lon, 55.0, -2.9, 1.35, 1.0);
+    m = t < m ? t : m;
     t = ellipse_margin(lat, lon, 50.45, -4.4, 0.3, 1.3);
     m = t < m ? t : m;
     /* Ireland */
@@ -160,7 +163,8 @@ static double sea_depth(uint64_t seed, double lat, double lon, double m)
     double off = d_w > d_n ? d_w : d_n;
     double shelf, basin, h;
     /* shelf: shallow southern North Sea and Channel, deeper to the north */
-    shelf = 45.0 + 110.0 * clamp01((lat - 51.5) / 8.0) + 25.0 * vnoise(seed, 3, lat, lon, 0.8);
+    shelf = 45.0 + 110.0 * clamp01((lat - 51.5) / 8.0) + 80.0 * clamp01((-3.0 - lon) / 5.0) +
+            25.0 * vnoise(seed, 3, lat, lon, 0.8);
     /* Norwegian Trench along the Norwegian coast */
     if (lat > 57.5 && lat < 62.5) {
         double nt = (lon - (3.6 + 0.32 * (lat - 61.0) * (lat - 61.0))) / 0.9;
