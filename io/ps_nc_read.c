@@ -1034,7 +1034,7 @@ int ps_dataset_read(ps_dataset *ds, size_t t, ps_precision p, ps_field *out)
     unpack u;
     void *buf = NULL;
     ps_grid g = ds->grid;
-    int rev = ds->axes[PS_AXIS_DEPTH].reversed;
+    int rev = ds->axes[PS_AXIS_DEPTH].reversed, identity;
 
     memset(out, 0, sizeof *out);
     if (ds->ncid < 0)
@@ -1088,6 +1088,17 @@ int ps_dataset_read(ps_dataset *ds, size_t t, ps_precision p, ps_field *out)
     }
     setup_unpack(ds, &u);
     count[slow] = 1;
+    {
+        /* spatial roles in file order depth, lat, lon, depth not flipped */
+        int want = PS_AXIS_DEPTH;
+        identity = !rev;
+        for (d = 0; d < nd && identity; d++) {
+            if (pos_role[d] == PS_AXIS_TIME)
+                continue;
+            if (pos_role[d] != want++)
+                identity = 0;
+        }
+    }
     for (b = 0; b < nblk; b++) {
         size_t idx[4] = {0}, base = 0;
         int use_float = vt == NC_FLOAT && float_passthrough(&u);
@@ -1100,6 +1111,39 @@ int ps_dataset_read(ps_dataset *ds, size_t t, ps_precision p, ps_field *out)
             st = ps_error(PS_ENETCDF, "%s: reading '%s' (time %zu): %s", ds->path, ds->var_name,
                           t, nc_strerror(rc));
             goto done;
+        }
+        if (identity) {
+            /* the file is already (time,) depth, lat, lon: the block is level b */
+            size_t base = b * blk_cells;
+            if (use_float) {
+                const float *src = buf;
+                for (i = 0; i < blk_cells; i++) {
+                    float fv = src[i];
+                    double dv = (double)fv;
+                    int m;
+                    if (u.has_fill && dv == u.fill)
+                        fv = NAN;
+                    for (m = 0; m < u.nmiss; m++)
+                        if (dv == u.miss[m])
+                            fv = NAN;
+                    if ((u.has_vmin && dv < u.vmin) || (u.has_vmax && dv > u.vmax))
+                        fv = NAN;
+                    if (p == PS_FLOAT32)
+                        ((float *)out->data)[base + i] = fv;
+                    else
+                        ((double *)out->data)[base + i] = (double)fv;
+                }
+            } else {
+                const double *src = buf;
+                for (i = 0; i < blk_cells; i++) {
+                    double v = convert(&u, src[i]);
+                    if (p == PS_FLOAT32)
+                        ((float *)out->data)[base + i] = (float)v;
+                    else
+                        ((double *)out->data)[base + i] = v;
+                }
+            }
+            continue;
         }
         /* walk the block in file order, scattering to (k, j, i) */
         for (i = 0; i < blk_cells; i++) {
