@@ -1016,13 +1016,14 @@ int ps_dataset_check_memory(const ps_dataset *ds, ps_precision p, size_t nfields
     size_t cells, bytes;
     int st = ps_grid_size(&ds->grid, p, &cells, &bytes);
     ps_grid g = ds->grid;
+    const char *label = ds->path[0] ? ds->path : "built-in ocean";
     if (st)
-        return ps_error(PS_ENOMEM, "%s: grid %zux%zux%zu is too large to address", ds->path,
+        return ps_error(PS_ENOMEM, "%s: grid %zux%zux%zu is too large to address", label,
                         g.nz, g.ny, g.nx);
     if (nfields > 1 && bytes > SIZE_MAX / nfields)
         return ps_error(PS_ENOMEM, "%s: %zu fields of %zux%zux%zu are too large to address",
-                        ds->path, nfields, g.nz, g.ny, g.nx);
-    return check_memory(&g, p, bytes * (nfields ? nfields - 1 : 0), ds->path);
+                        label, nfields, g.nz, g.ny, g.nx);
+    return check_memory(&g, p, bytes * (nfields ? nfields - 1 : 0), label);
 }
 
 int ps_dataset_read(ps_dataset *ds, size_t t, ps_precision p, ps_field *out)

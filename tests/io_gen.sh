@@ -43,6 +43,11 @@ expect_err "nodir"
 [ -e nodir/x.nc ] && fail "output left behind"
 expect_exit 2 "$PSTENCIL" gen --scale -1
 expect_err "scale"
+expect_exit 2 "$PSTENCIL" gen -o huge.nc --scale 1000
+expect_err "needs [0-9]+ bytes, more than this machine's"
+[ -e huge.nc ] && fail "output left behind by a grid too large for memory"
+expect_exit 2 "$PSTENCIL" gen -o small.nc --scale 0.005
+expect_err "need at least 3x3"
 expect_exit 2 "$PSTENCIL" gen --seed abc
 expect_err "seed"
 ls -a | grep -q '\.tmp\.' && fail "temporary file left behind"
