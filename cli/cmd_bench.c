@@ -375,8 +375,8 @@ static double bound_gbps(bench_state *s, size_t bytes)
         if (s->bounds[i].bytes == bytes)
             return s->bounds[i].r.best_gbps;
     progress(s, "measuring the copy bound");
-    /* best of 20 short samples in cache, 10 beyond it (each copies >= 10 ms) */
-    if (ps_stream_copy(bytes, (int)s->o.threads, bytes < (64u << 20) ? 20 : 10, &r)) {
+    /* best of 100 samples of ~1 ms below 64 MiB, of 10 samples of ~10 ms beyond */
+    if (ps_stream_copy(bytes, (int)s->o.threads, bytes < (64u << 20) ? 100 : 10, &r)) {
         ps_cli_warn("copy bound on %zu bytes: %s", bytes, ps_error_detail());
         return NAN;
     }

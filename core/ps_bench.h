@@ -51,9 +51,11 @@ typedef struct ps_stream_result {
 /**
  * Measure copy bandwidth b[i] = a[i] on two arrays of @p array_bytes each,
  * on @p threads OpenMP threads (0 = OpenMP's default), static schedule,
- * first-touch initialised by the same threads. Each sample copies enough
- * times to last a few milliseconds; bytes counted: read a + write b (the
- * STREAM convention, like the stencil's compulsory traffic).
+ * first-touch initialised by the same threads, each thread copying its own
+ * chunk repeatedly inside one parallel region. A sample lasts about 1 ms
+ * (arrays under 64 MiB) or 10 ms; the best sample is reported. Bytes
+ * counted: read a + write b (the STREAM convention, like the stencil's
+ * compulsory traffic).
  */
 int ps_stream_copy(size_t array_bytes, int threads, int samples, ps_stream_result *r);
 

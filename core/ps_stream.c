@@ -106,14 +106,19 @@ int ps_stream_copy(size_t array_bytes, int threads, int samples, ps_stream_resul
         goto done;
     }
     first_touch(a, b, n, threads);
-    /* calibrate: each sample lasts at least ~10 ms */
-    for (it = 1; it < (1L << 30); it *= 2) {
-        double t = ps_now(), dt;
-        copy_rep(b, a, n, it, threads);
-        dt = ps_now() - t;
-        if (dt >= 2e-3) {
-            inner = (long)((double)it * 10e-3 / dt) + 1;
-            break;
+    /* calibrate: a sample lasts about 1 ms for arrays that may sit in a cache
+     * (many short samples: on a shared machine the best of them is one where
+     * every thread ran), 10 ms beyond (one copy already takes that long) */
+    {
+        double target = n * sizeof(double) < (64u << 20) ? 1e-3 : 10e-3;
+        for (it = 1; it < (1L << 30); it *= 2) {
+            double t = ps_now(), dt;
+            copy_rep(b, a, n, it, threads);
+            dt = ps_now() - t;
+            if (dt >= target / 4) {
+                inner = (long)((double)it * target / dt) + 1;
+                break;
+            }
         }
     }
     for (s = 0; s < samples; s++) {
