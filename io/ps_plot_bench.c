@@ -122,6 +122,8 @@ static int draw(const char *path, const char *dev, const plot_spec *p, series *s
         double dx = (xmax - xmin) * 0.06, dy = (ymax - ymin) * 0.08;
         if (!p->logx)
             xmin -= dx, xmax += dx;
+        else /* keep points and error bars on a decade off the frame */
+            xmin -= 0.5 * dx, xmax += 0.5 * dx;
         if (!(p->ymin_zero && !p->logy && ymin == 0) && !p->logy)
             ymin -= dy;
         /* room for the legend above the data */
