@@ -563,6 +563,14 @@ static int step_scaling(bench_state *s)
             /* warm-up (discarded): plugin first use, page faults, kernel builds */
             st = run_job(s, bb, p, s->o.steps[0] < 5 ? s->o.steps[0] : 5, &rs, &job, &g);
             s->units_done++;
+            if (st == PS_EUNSUPPORTED) {
+                /* e.g. no float64 on this device: skip this configuration, say why */
+                note(s, "%s skipped in %s: %s", bb->name, ps_precision_name(p),
+                     ps_error_detail());
+                s->units_done += s->o.nsteps * s->o.repeat;
+                skip[bi] = 1;
+                continue;
+            }
             if (st)
                 return ps_cli_status_error(st, bb->name);
             if (!strcmp(bb->name, "reference") && !s->o.all) {
@@ -708,6 +716,13 @@ static int grid_scaling(bench_state *s)
                         pk = ps_bench_peak_host_mb();
                         free(rs.step_times);
                         s->units_done++;
+                        if (st == PS_EUNSUPPORTED && rep < 0) {
+                            note(s, "%s skipped at scale %g %s: %s", bb->name, oo.scale,
+                                 ps_precision_name(p), ps_error_detail());
+                            s->units_done += s->o.repeat;
+                            skip[bi] = 1;
+                            continue;
+                        }
                         if (st) {
                             st = ps_cli_status_error(st, bb->name);
                             goto fail;
