@@ -29,10 +29,11 @@ def main():
     print()
     print("Command: `%s`" % d["command"])
     print()
-    print("| copy bound (2 arrays of) | threads | best GB/s | mean GB/s |")
-    print("|---|---|---|---|")
-    for b in d["copy_bounds"]:
-        print("| %.1f MiB | %d | %.1f | %.1f |" % (b["array_bytes"] / 2**20, b["threads"], b["best_gbps"], b["mean_gbps"]))
+    print("| copy bound (2 arrays of) | threads | bound GB/s (best) | ordinary stores | streaming stores |")
+    print("|---|---|---|---|---|")
+    for b in sorted(d["copy_bounds"], key=lambda b: b["array_bytes"]):
+        print("| %.1f MiB | %d | %.1f | %.1f | %.1f |" % (b["array_bytes"] / 2**20, b["threads"], b["best_gbps"],
+                                                   b.get("plain_gbps", 0), b.get("nt_gbps", 0)))
     print()
     for exp, title in (("steps", "Step-count scaling"), ("grid", "Grid scaling")):
         rows = [r for r in d["rows"] if r["experiment"] == exp]

@@ -922,9 +922,11 @@ static int write_json(bench_state *s, const char *path, double elapsed)
     fprintf(f, "],\n  \"copy_bounds\": [");
     for (i = 0; i < s->nbounds; i++)
         fprintf(f, "%s\n    {\"array_bytes\": %zu, \"threads\": %d, \"samples\": %d, "
-                   "\"best_gbps\": %.4f, \"mean_gbps\": %.4f}",
+                   "\"best_gbps\": %.4f, \"mean_gbps\": %.4f, \"plain_gbps\": %.4f, "
+                   "\"nt_gbps\": %.4f}",
                 i ? "," : "", s->bounds[i].r.array_bytes, s->bounds[i].r.threads,
-                s->bounds[i].r.samples, s->bounds[i].r.best_gbps, s->bounds[i].r.mean_gbps);
+                s->bounds[i].r.samples, s->bounds[i].r.best_gbps, s->bounds[i].r.mean_gbps,
+                s->bounds[i].r.plain_gbps, s->bounds[i].r.nt_gbps);
     fprintf(f, "\n  ],\n  \"rows\": [");
     for (i = 0; i < s->nrows; i++) {
         const bench_samples *sm = &s->samples[i];
@@ -1080,9 +1082,11 @@ int ps_cmd_bench(int argc, char **argv)
     printf("pstencil bench on %s (%d CPUs, %s), %s\n", s->m.cpu_name, s->m.cpus_online,
            s->gpu_name, s->m.date);
     for (i = 0; i < s->nbounds; i++)
-        printf("measured copy bound: %8.1f GB/s on 2 x %7.1f MiB (%d threads, best of %d)\n",
+        printf("measured copy bound: %8.1f GB/s on 2 x %7.1f MiB (%d threads, best of %d; "
+               "ordinary stores %.1f, streaming stores %.1f)\n",
                s->bounds[i].r.best_gbps, s->bounds[i].r.array_bytes / 1048576.0,
-               s->bounds[i].r.threads, s->bounds[i].r.samples);
+               s->bounds[i].r.threads, s->bounds[i].r.samples, s->bounds[i].r.plain_gbps,
+               s->bounds[i].r.nt_gbps);
     print_table(s, stdout);
     print_noise(s, stdout);
     if (s->o.quick)

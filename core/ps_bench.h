@@ -44,15 +44,22 @@ typedef struct ps_stream_result {
     size_t array_bytes; /**< bytes of each of the two arrays */
     int threads;        /**< OpenMP threads used */
     int samples;        /**< timed samples */
-    double best_gbps;   /**< best sample: 2 x array_bytes / time, 1e9 bytes/s */
-    double mean_gbps;   /**< mean over samples */
+    double best_gbps;   /**< the bound: the better of the two copies' best samples */
+    double mean_gbps;   /**< mean over the samples of that copy */
+    double plain_gbps;  /**< best sample with ordinary stores (2 x array_bytes / time, 1e9 B/s) */
+    double plain_mean_gbps; /**< mean with ordinary stores */
+    double nt_gbps;     /**< best sample with non-temporal stores (0 where unavailable) */
+    double nt_mean_gbps;/**< mean with non-temporal stores */
 } ps_stream_result;
 
 /**
  * Measure copy bandwidth b[i] = a[i] on two arrays of @p array_bytes each,
  * on @p threads OpenMP threads (0 = OpenMP's default), static schedule,
  * first-touch initialised by the same threads, each thread copying its own
- * chunk repeatedly inside one parallel region. A sample lasts about 1 ms
+ * chunk repeatedly inside one parallel region, once with ordinary stores and
+ * once with non-temporal stores (x86; they skip the destination's
+ * read-for-ownership, as a stencil that streams its output does); the bound
+ * is the better of the two. A sample lasts about 1 ms
  * (arrays under 64 MiB) or 10 ms; the best sample is reported. Bytes
  * counted: read a + write b (the STREAM convention, like the stencil's
  * compulsory traffic).
