@@ -427,7 +427,7 @@ static const char *ps_js_controls =
     "frame:{duration:frameMs,redraw:true},transition:{duration:0}}]},"
     "{label:'Pause',method:'animate',args:[[null],{mode:'immediate',"
     "frame:{duration:0,redraw:false},transition:{duration:0}}]}]}],\n"
-    "  sliders:[{active:0,x:0.12,len:0.86,y:-0.02,yanchor:'top',pad:{t:30},"
+    "  sliders:[{active:0,x:0.2,len:0.78,y:-0.02,yanchor:'top',pad:{t:30},"
     "currentvalue:{prefix:'time: ',visible:true},steps:steps}]};\n"
     "}\n";
 
@@ -573,8 +573,8 @@ int ps_html_cube(const ps_html_source *src, const ps_html_options *o, ps_html_in
           "scene:{xaxis:{title:{text:'Longitude (\\u00b0E)'}},yaxis:{title:{text:'Latitude (\\u00b0N)'}},"
           "zaxis:{title:{text:'Depth ('+dunits+')'},tickvals:depths.map(function(d){return -d;}),"
           "ticktext:depths.map(function(d){return String(d);})},"
-          "aspectmode:'manual',aspectratio:{x:1.6*ax/m,y:1.6*ay/m,z:0.7},"
-          "camera:{eye:{x:1.5,y:-1.6,z:1.0}}}},controls());\n"
+          "aspectmode:'manual',aspectratio:{x:1.5*ax/m,y:1.5*ay/m,z:0.6},"
+          "camera:{eye:{x:1.55,y:-1.85,z:1.25}}}},controls());\n"
           "Plotly.newPlot('ps-plot',{data:traces,layout:layout,frames:frames,"
           "config:{responsive:true,displaylogo:false}\n",
           f);
