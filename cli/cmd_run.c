@@ -1,10 +1,485 @@
-/* pstencil run: not written yet. */
+/*
+ * pstencil run: read a CF NetCDF file (or generate the built-in ocean), run
+ * the diffusion model on the chosen backend, write CF NetCDF snapshots, and
+ * report what ran, how fast, and a checksum of the final field.
+ */
 #include "config.h"
 #include "ps_cli.h"
+#include "ps_run_report.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#if defined(PS_HAVE_PLPLOT) && __has_include("ps_plot.h")
+#include "ps_plot.h"
+#define PS_RUN_PLOTS 1
+#endif
+
+#define RUN_DEFAULT_STEPS 100
+
+typedef struct run_args {
+    const char *input;
+    const char *output;
+    const char *var;
+    const char *backend;
+    const char *profile;
+    const char *plot_dir;
+    long steps;
+    long time_index;
+    long every;
+    long compress;
+    long device;
+    long threads;
+    double coeff;
+    double dt;
+    int coeff_set;
+    int force;
+    int quiet;
+    int progress;
+    int block[3];
+    ps_precision precision;
+    ps_mode mode;
+} run_args;
+
+typedef struct run_state {
+    ps_writer *writer;
+    int progress;
+    double last_draw;
+} run_state;
+
+static void run_usage(FILE *f)
+{
+    fprintf(f,
+        "Usage: pstencil run [INPUT.nc] [OPTIONS]\n\n"
+        "Run the ocean temperature diffusion model (design.md section 1) and write CF NetCDF.\n"
+        "With no INPUT it runs on the built-in ocean (see 'pstencil gen').\n\n"
+        "  -o, --output FILE       output file (default output/predicted_temperatures_<backend>.nc)\n"
+        "  -n, --steps N           time steps (default %d); alias --num_timesteps\n"
+        "      --data-file FILE    the input file (the course's option name)\n"
+        "  -D, --coeff D           diffusion coefficient (default 0.1)\n"
+        "  -p, --precision P       float (default) or double\n"
+        "      --mode M            exact (default: bitwise equal to the reference) or fast\n"
+        "  -b, --backend NAME      reference, openmp, opencl, cuda, hip or auto (default:\n"
+        "                          $PSTENCIL_BACKEND, else auto)\n"
+        "  -d, --device N          device index of the backend (see 'pstencil backends')\n"
+        "  -t, --threads N         CPU threads (openmp; default OMP_NUM_THREADS)\n"
+        "      --block X,Y[,Z]     GPU block / OpenCL work-group shape (alias --local-size)\n"
+        "      --var NAME          the temperature variable (default: found by CF rules)\n"
+        "      --time-index I      time record of the input to start from (default 0)\n"
+        "      --output-every K    write a snapshot every K steps (default: initial and final)\n"
+        "      --dt SECONDS        model seconds per step (adds model time to the output)\n"
+        "      --compress N        netCDF-4 deflate level 1..9 (default 0: none)\n"
+        "  -f, --force             overwrite an existing output file\n"
+        "      --profile FILE      write per-phase and per-step timings as JSON\n"
+        "      --plot DIR          write before/after/difference slice images into DIR\n"
+        "  -q, --quiet             no progress bar and no report\n"
+        "  -h, --help              this help\n\n"
+        "Exit status: 0 ok, 2 usage or input error.\n",
+        RUN_DEFAULT_STEPS);
+}
+
+static int parse_block(const char *opt, const char *s, int block[3])
+{
+    long v[3] = {0, 0, 0};
+    int n = ps_cli_parse_long_list(opt, s, 1, v, 3), i;
+    if (n < 0)
+        return PS_EXIT_USAGE;
+    for (i = 0; i < 3; i++) {
+        if (v[i] > 1024)
+            return ps_cli_error("%s: %ld is larger than any work-group dimension", opt, v[i]);
+        block[i] = (int)v[i];
+    }
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, run_args *a)
+{
+    enum {
+        O_VAR = 256, O_TIME, O_EVERY, O_COMPRESS, O_DT, O_PROFILE, O_PLOT, O_MODE, O_BLOCK,
+        O_DATAFILE, O_NOPROGRESS
+    };
+    static const struct option opts[] = {
+        {"output", required_argument, NULL, 'o'},
+        {"steps", required_argument, NULL, 'n'},
+        {"num_timesteps", required_argument, NULL, 'n'},
+        {"num-timesteps", required_argument, NULL, 'n'},
+        {"data-file", required_argument, NULL, O_DATAFILE},
+        {"data_file", required_argument, NULL, O_DATAFILE},
+        {"coeff", required_argument, NULL, 'D'},
+        {"precision", required_argument, NULL, 'p'},
+        {"mode", required_argument, NULL, O_MODE},
+        {"backend", required_argument, NULL, 'b'},
+        {"device", required_argument, NULL, 'd'},
+        {"threads", required_argument, NULL, 't'},
+        {"block", required_argument, NULL, O_BLOCK},
+        {"local-size", required_argument, NULL, O_BLOCK},
+        {"var", required_argument, NULL, O_VAR},
+        {"time-index", required_argument, NULL, O_TIME},
+        {"output-every", required_argument, NULL, O_EVERY},
+        {"dt", required_argument, NULL, O_DT},
+        {"compress", required_argument, NULL, O_COMPRESS},
+        {"force", no_argument, NULL, 'f'},
+        {"profile", required_argument, NULL, O_PROFILE},
+        {"plot", required_argument, NULL, O_PLOT},
+        {"quiet", no_argument, NULL, 'q'},
+        {"no-progress", no_argument, NULL, O_NOPROGRESS},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    int c;
+    memset(a, 0, sizeof *a);
+    a->steps = RUN_DEFAULT_STEPS;
+    a->coeff = 0.1;
+    a->device = -1;
+    a->precision = PS_FLOAT32;
+    a->mode = PS_MODE_EXACT;
+    a->progress = 1;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":o:n:D:p:b:d:t:fqh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'o': a->output = optarg; break;
+        case 'n':
+            if (ps_cli_parse_long("--steps", optarg, 0, LONG_MAX / 2, &a->steps))
+                return PS_EXIT_USAGE;
+            break;
+        case O_DATAFILE: a->input = optarg; break;
+        case 'D':
+            if (ps_cli_parse_double("--coeff", optarg, &a->coeff))
+                return PS_EXIT_USAGE;
+            a->coeff_set = 1;
+            break;
+        case 'p':
+            if (ps_precision_parse(optarg, &a->precision))
+                return ps_cli_error("--precision: %s", ps_error_detail());
+            break;
+        case O_MODE:
+            if (ps_mode_parse(optarg, &a->mode))
+                return ps_cli_error("--mode: %s", ps_error_detail());
+            break;
+        case 'b': a->backend = optarg; break;
+        case 'd':
+            if (ps_cli_parse_long("--device", optarg, 0, 1023, &a->device))
+                return PS_EXIT_USAGE;
+            break;
+        case 't':
+            if (ps_cli_parse_long("--threads", optarg, 1, 4096, &a->threads))
+                return PS_EXIT_USAGE;
+            break;
+        case O_BLOCK:
+            if (parse_block("--block", optarg, a->block))
+                return PS_EXIT_USAGE;
+            break;
+        case O_VAR: a->var = optarg; break;
+        case O_TIME:
+            if (ps_cli_parse_long("--time-index", optarg, 0, LONG_MAX, &a->time_index))
+                return PS_EXIT_USAGE;
+            break;
+        case O_EVERY:
+            if (ps_cli_parse_long("--output-every", optarg, 0, LONG_MAX, &a->every))
+                return PS_EXIT_USAGE;
+            break;
+        case O_DT:
+            if (ps_cli_parse_double("--dt", optarg, &a->dt))
+                return PS_EXIT_USAGE;
+            if (a->dt <= 0)
+                return ps_cli_error("--dt: must be positive (seconds per step)");
+            break;
+        case O_COMPRESS:
+            if (ps_cli_parse_long("--compress", optarg, 0, 9, &a->compress))
+                return PS_EXIT_USAGE;
+            break;
+        case 'f': a->force = 1; break;
+        case O_PROFILE: a->profile = optarg; break;
+        case O_PLOT: a->plot_dir = optarg; break;
+        case 'q': a->quiet = 1; a->progress = 0; break;
+        case O_NOPROGRESS: a->progress = 0; break;
+        case 'h': run_usage(stdout); return -1;
+        case ':': return ps_cli_error("run: option %s needs a value", argv[optind - 1]);
+        default:
+            return ps_cli_error("run: unknown option '%s' (see 'pstencil run --help')",
+                                argv[optind - 1]);
+        }
+    }
+    if (optind < argc) {
+        if (a->input)
+            return ps_cli_error("run: give the input once (positional or --data-file)");
+        a->input = argv[optind++];
+    }
+    if (optind < argc)
+        return ps_cli_error("run: unexpected argument '%s'", argv[optind]);
+    if (!isfinite(a->coeff))
+        return ps_cli_error("--coeff: must be finite");
+    if (a->profile && a->output && !strcmp(a->profile, a->output))
+        return ps_cli_error("--profile and --output name the same file");
+    return 0;
+}
+
+static void draw_progress(run_state *s, long done, long total, double elapsed)
+{
+    const int width = 30;
+    double rate = elapsed > 0 ? (double)done / elapsed : 0;
+    double eta = rate > 0 ? (double)(total - done) / rate : 0;
+    int filled = total > 0 ? (int)((double)width * (double)done / (double)total) : width, i;
+    char bar[64];
+    for (i = 0; i < width; i++)
+        bar[i] = i < filled ? '#' : '.';
+    bar[width] = '\0';
+    fprintf(stderr, "\r[%s] %ld/%ld steps  %.1f steps/s  ETA %.1f s   ", bar, done, total, rate,
+            eta);
+    if (done == total)
+        fputc('\n', stderr);
+    fflush(stderr);
+}
+
+static void on_progress(void *user, long done, long total, double elapsed)
+{
+    run_state *s = user;
+    double now = ps_now();
+    if (!s->progress)
+        return;
+    if (done != total && now - s->last_draw < 0.1)
+        return;
+    s->last_draw = now;
+    draw_progress(s, done, total, elapsed);
+}
+
+static int on_snapshot(void *user, long step, const ps_field *f)
+{
+    run_state *s = user;
+    int st = ps_writer_append(s->writer, step, f);
+    return st;
+}
+
+static int make_default_output(char *buf, size_t len, const char *backend)
+{
+    if (mkdir("output", 0777) && errno != EEXIST)
+        return ps_cli_error("cannot create the output folder 'output': %s", strerror(errno));
+    snprintf(buf, len, "output/predicted_temperatures_%s.nc", backend);
+    return 0;
+}
 
 int ps_cmd_run(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    return ps_cli_error("'run' is not implemented yet");
+    run_args a;
+    ps_dataset ds;
+    ps_field field, initial;
+    ps_backend *b = NULL;
+    ps_device_info devs[16];
+    ps_config cfg;
+    ps_run_options ro;
+    ps_run_stats stats;
+    ps_write_options wo;
+    run_state rs;
+    run_report rep;
+    char outbuf[4096], why[4096], source[1024];
+    const char *bname;
+    int ndev = 0, st, rc = PS_EXIT_USAGE, dev;
+    double t0 = ps_now(), t;
+
+    memset(&ds, 0, sizeof ds);
+    ds.ncid = -1;
+    memset(&field, 0, sizeof field);
+    memset(&initial, 0, sizeof initial);
+    memset(&stats, 0, sizeof stats);
+    memset(&rs, 0, sizeof rs);
+    memset(&rep, 0, sizeof rep);
+
+    st = parse_args(argc, argv, &a);
+    if (st < 0)
+        return PS_EXIT_OK;
+    if (st)
+        return st;
+    rs.progress = a.progress && ps_cli_isatty();
+
+    /* 1. the input */
+    t = ps_now();
+    if (a.input) {
+        st = ps_dataset_open(&ds, a.input, a.var);
+        if (st) {
+            rc = ps_cli_status_error(st, a.input);
+            goto done;
+        }
+        if ((size_t)a.time_index >= ds.ntime) {
+            rc = ps_cli_error("--time-index %ld is out of range: %s has %zu time record%s "
+                              "(0..%zu)", a.time_index, a.input, ds.ntime,
+                              ds.ntime == 1 ? "" : "s", ds.ntime - 1);
+            goto done;
+        }
+        st = ps_dataset_read(&ds, (size_t)a.time_index, a.precision, &field);
+        if (st) {
+            rc = ps_cli_status_error(st, a.input);
+            goto done;
+        }
+    } else {
+        ps_ocean_options oo;
+        ps_field f32;
+        ps_ocean_defaults(&oo);
+        if ((size_t)a.time_index >= oo.ntime) {
+            rc = ps_cli_error("--time-index %ld is out of range: the built-in ocean has %zu "
+                              "time records (0..%zu)", a.time_index, oo.ntime, oo.ntime - 1);
+            goto done;
+        }
+        st = ps_ocean_generate(&oo, (size_t)a.time_index, &ds, &f32);
+        if (st) {
+            rc = ps_cli_status_error(st, "built-in ocean");
+            goto done;
+        }
+        if (a.precision == PS_FLOAT32) {
+            field = f32;
+        } else {
+            st = ps_field_alloc(&field, f32.grid, a.precision);
+            if (!st)
+                st = ps_field_convert(&field, &f32);
+            ps_field_free(&f32);
+            if (st) {
+                rc = ps_cli_status_error(st, "built-in ocean");
+                goto done;
+            }
+        }
+    }
+    rep.read_s = ps_now() - t;
+
+    /* 2. the backend: asked for by name it must run, or it is an error */
+    bname = a.backend ? a.backend : getenv("PSTENCIL_BACKEND");
+    if (!bname || !*bname)
+        bname = "auto";
+    if (!strcmp(bname, "auto")) {
+        st = ps_backend_open_auto(&b, why, sizeof why);
+        if (st) {
+            rc = ps_cli_error("no backend can run: %s", ps_error_detail());
+            goto done;
+        }
+        if (!a.quiet)
+            fprintf(stderr, "pstencil: %s\n", why);
+    } else {
+        st = ps_backend_open(bname, &b);
+        if (st) {
+            rc = ps_cli_status_error(st, "--backend");
+            goto done;
+        }
+    }
+    st = ps_backend_probe(b, devs, 16, &ndev);
+    if (st) {
+        rc = ps_cli_error("backend '%s' cannot run: %s", ps_backend_name(b), ps_error_detail());
+        goto done;
+    }
+    dev = a.device < 0 ? 0 : (int)a.device;
+    if (dev >= ndev) {
+        rc = ps_cli_error("--device %d: backend '%s' has %d device%s (0..%d)", dev,
+                          ps_backend_name(b), ndev, ndev == 1 ? "" : "s", ndev - 1);
+        goto done;
+    }
+
+    /* 3. the output, opened before running so a bad path fails at once */
+    if (!a.output) {
+        if (make_default_output(outbuf, sizeof outbuf, ps_backend_name(b)))
+            goto done;
+        a.output = outbuf;
+    }
+    snprintf(source, sizeof source, "pstencil %s, backend %s, device %s, %s, %s mode",
+             PACKAGE_VERSION, ps_backend_name(b), devs[dev].name, ps_precision_name(a.precision),
+             ps_mode_name(a.mode));
+    memset(&wo, 0, sizeof wo);
+    wo.path = a.output;
+    wo.force = a.force;
+    wo.compress = (int)a.compress;
+    wo.dt = a.dt;
+    wo.history = ps_cli_cmdline;
+    wo.source = source;
+    wo.precision = a.precision;
+    st = ps_writer_open(&rs.writer, &ds, &wo);
+    if (st) {
+        rc = ps_cli_status_error(st, a.output);
+        goto done;
+    }
+    if (a.plot_dir) {
+        st = ps_field_alloc(&initial, field.grid, field.precision);
+        if (!st)
+            st = ps_field_convert(&initial, &field);
+        if (st) {
+            rc = ps_cli_status_error(st, "--plot");
+            goto done;
+        }
+    }
+
+    /* 4. run */
+    ps_config_init(&cfg, field.grid, a.precision);
+    cfg.mode = a.mode;
+    cfg.coeff = a.coeff;
+    cfg.device = (int)a.device;
+    cfg.threads = (int)a.threads;
+    memcpy(cfg.block, a.block, sizeof cfg.block);
+    cfg.profile = a.profile != NULL;
+    memset(&ro, 0, sizeof ro);
+    ro.steps = a.steps;
+    ro.every = a.every;
+    ro.snapshot = on_snapshot;
+    ro.progress = on_progress;
+    ro.user = &rs;
+    st = ps_run(b, &cfg, &field, &ro, &stats);
+    if (st) {
+        if (rs.progress)
+            fputc('\n', stderr);
+        rc = ps_cli_status_error(st, "run");
+        goto done;
+    }
+    t = ps_now();
+    st = ps_writer_commit(rs.writer);
+    rs.writer = NULL;
+    rep.commit_s = ps_now() - t;
+    if (st) {
+        rc = ps_cli_status_error(st, a.output);
+        goto done;
+    }
+#ifdef PS_RUN_PLOTS
+    if (a.plot_dir) {
+        st = ps_plot_run_images(a.plot_dir, &ds, &initial, &field, ps_backend_name(b));
+        if (st) {
+            rc = ps_cli_status_error(st, "--plot");
+            goto done;
+        }
+    }
+#else
+    if (a.plot_dir)
+        ps_cli_warn("--plot ignored: pstencil was built without PLplot");
+#endif
+
+    /* 5. report */
+    rep.backend = ps_backend_name(b);
+    rep.device = &devs[dev];
+    rep.input = a.input ? a.input : "built-in ocean";
+    rep.output = a.output;
+    rep.field = &field;
+    rep.precision = a.precision;
+    rep.mode = a.mode;
+    rep.coeff = a.coeff;
+    rep.stats = &stats;
+    rep.total_s = ps_now() - t0;
+    if (!a.quiet)
+        ps_run_report_print(stdout, &rep);
+    if (a.profile) {
+        st = ps_run_report_json(a.profile, &rep, a.force);
+        if (st) {
+            rc = ps_cli_status_error(st, a.profile);
+            goto done;
+        }
+        if (!a.quiet)
+            printf("  profile     : %s\n", a.profile);
+    }
+    rc = PS_EXIT_OK;
+done:
+    ps_writer_abort(rs.writer);
+    free(stats.step_times);
+    ps_field_free(&initial);
+    ps_field_free(&field);
+    ps_dataset_close(&ds);
+    ps_backend_close(b);
+    return rc;
 }

@@ -52,7 +52,7 @@ int ps_cli_parse_long(const char *opt, const char *s, long min, long max, long *
     if (errno || !end || *end || end == s)
         return ps_cli_error("%s: '%s' is not a whole number", opt, s);
     if (v < min || v > max) {
-        if (max == LONG_MAX)
+        if (max >= LONG_MAX / 2)
             return ps_cli_error("%s: %ld is out of range (must be >= %ld)", opt, v, min);
         return ps_cli_error("%s: %ld is out of range (%ld..%ld)", opt, v, min, max);
     }

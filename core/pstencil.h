@@ -16,6 +16,7 @@
 #include "ps_region.h"
 #include "ps_driver.h"
 #include "ps_timer.h"
+#include "ps_compare.h"
 #include "ps_io.h"
 
 #endif

@@ -49,6 +49,8 @@ typedef struct ps_axis {
     ps_attr_list attrs;  /**< the coordinate variable's attributes */
     int file_dim_pos;    /**< position of this dimension in the variable's shape */
     int unlimited;       /**< nonzero if this is the unlimited dimension */
+    int reversed;        /**< depth only: the file stores it bottom first; values[] and
+                              the fields read are flipped so that k = 0 is the surface */
 } ps_axis;
 
 /** An opened input file: what was discovered, not yet the data. */
@@ -69,20 +71,67 @@ typedef struct ps_dataset {
 } ps_dataset;
 
 /**
- * Open @p path and discover the temperature variable (@p var, or by CF rules
- * when NULL) and its axes. Checks that a classic file is not truncated.
- * Errors: PS_EIO (missing/unreadable), PS_EFORMAT (not NetCDF), PS_ETRUNC,
- * PS_ENOVAR, PS_EAMBIG (detail lists candidates), PS_EDIM (rank < 3, a
- * dimension < 3, unidentifiable axes).
+ * Open @p path and discover the temperature variable and its axes (design.md
+ * section 4). Nothing is allocated for the data yet.
+ *
+ * Variable: @p var if not NULL; else the variable whose standard_name is
+ * sea_water_potential_temperature, sea_water_temperature or
+ * sea_water_conservative_temperature; else one named thetao, votemper, temp,
+ * TEMP or t (not a coordinate variable); else the one variable of rank 3 or 4
+ * whose units are a temperature (degC, degrees_C, K, ...). Several matches at
+ * the first rule that matches anything: PS_EAMBIG, the detail lists them.
+ *
+ * Axes: each dimension of the variable is classified from its coordinate
+ * variable's `axis` (T/Z/Y/X), then `standard_name`, then `units`
+ * (degrees_north, degrees_east, "<u> since <date>"), then `positive`, and
+ * only if none of these exist, from a well-known dimension name (time,
+ * depth, lev, lat, lon, ...). Never by position. Any order is accepted and
+ * read as (time, depth, lat, lon); a depth axis stored bottom first (or
+ * positive="up" stored deepest first) is flipped so k = 0 is the surface
+ * (ps_axis::reversed). A rank-3 variable has no time axis (ntime = 1). The
+ * time axis may be the unlimited dimension (ntime may then be 0).
+ *
+ * Classic, 64-bit-offset and CDF5 files are checked against the size their
+ * header implies (netCDF-C reads a truncated file's missing data as zeros).
+ *
+ * Errors: PS_EINVAL (no path), PS_EIO (missing/unreadable/a directory),
+ * PS_EFORMAT (not NetCDF, empty, non-numeric variable), PS_ETRUNC (shorter
+ * than its header implies, or cut inside the header), PS_ENOVAR, PS_EAMBIG,
+ * PS_EDIM (rank not 3 or 4, a depth/lat/lon dimension < 3, an axis that
+ * cannot be identified or two dimensions of the same role). The detail
+ * (ps_error_detail()) names the file and the problem. On error @p ds is
+ * closed (safe to pass to ps_dataset_close() again).
  */
 int ps_dataset_open(ps_dataset *ds, const char *path, const char *var);
 
 /**
  * Read time index @p t as a (depth, lat, lon) field in precision @p p,
- * allocating @p out. Fill/missing/out-of-valid-range values become NaN;
- * packed data is unpacked. Grid size is checked before allocating.
+ * allocating @p out (free with ps_field_free()).
+ *
+ * Missing data becomes NaN: values equal to `_FillValue` (or, with neither
+ * `_FillValue` nor `missing_value`, the netCDF default fill of the type),
+ * to any of the `missing_value` values, outside `valid_range` /
+ * `valid_min` / `valid_max`, and NaN. Those attributes are compared with the
+ * stored (packed) values, or with the unpacked ones if their type differs
+ * from a packed variable's (NUG). Packed data (`scale_factor`, `add_offset`;
+ * byte, short, int, ubyte, ushort, uint, `_Unsigned`="true") is unpacked in
+ * double and rounded once to @p p. Unscaled float data read as float32
+ * passes through bit for bit.
+ *
+ * The memory needed is checked first (overflow-safe, and against the
+ * physical memory): PS_ENOMEM. PS_ERANGE if @p t >= ntime. The file is read
+ * in slabs along its slowest spatial dimension and scattered into C order,
+ * so any dimension order costs one pass.
  */
 int ps_dataset_read(ps_dataset *ds, size_t t, ps_precision p, ps_field *out);
+
+/**
+ * Check, before allocating anything, that @p nfields fields of the dataset's
+ * grid in precision @p p can be addressed (overflow-safe) and fit in the
+ * machine's physical memory. ps_dataset_read() does this for one field.
+ * @return PS_OK or PS_ENOMEM (detail gives the sizes).
+ */
+int ps_dataset_check_memory(const ps_dataset *ds, ps_precision p, size_t nfields);
 
 /** Close the file and free everything the dataset holds. */
 void ps_dataset_close(ps_dataset *ds);
@@ -99,23 +148,68 @@ typedef struct ps_write_options {
     const char *history;     /**< line to append to history (timestamp added by the writer) */
     const char *source;      /**< e.g. "pstencil 0.1.0, backend openmp, device ..." */
     ps_precision precision;  /**< precision of the fields passed to ps_writer_append */
+    int keep_time;           /**< nonzero: the time coordinate is the source's time axis
+                                  (record n gets src time value number `step`, with its
+                                  attributes) instead of the step number; used by gen */
+    int reproducible;        /**< nonzero: no timestamp in the history line, so the file's
+                                  bytes depend only on the data (gen); otherwise the time is
+                                  now, or $SOURCE_DATE_EPOCH when set */
 } ps_write_options;
 
 /** An output file being written. */
 typedef struct ps_writer ps_writer;
 
 /**
- * Start writing: checks the output is not the input (same file), does not
- * exist unless force, and its directory is writable; creates a temporary file
- * in the same directory. @p src supplies coordinates and attributes (NULL
- * axes/attributes allowed for generated data).
+ * Start writing @p opt->path. Checks, in this order, before creating
+ * anything: the output is not the input file @p src->path (same device and
+ * inode, so another spelling or a hard link is caught too; refused even with
+ * force: PS_EINVAL "... is the input file ..."), it does not exist unless
+ * opt->force (PS_EEXIST), its directory exists, is a directory and is
+ * writable (PS_EIO naming the directory). Then creates the temporary file
+ * `DIR/.NAME.tmp.XXXXXX` (mkstemp) that ps_writer_commit() renames into
+ * place; until then the output path is untouched.
+ *
+ * The file (netCDF-4, classic model), defined at the first append:
+ * - dimensions `time` (unlimited), then depth, latitude, longitude named as
+ *   in @p src (or `depth`, `latitude`, `longitude` without a source);
+ * - `time(time)` double: the step number passed to ps_writer_append(), with
+ *   long_name "model step", axis "T" and no units attribute (a dimensionless
+ *   count, which CF allows and CDO/xarray read without complaint). With
+ *   opt->keep_time, the source's time values and attributes instead;
+ * - `model_time(time)` double, units "s" (step * dt), only when opt->dt > 0;
+ * - coordinate variables copied from @p src with their type and attributes
+ *   (index values without a source or when the grid differs from it);
+ * - the temperature variable named as in @p src (else `thetao`),
+ *   (time, depth, lat, lon), float32 (float64 if opt->precision is
+ *   PS_FLOAT64), chunks of one horizontal slab (1, 1, ny, nx), deflate level
+ *   opt->compress with shuffle when > 0; its attributes copied from @p src
+ *   except packing and missing-data ones (scale_factor, add_offset,
+ *   missing_value, valid_*, _Unsigned) and references to variables not
+ *   written (coordinates, bounds, grid_mapping, ...); units, long_name and
+ *   standard_name added if absent; `_FillValue` = the source's if it was a
+ *   float/double fill (NaN included), else 1e20; NaN cells are written as it;
+ * - global attributes copied from @p src, then Conventions "CF-1.8",
+ *   source = opt->source, history = the source's history, a newline, and
+ *   "YYYY-MM-DDThh:mm:ssZ: <opt->history>" (UTC now, or $SOURCE_DATE_EPOCH;
+ *   no timestamp with opt->reproducible), pstencil_input = the source path.
+ *
+ * @p src may be NULL (generic names, index coordinates); it is copied, so it
+ * may be closed once this returns.
  */
 int ps_writer_open(ps_writer **w, const ps_dataset *src, const ps_write_options *opt);
 
-/** Append one snapshot taken after @p step steps. */
+/**
+ * Append one snapshot taken after @p step steps (any precision: converted to
+ * the file's; every append must have the first one's grid, else PS_EINVAL).
+ * I/O errors: PS_EIO.
+ */
 int ps_writer_append(ps_writer *w, long step, const ps_field *field);
 
-/** Close and rename the temporary file into place. */
+/**
+ * Close, fsync and move the temporary file into place (without force with
+ * link(), so an output that appeared meanwhile is not clobbered: PS_EEXIST).
+ * Needs at least one append. Still call ps_writer_abort() afterwards to free.
+ */
 int ps_writer_commit(ps_writer *w);
 
 /** Remove the temporary file and free the writer (safe after commit, on NULL). */
@@ -133,13 +227,32 @@ typedef struct ps_ocean_options {
 void ps_ocean_defaults(ps_ocean_options *o);
 
 /**
- * Generate the built-in ocean at time index @p t as a float32 field (also
- * fills @p ds with coordinates and CF attributes like a Copernicus file so it
- * can be written or run directly). Deterministic on every platform.
+ * Generate the built-in ocean at time index @p t as a float32 field in @p out
+ * (allocated; may be NULL to get only the dataset). If @p ds is not NULL it
+ * is filled (overwritten, not freed: close it before reusing) like an
+ * opened Copernicus file: var_name "thetao", axes time/depth/latitude/
+ * longitude with values and CF attributes, variable and global attributes,
+ * grid, ntime; ncid is -1 and path is "" (no file), so it can be given to
+ * ps_writer_open() directly but not to ps_dataset_read(). Free with
+ * ps_dataset_close().
+ *
+ * Shape: ntime x nz x round(222*scale) x round(241*scale); latitude
+ * 46.8333..65.25, longitude -13.8333..6.1667 (1/12 degree at scale 1),
+ * depth the 50 GLO12 levels 0.494..5727.917 m. Land and below-seabed cells
+ * are NaN. Built from a splitmix64 hash and + - * / sqrt only, in double,
+ * rounded to float32: bitwise the same on every IEEE platform (with
+ * -ffp-contract=off, as the build uses). Errors: PS_EINVAL (scale <= 0),
+ * PS_EDIM (fewer than 3 points), PS_ERANGE (t >= ntime), PS_ENOMEM.
  */
 int ps_ocean_generate(const ps_ocean_options *o, size_t t, ps_dataset *ds, ps_field *out);
 
-/** Write the whole built-in ocean (all time records) to @p path. */
+/**
+ * Write the whole built-in ocean (all time records) to @p path through the
+ * writer (temporary file renamed into place; PS_EEXIST without @p force).
+ * The time coordinate is "hours since 1950-01-01", 6-hourly from 2024-01-01
+ * like the course's file, and history carries no timestamp, so two runs
+ * with the same options give byte-identical files.
+ */
 int ps_ocean_write(const ps_ocean_options *o, const char *path, int force);
 
 #ifdef __cplusplus

@@ -1,27 +1,22 @@
-/* NetCDF reading: not written yet. */
+/* NetCDF reading: CF/COARDS variable and axis discovery, missing data,
+ * unpacking, dimension permutation (design.md section 4). */
 #include "config.h"
 #include "ps_io.h"
+#include "ps_nc_internal.h"
 #include "ps_status.h"
+
+#include <errno.h>
+#include <math.h>
+#include <netcdf.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
-int ps_dataset_open(ps_dataset *ds, const char *path, const char *var)
-{
-    (void)var;
-    memset(ds, 0, sizeof *ds);
-    ds->ncid = -1;
-    return ps_error(PS_ENOTIMPL, "reading %s: not implemented", path);
-}
-
-int ps_dataset_read(ps_dataset *ds, size_t t, ps_precision p, ps_field *out)
-{
-    (void)ds; (void)t; (void)p; (void)out;
-    return ps_error(PS_ENOTIMPL, "not implemented");
-}
-
-void ps_dataset_close(ps_dataset *ds)
-{
-    (void)ds;
-}
+/* ---------------------------------------------------------------- attributes */
 
 const ps_attr *ps_attr_find(const ps_attr_list *l, const char *name)
 {
@@ -30,4 +25,1118 @@ const ps_attr *ps_attr_find(const ps_attr_list *l, const char *name)
         if (!strcmp(l->attrs[i].name, name))
             return &l->attrs[i];
     return NULL;
+}
+
+void ps_attr_list_free(ps_attr_list *l)
+{
+    int i;
+    if (!l)
+        return;
+    for (i = 0; i < l->count; i++) {
+        free(l->attrs[i].text);
+        free(l->attrs[i].values);
+    }
+    free(l->attrs);
+    l->attrs = NULL;
+    l->count = 0;
+}
+
+int ps_attr_set_text(ps_attr_list *l, const char *name, const char *text)
+{
+    ps_attr *a = (ps_attr *)ps_attr_find(l, name);
+    char *t = strdup(text ? text : "");
+    if (!t)
+        return ps_error(PS_ENOMEM, "out of memory");
+    if (!a) {
+        ps_attr *n = realloc(l->attrs, (size_t)(l->count + 1) * sizeof *n);
+        if (!n) {
+            free(t);
+            return ps_error(PS_ENOMEM, "out of memory");
+        }
+        l->attrs = n;
+        a = &l->attrs[l->count++];
+        memset(a, 0, sizeof *a);
+        snprintf(a->name, sizeof a->name, "%s", name);
+    }
+    free(a->text);
+    free(a->values);
+    a->values = NULL;
+    a->text = t;
+    a->nc_type = NC_CHAR;
+    a->len = strlen(t);
+    return PS_OK;
+}
+
+int ps_attr_set_values(ps_attr_list *l, const char *name, int nc_type, const double *v, size_t n)
+{
+    ps_attr *a = (ps_attr *)ps_attr_find(l, name);
+    double *vals = malloc((n ? n : 1) * sizeof *vals);
+    if (!vals)
+        return ps_error(PS_ENOMEM, "out of memory");
+    memcpy(vals, v, n * sizeof *vals);
+    if (!a) {
+        ps_attr *nw = realloc(l->attrs, (size_t)(l->count + 1) * sizeof *nw);
+        if (!nw) {
+            free(vals);
+            return ps_error(PS_ENOMEM, "out of memory");
+        }
+        l->attrs = nw;
+        a = &l->attrs[l->count++];
+        memset(a, 0, sizeof *a);
+        snprintf(a->name, sizeof a->name, "%s", name);
+    }
+    free(a->text);
+    free(a->values);
+    a->text = NULL;
+    a->values = vals;
+    a->nc_type = nc_type;
+    a->len = n;
+    return PS_OK;
+}
+
+int ps_attr_list_copy(ps_attr_list *dst, const ps_attr_list *src)
+{
+    int i, st;
+    memset(dst, 0, sizeof *dst);
+    for (i = 0; src && i < src->count; i++) {
+        const ps_attr *a = &src->attrs[i];
+        if (a->text)
+            st = ps_attr_set_text(dst, a->name, a->text);
+        else
+            st = ps_attr_set_values(dst, a->name, a->nc_type, a->values, a->len);
+        if (st) {
+            ps_attr_list_free(dst);
+            return st;
+        }
+        dst->attrs[dst->count - 1].nc_type = a->nc_type;
+    }
+    return PS_OK;
+}
+
+/* Read every attribute of varid (NC_GLOBAL for globals). */
+static int load_attrs(int ncid, int varid, ps_attr_list *l, const char *path)
+{
+    int natts = 0, i, rc;
+    memset(l, 0, sizeof *l);
+    if (varid == NC_GLOBAL)
+        rc = nc_inq_natts(ncid, &natts);
+    else
+        rc = nc_inq_varnatts(ncid, varid, &natts);
+    if (rc)
+        return ps_error(PS_ENETCDF, "%s: reading attributes: %s", path, nc_strerror(rc));
+    if (natts == 0)
+        return PS_OK;
+    l->attrs = calloc((size_t)natts, sizeof *l->attrs);
+    if (!l->attrs)
+        return ps_error(PS_ENOMEM, "out of memory");
+    for (i = 0; i < natts; i++) {
+        ps_attr *a = &l->attrs[i];
+        nc_type t;
+        size_t len;
+        if ((rc = nc_inq_attname(ncid, varid, i, a->name)) ||
+            (rc = nc_inq_att(ncid, varid, a->name, &t, &len)))
+            goto nc_fail;
+        l->count = i + 1;
+        a->nc_type = t;
+        a->len = len;
+        if (t == NC_CHAR) {
+            a->text = malloc(len + 1);
+            if (!a->text)
+                return ps_error(PS_ENOMEM, "out of memory");
+            if (len && (rc = nc_get_att_text(ncid, varid, a->name, a->text)))
+                goto nc_fail;
+            a->text[len] = '\0';
+            /* some writers include the terminating NUL in the length */
+            a->len = strlen(a->text);
+        } else if (t == NC_STRING) {
+            char **s = calloc(len ? len : 1, sizeof *s);
+            if (!s)
+                return ps_error(PS_ENOMEM, "out of memory");
+            if (len && (rc = nc_get_att_string(ncid, varid, a->name, s))) {
+                free(s);
+                goto nc_fail;
+            }
+            a->text = strdup(len && s[0] ? s[0] : "");
+            if (len)
+                nc_free_string(len, s);
+            free(s);
+            if (!a->text)
+                return ps_error(PS_ENOMEM, "out of memory");
+            a->len = strlen(a->text);
+        } else if (t >= NC_BYTE && t <= NC_UINT64 && t != NC_CHAR) {
+            a->values = malloc((len ? len : 1) * sizeof(double));
+            if (!a->values)
+                return ps_error(PS_ENOMEM, "out of memory");
+            if (len && (rc = nc_get_att_double(ncid, varid, a->name, a->values)))
+                goto nc_fail;
+        } else {
+            /* user-defined types: keep the name only */
+            a->len = 0;
+            a->values = calloc(1, sizeof(double));
+            if (!a->values)
+                return ps_error(PS_ENOMEM, "out of memory");
+        }
+    }
+    return PS_OK;
+nc_fail:
+    return ps_error(PS_ENETCDF, "%s: reading attributes: %s", path, nc_strerror(rc));
+}
+
+static const char *attr_text(const ps_attr_list *l, const char *name)
+{
+    const ps_attr *a = ps_attr_find(l, name);
+    return a && a->text ? a->text : NULL;
+}
+
+/* ------------------------------------------------------ truncation checking */
+
+/* A tiny reader over the bytes of a classic-format header. */
+typedef struct hdr {
+    const unsigned char *p;
+    size_t n, off;
+    int v; /* 1 classic, 2 64-bit offset, 5 CDF5 */
+    int bad;
+    int eof; /* ran off the end of the bytes read */
+} hdr;
+
+static uint64_t hdr_u(hdr *h, int bytes)
+{
+    uint64_t x = 0;
+    int i;
+    if (h->off + (size_t)bytes > h->n) {
+        h->bad = h->eof = 1;
+        return 0;
+    }
+    for (i = 0; i < bytes; i++)
+        x = (x << 8) | h->p[h->off + (size_t)i];
+    h->off += (size_t)bytes;
+    return x;
+}
+
+static uint64_t hdr_count(hdr *h)
+{
+    return hdr_u(h, h->v == 5 ? 8 : 4);
+}
+
+static void hdr_skip(hdr *h, uint64_t bytes)
+{
+    uint64_t padded = (bytes + 3) & ~(uint64_t)3;
+    if (padded > h->n - h->off) {
+        h->bad = h->eof = 1;
+        h->off = h->n;
+        return;
+    }
+    h->off += (size_t)padded;
+}
+
+static void hdr_name(hdr *h)
+{
+    hdr_skip(h, hdr_count(h));
+}
+
+static int type_size(int t)
+{
+    switch (t) {
+    case NC_BYTE: case NC_CHAR: case NC_UBYTE: return 1;
+    case NC_SHORT: case NC_USHORT: return 2;
+    case NC_INT: case NC_FLOAT: case NC_UINT: return 4;
+    case NC_DOUBLE: case NC_INT64: case NC_UINT64: return 8;
+    default: return 0;
+    }
+}
+
+static void hdr_attrs(hdr *h)
+{
+    uint64_t tag = hdr_u(h, 4), n = hdr_count(h), i;
+    if (tag == 0)
+        return;
+    for (i = 0; i < n && !h->bad; i++) {
+        int t, ts;
+        uint64_t len;
+        hdr_name(h);
+        t = (int)hdr_u(h, 4);
+        len = hdr_count(h);
+        ts = type_size(t);
+        if (!ts || len > UINT64_MAX / 8) {
+            h->bad = 1;
+            return;
+        }
+        hdr_skip(h, len * (uint64_t)ts);
+    }
+}
+
+/*
+ * For a classic/64-bit-offset/CDF5 file: compute the smallest file size the
+ * header implies (every fixed variable's data, every record of every record
+ * variable) and compare with the actual size.
+ */
+static int check_classic_size(const char *path, off_t fsize)
+{
+    FILE *f = fopen(path, "rb");
+    size_t want = fsize < (off_t)(16u << 20) ? (size_t)fsize : (size_t)16u << 20;
+    unsigned char *buf = NULL;
+    hdr h = {0};
+    uint64_t numrecs, ndims, nvars, i, need = 0, recsize = 0, nrecvars = 0;
+    uint64_t *dimlen = NULL;
+    int status = PS_OK;
+    struct rv { uint64_t begin, size; } *recv = NULL;
+
+    if (!f)
+        return ps_error(PS_EIO, "cannot open %s: %s", path, strerror(errno));
+    buf = malloc(want ? want : 1);
+    if (!buf) {
+        fclose(f);
+        return ps_error(PS_ENOMEM, "out of memory");
+    }
+    h.n = fread(buf, 1, want, f);
+    fclose(f);
+    h.p = buf;
+    if (h.n < 4) {
+        status = ps_error(PS_ETRUNC, "%s: file is truncated (%zu bytes)", path, h.n);
+        goto done;
+    }
+    h.v = buf[3];
+    h.off = 4;
+    numrecs = hdr_count(&h);
+    /* dimensions */
+    if (hdr_u(&h, 4) == 0) {
+        ndims = hdr_count(&h);
+        ndims = 0;
+    } else {
+        ndims = hdr_count(&h);
+    }
+    if (ndims > 1u << 20) {
+        h.bad = 1;
+        goto parsed;
+    }
+    dimlen = calloc(ndims ? ndims : 1, sizeof *dimlen);
+    if (!dimlen) {
+        status = ps_error(PS_ENOMEM, "out of memory");
+        goto done;
+    }
+    for (i = 0; i < ndims && !h.bad; i++) {
+        hdr_name(&h);
+        dimlen[i] = hdr_count(&h);
+    }
+    hdr_attrs(&h); /* global attributes */
+    if (hdr_u(&h, 4) == 0) {
+        nvars = hdr_count(&h);
+        nvars = 0;
+    } else {
+        nvars = hdr_count(&h);
+    }
+    if (nvars > 1u << 24) {
+        h.bad = 1;
+        goto parsed;
+    }
+    recv = calloc(nvars ? nvars : 1, sizeof *recv);
+    if (!recv) {
+        status = ps_error(PS_ENOMEM, "out of memory");
+        goto done;
+    }
+    for (i = 0; i < nvars && !h.bad; i++) {
+        uint64_t nd, d, size = 1, begin;
+        int t, isrec = 0;
+        hdr_name(&h);
+        nd = hdr_count(&h);
+        if (nd > 1024) {
+            h.bad = 1;
+            break;
+        }
+        for (d = 0; d < nd && !h.bad; d++) {
+            uint64_t id = hdr_count(&h);
+            if (id >= ndims) {
+                h.bad = 1;
+                break;
+            }
+            if (dimlen[id] == 0 && d == 0)
+                isrec = 1;
+            else if (dimlen[id] && size > UINT64_MAX / dimlen[id])
+                h.bad = 1;
+            else
+                size *= dimlen[id];
+        }
+        hdr_attrs(&h);
+        t = (int)hdr_u(&h, 4);
+        (void)hdr_count(&h); /* vsize (may be capped): recomputed below */
+        begin = hdr_u(&h, h.v == 1 ? 4 : 8);
+        if (!type_size(t) || size > UINT64_MAX / 8) {
+            h.bad = 1;
+            break;
+        }
+        size *= (uint64_t)type_size(t);
+        if (isrec) {
+            recv[nrecvars].begin = begin;
+            recv[nrecvars].size = size;
+            nrecvars++;
+            recsize += (size + 3) & ~(uint64_t)3;
+        } else if (begin + size > need) {
+            need = begin + size;
+        }
+    }
+parsed:
+    if (h.bad) {
+        /* Ran off the end of the whole file: the header itself is cut
+         * (netCDF-C may open such a file and report no variables). Other
+         * oddities, or a header longer than what was read: do not guess. */
+        if (h.eof && (off_t)h.n == fsize)
+            status = ps_error(PS_ETRUNC, "%s is truncated: the file ends inside its header (%llu bytes)",
+                              path, (unsigned long long)fsize);
+        goto done;
+    }
+    if (nrecvars == 1)
+        recsize = recv[0].size;
+    if (numrecs != (h.v == 5 ? UINT64_MAX : 0xffffffffu) && numrecs > 0) {
+        for (i = 0; i < nrecvars; i++) {
+            uint64_t end = recv[i].begin + (numrecs - 1) * recsize + recv[i].size;
+            if (end > need)
+                need = end;
+        }
+    }
+    if ((uint64_t)fsize < need)
+        status = ps_error(PS_ETRUNC,
+                          "%s is truncated: its header implies at least %llu bytes but the "
+                          "file has %llu",
+                          path, (unsigned long long)need, (unsigned long long)fsize);
+done:
+    free(buf);
+    free(dimlen);
+    free(recv);
+    return status;
+}
+
+/* ------------------------------------------------------- variable discovery */
+
+static const char *const temp_std_names[] = {
+    "sea_water_potential_temperature", "sea_water_temperature",
+    "sea_water_conservative_temperature", NULL};
+static const char *const temp_common_names[] = {"thetao", "votemper", "temp", "TEMP", "t", NULL};
+static const char *const temp_units[] = {
+    "degC", "degreeC", "degreesC", "degree_C", "degrees_C", "degree_Celsius",
+    "degrees_Celsius", "deg_C", "celsius", "Celsius", "K", "kelvin", "Kelvin",
+    "degK", "degree_K", "degrees_K", "degree_Kelvin", "degrees_Kelvin", NULL};
+
+static int in_list(const char *s, const char *const *list, int ci)
+{
+    int i;
+    if (!s)
+        return 0;
+    for (i = 0; list[i]; i++)
+        if (ci ? !strcasecmp(s, list[i]) : !strcmp(s, list[i]))
+            return 1;
+    return 0;
+}
+
+/* Whether the attribute text (may be NULL) matches, ignoring surrounding blanks. */
+static int text_is(const char *s, const char *const *list, int ci)
+{
+    char buf[256];
+    size_t n;
+    if (!s)
+        return 0;
+    while (*s == ' ')
+        s++;
+    snprintf(buf, sizeof buf, "%s", s);
+    n = strlen(buf);
+    while (n && (buf[n - 1] == ' ' || buf[n - 1] == '\0'))
+        buf[--n] = '\0';
+    return in_list(buf, list, ci);
+}
+
+static int get_text_att(int ncid, int varid, const char *name, char *out, size_t n)
+{
+    nc_type t;
+    size_t len;
+    out[0] = '\0';
+    if (nc_inq_att(ncid, varid, name, &t, &len))
+        return 0;
+    if (t == NC_CHAR) {
+        char *tmp = malloc(len + 1);
+        if (!tmp)
+            return 0;
+        if (nc_get_att_text(ncid, varid, name, tmp)) {
+            free(tmp);
+            return 0;
+        }
+        tmp[len] = '\0';
+        snprintf(out, n, "%s", tmp);
+        free(tmp);
+        return 1;
+    }
+    if (t == NC_STRING && len >= 1) {
+        char **s = calloc(len, sizeof *s);
+        if (!s || nc_get_att_string(ncid, varid, name, s)) {
+            free(s);
+            return 0;
+        }
+        snprintf(out, n, "%s", s[0] ? s[0] : "");
+        nc_free_string(len, s);
+        free(s);
+        return 1;
+    }
+    return 0;
+}
+
+/* A coordinate variable: rank 1, named like its dimension. */
+static int is_coord_var(int ncid, int v)
+{
+    char name[NC_MAX_NAME + 1], dname[NC_MAX_NAME + 1];
+    int nd, dimid;
+    if (nc_inq_varndims(ncid, v, &nd) || nd != 1)
+        return 0;
+    if (nc_inq_varname(ncid, v, name) || nc_inq_vardimid(ncid, v, &dimid) ||
+        nc_inq_dimname(ncid, dimid, dname))
+        return 0;
+    return !strcmp(name, dname);
+}
+
+static void list_append(char *buf, size_t n, const char *name)
+{
+    size_t l = strlen(buf);
+    snprintf(buf + l, n - l, "%s%s", l ? ", " : "", name);
+}
+
+static int find_variable(int ncid, const char *path, const char *want, int *varid)
+{
+    int nvars, v, rc, n, i;
+    int std[64], nstd = 0, com[64], ncom = 0, uni[64], nuni = 0;
+    char name[NC_MAX_NAME + 1], txt[256], cands[2048] = "", all[2048] = "";
+
+    if ((rc = nc_inq_nvars(ncid, &nvars)))
+        return ps_error(PS_ENETCDF, "%s: %s", path, nc_strerror(rc));
+    for (v = 0; v < nvars; v++) {
+        int nd = 0;
+        nc_inq_varname(ncid, v, name);
+        nc_inq_varndims(ncid, v, &nd);
+        list_append(all, sizeof all, name);
+        if (want) {
+            if (!strcmp(name, want)) {
+                *varid = v;
+                return PS_OK;
+            }
+            continue;
+        }
+        if (get_text_att(ncid, v, "standard_name", txt, sizeof txt) &&
+            text_is(txt, temp_std_names, 0) && nstd < 64)
+            std[nstd++] = v;
+        if (in_list(name, temp_common_names, 0) && !is_coord_var(ncid, v) && ncom < 64)
+            com[ncom++] = v;
+        if ((nd == 3 || nd == 4) && get_text_att(ncid, v, "units", txt, sizeof txt) &&
+            text_is(txt, temp_units, 0) && nuni < 64)
+            uni[nuni++] = v;
+    }
+    if (want)
+        return ps_error(PS_ENOVAR, "%s has no variable '%s' (variables: %s)", path, want,
+                        nvars ? all : "none");
+    /* Several standard_name matches: keep those of rank 3 or 4 if that decides. */
+    if (nstd > 1) {
+        int keep[64], nk = 0;
+        for (i = 0; i < nstd; i++) {
+            int nd = 0;
+            nc_inq_varndims(ncid, std[i], &nd);
+            if (nd == 3 || nd == 4)
+                keep[nk++] = std[i];
+        }
+        if (nk >= 1) {
+            memcpy(std, keep, (size_t)nk * sizeof *keep);
+            nstd = nk;
+        }
+    }
+    {
+        const int *set = NULL;
+        const char *how = NULL;
+        if (nstd) {
+            set = std, n = nstd, how = "a temperature standard_name";
+        } else if (ncom) {
+            set = com, n = ncom, how = "a common temperature name";
+        } else if (nuni) {
+            set = uni, n = nuni, how = "temperature units";
+        } else {
+            return ps_error(PS_ENOVAR,
+                            "%s: no temperature variable found (no standard_name %s, no "
+                            "variable named thetao/votemper/temp/TEMP/t, no rank-3/4 variable "
+                            "with temperature units; variables: %s); use --var NAME",
+                            path, temp_std_names[0], nvars ? all : "none");
+        }
+        if (n == 1) {
+            *varid = set[0];
+            return PS_OK;
+        }
+        for (i = 0; i < n; i++) {
+            nc_inq_varname(ncid, set[i], name);
+            list_append(cands, sizeof cands, name);
+        }
+        return ps_error(PS_EAMBIG,
+                        "%s: several candidate temperature variables (with %s): %s; choose one "
+                        "with --var NAME",
+                        path, how, cands);
+    }
+}
+
+/* ------------------------------------------------------------ axis discovery */
+
+static const char *const lat_units[] = {"degrees_north", "degree_north", "degree_N",
+                                        "degrees_N", "degreeN", "degreesN", NULL};
+static const char *const lon_units[] = {"degrees_east", "degree_east", "degree_E",
+                                        "degrees_E", "degreeE", "degreesE", NULL};
+static const char *const z_units[] = {"m", "meter", "meters", "metre", "metres", "km",
+                                      "dbar", "decibar", "Pa", "hPa", "bar", "level", "layer",
+                                      "sigma_level", NULL};
+static const char *const t_names[] = {"time", "t", "time_counter", "ocean_time", "Time", NULL};
+static const char *const z_names[] = {"depth", "deptht", "depthu", "depthv", "depthw", "lev",
+                                      "level", "z", "nav_lev", "Depth", "DEPTH", "zt", "s_rho",
+                                      "sigma", NULL};
+static const char *const y_names[] = {"lat", "latitude", "nav_lat", "y", "Latitude", "LAT",
+                                      "LATITUDE", "rlat", "yt_ocean", NULL};
+static const char *const x_names[] = {"lon", "longitude", "nav_lon", "x", "Longitude", "LON",
+                                      "LONGITUDE", "rlon", "xt_ocean", NULL};
+
+/* Role of dimension @p dimid (-1 unknown), from its coordinate variable's
+ * attributes, then, failing those, from its name. */
+static int axis_role(int ncid, int dimid, int *coordvar)
+{
+    char dname[NC_MAX_NAME + 1], txt[256];
+    int v;
+    *coordvar = -1;
+    if (nc_inq_dimname(ncid, dimid, dname))
+        return -1;
+    if (nc_inq_varid(ncid, dname, &v) == NC_NOERR && is_coord_var(ncid, v)) {
+        *coordvar = v;
+        if (get_text_att(ncid, v, "axis", txt, sizeof txt)) {
+            if (!strcasecmp(txt, "T"))
+                return PS_AXIS_TIME;
+            if (!strcasecmp(txt, "Z"))
+                return PS_AXIS_DEPTH;
+            if (!strcasecmp(txt, "Y"))
+                return PS_AXIS_LAT;
+            if (!strcasecmp(txt, "X"))
+                return PS_AXIS_LON;
+        }
+        if (get_text_att(ncid, v, "standard_name", txt, sizeof txt)) {
+            if (!strcmp(txt, "time"))
+                return PS_AXIS_TIME;
+            if (!strcmp(txt, "latitude") || !strcmp(txt, "grid_latitude"))
+                return PS_AXIS_LAT;
+            if (!strcmp(txt, "longitude") || !strcmp(txt, "grid_longitude"))
+                return PS_AXIS_LON;
+            if (!strcmp(txt, "depth") || !strcmp(txt, "height") || !strcmp(txt, "altitude") ||
+                !strcmp(txt, "sea_water_pressure") || !strncmp(txt, "ocean_", 6) ||
+                !strncmp(txt, "model_level", 11))
+                return PS_AXIS_DEPTH;
+        }
+        if (get_text_att(ncid, v, "units", txt, sizeof txt)) {
+            if (text_is(txt, lat_units, 0))
+                return PS_AXIS_LAT;
+            if (text_is(txt, lon_units, 0))
+                return PS_AXIS_LON;
+            if (strstr(txt, " since "))
+                return PS_AXIS_TIME;
+        }
+        if (get_text_att(ncid, v, "positive", txt, sizeof txt) &&
+            (!strcasecmp(txt, "up") || !strcasecmp(txt, "down")))
+            return PS_AXIS_DEPTH;
+        if (get_text_att(ncid, v, "units", txt, sizeof txt) && text_is(txt, z_units, 0) &&
+            in_list(dname, z_names, 1))
+            return PS_AXIS_DEPTH;
+    }
+    /* No usable attributes: a last resort by (well-known) name. */
+    if (in_list(dname, t_names, 0))
+        return PS_AXIS_TIME;
+    if (in_list(dname, z_names, 0))
+        return PS_AXIS_DEPTH;
+    if (in_list(dname, y_names, 0))
+        return PS_AXIS_LAT;
+    if (in_list(dname, x_names, 0))
+        return PS_AXIS_LON;
+    return -1;
+}
+
+static const char *const role_names[4] = {"time", "depth", "latitude", "longitude"};
+
+static int load_axis(ps_dataset *ds, int role, int dimid, int coordvar, int pos, int unlimdim)
+{
+    ps_axis *ax = &ds->axes[role];
+    int rc, st;
+    size_t i;
+    ax->present = 1;
+    ax->file_dim_pos = pos;
+    ax->unlimited = dimid == unlimdim;
+    if ((rc = nc_inq_dim(ds->ncid, dimid, ax->dim_name, &ax->len)))
+        return ps_error(PS_ENETCDF, "%s: %s", ds->path, nc_strerror(rc));
+    ax->values = malloc((ax->len ? ax->len : 1) * sizeof(double));
+    if (!ax->values)
+        return ps_error(PS_ENOMEM, "out of memory");
+    if (coordvar >= 0) {
+        nc_type t;
+        nc_inq_varname(ds->ncid, coordvar, ax->var_name);
+        nc_inq_vartype(ds->ncid, coordvar, &t);
+        ax->nc_type = t;
+        if (ax->len && (rc = nc_get_var_double(ds->ncid, coordvar, ax->values)))
+            return ps_error(PS_ENETCDF, "%s: reading coordinate '%s': %s", ds->path,
+                            ax->var_name, nc_strerror(rc));
+        if ((st = load_attrs(ds->ncid, coordvar, &ax->attrs, ds->path)))
+            return st;
+    } else {
+        ax->nc_type = NC_DOUBLE;
+        for (i = 0; i < ax->len; i++)
+            ax->values[i] = (double)i;
+    }
+    return PS_OK;
+}
+
+/* Depth: make k = 0 the surface. With positive="up" (heights, usually
+ * negative) the surface is the largest value, otherwise the smallest. */
+static void orient_depth(ps_axis *ax)
+{
+    const char *pos = attr_text(&ax->attrs, "positive");
+    int up = pos && !strcasecmp(pos, "up");
+    size_t n = ax->len, i;
+    if (n < 2 || !ax->var_name[0])
+        return;
+    if ((!up && ax->values[0] > ax->values[n - 1]) || (up && ax->values[0] < ax->values[n - 1])) {
+        ax->reversed = 1;
+        for (i = 0; i < n / 2; i++) {
+            double t = ax->values[i];
+            ax->values[i] = ax->values[n - 1 - i];
+            ax->values[n - 1 - i] = t;
+        }
+    }
+}
+
+/* ------------------------------------------------------------------- opening */
+
+static void dataset_init(ps_dataset *ds)
+{
+    memset(ds, 0, sizeof *ds);
+    ds->ncid = -1;
+    ds->varid = -1;
+}
+
+int ps_dataset_open(ps_dataset *ds, const char *path, const char *var)
+{
+    struct stat sb;
+    unsigned char magic[8] = {0};
+    FILE *f;
+    size_t got;
+    int rc, st = PS_OK, nd, dimids[NC_MAX_VAR_DIMS], unlimdim = -1, i, fmt;
+    int is_cdf, is_hdf;
+    nc_type vt;
+
+    dataset_init(ds);
+    if (!path || !*path)
+        return ps_error(PS_EINVAL, "no input file given");
+    snprintf(ds->path, sizeof ds->path, "%s", path);
+    if (stat(path, &sb) != 0)
+        return ps_error(PS_EIO, "cannot open %s: %s", path, strerror(errno));
+    if (S_ISDIR(sb.st_mode))
+        return ps_error(PS_EIO, "cannot read %s: it is a directory", path);
+    f = fopen(path, "rb");
+    if (!f)
+        return ps_error(PS_EIO, "cannot read %s: %s", path, strerror(errno));
+    got = fread(magic, 1, sizeof magic, f);
+    fclose(f);
+    is_cdf = got >= 4 && magic[0] == 'C' && magic[1] == 'D' && magic[2] == 'F' &&
+             (magic[3] == 1 || magic[3] == 2 || magic[3] == 5);
+    is_hdf = got >= 8 && !memcmp(magic, "\211HDF\r\n\032\n", 8);
+    if (!is_cdf && !is_hdf && got < 8)
+        return ps_error(PS_EFORMAT, "%s is not a NetCDF file (%s)", path,
+                        got == 0 ? "it is empty" : "too short");
+    rc = nc_open(path, NC_NOWRITE, &ds->ncid);
+    if (rc) {
+        ds->ncid = -1;
+        if (is_cdf)
+            return ps_error(PS_ETRUNC, "%s: damaged or truncated NetCDF header: %s", path,
+                            nc_strerror(rc));
+        if (rc == NC_ENOTNC || rc == NC_EHDFERR || !is_hdf)
+            return ps_error(PS_EFORMAT, "%s is not a NetCDF file (%s)", path, nc_strerror(rc));
+        return ps_error(PS_EFORMAT, "%s: cannot open as NetCDF: %s", path, nc_strerror(rc));
+    }
+    nc_inq_format(ds->ncid, &fmt);
+    ds->format = fmt;
+    if (fmt == NC_FORMAT_CLASSIC || fmt == NC_FORMAT_64BIT_OFFSET || fmt == NC_FORMAT_CDF5) {
+        if ((st = check_classic_size(path, sb.st_size)))
+            goto fail;
+    }
+    if ((st = find_variable(ds->ncid, path, var, &ds->varid)))
+        goto fail;
+    nc_inq_varname(ds->ncid, ds->varid, ds->var_name);
+    nc_inq_vartype(ds->ncid, ds->varid, &vt);
+    ds->var_nc_type = vt;
+    if (!(vt == NC_FLOAT || vt == NC_DOUBLE || vt == NC_BYTE || vt == NC_SHORT || vt == NC_INT ||
+          vt == NC_UBYTE || vt == NC_USHORT || vt == NC_UINT || vt == NC_INT64 ||
+          vt == NC_UINT64)) {
+        st = ps_error(PS_EFORMAT, "%s: variable '%s' is not numeric", path, ds->var_name);
+        goto fail;
+    }
+    nc_inq_varndims(ds->ncid, ds->varid, &nd);
+    ds->rank = nd;
+    if (nd < 3 || nd > 4) {
+        st = ps_error(PS_EDIM,
+                      "%s: variable '%s' has rank %d; need 3 (depth, lat, lon) or 4 (time, "
+                      "depth, lat, lon)",
+                      path, ds->var_name, nd);
+        goto fail;
+    }
+    nc_inq_vardimid(ds->ncid, ds->varid, dimids);
+    nc_inq_unlimdim(ds->ncid, &unlimdim);
+    for (i = 0; i < nd; i++) {
+        int cv, role = axis_role(ds->ncid, dimids[i], &cv);
+        char dname[NC_MAX_NAME + 1] = "";
+        nc_inq_dimname(ds->ncid, dimids[i], dname);
+        if (role < 0) {
+            st = ps_error(PS_EDIM,
+                          "%s: cannot tell which axis dimension '%s' of '%s' is (no axis, "
+                          "standard_name, units or positive attribute)",
+                          path, dname, ds->var_name);
+            goto fail;
+        }
+        if (ds->axes[role].present) {
+            st = ps_error(PS_EDIM, "%s: dimensions '%s' and '%s' of '%s' are both %s axes", path,
+                          ds->axes[role].dim_name, dname, ds->var_name, role_names[role]);
+            goto fail;
+        }
+        if ((st = load_axis(ds, role, dimids[i], cv, i, unlimdim)))
+            goto fail;
+    }
+    for (i = 1; i < 4; i++) {
+        if (!ds->axes[i].present) {
+            st = ps_error(PS_EDIM, "%s: variable '%s' has no %s axis", path, ds->var_name,
+                          role_names[i]);
+            goto fail;
+        }
+        if (ds->axes[i].len < 3) {
+            st = ps_error(PS_EDIM, "%s: dimension '%s' (%s) of '%s' has size %zu; need at least 3",
+                          path, ds->axes[i].dim_name, role_names[i], ds->var_name,
+                          ds->axes[i].len);
+            goto fail;
+        }
+    }
+    if (nd == 4 && !ds->axes[PS_AXIS_TIME].present) {
+        st = ps_error(PS_EDIM, "%s: variable '%s' has 4 dimensions but no time axis", path,
+                      ds->var_name);
+        goto fail;
+    }
+    orient_depth(&ds->axes[PS_AXIS_DEPTH]);
+    ds->ntime = nd == 4 ? ds->axes[PS_AXIS_TIME].len : 1;
+    ds->grid.nz = ds->axes[PS_AXIS_DEPTH].len;
+    ds->grid.ny = ds->axes[PS_AXIS_LAT].len;
+    ds->grid.nx = ds->axes[PS_AXIS_LON].len;
+    if ((st = load_attrs(ds->ncid, ds->varid, &ds->var_attrs, path)) ||
+        (st = load_attrs(ds->ncid, NC_GLOBAL, &ds->global_attrs, path)))
+        goto fail;
+    {
+        const char *u = attr_text(&ds->var_attrs, "units");
+        snprintf(ds->units, sizeof ds->units, "%s", u ? u : "");
+    }
+    return PS_OK;
+fail:
+    {
+        /* keep the detail message of the failure */
+        char keep[1024];
+        snprintf(keep, sizeof keep, "%s", ps_error_detail());
+        ps_dataset_close(ds);
+        ps_error(st, "%s", keep);
+    }
+    return st;
+}
+
+void ps_dataset_close(ps_dataset *ds)
+{
+    int i;
+    if (!ds)
+        return;
+    if (ds->ncid >= 0)
+        nc_close(ds->ncid);
+    for (i = 0; i < 4; i++) {
+        free(ds->axes[i].values);
+        ps_attr_list_free(&ds->axes[i].attrs);
+    }
+    ps_attr_list_free(&ds->var_attrs);
+    ps_attr_list_free(&ds->global_attrs);
+    {
+        char path[sizeof ds->path];
+        memcpy(path, ds->path, sizeof path);
+        dataset_init(ds);
+        memcpy(ds->path, path, sizeof path);
+    }
+}
+
+/* ------------------------------------------------------------------- reading */
+
+/* How raw values map to temperatures: missing-data tests and unpacking. */
+typedef struct unpack {
+    int has_fill;
+    double fill;
+    int nmiss;
+    double miss[16];
+    int miss_packed; /* missing_value compared before unpacking */
+    int has_vmin, has_vmax, valid_packed;
+    double vmin, vmax;
+    int scaled;
+    double scale, offset;
+    int uns_bits; /* _Unsigned="true" on a signed integer type: add 2^bits to negatives */
+} unpack;
+
+static int default_fill(int t, double *out)
+{
+    switch (t) {
+    case NC_SHORT: *out = NC_FILL_SHORT; return 1;
+    case NC_INT: *out = NC_FILL_INT; return 1;
+    case NC_FLOAT: *out = (double)NC_FILL_FLOAT; return 1;
+    case NC_DOUBLE: *out = NC_FILL_DOUBLE; return 1;
+    case NC_USHORT: *out = NC_FILL_USHORT; return 1;
+    case NC_UINT: *out = NC_FILL_UINT; return 1;
+    default: return 0; /* bytes: no default fill check (netCDF convention) */
+    }
+}
+
+static void setup_unpack(const ps_dataset *ds, unpack *u)
+{
+    const ps_attr *a;
+    int vt = ds->var_nc_type;
+    memset(u, 0, sizeof *u);
+    if ((a = ps_attr_find(&ds->var_attrs, "_Unsigned")) && a->text &&
+        !strcasecmp(a->text, "true")) {
+        if (vt == NC_BYTE)
+            u->uns_bits = 8;
+        else if (vt == NC_SHORT)
+            u->uns_bits = 16;
+        else if (vt == NC_INT)
+            u->uns_bits = 32;
+    }
+    if ((a = ps_attr_find(&ds->var_attrs, "_FillValue")) && a->values && a->len >= 1) {
+        u->has_fill = 1;
+        u->fill = a->values[0];
+    } else if (!ps_attr_find(&ds->var_attrs, "missing_value")) {
+        u->has_fill = default_fill(vt, &u->fill);
+    }
+    if ((a = ps_attr_find(&ds->var_attrs, "scale_factor")) && a->values && a->len >= 1) {
+        u->scaled = 1;
+        u->scale = a->values[0];
+    } else {
+        u->scale = 1.0;
+    }
+    if ((a = ps_attr_find(&ds->var_attrs, "add_offset")) && a->values && a->len >= 1) {
+        u->scaled = 1;
+        u->offset = a->values[0];
+    }
+    if ((a = ps_attr_find(&ds->var_attrs, "missing_value")) && a->values) {
+        size_t i;
+        for (i = 0; i < a->len && i < 16; i++)
+            u->miss[u->nmiss++] = a->values[i];
+        /* NUG: attributes of the packed type are in packed units */
+        u->miss_packed = !u->scaled || a->nc_type == vt;
+    }
+    if ((a = ps_attr_find(&ds->var_attrs, "valid_range")) && a->values && a->len >= 2) {
+        u->has_vmin = u->has_vmax = 1;
+        u->vmin = a->values[0];
+        u->vmax = a->values[1];
+        u->valid_packed = !u->scaled || a->nc_type == vt;
+    } else {
+        if ((a = ps_attr_find(&ds->var_attrs, "valid_min")) && a->values && a->len >= 1) {
+            u->has_vmin = 1;
+            u->vmin = a->values[0];
+            u->valid_packed = !u->scaled || a->nc_type == vt;
+        }
+        if ((a = ps_attr_find(&ds->var_attrs, "valid_max")) && a->values && a->len >= 1) {
+            u->has_vmax = 1;
+            u->vmax = a->values[0];
+            u->valid_packed = !u->scaled || a->nc_type == vt;
+        }
+    }
+}
+
+/* Raw value (as double) -> temperature (NaN for missing), in double. */
+static inline double convert(const unpack *u, double raw)
+{
+    double v;
+    int i;
+    if (isnan(raw))
+        return NAN;
+    if (u->has_fill && raw == u->fill)
+        return NAN;
+    if (u->uns_bits && raw < 0)
+        raw += u->uns_bits == 8 ? 256.0 : u->uns_bits == 16 ? 65536.0 : 4294967296.0;
+    for (i = 0; i < u->nmiss; i++)
+        if (u->miss_packed && raw == u->miss[i])
+            return NAN;
+    if (u->valid_packed && ((u->has_vmin && raw < u->vmin) || (u->has_vmax && raw > u->vmax)))
+        return NAN;
+    v = u->scaled ? raw * u->scale + u->offset : raw;
+    for (i = 0; i < u->nmiss; i++)
+        if (!u->miss_packed && v == u->miss[i])
+            return NAN;
+    if (!u->valid_packed && ((u->has_vmin && v < u->vmin) || (u->has_vmax && v > u->vmax)))
+        return NAN;
+    return v;
+}
+
+/* Whether float data can be passed through unchanged (bit exact). */
+static int float_passthrough(const unpack *u)
+{
+    return !u->scaled && !u->uns_bits;
+}
+
+static int check_memory(const ps_grid *g, ps_precision p, size_t extra, const char *path)
+{
+    size_t cells, bytes;
+    long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+    int st = ps_grid_size(g, p, &cells, &bytes);
+    if (st)
+        return ps_error(PS_ENOMEM, "%s: grid %zux%zux%zu is too large to address", path, g->nz,
+                        g->ny, g->nx);
+    if (bytes > SIZE_MAX - extra)
+        return ps_error(PS_ENOMEM, "%s: grid %zux%zux%zu is too large to address", path, g->nz,
+                        g->ny, g->nx);
+    if (pages > 0 && psz > 0) {
+        unsigned long long phys = (unsigned long long)pages * (unsigned long long)psz;
+        if ((unsigned long long)(bytes + extra) > phys)
+            return ps_error(PS_ENOMEM,
+                            "%s: a %zux%zux%zu %s field needs %zu bytes, more than this "
+                            "machine's %llu bytes of memory",
+                            path, g->nz, g->ny, g->nx, ps_precision_name(p), bytes + extra, phys);
+    }
+    return PS_OK;
+}
+
+int ps_dataset_check_memory(const ps_dataset *ds, ps_precision p, size_t nfields)
+{
+    size_t cells, bytes;
+    int st = ps_grid_size(&ds->grid, p, &cells, &bytes);
+    ps_grid g = ds->grid;
+    if (st)
+        return ps_error(PS_ENOMEM, "%s: grid %zux%zux%zu is too large to address", ds->path,
+                        g.nz, g.ny, g.nx);
+    if (nfields > 1 && bytes > SIZE_MAX / nfields)
+        return ps_error(PS_ENOMEM, "%s: %zu fields of %zux%zux%zu are too large to address",
+                        ds->path, nfields, g.nz, g.ny, g.nx);
+    return check_memory(&g, p, bytes * (nfields ? nfields - 1 : 0), ds->path);
+}
+
+int ps_dataset_read(ps_dataset *ds, size_t t, ps_precision p, ps_field *out)
+{
+    size_t start[4] = {0}, count[4] = {0}, stride_out[4] = {0};
+    size_t len[4], dim_of_pos[4];
+    int pos_role[4], nd = ds->rank, d, st = PS_OK, rc, slow, vt = ds->var_nc_type;
+    size_t blk_cells = 1, nblk, b, i;
+    unpack u;
+    void *buf = NULL;
+    ps_grid g = ds->grid;
+    int rev = ds->axes[PS_AXIS_DEPTH].reversed;
+
+    memset(out, 0, sizeof *out);
+    if (ds->ncid < 0)
+        return ps_error(PS_EINVAL, "%s: dataset is not open", ds->path);
+    if (t >= ds->ntime) {
+        if (ds->ntime == 0)
+            return ps_error(PS_ERANGE, "%s: variable '%s' has no time records", ds->path,
+                            ds->var_name);
+        return ps_error(PS_ERANGE, "%s: time index %zu is out of range (the file has %zu time "
+                                   "record%s: 0..%zu)",
+                        ds->path, t, ds->ntime, ds->ntime == 1 ? "" : "s", ds->ntime - 1);
+    }
+    /* file position -> role, and the output stride of each role */
+    for (d = 0; d < 4; d++)
+        if (ds->axes[d].present)
+            pos_role[ds->axes[d].file_dim_pos] = d;
+    stride_out[PS_AXIS_TIME] = 0;
+    stride_out[PS_AXIS_DEPTH] = g.ny * g.nx;
+    stride_out[PS_AXIS_LAT] = g.nx;
+    stride_out[PS_AXIS_LON] = 1;
+    for (d = 0; d < nd; d++) {
+        int r = pos_role[d];
+        len[d] = r == PS_AXIS_TIME ? 1 : ds->axes[r].len;
+        start[d] = r == PS_AXIS_TIME ? t : 0;
+        count[d] = len[d];
+        dim_of_pos[d] = (size_t)r;
+    }
+    /* Read in blocks: one index at a time along the slowest spatial file dimension. */
+    slow = -1;
+    for (d = 0; d < nd; d++)
+        if (pos_role[d] != PS_AXIS_TIME) {
+            slow = d;
+            break;
+        }
+    for (d = slow + 1; d < nd; d++)
+        blk_cells *= len[d];
+    nblk = len[slow];
+    if ((st = check_memory(&g, p, blk_cells * sizeof(double), ds->path)))
+        return st;
+    if ((st = ps_field_alloc(out, g, p)))
+        return st;
+    buf = malloc((blk_cells ? blk_cells : 1) * sizeof(double));
+    if (!buf) {
+        st = ps_error(PS_ENOMEM, "out of memory reading %s", ds->path);
+        goto done;
+    }
+    setup_unpack(ds, &u);
+    count[slow] = 1;
+    for (b = 0; b < nblk; b++) {
+        size_t idx[4] = {0}, base = 0;
+        int use_float = vt == NC_FLOAT && float_passthrough(&u);
+        start[slow] = b;
+        if (use_float)
+            rc = nc_get_vara_float(ds->ncid, ds->varid, start, count, buf);
+        else
+            rc = nc_get_vara_double(ds->ncid, ds->varid, start, count, buf);
+        if (rc) {
+            st = ps_error(PS_ENETCDF, "%s: reading '%s' (time %zu): %s", ds->path, ds->var_name,
+                          t, nc_strerror(rc));
+            goto done;
+        }
+        /* walk the block in file order, scattering to (k, j, i) */
+        for (i = 0; i < blk_cells; i++) {
+            size_t o = 0;
+            double v;
+            int r;
+            if (i == 0) {
+                for (d = 0; d < nd; d++)
+                    idx[d] = 0;
+                idx[slow] = b;
+            }
+            for (d = 0; d < nd; d++) {
+                size_t x = idx[d];
+                r = (int)dim_of_pos[d];
+                if (r == PS_AXIS_DEPTH && rev)
+                    x = g.nz - 1 - x;
+                o += x * stride_out[r];
+            }
+            (void)base;
+            if (use_float) {
+                float fv = ((float *)buf)[i];
+                double dv = (double)fv;
+                if (isnan(fv) || (u.has_fill && dv == u.fill))
+                    fv = NAN;
+                else {
+                    int m;
+                    for (m = 0; m < u.nmiss; m++)
+                        if (dv == u.miss[m])
+                            fv = NAN;
+                    if ((u.has_vmin && dv < u.vmin) || (u.has_vmax && dv > u.vmax))
+                        fv = NAN;
+                }
+                if (p == PS_FLOAT32)
+                    ((float *)out->data)[o] = fv;
+                else
+                    ((double *)out->data)[o] = (double)fv;
+            } else {
+                v = convert(&u, ((double *)buf)[i]);
+                if (p == PS_FLOAT32)
+                    ((float *)out->data)[o] = (float)v;
+                else
+                    ((double *)out->data)[o] = v;
+            }
+            /* advance the file-order index (fastest = last dimension) */
+            for (d = nd - 1; d > slow; d--) {
+                if (++idx[d] < len[d])
+                    break;
+                idx[d] = 0;
+            }
+        }
+    }
+done:
+    free(buf);
+    if (st)
+        ps_field_free(out);
+    return st;
 }

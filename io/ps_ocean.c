@@ -1,7 +1,34 @@
-/* The built-in ocean: not written yet. */
+/*
+ * The built-in ocean: a synthetic stand-in for the course's Copernicus file
+ * (GLO12 analysis subset around the British Isles, 5 x 50 x 222 x 241,
+ * thetao float32, NaN land) so pstencil runs on a machine with no data.
+ *
+ * Everything is computed with +, -, *, / and sqrt in double (all correctly
+ * rounded in IEEE 754, and the build uses -ffp-contract=off) from a
+ * splitmix64 PRNG, then rounded to float32: the file is bitwise the same on
+ * every platform. No exp/sin/pow from libm.
+ */
 #include "config.h"
 #include "ps_io.h"
+#include "ps_nc_internal.h"
 #include "ps_status.h"
+
+#include <math.h>
+#include <netcdf.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The 50 depth levels of the Copernicus GLO12 (NEMO ORCA) grid, metres. */
+static const double glo12_depth[50] = {
+    0.494025,  1.541375,  2.645669,  3.819495,  5.078224,  6.440614,  7.92956,   9.572997,
+    11.405,    13.46714,  15.81007,  18.49556,  21.59882,  25.21141,  29.44473,  34.43415,
+    40.34405,  47.37369,  55.76429,  65.80727,  77.85385,  92.32607,  109.7293,  130.666,
+    155.8507,  186.1256,  222.4752,  266.0403,  318.1274,  380.213,   453.9377,  541.0889,
+    643.5668,  763.3331,  902.3393,  1062.44,   1245.291,  1452.251,  1684.284,  1941.893,
+    2225.078,  2533.336,  2865.703,  3220.82,   3597.032,  3992.484,  4405.224,  4833.291,
+    5274.784,  5727.917};
 
 void ps_ocean_defaults(ps_ocean_options *o)
 {
@@ -10,13 +37,459 @@ void ps_ocean_defaults(ps_ocean_options *o)
     o->ntime = 5;
     o->nz = 50;
 }
+
+/* ------------------------------------------------------------ PRNG, noise */
+
+static uint64_t splitmix64(uint64_t x)
+{
+    x += UINT64_C(0x9e3779b97f4a7c15);
+    x = (x ^ (x >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    x = (x ^ (x >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return x ^ (x >> 31);
+}
+
+/* Uniform in [0, 1) from a hash of the arguments (53 random bits). */
+static double urand(uint64_t seed, uint64_t a, uint64_t b, uint64_t c)
+{
+    uint64_t h = splitmix64(seed ^ splitmix64(a ^ splitmix64(b ^ splitmix64(c))));
+    return (double)(h >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static double smooth01(double x)
+{
+    if (x <= 0)
+        return 0;
+    if (x >= 1)
+        return 1;
+    return x * x * (3.0 - 2.0 * x);
+}
+
+static double clamp01(double x)
+{
+    return x < 0 ? 0 : x > 1 ? 1 : x;
+}
+
+/* Smooth value noise in [-1, 1] on a lattice of @p cell degrees. */
+static double vnoise(uint64_t seed, uint64_t layer, double lat, double lon, double cell)
+{
+    double y = (lat + 90.0) / cell, x = (lon + 360.0) / cell;
+    double fy = floor(y), fx = floor(x);
+    double ty = smooth01(y - fy), tx = smooth01(x - fx);
+    uint64_t iy = (uint64_t)fy, ix = (uint64_t)fx;
+    double v00 = urand(seed, layer, iy, ix), v01 = urand(seed, layer, iy, ix + 1);
+    double v10 = urand(seed, layer, iy + 1, ix), v11 = urand(seed, layer, iy + 1, ix + 1);
+    double a = v00 + (v01 - v00) * tx, b = v10 + (v11 - v10) * tx;
+    return 2.0 * (a + (b - a) * ty) - 1.0;
+}
+
+/* Piecewise-linear interpolation in a table of (x, y) pairs, x increasing. */
+static double pwl(const double (*t)[2], int n, double x)
+{
+    int i;
+    if (x <= t[0][0])
+        return t[0][1];
+    for (i = 1; i < n; i++)
+        if (x <= t[i][0])
+            return t[i - 1][1] + (t[i][1] - t[i - 1][1]) * (x - t[i - 1][0]) / (t[i][0] - t[i - 1][0]);
+    return t[n - 1][1];
+}
+
+/* ------------------------------------------------------------- geography */
+
+/* Signed distance-like margin to an ellipse, in degrees (> 0 outside). */
+static double ellipse_margin(double lat, double lon, double clat, double clon, double a, double b)
+{
+    double dy = (lat - clat) / a, dx = (lon - clon) / b;
+    double r = sqrt(dx * dx + dy * dy);
+    return (r - 1.0) * (a < b ? a : b);
+}
+
+/* Land margin in degrees: > 0 sea, <= 0 land. */
+static double land_margin(uint64_t seed, double lat, double lon)
+{
+    static const double france_n[][2] = {{-6.0, 48.5}, {-4.8, 48.6}, {-3.0, 48.9}, {-1.6, 49.7},
+                                         {-1.0, 49.4}, {0.2, 49.5},  {1.5, 50.4},  {2.5, 51.05},
+                                         {3.5, 51.4},  {4.5, 52.2},  {5.0, 53.0},  {7.0, 53.6}};
+    static const double france_w[][2] = {{46.0, -1.6}, {46.8, -2.1}, {47.3, -2.6},
+                                         {47.8, -4.2}, {48.4, -4.8}, {49.0, -4.8}};
+    double m, t;
+    /* Great Britain: England and Wales, Scotland, Wales' bulge, Cornwall */
+    m = ellipse_margin(lat, lon, 52.6, -1.6, 2.05, 2.9);
+    t = ellipse_margin(lat, lon, 56.9, -4.2, 1.75, 1.35);
+    m = t < m ? t : m;
+    t = ellipse_margin(lat, lon, 52.3, -3.8, 0.9, 0.85);
+    m = t < m ? t : m;
+    t = ellipse_margin(lat, lon, 50.45, -4.4, 0.3, 1.3);
+    m = t < m ? t : m;
+    /* Ireland */
+    t = ellipse_margin(lat, lon, 53.45, -7.9, 1.6, 1.75);
+    m = t < m ? t : m;
+    /* Iceland's south-east corner is outside; the Faroes and Shetland */
+    t = ellipse_margin(lat, lon, 62.0, -6.9, 0.22, 0.45);
+    m = t < m ? t : m;
+    t = ellipse_margin(lat, lon, 60.35, -1.25, 0.35, 0.25);
+    m = t < m ? t : m;
+    /* Norway: land east of a coast that bends away north of 62N */
+    if (lat > 57.8) {
+        double c = 5.0 + 0.35 * (lat - 61.0) * (lat - 61.0);
+        t = c - lon;
+        if (lat < 58.4)
+            t = t > 58.4 - lat ? t : 58.4 - lat;
+        m = t < m ? t : m;
+    }
+    /* France, Belgium, the Netherlands: south of the north coast, east of the west coast */
+    t = lat - pwl(france_n, 12, lon);
+    {
+        double w = pwl(france_w, 6, lat) - lon;
+        t = t > w ? t : w;
+    }
+    m = t < m ? t : m;
+    /* a rougher coastline */
+    return m + 0.12 * vnoise(seed, 1, lat, lon, 0.35) + 0.05 * vnoise(seed, 2, lat, lon, 0.13);
+}
+
+/* Sea-floor depth (m) at a sea point with land margin @p m. */
+static double sea_depth(uint64_t seed, double lat, double lon, double m)
+{
+    /* shelf edge: west of it the slope, then the basins */
+    static const double edge[][2] = {{46.0, -3.0}, {46.8, -3.8}, {47.8, -6.6}, {49.0, -9.3},
+                                     {50.5, -10.9}, {52.0, -11.6}, {54.0, -10.9}, {55.5, -9.6},
+                                     {57.0, -8.8}, {58.5, -6.8}, {59.5, -4.0}, {60.5, -1.0}};
+    double d_w = pwl(edge, 12, lat) - lon;           /* > 0 west of the shelf edge */
+    double d_n = lat - (60.8 + 0.22 * (lon + 2.0));  /* > 0 north of the northern shelf */
+    double off = d_w > d_n ? d_w : d_n;
+    double shelf, basin, h;
+    /* shelf: shallow southern North Sea and Channel, deeper to the north */
+    shelf = 45.0 + 110.0 * clamp01((lat - 51.5) / 8.0) + 25.0 * vnoise(seed, 3, lat, lon, 0.8);
+    /* Norwegian Trench along the Norwegian coast */
+    if (lat > 57.5 && lat < 62.5) {
+        double nt = (lon - (3.6 + 0.32 * (lat - 61.0) * (lat - 61.0))) / 0.9;
+        shelf += 300.0 * (1.0 - smooth01(nt * nt));
+    }
+    /* basins: Biscay abyssal plain, Rockall Trough and Iceland Basin, Norwegian Sea */
+    basin = 2400.0 + 2500.0 * smooth01((49.0 - lat) / 2.0) + 900.0 * smooth01((lat - 61.5) / 2.5) +
+            600.0 * smooth01((-9.0 - lon) / 4.0) * smooth01((lat - 55.0) / 3.0) +
+            250.0 * vnoise(seed, 4, lat, lon, 1.0);
+    if (basin > 5400.0)
+        basin = 5400.0;
+    h = shelf + (basin - shelf) * smooth01(off / 1.3);
+    /* shallower towards the coast */
+    h *= 0.06 + 0.94 * smooth01(m / 0.7);
+    return h;
+}
+
+/* Temperature (deg C) at depth z (m) below a column with sea floor h. */
+static double temperature(uint64_t seed, size_t t, double lat, double lon, double z, double h,
+                          double shelf, double cellnoise)
+{
+    double sst, deep, prof, v, mow, x;
+    /* January-like surface: warm Biscay, cooler North Sea and Norwegian Sea */
+    sst = 13.9 - 0.30 * (lat - 46.8) - 2.2 * shelf * clamp01((lat - 50.0) / 6.0) +
+          0.5 * clamp01((-5.0 - lon) / 8.0) + 0.35 * vnoise(seed, 5, lat, lon, 1.5);
+    /* the five records: a slow winter cooling and a drifting eddy field */
+    sst -= 0.03 * (double)t;
+    sst += 0.08 * vnoise(seed, 100 + t, lat, lon, 0.6);
+    /* deep water: ~2.5 C in the south, below 0 in the Norwegian Sea */
+    deep = 2.6 - 3.4 * smooth01((lat - 60.0) / 3.5) + 0.2 * vnoise(seed, 6, lat, lon, 2.0);
+    /* profile: mixed layer, then a thermocline (rational shape) */
+    x = z > 60.0 ? (z - 60.0) / 700.0 : 0.0;
+    prof = 1.0 / (1.0 + x * x * (1.0 + x));
+    v = deep + (sst - deep) * prof;
+    /* Mediterranean outflow water near 1000 m in the south */
+    x = (z - 1000.0) / 350.0;
+    mow = 1.4 / (1.0 + x * x) * clamp01((54.0 - lat) / 6.0);
+    v += mow;
+    /* on the shelf the winter column is nearly mixed to the bottom */
+    if (h < 250.0)
+        v = sst - 0.3 * clamp01(z / 200.0);
+    /* small deterministic cell noise (+-0.01 C) */
+    v += 0.02 * (cellnoise - 0.5);
+    return v;
+}
+
+/* ----------------------------------------------------------- the dataset */
+
+static int axis_alloc(ps_axis *ax, const char *name, size_t n, int type)
+{
+    memset(ax, 0, sizeof *ax);
+    ax->present = 1;
+    snprintf(ax->dim_name, sizeof ax->dim_name, "%s", name);
+    snprintf(ax->var_name, sizeof ax->var_name, "%s", name);
+    ax->len = n;
+    ax->nc_type = type;
+    ax->values = calloc(n ? n : 1, sizeof(double));
+    return ax->values ? PS_OK : ps_error(PS_ENOMEM, "out of memory");
+}
+
+static int fill_dataset(const ps_ocean_options *o, ps_dataset *ds, size_t ny, size_t nx)
+{
+    int st;
+    size_t i;
+    double v;
+    ps_attr_list *l;
+    memset(ds, 0, sizeof *ds);
+    ds->ncid = -1;
+    ds->varid = -1;
+    ds->format = NC_FORMAT_NETCDF4;
+    snprintf(ds->var_name, sizeof ds->var_name, "thetao");
+    ds->var_nc_type = NC_FLOAT;
+    ds->rank = 4;
+    ds->ntime = o->ntime;
+    ds->grid.nz = o->nz;
+    ds->grid.ny = ny;
+    ds->grid.nx = nx;
+    snprintf(ds->units, sizeof ds->units, "degrees_C");
+
+    /* time: 6-hourly from 2024-01-01, hours since 1950-01-01 like Copernicus */
+    if ((st = axis_alloc(&ds->axes[PS_AXIS_TIME], "time", o->ntime, NC_DOUBLE)))
+        return st;
+    ds->axes[PS_AXIS_TIME].unlimited = 1;
+    ds->axes[PS_AXIS_TIME].file_dim_pos = 0;
+    for (i = 0; i < o->ntime; i++)
+        ds->axes[PS_AXIS_TIME].values[i] = 648576.0 + 6.0 * (double)i;
+    l = &ds->axes[PS_AXIS_TIME].attrs;
+    if ((st = ps_attr_set_text(l, "axis", "T")) ||
+        (st = ps_attr_set_text(l, "long_name", "Time (hours since 1950-01-01)")) ||
+        (st = ps_attr_set_text(l, "standard_name", "time")) ||
+        (st = ps_attr_set_text(l, "calendar", "gregorian")) ||
+        (st = ps_attr_set_text(l, "units", "hours since 1950-01-01")))
+        return st;
+
+    /* depth: the GLO12 levels (extrapolated geometrically beyond 50) */
+    if ((st = axis_alloc(&ds->axes[PS_AXIS_DEPTH], "depth", o->nz, NC_FLOAT)))
+        return st;
+    ds->axes[PS_AXIS_DEPTH].file_dim_pos = 1;
+    for (i = 0; i < o->nz; i++) {
+        if (i < 50)
+            v = glo12_depth[i];
+        else
+            v = ds->axes[PS_AXIS_DEPTH].values[i - 1] * 1.08;
+        ds->axes[PS_AXIS_DEPTH].values[i] = (double)(float)v;
+    }
+    l = &ds->axes[PS_AXIS_DEPTH].attrs;
+    {
+        double vr[2] = {ds->axes[PS_AXIS_DEPTH].values[0],
+                        ds->axes[PS_AXIS_DEPTH].values[o->nz - 1]};
+        if ((st = ps_attr_set_text(l, "axis", "Z")) ||
+            (st = ps_attr_set_text(l, "long_name", "Depth")) ||
+            (st = ps_attr_set_text(l, "positive", "down")) ||
+            (st = ps_attr_set_text(l, "standard_name", "depth")) ||
+            (st = ps_attr_set_text(l, "unit_long", "Meters")) ||
+            (st = ps_attr_set_text(l, "units", "m")) ||
+            (st = ps_attr_set_values(l, "valid_min", NC_FLOAT, &vr[0], 1)) ||
+            (st = ps_attr_set_values(l, "valid_max", NC_FLOAT, &vr[1], 1)))
+            return st;
+    }
+
+    /* latitude 46.8333..65.25, longitude -13.8333..6.1667 (1/12 degree at scale 1) */
+    if ((st = axis_alloc(&ds->axes[PS_AXIS_LAT], "latitude", ny, NC_FLOAT)) ||
+        (st = axis_alloc(&ds->axes[PS_AXIS_LON], "longitude", nx, NC_FLOAT)))
+        return st;
+    ds->axes[PS_AXIS_LAT].file_dim_pos = 2;
+    ds->axes[PS_AXIS_LON].file_dim_pos = 3;
+    for (i = 0; i < ny; i++)
+        ds->axes[PS_AXIS_LAT].values[i] =
+            (double)(float)((562.0 + (double)i * 221.0 / (double)(ny - 1)) / 12.0);
+    for (i = 0; i < nx; i++)
+        ds->axes[PS_AXIS_LON].values[i] =
+            (double)(float)((-166.0 + (double)i * 240.0 / (double)(nx - 1)) / 12.0);
+    {
+        static const char *const nm[2] = {"latitude", "longitude"};
+        static const char *const un[2] = {"degrees_north", "degrees_east"};
+        static const char *const ax[2] = {"Y", "X"};
+        static const char *const ln[2] = {"Latitude", "Longitude"};
+        int a;
+        for (a = 0; a < 2; a++) {
+            ps_axis *pa = &ds->axes[PS_AXIS_LAT + a];
+            double vr[2] = {pa->values[0], pa->values[pa->len - 1]};
+            l = &pa->attrs;
+            if ((st = ps_attr_set_text(l, "axis", ax[a])) ||
+                (st = ps_attr_set_text(l, "long_name", ln[a])) ||
+                (st = ps_attr_set_text(l, "standard_name", nm[a])) ||
+                (st = ps_attr_set_text(l, "unit_long", a ? "Degrees East" : "Degrees North")) ||
+                (st = ps_attr_set_text(l, "units", un[a])) ||
+                (st = ps_attr_set_values(l, "valid_min", NC_FLOAT, &vr[0], 1)) ||
+                (st = ps_attr_set_values(l, "valid_max", NC_FLOAT, &vr[1], 1)))
+                return st;
+            {
+                double stepv = (double)(float)((vr[1] - vr[0]) / (double)(pa->len - 1));
+                if ((st = ps_attr_set_values(l, "step", NC_FLOAT, &stepv, 1)))
+                    return st;
+            }
+        }
+    }
+
+    /* the variable */
+    l = &ds->var_attrs;
+    {
+        double fill = (double)NAN;
+        if ((st = ps_attr_set_values(l, "_FillValue", NC_FLOAT, &fill, 1)) ||
+            (st = ps_attr_set_text(l, "long_name", "Temperature")) ||
+            (st = ps_attr_set_text(l, "standard_name", "sea_water_potential_temperature")) ||
+            (st = ps_attr_set_text(l, "units", "degrees_C")) ||
+            (st = ps_attr_set_text(l, "unit_long", "Degrees Celsius")) ||
+            (st = ps_attr_set_text(l, "cell_methods", "area: mean")))
+            return st;
+    }
+    l = &ds->global_attrs;
+    if ((st = ps_attr_set_text(l, "Conventions", "CF-1.6")) ||
+        (st = ps_attr_set_text(l, "area", "GLOBAL")) ||
+        (st = ps_attr_set_text(l, "contact", "none: synthetic data generated by pstencil")) ||
+        (st = ps_attr_set_text(l, "credit",
+                               "Synthetic ocean shaped like a E.U. Copernicus Marine Service "
+                               "GLO12 subset; not real data")) ||
+        (st = ps_attr_set_text(l, "institution", "pstencil (synthetic)")) ||
+        (st = ps_attr_set_text(l, "licence", "public domain")) ||
+        (st = ps_attr_set_text(l, "product", "pstencil built-in ocean")) ||
+        (st = ps_attr_set_text(l, "references", "https://marine.copernicus.eu (file layout)")) ||
+        (st = ps_attr_set_text(l, "source", "pstencil built-in ocean (MERCATOR GLO12 layout)")) ||
+        (st = ps_attr_set_text(l, "title",
+                               "Synthetic instantaneous fields like GLOBAL_ANALYSISFORECAST_PHY "
+                               "(British Isles, 1/12 degree)")))
+        return st;
+    {
+        double sd = (double)o->seed, sc = o->scale;
+        if ((st = ps_attr_set_values(l, "pstencil_seed", NC_DOUBLE, &sd, 1)) ||
+            (st = ps_attr_set_values(l, "pstencil_scale", NC_DOUBLE, &sc, 1)))
+            return st;
+    }
+    return PS_OK;
+}
+
+static int ocean_dims(const ps_ocean_options *o, size_t *ny, size_t *nx)
+{
+    double y, x;
+    if (!(o->scale > 0) || !isfinite(o->scale))
+        return ps_error(PS_EINVAL, "--scale must be a positive number (got %g)", o->scale);
+    if (o->ntime < 1 || o->nz < 3)
+        return ps_error(PS_EINVAL, "the built-in ocean needs >= 1 time record and >= 3 levels");
+    y = floor(222.0 * o->scale + 0.5);
+    x = floor(241.0 * o->scale + 0.5);
+    if (y < 3 || x < 3)
+        return ps_error(PS_EDIM, "--scale %g gives a %gx%g grid; need at least 3x3", o->scale, y,
+                        x);
+    if (y > 1e9 || x > 1e9)
+        return ps_error(PS_ENOMEM, "--scale %g gives a grid too large to address", o->scale);
+    *ny = (size_t)y;
+    *nx = (size_t)x;
+    return PS_OK;
+}
+
 int ps_ocean_generate(const ps_ocean_options *o, size_t t, ps_dataset *ds, ps_field *out)
 {
-    (void)o; (void)t; (void)ds; (void)out;
-    return ps_error(PS_ENOTIMPL, "built-in ocean not implemented");
+    ps_ocean_options def;
+    size_t ny = 0, nx = 0, k, j, i, plane;
+    int st;
+    ps_dataset tmp;
+    ps_dataset *d = ds ? ds : &tmp;
+    uint64_t seed;
+    double *H = NULL, *S = NULL;
+
+    if (!o) {
+        ps_ocean_defaults(&def);
+        o = &def;
+    }
+    if ((st = ocean_dims(o, &ny, &nx)))
+        return st;
+    if (t >= o->ntime)
+        return ps_error(PS_ERANGE, "time index %zu is out of range (0..%zu)", t, o->ntime - 1);
+    seed = splitmix64((uint64_t)o->seed);
+    if ((st = fill_dataset(o, d, ny, nx)))
+        goto done;
+    if (!out)
+        goto done;
+    if ((st = ps_dataset_check_memory(d, PS_FLOAT32, 1)))
+        goto done;
+    if ((st = ps_field_alloc(out, d->grid, PS_FLOAT32)))
+        goto done;
+    plane = ny * nx;
+    H = malloc(plane * sizeof *H);
+    S = malloc(plane * sizeof *S);
+    if (!H || !S) {
+        st = ps_error(PS_ENOMEM, "out of memory");
+        goto done;
+    }
+    for (j = 0; j < ny; j++) {
+        double lat = d->axes[PS_AXIS_LAT].values[j];
+        for (i = 0; i < nx; i++) {
+            double lon = d->axes[PS_AXIS_LON].values[i];
+            double m = land_margin(seed, lat, lon);
+            H[j * nx + i] = m > 0 ? sea_depth(seed, lat, lon, m) : 0.0;
+            S[j * nx + i] = 1.0 - smooth01((H[j * nx + i] - 150.0) / 300.0);
+        }
+    }
+    for (k = 0; k < d->grid.nz; k++) {
+        double z = d->axes[PS_AXIS_DEPTH].values[k];
+        float *row = (float *)out->data + k * plane;
+        for (j = 0; j < ny; j++) {
+            double lat = d->axes[PS_AXIS_LAT].values[j];
+            for (i = 0; i < nx; i++) {
+                double lon = d->axes[PS_AXIS_LON].values[i], h = H[j * nx + i];
+                row[j * nx + i] =
+                    (h > 0 && z <= h)
+                        ? (float)temperature(seed, t, lat, lon, z, h, S[j * nx + i],
+                                             urand(seed, 200 + t, k, j * nx + i))
+                        : NAN;
+            }
+        }
+    }
+done:
+    free(H);
+    free(S);
+    if (st && out)
+        ps_field_free(out);
+    if (st || !ds)
+        ps_dataset_close(d);
+    return st;
 }
+
 int ps_ocean_write(const ps_ocean_options *o, const char *path, int force)
 {
-    (void)o; (void)path; (void)force;
-    return ps_error(PS_ENOTIMPL, "built-in ocean not implemented");
+    ps_ocean_options def;
+    ps_dataset ds;
+    ps_field f;
+    ps_writer *w = NULL;
+    ps_write_options wo;
+    size_t t;
+    int st;
+    char src[256], hist[512];
+
+    if (!o) {
+        ps_ocean_defaults(&def);
+        o = &def;
+    }
+    memset(&f, 0, sizeof f);
+    if ((st = ps_ocean_generate(o, 0, &ds, NULL)))
+        return st;
+    /* keep_time: the file's time coordinate is the dataset's (hours since
+     * 1950), like a Copernicus file, not a step number */
+    snprintf(src, sizeof src, "pstencil %s built-in ocean (seed %lu, scale %g)", PACKAGE_VERSION,
+             o->seed, o->scale);
+    snprintf(hist, sizeof hist, "pstencil gen (built-in ocean, seed %lu, scale %g)", o->seed,
+             o->scale);
+    memset(&wo, 0, sizeof wo);
+    wo.path = path;
+    wo.force = force;
+    wo.compress = 0;
+    wo.dt = 0;
+    wo.history = hist;
+    wo.source = src;
+    wo.precision = PS_FLOAT32;
+    wo.keep_time = 1;
+    wo.reproducible = 1;
+    if ((st = ps_writer_open(&w, &ds, &wo)))
+        goto done;
+    for (t = 0; t < o->ntime; t++) {
+        if ((st = ps_ocean_generate(o, t, NULL, &f)))
+            goto done;
+        if ((st = ps_writer_append(w, (long)t, &f)))
+            goto done;
+        ps_field_free(&f);
+    }
+    st = ps_writer_commit(w);
+done:
+    ps_field_free(&f);
+    ps_writer_abort(w);
+    ps_dataset_close(&ds);
+    return st;
 }

@@ -1,0 +1,30 @@
+/* Internal to the pstencil program: the end-of-run report and the JSON profile. */
+#ifndef PS_RUN_REPORT_H
+#define PS_RUN_REPORT_H
+
+#include <stdio.h>
+
+#include "pstencil.h"
+
+typedef struct run_report {
+    const char *backend;
+    const ps_device_info *device;
+    const char *input;
+    const char *output;
+    const ps_field *field; /* final state */
+    ps_precision precision;
+    ps_mode mode;
+    double coeff;
+    const ps_run_stats *stats;
+    double read_s;   /* reading (or generating) the input */
+    double commit_s; /* closing and renaming the output */
+    double total_s;  /* the whole command */
+} run_report;
+
+/** Print the human report, with "where the time went". */
+void ps_run_report_print(FILE *f, const run_report *r);
+
+/** Write the profile as JSON (temporary file renamed into place). */
+int ps_run_report_json(const char *path, const run_report *r, int force);
+
+#endif
