@@ -305,6 +305,9 @@ static int pick_level(const plot_args *a, const ps_dataset *ds, size_t *k)
 
 static int check_time(const plot_args *a, const ps_dataset *ds)
 {
+    if (ds->ntime == 0)
+        return ps_cli_error("%s has no time records (its unlimited time dimension is empty)",
+                            ds->path);
     if ((size_t)a->time >= ds->ntime)
         return ps_cli_error("--time %ld is out of range: %s has %zu time record%s (0..%zu)", a->time,
                             ds->path, ds->ntime, ds->ntime == 1 ? "" : "s", ds->ntime - 1);
@@ -569,6 +572,11 @@ static int plot_page(const char *sub, int argc, char **argv)
     if ((rc = open_input(a.files[0], a.var, &ds)))
         return rc;
     dax = &ds.axes[PS_AXIS_DEPTH];
+    if (ds.ntime == 0) {
+        rc = ps_cli_error("%s has no time records (its unlimited time dimension is empty)",
+                          a.files[0]);
+        goto done;
+    }
     if (cube) {
         if (a.have_depth || a.have_level)
             ps_cli_warn("plot cube shows the first --depths levels: --depth/--level ignored");

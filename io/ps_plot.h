@@ -180,10 +180,14 @@ typedef struct ps_diff_info {
 int ps_plot_diff_level(const ps_field *a, const ps_field *b, size_t k, double *d,
                        unsigned char *mark, ps_diff_info *info);
 
+/** Pass as the time index to leave the time out of a title. */
+#define PS_PLOT_NO_TIME ((size_t)-1)
+
 /**
  * Map B - A at level @p k with a diverging colour map centred on zero,
  * mismatched cells in magenta and the max |B - A| in the title.
- * @p what names the two inputs in the title (e.g. "B.nc - A.nc").
+ * @p what names the two inputs in the title (e.g. "B.nc - A.nc"); @p t is
+ * the time index stated in the title (PS_PLOT_NO_TIME: none).
  */
 int ps_plot_field_diff(const ps_dataset *ds, const ps_field *a, const ps_field *b, size_t k,
                        size_t t, const char *what, const ps_image_options *o,
@@ -191,8 +195,10 @@ int ps_plot_field_diff(const ps_dataset *ds, const ps_field *a, const ps_field *
 
 /**
  * The pictures of a run: DIR/<stem>_before.png, DIR/<stem>_after.png (same
- * colour limits) and DIR/<stem>_diff.png (after - before) of the surface
- * level. Creates DIR if needed.
+ * colour limits) and DIR/<stem>_diff.png (after - before). They show level 1,
+ * the shallowest level the model changes (the surface layer is a boundary
+ * the model copies unchanged), or level 0 when there are fewer than 3
+ * levels. Creates DIR if needed (not its parents).
  */
 int ps_plot_run_images(const char *dir, const ps_dataset *ds, const ps_field *before,
                        const ps_field *after, const char *stem);

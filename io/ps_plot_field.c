@@ -311,8 +311,11 @@ int ps_plot_field_diff(const ps_dataset *ds, const ps_field *a, const ps_field *
     if ((rc = ps_plot_diff_level(a, b, k, d, mark, &di)))
         goto done;
     ps_plot_level_label(ds, k, lev, sizeof lev);
-    snprintf(title, sizeof title, "%s: %s at %s, time index %zu", what ? what : "B - A",
-             ps_var_name(ds), lev, t);
+    if (t == PS_PLOT_NO_TIME)
+        snprintf(title, sizeof title, "%s: %s at %s", what ? what : "B - A", ps_var_name(ds), lev);
+    else
+        snprintf(title, sizeof title, "%s: %s at %s, time index %zu", what ? what : "B - A",
+                 ps_var_name(ds), lev, t);
     snprintf(sub, sizeof sub, "max |difference| %.6g %s; %zu of %zu cells differ; %zu land/sea mismatches%s",
              di.max_abs, ds->units, di.differing, di.compared, di.mismatched,
              di.mismatched ? " (magenta)" : "");
@@ -339,7 +342,7 @@ int ps_plot_run_images(const char *dir, const ps_dataset *ds, const ps_field *be
     ps_image_options o;
     double *v = NULL;
     char *path = NULL, lev[128], title[512];
-    size_t n, plen;
+    size_t n, plen, k;
     int rc;
     if (!dir || !*dir || !ds || !before || !after)
         return ps_error(PS_EINVAL, "ps_plot_run_images: missing argument");
@@ -362,29 +365,32 @@ int ps_plot_run_images(const char *dir, const ps_dataset *ds, const ps_field *be
         rc = ps_error(PS_ENOMEM, "out of memory");
         goto done;
     }
+    /* The surface layer is a boundary the model copies unchanged: show the
+     * shallowest level it updates. */
+    k = before->grid.nz >= 3 ? 1 : 0;
     /* Shared colour limits, so before and after can be compared by eye. */
     ps_image_options_init(&o);
-    if ((rc = ps_plot_extract_level(before, 0, v)))
+    if ((rc = ps_plot_extract_level(before, k, v)))
         goto done;
     rc = ps_plot_robust_limits(v, n, 2.0, 98.0, &o.vmin, &o.vmax);
     if (rc == PS_OK)
         o.have_vmin = o.have_vmax = 1;
     else if (rc != PS_ERANGE)
         goto done;
-    ps_plot_level_label(ds, 0, lev, sizeof lev);
+    ps_plot_level_label(ds, k, lev, sizeof lev);
     snprintf(path, plen, "%s/%s_before.png", dir, stem);
     snprintf(title, sizeof title, "before the run: %s at %s", ps_var_name(ds), lev);
     o.path = path;
-    if ((rc = ps_plot_field_level(ds, before, 0, 0, title, &o, NULL)))
+    if ((rc = ps_plot_field_level(ds, before, k, 0, title, &o, NULL)))
         goto done;
     snprintf(path, plen, "%s/%s_after.png", dir, stem);
     snprintf(title, sizeof title, "after the run: %s at %s", ps_var_name(ds), lev);
-    if ((rc = ps_plot_field_level(ds, after, 0, 0, title, &o, NULL)))
+    if ((rc = ps_plot_field_level(ds, after, k, 0, title, &o, NULL)))
         goto done;
     ps_image_options_init(&o);
     snprintf(path, plen, "%s/%s_diff.png", dir, stem);
     o.path = path;
-    rc = ps_plot_field_diff(ds, before, after, 0, 0, "after - before", &o, NULL);
+    rc = ps_plot_field_diff(ds, before, after, k, PS_PLOT_NO_TIME, "after - before", &o, NULL);
 done:
     free(path);
     free(v);

@@ -211,7 +211,10 @@ static int ps_pl_draw(const ps_slice *s, const ps_image_options *o, const ps_cma
             double w = bh * ratio / o->width;
             if (w < 0.3)
                 w = 0.3;
-            vx0 = L + 0.5 * ((R - L) - w);
+            /* Centre map and colour bar (about 0.12 of the page) together. */
+            vx0 = 0.5 - 0.5 * (w + 0.12) + 0.02;
+            if (vx0 < L)
+                vx0 = L;
             vx1 = vx0 + w;
         } else {
             double h = bw / ratio / o->height;
