@@ -80,6 +80,10 @@ PYEOF
 CHROMIUM=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)}
 browser_check() {
   page=$1 shot=$2
+  if grep -q '<script src="https://cdn' "$page"; then
+    echo "$page: uses the plotly CDN (configure found no plotly.js): not loaded offline" >&2
+    return 77
+  fi
   flags="--headless --no-sandbox --disable-gpu --enable-unsafe-swiftshader --no-first-run --hide-scrollbars --user-data-dir=$TMP/chromium-profile"
   timeout 120 "$CHROMIUM" $flags --virtual-time-budget=8000 --dump-dom "file://$page" \
     >"$TMP/dom.html" 2>"$TMP/chromium.log" || { tail -20 "$TMP/chromium.log" >&2; fail "chromium failed on $page"; }
