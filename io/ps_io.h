@@ -212,6 +212,12 @@ int ps_writer_append(ps_writer *w, long step, const ps_field *field);
  */
 int ps_writer_commit(ps_writer *w);
 
+/**
+ * Path of the temporary file being written ("" once committed), e.g. for a
+ * signal handler that must unlink it (async-signal-safe to read).
+ */
+const char *ps_writer_temp_path(const ps_writer *w);
+
 /** Remove the temporary file and free the writer (safe after commit, on NULL). */
 void ps_writer_abort(ps_writer *w);
 

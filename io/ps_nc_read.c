@@ -265,6 +265,17 @@ static void hdr_attrs(hdr *h)
     }
 }
 
+/* Saturating arithmetic: a forged header must not wrap around to "fits". */
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+    return (b && a > UINT64_MAX / b) ? UINT64_MAX : a * b;
+}
+
 /*
  * For a classic/64-bit-offset/CDF5 file: compute the smallest file size the
  * header implies (every fixed variable's data, every record of every record
@@ -369,9 +380,9 @@ static int check_classic_size(const char *path, off_t fsize)
             recv[nrecvars].begin = begin;
             recv[nrecvars].size = size;
             nrecvars++;
-            recsize += (size + 3) & ~(uint64_t)3;
-        } else if (begin + size > need) {
-            need = begin + size;
+            recsize = sat_add(recsize, (size + 3) & ~(uint64_t)3);
+        } else if (sat_add(begin, size) > need) {
+            need = sat_add(begin, size);
         }
     }
 parsed:
@@ -388,7 +399,8 @@ parsed:
         recsize = recv[0].size;
     if (numrecs != (h.v == 5 ? UINT64_MAX : 0xffffffffu) && numrecs > 0) {
         for (i = 0; i < nrecvars; i++) {
-            uint64_t end = recv[i].begin + (numrecs - 1) * recsize + recv[i].size;
+            uint64_t end = sat_add(sat_add(recv[i].begin, sat_mul(numrecs - 1, recsize)),
+                                   recv[i].size);
             if (end > need)
                 need = end;
         }
@@ -1004,13 +1016,14 @@ int ps_dataset_check_memory(const ps_dataset *ds, ps_precision p, size_t nfields
     size_t cells, bytes;
     int st = ps_grid_size(&ds->grid, p, &cells, &bytes);
     ps_grid g = ds->grid;
+    const char *label = ds->path[0] ? ds->path : "built-in ocean";
     if (st)
-        return ps_error(PS_ENOMEM, "%s: grid %zux%zux%zu is too large to address", ds->path,
+        return ps_error(PS_ENOMEM, "%s: grid %zux%zux%zu is too large to address", label,
                         g.nz, g.ny, g.nx);
     if (nfields > 1 && bytes > SIZE_MAX / nfields)
         return ps_error(PS_ENOMEM, "%s: %zu fields of %zux%zux%zu are too large to address",
-                        ds->path, nfields, g.nz, g.ny, g.nx);
-    return check_memory(&g, p, bytes * (nfields ? nfields - 1 : 0), ds->path);
+                        label, nfields, g.nz, g.ny, g.nx);
+    return check_memory(&g, p, bytes * (nfields ? nfields - 1 : 0), label);
 }
 
 int ps_dataset_read(ps_dataset *ds, size_t t, ps_precision p, ps_field *out)
@@ -1022,7 +1035,7 @@ int ps_dataset_read(ps_dataset *ds, size_t t, ps_precision p, ps_field *out)
     unpack u;
     void *buf = NULL;
     ps_grid g = ds->grid;
-    int rev = ds->axes[PS_AXIS_DEPTH].reversed;
+    int rev = ds->axes[PS_AXIS_DEPTH].reversed, identity;
 
     memset(out, 0, sizeof *out);
     if (ds->ncid < 0)
@@ -1057,9 +1070,14 @@ int ps_dataset_read(ps_dataset *ds, size_t t, ps_precision p, ps_field *out)
             slow = d;
             break;
         }
+    /* the field first (overflow-safe); a block is at most the whole grid */
+    if ((st = check_memory(&g, p, 0, ds->path)))
+        return st;
     for (d = slow + 1; d < nd; d++)
         blk_cells *= len[d];
     nblk = len[slow];
+    if (blk_cells > SIZE_MAX / sizeof(double))
+        return ps_error(PS_ENOMEM, "%s: grid too large to address", ds->path);
     if ((st = check_memory(&g, p, blk_cells * sizeof(double), ds->path)))
         return st;
     if ((st = ps_field_alloc(out, g, p)))
@@ -1071,6 +1089,17 @@ int ps_dataset_read(ps_dataset *ds, size_t t, ps_precision p, ps_field *out)
     }
     setup_unpack(ds, &u);
     count[slow] = 1;
+    {
+        /* spatial roles in file order depth, lat, lon, depth not flipped */
+        int want = PS_AXIS_DEPTH;
+        identity = !rev;
+        for (d = 0; d < nd && identity; d++) {
+            if (pos_role[d] == PS_AXIS_TIME)
+                continue;
+            if (pos_role[d] != want++)
+                identity = 0;
+        }
+    }
     for (b = 0; b < nblk; b++) {
         size_t idx[4] = {0}, base = 0;
         int use_float = vt == NC_FLOAT && float_passthrough(&u);
@@ -1083,6 +1112,39 @@ int ps_dataset_read(ps_dataset *ds, size_t t, ps_precision p, ps_field *out)
             st = ps_error(PS_ENETCDF, "%s: reading '%s' (time %zu): %s", ds->path, ds->var_name,
                           t, nc_strerror(rc));
             goto done;
+        }
+        if (identity) {
+            /* the file is already (time,) depth, lat, lon: the block is level b */
+            size_t base = b * blk_cells;
+            if (use_float) {
+                const float *src = buf;
+                for (i = 0; i < blk_cells; i++) {
+                    float fv = src[i];
+                    double dv = (double)fv;
+                    int m;
+                    if (u.has_fill && dv == u.fill)
+                        fv = NAN;
+                    for (m = 0; m < u.nmiss; m++)
+                        if (dv == u.miss[m])
+                            fv = NAN;
+                    if ((u.has_vmin && dv < u.vmin) || (u.has_vmax && dv > u.vmax))
+                        fv = NAN;
+                    if (p == PS_FLOAT32)
+                        ((float *)out->data)[base + i] = fv;
+                    else
+                        ((double *)out->data)[base + i] = (double)fv;
+                }
+            } else {
+                const double *src = buf;
+                for (i = 0; i < blk_cells; i++) {
+                    double v = convert(&u, src[i]);
+                    if (p == PS_FLOAT32)
+                        ((float *)out->data)[base + i] = (float)v;
+                    else
+                        ((double *)out->data)[base + i] = v;
+                }
+            }
+            continue;
         }
         /* walk the block in file order, scattering to (k, j, i) */
         for (i = 0; i < blk_cells; i++) {

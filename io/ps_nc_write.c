@@ -307,18 +307,15 @@ static int define_coord(ps_writer *w, int role, int dimid, size_t len, int *vari
         if ((st = copy_attrs(w, *varid, &ax->attrs, 2, t)))
             return st;
     } else {
-        static const char *const ln[4] = {"time", "depth", "latitude", "longitude"};
-        static const char *const un[4] = {"1", "m", "degrees_north", "degrees_east"};
+        /* no coordinate variable in the source: index values, named by role */
+        static const char *const ln[4] = {"time index", "depth level index",
+                                          "latitude index", "longitude index"};
         static const char *const axn[4] = {"T", "Z", "Y", "X"};
-        if ((st = put_text(w, *varid, "long_name", have ? ln[role] : "index")))
+        if ((st = put_text(w, *varid, "long_name", ln[role])) ||
+            (st = put_text(w, *varid, "axis", axn[role])))
             return st;
-        if (have) {
-            if ((st = put_text(w, *varid, "units", un[role])) ||
-                (st = put_text(w, *varid, "axis", axn[role])))
-                return st;
-            if (role == PS_AXIS_DEPTH && (st = put_text(w, *varid, "positive", "down")))
-                return st;
-        }
+        if (role == PS_AXIS_DEPTH && (st = put_text(w, *varid, "positive", "down")))
+            return st;
     }
     return PS_OK;
 }
@@ -559,6 +556,11 @@ int ps_writer_commit(ps_writer *w)
     w->tmp[0] = '\0';
     w->committed = 1;
     return PS_OK;
+}
+
+const char *ps_writer_temp_path(const ps_writer *w)
+{
+    return w ? w->tmp : "";
 }
 
 void ps_writer_abort(ps_writer *w)

@@ -119,6 +119,9 @@ static double land_margin(uint64_t seed, double lat, double lon)
     m = t < m ? t : m;
     t = ellipse_margin(lat, lon, 52.3, -3.8, 0.9, 0.85);
     m = t < m ? t : m;
+    /* northern England and the Southern Uplands join the two */
+    t = ellipse_margin(lat, lon, 55.0, -2.9, 1.35, 1.0);
+    m = t < m ? t : m;
     t = ellipse_margin(lat, lon, 50.45, -4.4, 0.3, 1.3);
     m = t < m ? t : m;
     /* Ireland */
@@ -160,7 +163,8 @@ static double sea_depth(uint64_t seed, double lat, double lon, double m)
     double off = d_w > d_n ? d_w : d_n;
     double shelf, basin, h;
     /* shelf: shallow southern North Sea and Channel, deeper to the north */
-    shelf = 45.0 + 110.0 * clamp01((lat - 51.5) / 8.0) + 25.0 * vnoise(seed, 3, lat, lon, 0.8);
+    shelf = 45.0 + 110.0 * clamp01((lat - 51.5) / 8.0) + 80.0 * clamp01((-3.0 - lon) / 5.0) +
+            25.0 * vnoise(seed, 3, lat, lon, 0.8);
     /* Norwegian Trench along the Norwegian coast */
     if (lat > 57.5 && lat < 62.5) {
         double nt = (lon - (3.6 + 0.32 * (lat - 61.0) * (lat - 61.0))) / 0.9;
@@ -178,30 +182,44 @@ static double sea_depth(uint64_t seed, double lat, double lon, double m)
     return h;
 }
 
-/* Temperature (deg C) at depth z (m) below a column with sea floor h. */
-static double temperature(uint64_t seed, size_t t, double lat, double lon, double z, double h,
-                          double shelf, double cellnoise)
+/* What a water column's temperature profile needs (depends on lat, lon, t). */
+typedef struct column {
+    double h;    /* sea floor depth (m), 0 on land */
+    double sst;  /* surface temperature */
+    double deep; /* deep-water temperature */
+    double mowf; /* Mediterranean outflow water strength */
+} column;
+
+static void column_setup(uint64_t seed, size_t t, double lat, double lon, column *c)
 {
-    double sst, deep, prof, v, mow, x;
+    double m = land_margin(seed, lat, lon), shelf;
+    c->h = m > 0 ? sea_depth(seed, lat, lon, m) : 0.0;
+    shelf = 1.0 - smooth01((c->h - 150.0) / 300.0);
     /* January-like surface: warm Biscay, cooler North Sea and Norwegian Sea */
-    sst = 13.9 - 0.30 * (lat - 46.8) - 2.2 * shelf * clamp01((lat - 50.0) / 6.0) +
-          0.5 * clamp01((-5.0 - lon) / 8.0) + 0.35 * vnoise(seed, 5, lat, lon, 1.5);
+    c->sst = 13.9 - 0.30 * (lat - 46.8) - 2.2 * shelf * clamp01((lat - 50.0) / 6.0) +
+             0.5 * clamp01((-5.0 - lon) / 8.0) + 0.35 * vnoise(seed, 5, lat, lon, 1.5);
     /* the five records: a slow winter cooling and a drifting eddy field */
-    sst -= 0.03 * (double)t;
-    sst += 0.08 * vnoise(seed, 100 + t, lat, lon, 0.6);
+    c->sst -= 0.03 * (double)t;
+    c->sst += 0.08 * vnoise(seed, 100 + t, lat, lon, 0.6);
     /* deep water: ~2.5 C in the south, below 0 in the Norwegian Sea */
-    deep = 2.6 - 3.4 * smooth01((lat - 60.0) / 3.5) + 0.2 * vnoise(seed, 6, lat, lon, 2.0);
+    c->deep = 2.6 - 3.4 * smooth01((lat - 60.0) / 3.5) + 0.2 * vnoise(seed, 6, lat, lon, 2.0);
+    c->mowf = 1.4 * clamp01((54.0 - lat) / 6.0);
+}
+
+/* Temperature (deg C) at depth z (m) in a column; cellnoise in [0, 1). */
+static double temperature(const column *c, double z, double cellnoise)
+{
+    double prof, v, x;
     /* profile: mixed layer, then a thermocline (rational shape) */
     x = z > 60.0 ? (z - 60.0) / 700.0 : 0.0;
     prof = 1.0 / (1.0 + x * x * (1.0 + x));
-    v = deep + (sst - deep) * prof;
+    v = c->deep + (c->sst - c->deep) * prof;
     /* Mediterranean outflow water near 1000 m in the south */
     x = (z - 1000.0) / 350.0;
-    mow = 1.4 / (1.0 + x * x) * clamp01((54.0 - lat) / 6.0);
-    v += mow;
+    v += c->mowf / (1.0 + x * x);
     /* on the shelf the winter column is nearly mixed to the bottom */
-    if (h < 250.0)
-        v = sst - 0.3 * clamp01(z / 200.0);
+    if (c->h < 250.0)
+        v = c->sst - 0.3 * clamp01(z / 200.0);
     /* small deterministic cell noise (+-0.01 C) */
     v += 0.02 * (cellnoise - 0.5);
     return v;
@@ -246,7 +264,7 @@ static int fill_dataset(const ps_ocean_options *o, ps_dataset *ds, size_t ny, si
     ds->axes[PS_AXIS_TIME].unlimited = 1;
     ds->axes[PS_AXIS_TIME].file_dim_pos = 0;
     for (i = 0; i < o->ntime; i++)
-        ds->axes[PS_AXIS_TIME].values[i] = 648576.0 + 6.0 * (double)i;
+        ds->axes[PS_AXIS_TIME].values[i] = 648672.0 + 6.0 * (double)i;
     l = &ds->axes[PS_AXIS_TIME].attrs;
     if ((st = ps_attr_set_text(l, "axis", "T")) ||
         (st = ps_attr_set_text(l, "long_name", "Time (hours since 1950-01-01)")) ||
@@ -378,12 +396,12 @@ static int ocean_dims(const ps_ocean_options *o, size_t *ny, size_t *nx)
 int ps_ocean_generate(const ps_ocean_options *o, size_t t, ps_dataset *ds, ps_field *out)
 {
     ps_ocean_options def;
-    size_t ny = 0, nx = 0, k, j, i, plane;
+    size_t ny = 0, nx = 0, k, j, i, c, plane;
     int st;
     ps_dataset tmp;
     ps_dataset *d = ds ? ds : &tmp;
     uint64_t seed;
-    double *H = NULL, *S = NULL;
+    column *cols = NULL;
 
     if (!o) {
         ps_ocean_defaults(&def);
@@ -403,39 +421,27 @@ int ps_ocean_generate(const ps_ocean_options *o, size_t t, ps_dataset *ds, ps_fi
     if ((st = ps_field_alloc(out, d->grid, PS_FLOAT32)))
         goto done;
     plane = ny * nx;
-    H = malloc(plane * sizeof *H);
-    S = malloc(plane * sizeof *S);
-    if (!H || !S) {
+    cols = malloc(plane * sizeof *cols);
+    if (!cols) {
         st = ps_error(PS_ENOMEM, "out of memory");
         goto done;
     }
-    for (j = 0; j < ny; j++) {
-        double lat = d->axes[PS_AXIS_LAT].values[j];
-        for (i = 0; i < nx; i++) {
-            double lon = d->axes[PS_AXIS_LON].values[i];
-            double m = land_margin(seed, lat, lon);
-            H[j * nx + i] = m > 0 ? sea_depth(seed, lat, lon, m) : 0.0;
-            S[j * nx + i] = 1.0 - smooth01((H[j * nx + i] - 150.0) / 300.0);
-        }
-    }
+    for (j = 0; j < ny; j++)
+        for (i = 0; i < nx; i++)
+            column_setup(seed, t, d->axes[PS_AXIS_LAT].values[j], d->axes[PS_AXIS_LON].values[i],
+                         &cols[j * nx + i]);
     for (k = 0; k < d->grid.nz; k++) {
         double z = d->axes[PS_AXIS_DEPTH].values[k];
-        float *row = (float *)out->data + k * plane;
-        for (j = 0; j < ny; j++) {
-            double lat = d->axes[PS_AXIS_LAT].values[j];
-            for (i = 0; i < nx; i++) {
-                double lon = d->axes[PS_AXIS_LON].values[i], h = H[j * nx + i];
-                row[j * nx + i] =
-                    (h > 0 && z <= h)
-                        ? (float)temperature(seed, t, lat, lon, z, h, S[j * nx + i],
-                                             urand(seed, 200 + t, k, j * nx + i))
-                        : NAN;
-            }
+        float *lev = (float *)out->data + k * plane;
+        for (c = 0; c < plane; c++) {
+            const column *col = &cols[c];
+            lev[c] = (col->h > 0 && z <= col->h)
+                         ? (float)temperature(col, z, urand(seed, 200 + t, k, c))
+                         : NAN;
         }
     }
 done:
-    free(H);
-    free(S);
+    free(cols);
     if (st && out)
         ps_field_free(out);
     if (st || !ds)

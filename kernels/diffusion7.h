@@ -59,7 +59,7 @@ PS_KERNEL_FN PS_REAL PS_CAT(ps_diffusion7_cell, PS_SUFFIX)(
     t1 = n * c;
     t2 = s - t1;
     t3 = d * t2;
-    t4 = t3 / n;
+    t4 = PS_DIV(t3, n);
     r = c + t4;
     /* c != c: land keeps its NaN; n == 0: an isolated cell keeps its value */
     return (c != c || n == (PS_REAL)0) ? c : r;

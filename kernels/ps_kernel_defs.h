@@ -26,6 +26,16 @@
 #  define PS_KERNEL_FN static inline
 #endif
 
+/*
+ * PS_DIV(a, b): the one division of a cell update, a / b. The OpenCL backend
+ * redefines it, on a device without correctly rounded float division, as the
+ * float quotient computed in double and rounded once (which is correctly
+ * rounded); everything else keeps a / b.
+ */
+#ifndef PS_DIV
+#  define PS_DIV(a, b) ((a) / (b))
+#endif
+
 #define PS_CAT_(a, b) a##b
 #define PS_CAT(a, b) PS_CAT_(a, b)
 

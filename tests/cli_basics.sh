@@ -6,8 +6,9 @@
 expect_exit 0 "$PSTENCIL" --version
 grep -q "^pstencil [0-9]" "$TMP/out" || fail "--version prints no version"
 expect_exit 0 "$PSTENCIL" --help
+cp "$TMP/out" "$TMP/mainhelp"
 for c in run gen summary compare backends validate bench plot; do
-  grep -q "  $c " "$TMP/out" || fail "--help does not list '$c'"
+  grep -q "  $c " "$TMP/mainhelp" || fail "--help does not list '$c'"
   expect_exit 0 "$PSTENCIL" "$c" --help
   grep -qi "usage" "$TMP/out" || fail "'$c --help' prints no usage"
 done

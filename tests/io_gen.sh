@@ -43,12 +43,19 @@ expect_err "nodir"
 [ -e nodir/x.nc ] && fail "output left behind"
 expect_exit 2 "$PSTENCIL" gen --scale -1
 expect_err "scale"
+expect_exit 2 "$PSTENCIL" gen -o huge.nc --scale 1000
+expect_err "needs [0-9]+ bytes, more than this machine's"
+[ -e huge.nc ] && fail "output left behind by a grid too large for memory"
+expect_exit 2 "$PSTENCIL" gen -o small.nc --scale 0.005
+expect_err "need at least 3x3"
 expect_exit 2 "$PSTENCIL" gen --seed abc
 expect_err "seed"
 ls -a | grep -q '\.tmp\.' && fail "temporary file left behind"
 
 if command -v cdo >/dev/null 2>&1; then
   cdo -s sinfon a.nc > cdo.out 2>&1 || { cat cdo.out; fail "cdo sinfon cannot read the generated file"; }
+  grep -Eiq 'unsupported|warning|error' cdo.out && { cat cdo.out; fail "cdo sinfon complains"; }
+  grep -q "2024-01-01 00:00:00" cdo.out || { cat cdo.out; fail "cdo does not see 2024-01-01 as the first time"; }
 fi
 if /usr/bin/python3 -c 'import xarray, netCDF4' 2>/dev/null; then
   /usr/bin/python3 - <<'PY' || fail "xarray cannot open the generated file"

@@ -7,9 +7,9 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*" >&2; exit 77; }
 # expect_exit CODE CMD...: run CMD, check its exit code, keep stderr in $TMP/err
 expect_exit() {
-  want=$1; shift
-  "$@" >"$TMP/out" 2>"$TMP/err"; got=$?
-  [ "$got" -eq "$want" ] || { cat "$TMP/err" >&2; fail "'$*' exited $got, expected $want"; }
+  _ee_want=$1; shift
+  "$@" >"$TMP/out" 2>"$TMP/err"; _ee_got=$?
+  [ "$_ee_got" -eq "$_ee_want" ] || { cat "$TMP/err" >&2; fail "'$*' exited $_ee_got, expected $_ee_want"; }
 }
 # expect_err PATTERN: stderr of the last expect_exit matches PATTERN (grep -E)
 expect_err() {

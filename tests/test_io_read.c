@@ -596,6 +596,114 @@ int main(void)
     }
 
     {
+        /* valid_min in unpacked units (float on a short variable); _Unsigned bytes;
+         * an unlimited time dimension with no records */
+        int nc, d4[4], v, k;
+        short raw[27];
+        signed char braw[27];
+        float sc = 0.5f, of = 10.0f, vmin = 11.0f, bsc = 0.1f;
+        ps_dataset ds;
+        ps_field fld;
+        int st;
+        for (k = 0; k < 27; k++)
+            raw[k] = (short)(k % 3 == 0 ? 0 : 4 + k), braw[k] = (signed char)(k == 5 ? -1 : k);
+        snprintf(path, sizeof path, "%s/unpackedrange.nc", dir);
+        NCX(nc_create(path, NC_CLOBBER, &nc));
+        NCX(nc_def_dim(nc, "depth", 3, &d4[0]));
+        NCX(nc_def_dim(nc, "lat", 3, &d4[1]));
+        NCX(nc_def_dim(nc, "lon", 3, &d4[2]));
+        NCX(nc_def_var(nc, "thetao", NC_SHORT, 3, d4, &v));
+        NCX(nc_put_att_float(nc, v, "scale_factor", NC_FLOAT, 1, &sc));
+        NCX(nc_put_att_float(nc, v, "add_offset", NC_FLOAT, 1, &of));
+        NCX(nc_put_att_float(nc, v, "valid_min", NC_FLOAT, 1, &vmin));
+        NCX(nc_enddef(nc));
+        NCX(nc_put_var_short(nc, v, raw));
+        NCX(nc_close(nc));
+        checks++;
+        if ((st = ps_dataset_open(&ds, path, NULL)) || (st = ps_dataset_read(&ds, 0, PS_FLOAT64, &fld))) {
+            FAILF("valid_min in unpacked units: %s", ps_error_detail());
+        } else {
+            for (k = 0; k < 27; k++) {
+                double g = ((double *)fld.data)[k], e = k % 3 == 0 ? NAN : 10.0 + 0.5 * (4 + k);
+                if (isnan(e) ? !isnan(g) : g != e) {
+                    FAILF("valid_min in unpacked units: cell %d = %g, expected %g", k, g, e);
+                    break;
+                }
+            }
+            ps_field_free(&fld);
+            ps_dataset_close(&ds);
+        }
+        snprintf(path, sizeof path, "%s/unsigned.nc", dir);
+        NCX(nc_create(path, NC_CLOBBER, &nc));
+        NCX(nc_def_dim(nc, "time", NC_UNLIMITED, &d4[0]));
+        NCX(nc_def_dim(nc, "depth", 3, &d4[1]));
+        NCX(nc_def_dim(nc, "lat", 3, &d4[2]));
+        NCX(nc_def_dim(nc, "lon", 3, &d4[3]));
+        NCX(nc_def_var(nc, "thetao", NC_BYTE, 3, &d4[1], &v));
+        NCX(nc_put_att_text(nc, v, "_Unsigned", 4, "true"));
+        NCX(nc_put_att_float(nc, v, "scale_factor", NC_FLOAT, 1, &bsc));
+        NCX(nc_def_var(nc, "empty", NC_FLOAT, 4, d4, &k));
+        NCX(nc_enddef(nc));
+        NCX(nc_put_var_schar(nc, v, braw));
+        NCX(nc_close(nc));
+        checks++;
+        if ((st = ps_dataset_open(&ds, path, NULL)) || (st = ps_dataset_read(&ds, 0, PS_FLOAT32, &fld))) {
+            FAILF("_Unsigned byte: %s", ps_error_detail());
+        } else {
+            float g = ((float *)fld.data)[5], g4 = ((float *)fld.data)[4];
+            if (g != (float)(255 * (double)bsc) || g4 != (float)(4 * (double)bsc))
+                FAILF("_Unsigned byte: got %g and %g, expected 25.5 and 0.4", (double)g, (double)g4);
+            ps_field_free(&fld);
+            ps_dataset_close(&ds);
+        }
+        checks++;
+        if ((st = ps_dataset_open(&ds, path, "empty"))) {
+            FAILF("no records: open: %s", ps_error_detail());
+        } else {
+            st = ps_dataset_read(&ds, 0, PS_FLOAT32, &fld);
+            if (ds.ntime != 0 || st != PS_ERANGE || !strstr(ps_error_detail(), "no time records"))
+                FAILF("no records: ntime %zu, %s (%s)", ds.ntime, ps_strerror(st), ps_error_detail());
+            ps_dataset_close(&ds);
+        }
+    }
+    {
+        /* a grid whose cell count overflows 64 bits: refused before any allocation */
+        int nc, d3[3], v, rc;
+        ps_dataset ds;
+        ps_field fld;
+        int st;
+        snprintf(path, sizeof path, "%s/overflow.nc", dir);
+        NCX(nc_create(path, NC_CLOBBER | NC_NETCDF4, &nc));
+        NCX(nc_def_dim(nc, "depth", (size_t)1 << 22, &d3[0]));
+        NCX(nc_def_dim(nc, "lat", (size_t)1 << 21, &d3[1]));
+        NCX(nc_def_dim(nc, "lon", (size_t)1 << 21, &d3[2]));
+        rc = nc_def_var(nc, "thetao", NC_FLOAT, 3, d3, &v);
+        if (rc == NC_NOERR) {
+            size_t ch[3] = {1, 16, 16};
+            rc = nc_def_var_chunking(nc, v, NC_CHUNKED, ch);
+        }
+        nc_close(nc);
+        if (rc == NC_NOERR) {
+            checks++;
+            st = ps_dataset_open(&ds, path, NULL);
+            if (st)
+                FAILF("overflow: open: %s", ps_error_detail());
+            else {
+                st = ps_dataset_read(&ds, 0, PS_FLOAT32, &fld);
+                if (st != PS_ENOMEM || !strstr(ps_error_detail(), "too large to address"))
+                    FAILF("overflowing grid: got %s (%s), expected PS_ENOMEM", ps_strerror(st),
+                          ps_error_detail());
+                else
+                    printf("ok: overflowing grid: %s\n", ps_error_detail());
+                if (ps_dataset_check_memory(&ds, PS_FLOAT32, 3) != PS_ENOMEM)
+                    FAILF("ps_dataset_check_memory accepts an overflowing grid");
+                ps_dataset_close(&ds);
+            }
+        } else {
+            printf("skip: netCDF-4 refused a 2^64-cell variable (%s)\n", nc_strerror(rc));
+        }
+    }
+    {
         char cmd[600];
         snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
         if (system(cmd) != 0)

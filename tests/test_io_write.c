@@ -140,6 +140,8 @@ static void test_round_trip(const char *in, ps_precision prec, int compress)
         return;
     }
     CHECK(tmp_files() == 1, "one temporary file while writing (found %d)", tmp_files());
+    CHECK(strstr(ps_writer_temp_path(w), "/.out_") && access(ps_writer_temp_path(w), F_OK) == 0,
+          "temporary path %s next to the output", ps_writer_temp_path(w));
     CHECK(!exists(out), "output must not exist before commit");
     CHECK(ps_writer_append(w, 0, &f) == PS_OK, "append 0: %s", ps_error_detail());
     CHECK(ps_writer_append(w, 10, &f) == PS_OK, "append 10: %s", ps_error_detail());
@@ -247,15 +249,37 @@ static void test_round_trip(const char *in, ps_precision prec, int compress)
         NCX(nc_get_var_double(nc, tv, tvals));
         NCX(nc_get_var_double(nc, mv, mvals));
         CHECK(tvals[0] == 0 && tvals[1] == 10, "time = step numbers (%g, %g)", tvals[0], tvals[1]);
+        {
+            char *ln = get_text(nc, tv, "long_name"), *ax = get_text(nc, tv, "axis");
+            size_t ulen;
+            CHECK(ln && !strcmp(ln, "model step") && ax && !strcmp(ax, "T"),
+                  "time: long_name 'model step', axis T");
+            CHECK(nc_inq_attlen(nc, tv, "units", &ulen) == NC_ENOTATT,
+                  "time (a dimensionless step count) has no units attribute");
+            free(ln), free(ax);
+        }
         CHECK(mvals[0] == 0 && mvals[1] == 600, "model_time = step * dt (%g, %g)", mvals[0],
               mvals[1]);
     }
     NCX(nc_close(nc));
     {
-        char cmd[700];
+        char cmd[2400];
         snprintf(cmd, sizeof cmd, "ncdump -h '%s' >/dev/null 2>&1", out);
         if (system("command -v ncdump >/dev/null 2>&1") == 0)
             CHECK(system(cmd) == 0, "ncdump -h reads the output");
+        /* CDO reads it without a warning (e.g. "Unsupported TIMEUNIT") */
+        snprintf(cmd, sizeof cmd,
+                 "cdo -s sinfon '%s' > '%s.cdo' 2>&1 && ! grep -Eiq 'unsupported|warning|error' '%s.cdo'",
+                 out, out, out);
+        if (system("command -v cdo >/dev/null 2>&1") == 0)
+            CHECK(system(cmd) == 0, "cdo sinfon reads the output without complaint");
+        /* xarray opens it with warnings turned into errors */
+        snprintf(cmd, sizeof cmd,
+                 "/usr/bin/python3 -W error -c 'import xarray as xr; d = xr.open_dataset(\"%s\"); "
+                 "assert d[\"temperature\"].dims[0] == \"time\"; d.load()'",
+                 out);
+        if (system("/usr/bin/python3 -c 'import xarray, netCDF4' >/dev/null 2>&1") == 0)
+            CHECK(system(cmd) == 0, "xarray opens the output without a warning");
     }
     ps_field_free(&f);
 }
@@ -444,7 +468,7 @@ static void test_ocean(void)
     CHECK(ps_ocean_write(&o, out, 0) == PS_OK, "ocean write: %s", ps_error_detail());
     CHECK(ps_ocean_write(&o, out, 0) == PS_EEXIST, "ocean write refuses to overwrite");
     if (ps_dataset_open(&back, out, NULL) == PS_OK) {
-        CHECK(back.ntime == 5 && back.axes[0].values[0] == 648576.0,
+        CHECK(back.ntime == 5 && back.axes[0].values[0] == 648672.0,
               "5 records, time in hours since 1950");
         if (ps_dataset_read(&back, 0, PS_FLOAT32, &r) == PS_OK) {
             CHECK(ps_field_checksum(&r) == ps_field_checksum(&a), "file holds the generated field");

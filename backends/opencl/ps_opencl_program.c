@@ -1,0 +1,183 @@
+/*
+ * OpenCL programs: the embedded kernel sources (kernels/ps_kernel_defs.h,
+ * kernels/diffusion7.h and the wrapper ps_opencl_kernel.cl, generated into
+ * ps_opencl_source.c at build time) behind a short prelude of pragmas, built
+ * once per device and variant (precision, exact/fast, division method) and
+ * kept for the process lifetime.
+ */
+#include "config.h"
+#include "ps_opencl.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PS_OCL_NVARIANT 12 /* f64 x fast x div */
+
+typedef struct ocl_cache {
+    cl_device_id device;
+    cl_context ctx;
+    cl_program prog[PS_OCL_NVARIANT];
+} ocl_cache;
+
+static pthread_mutex_t ps_ocl_prog_lock = PTHREAD_MUTEX_INITIALIZER;
+static ocl_cache *ps_ocl_cache;
+static int ps_ocl_ncache;
+
+static int variant_index(ps_ocl_variant v)
+{
+    return (v.f64 ? 6 : 0) + (v.fast ? 3 : 0) + (v.div >= 0 && v.div < 3 ? v.div : 0);
+}
+
+/* Find or add the cache entry of a device (caller holds the lock). */
+static ocl_cache *cache_entry(cl_device_id dev)
+{
+    ocl_cache *grown;
+    int i;
+    for (i = 0; i < ps_ocl_ncache; i++)
+        if (ps_ocl_cache[i].device == dev)
+            return &ps_ocl_cache[i];
+    grown = realloc(ps_ocl_cache, (size_t)(ps_ocl_ncache + 1) * sizeof *grown);
+    if (!grown)
+        return NULL;
+    ps_ocl_cache = grown;
+    memset(&grown[ps_ocl_ncache], 0, sizeof *grown);
+    grown[ps_ocl_ncache].device = dev;
+    return &grown[ps_ocl_ncache++];
+}
+
+/*
+ * The prelude and options of a variant. Exact mode: no contraction
+ * (OpenCL's default is FP_CONTRACT ON) and IEEE float division, either by
+ * -cl-fp32-correctly-rounded-divide-sqrt or by dividing in double and
+ * rounding once (a float quotient computed in double is correctly rounded).
+ * Fast mode: contraction and unsafe maths, but not -cl-fast-relaxed-math,
+ * which implies -cl-finite-math-only and would let the compiler drop the
+ * NaN tests that keep land out of the sum.
+ */
+static void variant_text(const ps_ocl_dev *dev, ps_ocl_variant v, char *prelude, size_t plen,
+                         char *opts, size_t olen)
+{
+    int need_fp64 = v.f64 || (!v.fast && v.div == PS_OCL_DIV_DOUBLE);
+    snprintf(prelude, plen, "/* pstencil opencl prelude: %s %s */\n%s%s%s",
+             v.f64 ? "float64" : "float32", v.fast ? "fast" : "exact",
+             need_fp64 ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" : "",
+             v.fast ? "" : "#pragma OPENCL FP_CONTRACT OFF\n",
+             (!v.f64 && !v.fast && v.div == PS_OCL_DIV_DOUBLE)
+                 ? "#define PS_DIV(a, b) ((float)((double)(a) / (double)(b)))\n"
+                 : "");
+    snprintf(opts, olen, "-DPS_REAL=%s -DPS_SUFFIX=%s%s%s%s", v.f64 ? "double" : "float",
+             v.f64 ? "_f64" : "_f32",
+             (dev->clc_major > 1 || dev->clc_minor >= 2) ? " -cl-std=CL1.2" : "",
+             (!v.f64 && !v.fast && v.div == PS_OCL_DIV_CORRECT)
+                 ? " -cl-fp32-correctly-rounded-divide-sqrt"
+                 : "",
+             v.fast ? " -cl-mad-enable -cl-unsafe-math-optimizations" : "");
+}
+
+/* Options that would break exact mode's bitwise contract. */
+static const char *const ps_ocl_inexact_opts[] = {
+    "-cl-mad-enable", "-cl-unsafe-math-optimizations", "-cl-fast-relaxed-math",
+    "-cl-finite-math-only", "-cl-denorms-are-zero", "-cl-no-signed-zeros", NULL};
+
+static int build(const ps_ocl_dev *dev, cl_context ctx, ps_ocl_variant v, cl_program *out,
+                 char *why, size_t whylen)
+{
+    char prelude[512], opts[1024];
+    const char *src[4], *extra = getenv(PS_OCL_OPTIONS_ENV);
+    cl_program prog = NULL;
+    cl_int e, be;
+    int st = PS_OK;
+
+    variant_text(dev, v, prelude, sizeof prelude, opts, sizeof opts);
+    if (extra && *extra) {
+        size_t used = strlen(opts), i;
+        if (!v.fast)
+            for (i = 0; ps_ocl_inexact_opts[i]; i++)
+                if (strstr(extra, ps_ocl_inexact_opts[i])) {
+                    snprintf(why, whylen, PS_OCL_OPTIONS_ENV " contains %s, which breaks exact "
+                             "mode (use fast mode)", ps_ocl_inexact_opts[i]);
+                    return PS_EINVAL;
+                }
+        if (strlen(extra) + 2 > sizeof opts - used) {
+            snprintf(why, whylen, PS_OCL_OPTIONS_ENV " is too long (%zu characters)",
+                     strlen(extra));
+            return PS_EINVAL;
+        }
+        snprintf(opts + used, sizeof opts - used, " %s", extra);
+    }
+    src[0] = prelude;
+    src[1] = ps_ocl_src_kernel_defs;
+    src[2] = ps_ocl_src_diffusion7;
+    src[3] = ps_ocl_src_wrapper;
+    prog = clCreateProgramWithSource(ctx, 4, src, NULL, &e);
+    if (e != CL_SUCCESS) {
+        st = ps_ocl_fail(why, whylen, e, "clCreateProgramWithSource on %s", dev->name);
+        goto done;
+    }
+    be = clBuildProgram(prog, 1, &dev->device, opts, NULL, NULL);
+    if (be != CL_SUCCESS) {
+        size_t loglen = 0, used;
+        char *log = NULL;
+        st = ps_ocl_fail(why, whylen, be, "clBuildProgram on %s with options '%s'", dev->name,
+                         opts);
+        e = clGetProgramBuildInfo(prog, dev->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &loglen);
+        if (e == CL_SUCCESS && loglen > 0)
+            log = calloc(1, loglen + 1);
+        if (log)
+            e = clGetProgramBuildInfo(prog, dev->device, CL_PROGRAM_BUILD_LOG, loglen, log, NULL);
+        used = strlen(why);
+        if (log && e == CL_SUCCESS)
+            snprintf(why + used, whylen - used, "; build log:\n%s", log);
+        else
+            snprintf(why + used, whylen - used, "; no build log (clGetProgramBuildInfo: %s)",
+                     ps_ocl_err_name(e));
+        free(log);
+        goto done;
+    }
+    *out = prog;
+    prog = NULL;
+done:
+    if (prog)
+        clReleaseProgram(prog);
+    return st;
+}
+
+int ps_ocl_program(const ps_ocl_dev *dev, ps_ocl_variant v, cl_context *ctx, cl_program *prog,
+                   char *why, size_t whylen)
+{
+    ocl_cache *c;
+    int st = PS_OK, vi = variant_index(v);
+    cl_int e;
+
+    *ctx = NULL;
+    *prog = NULL;
+    pthread_mutex_lock(&ps_ocl_prog_lock);
+    c = cache_entry(dev->device);
+    if (!c) {
+        snprintf(why, whylen, "out of memory");
+        st = PS_ENOMEM;
+        goto done;
+    }
+    if (!c->ctx) {
+        cl_context_properties props[3] = {CL_CONTEXT_PLATFORM,
+                                          (cl_context_properties)dev->platform, 0};
+        c->ctx = clCreateContext(props, 1, &dev->device, NULL, NULL, &e);
+        if (e != CL_SUCCESS) {
+            c->ctx = NULL;
+            st = ps_ocl_fail(why, whylen, e, "clCreateContext on %s", dev->name);
+            goto done;
+        }
+    }
+    if (!c->prog[vi]) {
+        st = build(dev, c->ctx, v, &c->prog[vi], why, whylen);
+        if (st)
+            goto done;
+    }
+    *ctx = c->ctx;
+    *prog = c->prog[vi];
+done:
+    pthread_mutex_unlock(&ps_ocl_prog_lock);
+    return st;
+}

@@ -1,0 +1,24 @@
+#!/bin/sh
+# The exact-mode suite again on the other code paths: each kernel shape
+# (PSTENCIL_OPENCL_KERNEL=ij|ijk|row) with a forced, odd work-group shape, and
+# the float quotient computed in double (the path for devices without
+# correctly rounded float division), each bitwise equal to the reference;
+# and a program that does not compile (the error carries the build log).
+. "$top_srcdir/tests/lib.sh"
+prog="$top_builddir/tests/test_opencl"
+[ -x "$prog" ] || skip "tests/test_opencl not built"
+"$prog" >"$TMP/log" 2>&1; rc=$?
+[ $rc -eq 77 ] && { cat "$TMP/log"; skip "no OpenCL device"; }
+[ $rc -eq 0 ] || { cat "$TMP/log"; fail "test_opencl failed"; }
+PSTENCIL_OPENCL_KERNEL=ijk "$prog" --block 16,4,2 || fail "3-D kernel, local size 16,4,2"
+PSTENCIL_OPENCL_KERNEL=ij "$prog" --block 3,5 || fail "(i,j) kernel, local size 3,5"
+PSTENCIL_OPENCL_KERNEL=row "$prog" --block 5,3 || fail "row kernel, local size 5,3"
+PSTENCIL_OPENCL_BUILD_OPTIONS=-DPS_REAL=no_such_type "$prog" --build-fails \
+  || fail "a program that does not compile"
+if grep -q "fp64 yes" "$TMP/log"; then
+  PSTENCIL_OPENCL_DIVIDE=double "$prog" >"$TMP/div" 2>&1 || { cat "$TMP/div"; fail "float quotient in double"; }
+  cat "$TMP/div"
+  grep -q "exact float32 divides in double" "$TMP/div" || fail "PSTENCIL_OPENCL_DIVIDE=double not in effect"
+else
+  echo "no fp64 device: the divide-in-double path is not checked"
+fi

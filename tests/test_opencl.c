@@ -1,0 +1,551 @@
+/*
+ * The opencl plugin through the loader (ps_backend_open("opencl")): exact
+ * mode bitwise equal to the reference backend on several grids (3x3x3,
+ * 5x7x13, 17x129x257, a half-land random mask, extremes: +-1e30, subnormals,
+ * -0.0), float32 and float64, after 1, 2, 7 and 50 steps, with both device
+ * buffers and every host output poisoned first; region upload/download;
+ * profiling; fast mode within a bound with the NaN mask intact; errors for
+ * bad devices and local sizes.
+ *
+ *   test_opencl                  the suite (exit 77: plugin not built or no device)
+ *   test_opencl --block X,Y,Z    the same with a forced work-group shape
+ *   test_opencl --build-fails    run with PSTENCIL_OPENCL_BUILD_OPTIONS breaking the
+ *                                program: create must fail with the build log
+ *   test_opencl --no-platform    run with OCL_ICD_VENDORS pointing to an empty
+ *                                directory: probe and create must fail with
+ *                                PS_ENODEVICE naming the missing platform
+ */
+#include "config.h"
+#include "pstencil.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures;
+static int block[3];
+#define FAILF(...) do { printf("FAIL: " __VA_ARGS__); printf("\n"); failures++; } while (0)
+
+typedef enum { FILL_OCEAN, FILL_MASK50, FILL_EXTREME } fill_kind;
+
+static uint64_t rng_state;
+static double rnd(void) /* deterministic, in [0, 1) */
+{
+    rng_state = rng_state * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
+    return (double)(rng_state >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static void fill(ps_field *f, fill_kind kind, uint64_t seed)
+{
+    size_t n = ps_field_cells(f), q;
+    const ps_grid *g = &f->grid;
+    rng_state = seed;
+    for (q = 0; q < n; q++) {
+        size_t i = q % g->nx, j = (q / g->nx) % g->ny, k = q / (g->nx * g->ny);
+        double v = 28.0 - 0.5 * (double)k + 4.0 * rnd(), r = rnd();
+        float vf;
+        switch (kind) {
+        case FILL_OCEAN: /* land blobs: a sloping seabed and a coast */
+            if ((double)k > 2.0 + 0.7 * (double)g->nz * (0.5 + 0.5 * sin(0.1 * (double)i)) ||
+                (j + i) % 17 == 3)
+                v = NAN;
+            break;
+        case FILL_MASK50:
+            if (r < 0.5)
+                v = NAN;
+            break;
+        case FILL_EXTREME:
+            if (r < 0.15)
+                v = 1e30;
+            else if (r < 0.3)
+                v = -1e30;
+            else if (r < 0.45)
+                v = f->precision == PS_FLOAT64 ? 4.9e-322 * (1 + (int)(r * 100)) : 1.4e-43 * (1 + (int)(r * 100));
+            else if (r < 0.55)
+                v = -0.0;
+            else if (r < 0.6)
+                v = f->precision == PS_FLOAT64 ? -2.2e-308 : -1.17e-38; /* near the smallest normal */
+            else if (r < 0.7)
+                v = NAN;
+            break;
+        }
+        if (f->precision == PS_FLOAT64) {
+            ((double *)f->data)[q] = v;
+        } else {
+            vf = (float)v;
+            ((float *)f->data)[q] = vf;
+        }
+    }
+}
+
+static void poison(void *p, size_t bytes)
+{
+    memset(p, 0xa5, bytes); /* a NaN pattern neither backend produces */
+}
+
+/* Open a context, with both device buffers poisoned before @p in is uploaded. */
+static ps_context *open_ctx(ps_backend *b, const ps_field *in, ps_mode mode, int profile)
+{
+    ps_config cfg;
+    ps_context *ctx = NULL;
+    size_t bytes = ps_field_cells(in) * ps_precision_size(in->precision);
+    void *junk = malloc(bytes);
+    ps_config_init(&cfg, in->grid, in->precision);
+    cfg.mode = mode;
+    cfg.profile = profile;
+    if (strcmp(ps_backend_name(b), "reference")) {
+        cfg.block[0] = block[0];
+        cfg.block[1] = block[1];
+        cfg.block[2] = block[2];
+    }
+    if (!junk || ps_context_create(b, &cfg, &ctx)) {
+        FAILF("%s create %zux%zux%zu %s: %s", ps_backend_name(b), in->grid.nz, in->grid.ny,
+              in->grid.nx, ps_precision_name(in->precision), ps_error_detail());
+        free(junk);
+        return NULL;
+    }
+    poison(junk, bytes);
+    /* the poison (NaN) is copied by a step into the other buffer: both poisoned */
+    if (ps_context_upload(ctx, junk, NULL) || ps_context_step(ctx, 1) ||
+        ps_context_upload(ctx, in->data, NULL)) {
+        FAILF("%s upload: %s", ps_backend_name(b), ps_error_detail());
+        ps_context_destroy(ctx);
+        ctx = NULL;
+    }
+    free(junk);
+    return ctx;
+}
+
+static void first_diff(const ps_field *a, const ps_field *b, char *buf, size_t len)
+{
+    size_t n = ps_field_cells(a), q, es = ps_precision_size(a->precision), nd = 0, first = 0;
+    for (q = 0; q < n; q++)
+        if (memcmp((const char *)a->data + q * es, (const char *)b->data + q * es, es)) {
+            if (!nd)
+                first = q;
+            nd++;
+        }
+    if (a->precision == PS_FLOAT64)
+        snprintf(buf, len, "%zu cells differ, first at %zu: opencl %a reference %a", nd, first,
+                 ((double *)a->data)[first], ((double *)b->data)[first]);
+    else
+        snprintf(buf, len, "%zu cells differ, first at %zu: opencl %a reference %a", nd, first,
+                 (double)((float *)a->data)[first], (double)((float *)b->data)[first]);
+}
+
+/* Exact mode: bitwise equal to the reference after 1, 2, 7, 50 steps. */
+static void check_exact(ps_backend *ocl, ps_backend *ref, ps_grid g, ps_precision p,
+                        fill_kind kind, const char *label)
+{
+    static const long at[] = {1, 2, 7, 50};
+    ps_field in = {0}, got = {0}, want = {0};
+    ps_context *co = NULL, *cr = NULL, *once = NULL;
+    size_t bytes;
+    long done = 0;
+    size_t s;
+    char why[256];
+
+    if (ps_field_alloc(&in, g, p) || ps_field_alloc(&got, g, p) || ps_field_alloc(&want, g, p)) {
+        FAILF("alloc %s", label);
+        goto done;
+    }
+    bytes = ps_field_cells(&in) * ps_precision_size(p);
+    fill(&in, kind, 12345 + g.nx);
+    co = open_ctx(ocl, &in, PS_MODE_EXACT, 0);
+    cr = open_ctx(ref, &in, PS_MODE_EXACT, 0);
+    if (!co || !cr)
+        goto done;
+    for (s = 0; s < sizeof at / sizeof at[0]; s++) {
+        if (ps_context_step(co, at[s] - done) || ps_context_step(cr, at[s] - done)) {
+            FAILF("%s %s step: %s", label, ps_precision_name(p), ps_error_detail());
+            goto done;
+        }
+        done = at[s];
+        poison(got.data, bytes);
+        poison(want.data, bytes);
+        if (ps_context_download(co, got.data, NULL) || ps_context_download(cr, want.data, NULL)) {
+            FAILF("%s download: %s", label, ps_error_detail());
+            goto done;
+        }
+        if (memcmp(got.data, want.data, bytes)) {
+            first_diff(&got, &want, why, sizeof why);
+            FAILF("%s %s exact, %ld steps: %s", label, ps_precision_name(p), done, why);
+        }
+    }
+    /* 50 steps in one call on a fresh context give the same bits */
+    once = open_ctx(ocl, &in, PS_MODE_EXACT, 0);
+    if (!once)
+        goto done;
+    poison(got.data, bytes);
+    if (ps_context_step(once, 50) || ps_context_finish(once) ||
+        ps_context_download(once, got.data, NULL))
+        FAILF("%s 50 steps at once: %s", label, ps_error_detail());
+    else if (memcmp(got.data, want.data, bytes)) {
+        first_diff(&got, &want, why, sizeof why);
+        FAILF("%s %s exact, 50 steps in one call: %s", label, ps_precision_name(p), why);
+    }
+done:
+    ps_context_destroy(co);
+    ps_context_destroy(cr);
+    ps_context_destroy(once);
+    ps_field_free(&in);
+    ps_field_free(&got);
+    ps_field_free(&want);
+}
+
+/* Fast mode: same NaN mask, small relative error. */
+static void check_fast(ps_backend *ocl, ps_backend *ref, ps_grid g, ps_precision p, long steps)
+{
+    ps_field in = {0}, got = {0}, want = {0};
+    ps_context *co = NULL, *cr = NULL;
+    size_t q, n;
+    double worst = 0, bound = p == PS_FLOAT64 ? 1e-13 : 1e-5;
+    if (ps_field_alloc(&in, g, p) || ps_field_alloc(&got, g, p) || ps_field_alloc(&want, g, p))
+        goto done;
+    n = ps_field_cells(&in);
+    fill(&in, FILL_OCEAN, 777);
+    co = open_ctx(ocl, &in, PS_MODE_FAST, 0);
+    cr = open_ctx(ref, &in, PS_MODE_EXACT, 0);
+    if (!co || !cr)
+        goto done;
+    if (ps_context_step(co, steps) || ps_context_step(cr, steps) ||
+        ps_context_download(co, got.data, NULL) || ps_context_download(cr, want.data, NULL)) {
+        FAILF("fast mode run: %s", ps_error_detail());
+        goto done;
+    }
+    for (q = 0; q < n; q++) {
+        double a = p == PS_FLOAT64 ? ((double *)got.data)[q] : ((float *)got.data)[q];
+        double w = p == PS_FLOAT64 ? ((double *)want.data)[q] : ((float *)want.data)[q];
+        if (isnan(a) != isnan(w)) {
+            FAILF("fast mode %s: NaN mask differs at cell %zu (%g vs %g)", ps_precision_name(p),
+                  q, a, w);
+            goto done;
+        }
+        if (!isnan(a) && fabs(a - w) / (1.0 + fabs(w)) > worst)
+            worst = fabs(a - w) / (1.0 + fabs(w));
+    }
+    if (worst > bound)
+        FAILF("fast mode %s, %ld steps: relative error %g > %g", ps_precision_name(p), steps,
+              worst, bound);
+    else
+        printf("fast mode %s, %ld steps: max relative error %g\n", ps_precision_name(p), steps,
+               worst);
+done:
+    ps_context_destroy(co);
+    ps_context_destroy(cr);
+    ps_field_free(&in);
+    ps_field_free(&got);
+    ps_field_free(&want);
+}
+
+static void check_regions(ps_backend *ocl)
+{
+    ps_grid g = {4, 5, 6};
+    ps_config cfg;
+    ps_context *ctx = NULL;
+    ps_region r = {{1, 2, 3}, {2, 3, 2}};
+    double zero[120] = {0}, blk[12], back[12], all[120];
+    size_t k, j, i, q = 0;
+    for (q = 0; q < 12; q++)
+        blk[q] = 1.0 + (double)q;
+    ps_config_init(&cfg, g, PS_FLOAT64);
+    if (ps_context_create(ocl, &cfg, &ctx)) {
+        FAILF("region create: %s", ps_error_detail());
+        return;
+    }
+    if (ps_context_upload(ctx, zero, NULL) || ps_context_upload(ctx, blk, &r) ||
+        ps_context_download(ctx, all, NULL) || ps_context_download(ctx, back, &r)) {
+        FAILF("region copies: %s", ps_error_detail());
+        goto done;
+    }
+    if (memcmp(blk, back, sizeof blk))
+        FAILF("region round trip differs");
+    q = 0;
+    for (k = 0; k < 4; k++)
+        for (j = 0; j < 5; j++)
+            for (i = 0; i < 6; i++) {
+                int in = k >= 1 && k < 3 && j >= 2 && j < 5 && i >= 3 && i < 5;
+                double want = in ? blk[((k - 1) * 3 + (j - 2)) * 2 + (i - 3)] : 0.0;
+                if (all[ps_index(&g, k, j, i)] != want) {
+                    if (!q++)
+                        FAILF("region upload: cell (%zu,%zu,%zu) = %g, expected %g", k, j, i,
+                              all[ps_index(&g, k, j, i)], want);
+                }
+            }
+    r.start[2] = 5;
+    if (ps_context_upload(ctx, blk, &r) != PS_ERANGE)
+        FAILF("a region outside the box was accepted");
+    else if (!strstr(ps_error_detail(), "outside box"))
+        FAILF("region error does not say why: %s", ps_error_detail());
+done:
+    ps_context_destroy(ctx);
+}
+
+/*
+ * Profiling: every step timed, also across the 4096-launch bound where
+ * step() waits for the device and reads the events so far; the long run is
+ * still bitwise the reference's.
+ */
+static void check_profile(ps_backend *ocl, ps_backend *ref)
+{
+    ps_grid g = {6, 20, 40};
+    ps_field in = {0}, got = {0}, want = {0};
+    ps_context *ctx = NULL, *cr = NULL;
+    ps_timing t;
+    const long steps = 4200;
+    if (ps_field_alloc(&in, g, PS_FLOAT32) || ps_field_alloc(&got, g, PS_FLOAT32) ||
+        ps_field_alloc(&want, g, PS_FLOAT32))
+        goto done;
+    fill(&in, FILL_OCEAN, 5);
+    ctx = open_ctx(ocl, &in, PS_MODE_EXACT, 1);
+    cr = open_ctx(ref, &in, PS_MODE_EXACT, 0);
+    if (!ctx || !cr)
+        goto done;
+    if (ps_context_step(ctx, 5) || ps_context_finish(ctx) || ps_context_timing(ctx, &t)) {
+        FAILF("profiling: %s", ps_error_detail());
+        goto done;
+    }
+    if (t.steps != 6 /* 1 poison step + 5 */ || !(t.step_ms_min <= t.step_ms_med) ||
+        !(t.step_ms_med <= t.step_ms_max) || !(t.step_ms_sum > 0) ||
+        t.device_bytes != 2 * ps_field_cells(&in) * sizeof(float))
+        FAILF("timing: steps %ld min %g med %g max %g sum %g bytes %llu", t.steps, t.step_ms_min,
+              t.step_ms_med, t.step_ms_max, t.step_ms_sum, (unsigned long long)t.device_bytes);
+    if (ps_context_step(ctx, steps - 5) || ps_context_step(cr, steps) ||
+        ps_context_download(ctx, got.data, NULL) || ps_context_download(cr, want.data, NULL) ||
+        ps_context_timing(ctx, &t)) {
+        FAILF("profiled %ld steps: %s", steps, ps_error_detail());
+        goto done;
+    }
+    if (t.steps != steps + 1)
+        FAILF("timing counted %ld steps, expected %ld", t.steps, steps + 1);
+    if (memcmp(got.data, want.data, ps_field_cells(&in) * sizeof(float)))
+        FAILF("%ld profiled steps differ from the reference", steps);
+done:
+    ps_context_destroy(ctx);
+    ps_context_destroy(cr);
+    ps_field_free(&in);
+    ps_field_free(&got);
+    ps_field_free(&want);
+}
+
+static void check_errors(ps_backend *ocl, int ndev)
+{
+    ps_grid g = {3, 3, 3};
+    ps_config cfg;
+    ps_context *ctx = NULL;
+    int st;
+    ps_config_init(&cfg, g, PS_FLOAT32);
+    cfg.device = ndev; /* one past the end */
+    st = ps_context_create(ocl, &cfg, &ctx);
+    if (st != PS_ENODEVICE || !strstr(ps_error_detail(), "does not exist"))
+        FAILF("device %d: status %d (%s)", ndev, st, ps_error_detail());
+    ps_context_destroy(ctx);
+    ctx = NULL;
+    cfg.device = -1;
+    setenv("PSTENCIL_OPENCL_DEVICE", "zero", 1);
+    st = ps_context_create(ocl, &cfg, &ctx);
+    if (st != PS_EINVAL || !strstr(ps_error_detail(), "PSTENCIL_OPENCL_DEVICE"))
+        FAILF("bad PSTENCIL_OPENCL_DEVICE: status %d (%s)", st, ps_error_detail());
+    ps_context_destroy(ctx);
+    ctx = NULL;
+    setenv("PSTENCIL_OPENCL_DEVICE", "99:0", 1);
+    st = ps_context_create(ocl, &cfg, &ctx);
+    if (st != PS_ENODEVICE)
+        FAILF("PSTENCIL_OPENCL_DEVICE=99:0: status %d (%s)", st, ps_error_detail());
+    ps_context_destroy(ctx);
+    ctx = NULL;
+    setenv("PSTENCIL_OPENCL_DEVICE", "0:0", 1);
+    st = ps_context_create(ocl, &cfg, &ctx);
+    if (st)
+        FAILF("PSTENCIL_OPENCL_DEVICE=0:0: %s", ps_error_detail());
+    ps_context_destroy(ctx);
+    ctx = NULL;
+    unsetenv("PSTENCIL_OPENCL_DEVICE");
+    cfg.block[0] = 1 << 20;
+    cfg.block[1] = 1;
+    st = ps_context_create(ocl, &cfg, &ctx);
+    if (st != PS_EINVAL || !strstr(ps_error_detail(), "local size"))
+        FAILF("local size 2^20: status %d (%s)", st, ps_error_detail());
+    ps_context_destroy(ctx);
+}
+
+static int parse_block(const char *s)
+{
+    int n = sscanf(s, "%d,%d,%d", &block[0], &block[1], &block[2]);
+    return n >= 2 ? 0 : -1;
+}
+
+/* With no vendor driver: probe and create fail, saying there is no platform. */
+static int no_platform(void)
+{
+    ps_backend *b = NULL;
+    ps_device_info devs[4];
+    ps_config cfg;
+    ps_context *ctx = NULL;
+    ps_grid g = {3, 3, 3};
+    int st, n = -1;
+    if (!ps_backend_is_built("opencl")) {
+        printf("SKIP: the opencl plugin was not built\n");
+        return 77;
+    }
+    if (ps_backend_open("opencl", &b)) {
+        printf("FAIL: open opencl: %s\n", ps_error_detail());
+        return 1;
+    }
+    st = ps_backend_probe(b, devs, 4, &n);
+    printf("probe: %s\n", ps_error_detail());
+    if (st != PS_ENODEVICE || n != 0)
+        FAILF("probe without a platform: status %d, %d devices", st, n);
+    if (!strstr(ps_error_detail(), "no OpenCL platform") ||
+        !strstr(ps_error_detail(), "CL_PLATFORM_NOT_FOUND_KHR"))
+        FAILF("probe reason does not name the missing platform: %s", ps_error_detail());
+    ps_config_init(&cfg, g, PS_FLOAT32);
+    st = ps_context_create(b, &cfg, &ctx);
+    printf("create: %s\n", ps_error_detail());
+    if (st != PS_ENODEVICE || !strstr(ps_error_detail(), "no OpenCL platform"))
+        FAILF("create without a platform: status %d (%s)", st, ps_error_detail());
+    ps_context_destroy(ctx);
+    ps_backend_close(b);
+    return failures ? 1 : 0;
+}
+
+/* With a program that cannot compile: create fails with the build log. */
+static int build_fails(void)
+{
+    ps_backend *b = NULL;
+    ps_device_info devs[4];
+    ps_config cfg;
+    ps_context *ctx = NULL;
+    ps_grid g = {3, 3, 3};
+    int st, n = 0;
+    if (!ps_backend_is_built("opencl")) {
+        printf("SKIP: the opencl plugin was not built\n");
+        return 77;
+    }
+    if (ps_backend_open("opencl", &b)) {
+        printf("FAIL: open opencl: %s\n", ps_error_detail());
+        return 1;
+    }
+    if (ps_backend_probe(b, devs, 4, &n)) {
+        printf("SKIP: %s\n", ps_error_detail());
+        return 77;
+    }
+    ps_config_init(&cfg, g, PS_FLOAT32);
+    st = ps_context_create(b, &cfg, &ctx);
+    printf("create: %s\n", ps_error_detail());
+    if (st != PS_EDEVICE || !strstr(ps_error_detail(), "CL_BUILD_PROGRAM_FAILURE") ||
+        !strstr(ps_error_detail(), "build log:"))
+        FAILF("a failed program build: status %d, no build log in the message", st);
+    ps_context_destroy(ctx);
+    cfg.mode = PS_MODE_EXACT;
+    setenv("PSTENCIL_OPENCL_BUILD_OPTIONS", "-cl-fast-relaxed-math", 1);
+    st = ps_context_create(b, &cfg, &ctx);
+    if (st != PS_EINVAL || !strstr(ps_error_detail(), "breaks exact mode"))
+        FAILF("exact mode accepted -cl-fast-relaxed-math: status %d (%s)", st,
+              ps_error_detail());
+    ps_backend_close(b);
+    return failures ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    ps_backend *ocl = NULL, *ref = NULL;
+    ps_device_info devs[16];
+    int ndev = 0, st, d;
+    static const struct {
+        ps_grid g;
+        fill_kind kind;
+        const char *label;
+    } cases[] = {
+        {{3, 3, 3}, FILL_OCEAN, "3x3x3"},
+        {{5, 7, 13}, FILL_OCEAN, "5x7x13"},
+        {{17, 129, 257}, FILL_OCEAN, "17x129x257"},
+        {{11, 13, 17}, FILL_MASK50, "11x13x17 random half-land mask"},
+        {{9, 10, 33}, FILL_EXTREME, "9x10x33 extremes (+-1e30, subnormals, -0.0)"},
+    };
+    size_t c;
+
+    if (argc > 1 && !strcmp(argv[1], "--no-platform"))
+        return no_platform();
+    if (argc > 1 && !strcmp(argv[1], "--build-fails"))
+        return build_fails();
+    if (argc > 2 && !strcmp(argv[1], "--block") && parse_block(argv[2])) {
+        printf("FAIL: --block wants X,Y[,Z]\n");
+        return 1;
+    }
+    if (!ps_backend_is_built("opencl")) {
+        printf("SKIP: the opencl plugin was not built\n");
+        return 77;
+    }
+    st = ps_backend_open("opencl", &ocl);
+    if (st) {
+        printf("FAIL: open opencl: %s\n", ps_error_detail());
+        return 1;
+    }
+    st = ps_backend_probe(ocl, devs, 16, &ndev);
+    if (st == PS_ENODEVICE) {
+        printf("SKIP: %s\n", ps_error_detail());
+        return 77;
+    }
+    if (st) {
+        printf("FAIL: probe: %s\n", ps_error_detail());
+        return 1;
+    }
+    for (d = 0; d < ndev; d++) {
+        printf("device %d: %s [%s] %s, %llu MiB, %d CU, caps 0x%x\n", d, devs[d].name,
+               devs[d].type, devs[d].detail, (unsigned long long)(devs[d].memory_bytes >> 20),
+               devs[d].compute_units, devs[d].caps);
+        if (strcmp(devs[d].type, "cpu") && strcmp(devs[d].type, "gpu") &&
+            strcmp(devs[d].type, "accelerator") && strcmp(devs[d].type, "custom"))
+            FAILF("device %d type '%s'", d, devs[d].type);
+        if (!strstr(devs[d].detail, "platform ") || !strstr(devs[d].detail, "index "))
+            FAILF("device %d detail lacks platform/index: %s", d, devs[d].detail);
+        if (!(devs[d].caps & PS_CAP_FAST))
+            FAILF("device %d has no fast mode", d);
+    }
+    if (ps_backend_open("reference", &ref)) {
+        printf("FAIL: open reference: %s\n", ps_error_detail());
+        return 1;
+    }
+    /* the default device is the one exact mode is checked on */
+    {
+        ps_config cfg;
+        ps_context *probe_ctx = NULL;
+        ps_grid g = {3, 3, 3};
+        int f64;
+        for (f64 = 0; f64 < 2; f64++) {
+            ps_config_init(&cfg, g, f64 ? PS_FLOAT64 : PS_FLOAT32);
+            st = ps_context_create(ocl, &cfg, &probe_ctx);
+            ps_context_destroy(probe_ctx);
+            probe_ctx = NULL;
+            if (st == PS_EUNSUPPORTED) {
+                printf("SKIP (%s exact): %s\n", f64 ? "float64" : "float32", ps_error_detail());
+                continue;
+            }
+            if (st) {
+                FAILF("create: %s", ps_error_detail());
+                continue;
+            }
+            for (c = 0; c < sizeof cases / sizeof cases[0]; c++)
+                check_exact(ocl, ref, cases[c].g, f64 ? PS_FLOAT64 : PS_FLOAT32, cases[c].kind,
+                            cases[c].label);
+            printf("exact %s: %zu grids x {1,2,7,50} steps compared\n",
+                   f64 ? "float64" : "float32", sizeof cases / sizeof cases[0]);
+        }
+    }
+    check_fast(ocl, ref, (ps_grid){17, 129, 257}, PS_FLOAT32, 50);
+    check_fast(ocl, ref, (ps_grid){17, 129, 257}, PS_FLOAT64, 50);
+    check_regions(ocl);
+    check_profile(ocl, ref);
+    check_errors(ocl, ndev);
+    ps_backend_close(ocl);
+    ps_backend_close(ref);
+    if (failures) {
+        printf("%d failure(s)\n", failures);
+        return 1;
+    }
+    printf("opencl backend: ok\n");
+    return 0;
+}

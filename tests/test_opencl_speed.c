@@ -1,0 +1,177 @@
+/*
+ * Speed of the opencl backend on the course-sized grid (50x222x241), next to
+ * the reference backend, with per-step device timing from profiling events.
+ * As a test (no arguments) it runs a few steps and checks that the result
+ * is bitwise the reference's and that the timing op counted every step;
+ * with arguments it is the measurement used in docs/opencl.md:
+ *
+ *   test_opencl_speed [STEPS [float32|float64 [X,Y[,Z]]]]
+ *
+ * PSTENCIL_OPENCL_KERNEL=ij|ijk|row picks the kernel shape, X,Y[,Z] the
+ * work-group shape (cfg->block).
+ */
+#include "config.h"
+#include "pstencil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* A course-like ocean: warm surface, colder with depth, a seabed and coasts. */
+static void fill(ps_field *f)
+{
+    const ps_grid *g = &f->grid;
+    size_t k, j, i;
+    for (k = 0; k < g->nz; k++)
+        for (j = 0; j < g->ny; j++)
+            for (i = 0; i < g->nx; i++) {
+                size_t q = ps_index(g, k, j, i);
+                double depth = 5.0 + 45.0 * (0.5 + 0.5 * sin(0.05 * (double)i) * cos(0.07 * (double)j));
+                double v = 28.0 * exp(-(double)k / 12.0) + 0.01 * (double)((i * 7 + j * 13) % 17);
+                if ((double)k > depth || (i > 60 && i < 90 && j > 100 && j < 150))
+                    v = NAN;
+                if (f->precision == PS_FLOAT64)
+                    ((double *)f->data)[q] = v;
+                else
+                    ((float *)f->data)[q] = (float)v;
+            }
+}
+
+/* Run @p steps on a new context; wall seconds of the steps (after a warm-up step) in *wall. */
+static int run(ps_backend *b, const ps_field *in, ps_field *out, long steps, const int *block,
+               int profile, double *wall, ps_timing *tm)
+{
+    ps_config cfg;
+    ps_context *ctx = NULL;
+    double t;
+    int st;
+    ps_config_init(&cfg, in->grid, in->precision);
+    cfg.profile = profile;
+    if (block) {
+        cfg.block[0] = block[0];
+        cfg.block[1] = block[1];
+        cfg.block[2] = block[2];
+    }
+    st = ps_context_create(b, &cfg, &ctx);
+    if (st)
+        return st;
+    st = ps_context_upload(ctx, in->data, NULL);
+    if (!st)
+        st = ps_context_finish(ctx);
+    t = now_s();
+    if (!st)
+        st = ps_context_step(ctx, steps);
+    if (!st)
+        st = ps_context_finish(ctx);
+    *wall = now_s() - t;
+    if (!st)
+        st = ps_context_download(ctx, out->data, NULL);
+    if (!st && tm && ps_context_timing(ctx, tm))
+        memset(tm, 0, sizeof *tm);
+    ps_context_destroy(ctx);
+    return st;
+}
+
+int main(int argc, char **argv)
+{
+    ps_grid g = {50, 222, 241};
+    ps_precision p = PS_FLOAT32;
+    long steps = 20, ref_steps = 3;
+    int block[3] = {0, 0, 0}, measure = argc > 1, st, n = 0, rc = 1;
+    ps_backend *ocl = NULL, *ref = NULL;
+    ps_device_info dev[16];
+    ps_field in = {0}, a = {0}, b = {0};
+    ps_timing tm;
+    double wall_o = 0, wall_r = 0, cells, bytes_step;
+    size_t bytes;
+
+    if (argc > 1)
+        steps = atol(argv[1]);
+    if (argc > 2 && ps_precision_parse(argv[2], &p)) {
+        printf("FAIL: precision '%s'\n", argv[2]);
+        return 1;
+    }
+    if (argc > 3 && sscanf(argv[3], "%d,%d,%d", &block[0], &block[1], &block[2]) < 2) {
+        printf("FAIL: work-group shape '%s' (X,Y[,Z])\n", argv[3]);
+        return 1;
+    }
+    if (steps < 1) {
+        printf("FAIL: steps must be >= 1\n");
+        return 1;
+    }
+    if (!ps_backend_is_built("opencl")) {
+        printf("SKIP: the opencl plugin was not built\n");
+        return 77;
+    }
+    if (ps_backend_open("opencl", &ocl) || ps_backend_open("reference", &ref)) {
+        printf("FAIL: open: %s\n", ps_error_detail());
+        return 1;
+    }
+    st = ps_backend_probe(ocl, dev, 16, &n);
+    if (st == PS_ENODEVICE) {
+        printf("SKIP: %s\n", ps_error_detail());
+        return 77;
+    }
+    if (st || ps_field_alloc(&in, g, p) || ps_field_alloc(&a, g, p) || ps_field_alloc(&b, g, p)) {
+        printf("FAIL: %s\n", ps_error_detail());
+        goto done;
+    }
+    fill(&in);
+    bytes = ps_field_cells(&in) * ps_precision_size(p);
+    cells = (double)ps_field_cells(&in);
+    bytes_step = 2.0 * (double)bytes; /* one array read, one written */
+
+    /* correctness: the reference and opencl after ref_steps */
+    if (run(ref, &in, &a, ref_steps, NULL, 0, &wall_r, NULL) ||
+        run(ocl, &in, &b, ref_steps, block[0] ? block : NULL, 0, &wall_o, NULL)) {
+        printf("FAIL: %s\n", ps_error_detail());
+        goto done;
+    }
+    if (memcmp(a.data, b.data, bytes)) {
+        printf("FAIL: opencl differs from the reference after %ld steps\n", ref_steps);
+        goto done;
+    }
+    printf("grid %zux%zux%zu %s; reference %.2f ms/step (%ld steps)\n", g.nz, g.ny, g.nx,
+           ps_precision_name(p), wall_r * 1e3 / (double)ref_steps, ref_steps);
+
+    /* speed: opencl, steps enqueued at once, then with profiling events */
+    if (run(ocl, &in, &b, steps, block[0] ? block : NULL, 0, &wall_o, NULL)) {
+        printf("FAIL: %s\n", ps_error_detail());
+        goto done;
+    }
+    printf("opencl (%s): %.3f ms/step over %ld steps, %.2f Gcell/s, %.1f GB/s effective "
+           "(2 arrays x %zu bytes a step)\n",
+           dev[0].name, wall_o * 1e3 / (double)steps, steps, cells * (double)steps / wall_o * 1e-9,
+           bytes_step * (double)steps / wall_o * 1e-9, bytes);
+    if (run(ocl, &in, &b, steps, block[0] ? block : NULL, 1, &wall_o, &tm)) {
+        printf("FAIL: %s\n", ps_error_detail());
+        goto done;
+    }
+    printf("opencl profiled: device step min %.3f / median %.3f / max %.3f ms, sum %.1f ms, "
+           "wall %.1f ms\n", tm.step_ms_min, tm.step_ms_med, tm.step_ms_max, tm.step_ms_sum,
+           wall_o * 1e3);
+    if (tm.steps != steps || !(tm.step_ms_sum > 0) || !(tm.step_ms_min <= tm.step_ms_max)) {
+        printf("FAIL: timing op counted %ld of %ld steps (sum %g ms)\n", tm.steps, steps,
+               tm.step_ms_sum);
+        goto done;
+    }
+    rc = 0;
+    if (!measure)
+        printf("opencl speed check: ok\n");
+done:
+    ps_field_free(&in);
+    ps_field_free(&a);
+    ps_field_free(&b);
+    ps_backend_close(ocl);
+    ps_backend_close(ref);
+    return rc;
+}
