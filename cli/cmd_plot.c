@@ -405,6 +405,10 @@ static int plot_diff(int argc, char **argv)
         return ps_cli_error("plot diff needs two input files A and B (try 'pstencil plot diff --help')");
     if (a.have_vmin)
         return ps_cli_error("plot diff: the limits are symmetric about 0: give --vmax only");
+    if (a.cmap && !ps_cmap_find(a.cmap)->diverging) {
+        ps_cli_warn("--cmap %s is not a diverging colour map: using rdbu for the difference", a.cmap);
+        a.cmap = "rdbu";
+    }
     if ((rc = need_images()))
         return rc;
     if ((rc = open_input(a.files[0], a.var, &da)))
@@ -572,6 +576,8 @@ static int plot_page(const char *sub, int argc, char **argv)
     if ((rc = open_input(a.files[0], a.var, &ds)))
         return rc;
     dax = &ds.axes[PS_AXIS_DEPTH];
+    if (a.time)
+        ps_cli_warn("plot %s shows every time record from the first: --time ignored", sub);
     if (ds.ntime == 0) {
         rc = ps_cli_error("%s has no time records (its unlimited time dimension is empty)",
                           a.files[0]);
