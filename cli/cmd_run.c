@@ -312,7 +312,11 @@ int ps_cmd_run(int argc, char **argv)
                               ds.ntime == 1 ? "" : "s", ds.ntime - 1);
             goto done;
         }
-        st = ps_dataset_read(&ds, (size_t)a.time_index, a.precision, &field);
+        /* the field, the backend's two buffers and (with --plot) a copy of the
+         * initial state must fit: refuse before allocating anything */
+        st = ps_dataset_check_memory(&ds, a.precision, a.plot_dir ? 4 : 3);
+        if (!st)
+            st = ps_dataset_read(&ds, (size_t)a.time_index, a.precision, &field);
         if (st) {
             rc = ps_cli_status_error(st, a.input);
             goto done;
