@@ -89,6 +89,27 @@ grep -q "max |B - A| = 0 degrees_C; 0 of [0-9]* ocean cells differ; 0 land/sea m
 png_check self.png 1000 700 zero || exit 1
 expect_exit 0 "$PSTENCIL" plot diff small.nc small.nc --time 1 --level 3
 [ -s output/small_minus_small_diff.png ] || fail "no default diff output"
+# B with one cell warmer by 0.5 and one land cell made ocean (time 0, surface).
+"$PY" - "$top_srcdir/tests/data/plot_small.cdl" changed.cdl <<'PYEOF' || fail "making changed.cdl"
+import re, sys
+s = open(sys.argv[1]).read()
+head, data = s.split(" thetao =", 1)
+tok = re.compile(r"(?<=[ ,\n])(_|-?[0-9][0-9.]*)(?=[,; ])")
+m_land = next(m for m in tok.finditer(data) if m.group(1) == "_")
+m_sea = next(m for m in tok.finditer(data) if m.group(1) != "_")
+edits = sorted([(m_land.start(), m_land.end(), "10.5"),
+                (m_sea.start(), m_sea.end(), "%.3f" % (float(m_sea.group(1)) + 0.5))], reverse=True)
+for a, b, t in edits:
+    data = data[:a] + t + data[b:]
+open(sys.argv[2], "w").write(head + " thetao =" + data)
+PYEOF
+ncgen -o changed.nc changed.cdl || fail "ncgen changed.cdl"
+expect_exit 0 "$PSTENCIL" plot diff small.nc changed.nc --width 800 --height 600 -o changed.png
+grep -q "max |B - A| = 0.5[0-9]* degrees_C at .*; 1 of [0-9]* ocean cells differ; 1 land/sea mismatches" "$TMP/out" ||
+  { cat "$TMP/out"; fail "diff did not find the changed cell and the mask mismatch"; }
+png_check changed.png 800 600 mark || exit 1
+expect_exit 0 "$PSTENCIL" plot diff small.nc changed.nc --time 1 -o t1.png
+grep -q "max |B - A| = 0 degrees_C" "$TMP/out" || { cat "$TMP/out"; fail "time 1 was not compared"; }
 expect_exit 2 "$PSTENCIL" plot diff small.nc other.nc -o shapes.png
 expect_err "grids differ"
 [ -e shapes.png ] && fail "an image was written for mismatched shapes"
