@@ -1,10 +1,730 @@
-/* pstencil plot: not written yet. */
+/*
+ * pstencil plot: pictures of a NetCDF temperature file.
+ *
+ *   plot slice   FILE.nc  -> static map of one level (PNG/SVG/PDF, PLplot)
+ *   plot diff    A.nc B.nc -> map of B - A at one level
+ *   plot animate FILE.nc  -> interactive slice over time (plotly.js HTML)
+ *   plot cube    FILE.nc  -> 3-D stacked levels over time (plotly.js HTML)
+ *
+ * The course's option names (--data-file, --target_depth, --animation_speed,
+ * --num_depths, --num_time_steps) are accepted as aliases, and the default
+ * outputs are the course's: output/<stem>_static.png,
+ * output/<stem>_2d_interactive.html, output/<stem>_3d_interactive.html.
+ */
 #include "config.h"
 #include "ps_cli.h"
+#include "ps_plot.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+enum {
+    OPT_VAR = 1000, OPT_TIME, OPT_DEPTH, OPT_LEVEL, OPT_CMAP, OPT_VMIN, OPT_VMAX, OPT_WIDTH,
+    OPT_HEIGHT, OPT_DATA, OPT_FRAME_MS, OPT_PLOTLY, OPT_DEPTHS, OPT_TIMES, OPT_MAX_CELLS
+};
+
+typedef struct plot_args {
+    const char *files[2];
+    int nfiles;
+    const char *var, *out, *cmap;
+    long time, level, width, height, frame_ms, depths, times, max_cells;
+    int have_level, have_depth, have_vmin, have_vmax, plotly_cdn;
+    double depth, vmin, vmax;
+} plot_args;
+
+static const struct option plot_options[] = {
+    {"help", no_argument, NULL, 'h'},
+    {"output", required_argument, NULL, 'o'},
+    {"var", required_argument, NULL, OPT_VAR},
+    {"time", required_argument, NULL, OPT_TIME},
+    {"depth", required_argument, NULL, OPT_DEPTH},
+    {"target_depth", required_argument, NULL, OPT_DEPTH},
+    {"target-depth", required_argument, NULL, OPT_DEPTH},
+    {"level", required_argument, NULL, OPT_LEVEL},
+    {"cmap", required_argument, NULL, OPT_CMAP},
+    {"vmin", required_argument, NULL, OPT_VMIN},
+    {"vmax", required_argument, NULL, OPT_VMAX},
+    {"width", required_argument, NULL, OPT_WIDTH},
+    {"height", required_argument, NULL, OPT_HEIGHT},
+    {"data-file", required_argument, NULL, OPT_DATA},
+    {"data_file", required_argument, NULL, OPT_DATA},
+    {"frame-ms", required_argument, NULL, OPT_FRAME_MS},
+    {"animation_speed", required_argument, NULL, OPT_FRAME_MS},
+    {"animation-speed", required_argument, NULL, OPT_FRAME_MS},
+    {"plotly", required_argument, NULL, OPT_PLOTLY},
+    {"depths", required_argument, NULL, OPT_DEPTHS},
+    {"num_depths", required_argument, NULL, OPT_DEPTHS},
+    {"num-depths", required_argument, NULL, OPT_DEPTHS},
+    {"times", required_argument, NULL, OPT_TIMES},
+    {"num_time_steps", required_argument, NULL, OPT_TIMES},
+    {"num-time-steps", required_argument, NULL, OPT_TIMES},
+    {"max-cells", required_argument, NULL, OPT_MAX_CELLS},
+    {NULL, 0, NULL, 0},
+};
+
+static void help_common(FILE *f)
+{
+    char names[256];
+    ps_cmap_names(names, sizeof names);
+    fprintf(f,
+            "  --var NAME          the variable (default: found by CF rules)\n"
+            "  --cmap NAME         colour map: %s\n"
+            "  --vmin V, --vmax V  colour limits (default: 2nd/98th percentiles of the ocean)\n"
+            "  -o, --output PATH   output file\n"
+            "  -h, --help          this help\n",
+            names);
+}
+
+static void help(const char *sub, FILE *f)
+{
+    if (!strcmp(sub, "slice")) {
+        fprintf(f, "Usage: pstencil plot slice FILE.nc [OPTIONS]\n\n"
+                   "A map of one depth level: longitude/latitude axes, land in grey, a colour bar in\n"
+                   "the variable's units. PNG, SVG or PDF by the output's extension (PLplot, cairo).\n\n"
+                   "  --depth M           the level nearest to M metres (default 0: the surface)\n"
+                   "                      (alias --target_depth)\n"
+                   "  --level K           level index K instead\n"
+                   "  --time I            time index (default 0)\n"
+                   "  --width W, --height H  image size in pixels (default 1000x700)\n"
+                   "  --data-file FILE    the input (the course's name for it)\n");
+        help_common(f);
+        fprintf(f, "\nDefault output: output/<input-stem>_static.png\n");
+    } else if (!strcmp(sub, "diff")) {
+        fprintf(f, "Usage: pstencil plot diff A.nc B.nc [OPTIONS]\n\n"
+                   "A map of B - A at one level with a diverging colour map centred on zero\n"
+                   "(symmetric limits), cells where only one of A and B is land in magenta, and the\n"
+                   "largest |B - A| in the title (also printed). The grids must match.\n\n"
+                   "  --depth M | --level K, --time I, --width W, --height H  as for 'plot slice'\n"
+                   "  --vmax V            colour limits -V..V (default: 99th percentile of |B - A|)\n");
+        help_common(f);
+        fprintf(f, "\nDefault output: output/<B-stem>_minus_<A-stem>_diff.png\n");
+    } else if (!strcmp(sub, "animate")) {
+        fprintf(f, "Usage: pstencil plot animate FILE.nc [OPTIONS]\n\n"
+                   "An interactive page (plotly.js): one heatmap frame per time record of one level,\n"
+                   "play/pause and a slider, colour limits fixed over all frames, hover with\n"
+                   "longitude, latitude and value; land shown grey.\n\n"
+                   "  --depth M | --level K  the level (default: the surface) (alias --target_depth)\n"
+                   "  --frame-ms MS       milliseconds per frame (default 500) (alias --animation_speed)\n"
+                   "  --plotly embed|cdn  embed plotly.js (default; works offline) or use the CDN\n"
+                   "  --max-cells N       decimation budget per frame (default %d)\n"
+                   "  --data-file FILE    the input (the course's name for it)\n",
+                PS_HTML_ANIMATE_MAX_CELLS);
+        help_common(f);
+        fprintf(f, "\nDefault output: output/<input-stem>_2d_interactive.html\n");
+    } else if (!strcmp(sub, "cube")) {
+        fprintf(f, "Usage: pstencil plot cube FILE.nc [OPTIONS]\n\n"
+                   "An interactive 3-D page (plotly.js): the first N depth levels as stacked\n"
+                   "surfaces at z = -depth coloured by the value, animated over the first N times.\n\n"
+                   "  --depths N          levels shown (default 5) (alias --num_depths)\n"
+                   "  --times N           time records (default: all) (alias --num_time_steps)\n"
+                   "  --frame-ms MS       milliseconds per frame (default 500)\n"
+                   "  --plotly embed|cdn  embed plotly.js (default; works offline) or use the CDN\n"
+                   "  --max-cells N       decimation budget per surface (default %d)\n"
+                   "  --data-file FILE    the input (the course's name for it)\n",
+                PS_HTML_CUBE_MAX_CELLS);
+        help_common(f);
+        fprintf(f, "\nDefault output: output/<input-stem>_3d_interactive.html\n");
+    } else {
+        fprintf(f, "Usage: pstencil plot slice|diff|animate|cube [OPTIONS] FILE...\n\n"
+                   "  slice     static map of one depth level (PNG/SVG/PDF)\n"
+                   "  diff      map of B - A at one level\n"
+                   "  animate   interactive slice animated over time (HTML)\n"
+                   "  cube      interactive 3-D view of the first levels over time (HTML)\n\n"
+                   "'pstencil plot SUBCOMMAND --help' describes each.%s\n",
+                ps_plot_have_images() ? "" : "\nThis pstencil was built without PLplot: slice and diff are unavailable.");
+    }
+}
+
+static int parse_args(const char *sub, int argc, char **argv, plot_args *a, int *done)
+{
+    int c;
+    *done = 0;
+    memset(a, 0, sizeof *a);
+    a->width = 1000;
+    a->height = 700;
+    a->frame_ms = 500;
+    a->depths = 5;
+    a->times = -1;
+    optind = 0; /* reinitialise getopt for this argv */
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":ho:", plot_options, NULL)) != -1) {
+        switch (c) {
+        case 'h':
+            help(sub, stdout);
+            *done = 1;
+            return 0;
+        case 'o':
+            a->out = optarg;
+            break;
+        case OPT_VAR:
+            a->var = optarg;
+            break;
+        case OPT_TIME:
+            if (ps_cli_parse_long("--time", optarg, 0, LONG_MAX, &a->time))
+                return PS_EXIT_USAGE;
+            break;
+        case OPT_DEPTH:
+            if (ps_cli_parse_double("--depth", optarg, &a->depth))
+                return PS_EXIT_USAGE;
+            a->have_depth = 1;
+            break;
+        case OPT_LEVEL:
+            if (ps_cli_parse_long("--level", optarg, 0, LONG_MAX, &a->level))
+                return PS_EXIT_USAGE;
+            a->have_level = 1;
+            break;
+        case OPT_CMAP:
+            if (!ps_cmap_find(optarg)) {
+                char names[256];
+                ps_cmap_names(names, sizeof names);
+                return ps_cli_error("--cmap: unknown colour map '%s' (one of: %s)", optarg, names);
+            }
+            a->cmap = optarg;
+            break;
+        case OPT_VMIN:
+            if (ps_cli_parse_double("--vmin", optarg, &a->vmin))
+                return PS_EXIT_USAGE;
+            a->have_vmin = 1;
+            break;
+        case OPT_VMAX:
+            if (ps_cli_parse_double("--vmax", optarg, &a->vmax))
+                return PS_EXIT_USAGE;
+            a->have_vmax = 1;
+            break;
+        case OPT_WIDTH:
+            if (ps_cli_parse_long("--width", optarg, 200, 10000, &a->width))
+                return PS_EXIT_USAGE;
+            break;
+        case OPT_HEIGHT:
+            if (ps_cli_parse_long("--height", optarg, 150, 10000, &a->height))
+                return PS_EXIT_USAGE;
+            break;
+        case OPT_DATA:
+            if (a->nfiles >= 2)
+                return ps_cli_error("too many input files");
+            a->files[a->nfiles++] = optarg;
+            break;
+        case OPT_FRAME_MS:
+            if (ps_cli_parse_long("--frame-ms", optarg, 1, 600000, &a->frame_ms))
+                return PS_EXIT_USAGE;
+            break;
+        case OPT_PLOTLY:
+            if (!strcmp(optarg, "cdn"))
+                a->plotly_cdn = 1;
+            else if (!strcmp(optarg, "embed"))
+                a->plotly_cdn = 0;
+            else
+                return ps_cli_error("--plotly: '%s' is not 'embed' or 'cdn'", optarg);
+            break;
+        case OPT_DEPTHS:
+            if (ps_cli_parse_long("--depths", optarg, 1, 1000, &a->depths))
+                return PS_EXIT_USAGE;
+            break;
+        case OPT_TIMES:
+            if (ps_cli_parse_long("--times", optarg, 1, 100000, &a->times))
+                return PS_EXIT_USAGE;
+            break;
+        case OPT_MAX_CELLS:
+            if (ps_cli_parse_long("--max-cells", optarg, 100, 100000000, &a->max_cells))
+                return PS_EXIT_USAGE;
+            break;
+        case ':':
+            return ps_cli_error("plot %s: option '%s' needs a value", sub, argv[optind - 1]);
+        default:
+            return ps_cli_error("plot %s: unknown option '%s' (try 'pstencil plot %s --help')", sub,
+                                argv[optind - 1], sub);
+        }
+    }
+    for (; optind < argc; optind++) {
+        if (a->nfiles >= 2)
+            return ps_cli_error("plot %s: too many input files ('%s')", sub, argv[optind]);
+        a->files[a->nfiles++] = argv[optind];
+    }
+    if (a->have_depth && a->have_level)
+        return ps_cli_error("plot %s: give --depth or --level, not both", sub);
+    if (a->have_vmin && a->have_vmax && !(a->vmin < a->vmax))
+        return ps_cli_error("--vmin (%g) must be below --vmax (%g)", a->vmin, a->vmax);
+    return 0;
+}
+
+/* "dir/name.nc" -> "name" */
+static void file_stem(const char *path, char *buf, size_t n)
+{
+    const char *b = strrchr(path, '/'), *dot;
+    size_t len;
+    b = b ? b + 1 : path;
+    dot = strrchr(b, '.');
+    len = dot && dot != b ? (size_t)(dot - b) : strlen(b);
+    if (len >= n)
+        len = n - 1;
+    memcpy(buf, b, len);
+    buf[len] = '\0';
+}
+
+/* Default output under output/ (created if needed). */
+static int default_output(const char *stem, const char *suffix, char *buf, size_t n)
+{
+    if (mkdir("output", 0777) && errno != EEXIST)
+        return ps_cli_error("cannot create the folder 'output': %s", strerror(errno));
+    snprintf(buf, n, "output/%s%s", stem, suffix);
+    return 0;
+}
+
+static int open_input(const char *path, const char *var, ps_dataset *ds)
+{
+    int rc = ps_dataset_open(ds, path, var);
+    if (rc)
+        return ps_cli_status_error(rc, path);
+    return 0;
+}
+
+static int pick_level(const plot_args *a, const ps_dataset *ds, size_t *k)
+{
+    const ps_axis *ax = &ds->axes[PS_AXIS_DEPTH];
+    if (a->have_level) {
+        if ((size_t)a->level >= ds->grid.nz)
+            return ps_cli_error("--level %ld is out of range: %s has %zu levels (0..%zu)", a->level,
+                                ds->path, ds->grid.nz, ds->grid.nz - 1);
+        *k = (size_t)a->level;
+    } else if (ax->values && ax->len == ds->grid.nz) {
+        *k = ps_plot_nearest_level(ax->values, ax->len, a->have_depth ? a->depth : 0.0);
+    } else {
+        if (a->have_depth && a->depth != 0.0)
+            return ps_cli_error("%s has no depth coordinate: use --level", ds->path);
+        *k = 0;
+    }
+    return 0;
+}
+
+static int check_time(const plot_args *a, const ps_dataset *ds)
+{
+    if (ds->ntime == 0)
+        return ps_cli_error("%s has no time records (its unlimited time dimension is empty)",
+                            ds->path);
+    if ((size_t)a->time >= ds->ntime)
+        return ps_cli_error("--time %ld is out of range: %s has %zu time record%s (0..%zu)", a->time,
+                            ds->path, ds->ntime, ds->ntime == 1 ? "" : "s", ds->ntime - 1);
+    return 0;
+}
+
+static int read_field(ps_dataset *ds, size_t t, ps_field *f)
+{
+    int rc;
+    memset(f, 0, sizeof *f);
+    rc = ps_dataset_read(ds, t, PS_FLOAT32, f);
+    if (rc)
+        return ps_cli_status_error(rc, ds->path);
+    return 0;
+}
+
+static void image_options(const plot_args *a, const char *path, ps_image_options *o)
+{
+    ps_image_options_init(o);
+    o->path = path;
+    o->width = (int)a->width;
+    o->height = (int)a->height;
+    o->cmap = a->cmap;
+    o->have_vmin = a->have_vmin;
+    o->have_vmax = a->have_vmax;
+    o->vmin = a->vmin;
+    o->vmax = a->vmax;
+}
+
+static int need_images(void)
+{
+    if (!ps_plot_have_images())
+        return ps_cli_error("pstencil was built without PLplot: images are unavailable "
+                            "(install libplplot-dev and plplot-driver-cairo and reconfigure; "
+                            "'plot animate' and 'plot cube' still work)");
+    return 0;
+}
+
+static int plot_slice(int argc, char **argv)
+{
+    plot_args a;
+    ps_dataset ds;
+    ps_field f = {0};
+    ps_image_options o;
+    ps_image_info info;
+    char stem[256], out[4200], lev[128];
+    size_t k;
+    int rc, done;
+
+    if ((rc = parse_args("slice", argc, argv, &a, &done)) || done)
+        return rc;
+    if (a.nfiles != 1)
+        return ps_cli_error("plot slice needs one input file (try 'pstencil plot slice --help')");
+    if ((rc = need_images()))
+        return rc;
+    if ((rc = open_input(a.files[0], a.var, &ds)))
+        return rc;
+    if ((rc = pick_level(&a, &ds, &k)) || (rc = check_time(&a, &ds)) ||
+        (rc = read_field(&ds, (size_t)a.time, &f)))
+        goto done;
+    file_stem(a.files[0], stem, sizeof stem);
+    if (!a.out) {
+        if ((rc = default_output(stem, "_static.png", out, sizeof out)))
+            goto done;
+        a.out = out;
+    }
+    image_options(&a, a.out, &o);
+    if ((rc = ps_plot_field_level(&ds, &f, k, (size_t)a.time, NULL, &o, &info))) {
+        rc = ps_cli_status_error(rc, a.out);
+        goto done;
+    }
+    ps_plot_level_label(&ds, k, lev, sizeof lev);
+    printf("wrote %s: %s at %s, time index %ld; colour limits %.6g .. %.6g %s; %zu ocean, %zu land cells\n",
+           a.out, ds.var_name, lev, a.time, info.vmin, info.vmax, ds.units, info.ocean, info.land);
+done:
+    ps_field_free(&f);
+    ps_dataset_close(&ds);
+    return rc;
+}
+
+static int plot_diff(int argc, char **argv)
+{
+    plot_args a;
+    ps_dataset da, db;
+    ps_field fa = {0}, fb = {0};
+    ps_image_options o;
+    ps_diff_info di;
+    char sa[256], sb[256], out[4200], lev[128], what[600], suffix[300];
+    size_t k;
+    int rc, done, opened = 0;
+
+    if ((rc = parse_args("diff", argc, argv, &a, &done)) || done)
+        return rc;
+    if (a.nfiles != 2)
+        return ps_cli_error("plot diff needs two input files A and B (try 'pstencil plot diff --help')");
+    if (a.have_vmin)
+        return ps_cli_error("plot diff: the limits are symmetric about 0: give --vmax only");
+    if (a.cmap && !ps_cmap_find(a.cmap)->diverging) {
+        ps_cli_warn("--cmap %s is not a diverging colour map: using rdbu for the difference", a.cmap);
+        a.cmap = "rdbu";
+    }
+    if ((rc = need_images()))
+        return rc;
+    if ((rc = open_input(a.files[0], a.var, &da)))
+        return rc;
+    opened = 1;
+    if ((rc = open_input(a.files[1], a.var, &db)))
+        goto done;
+    opened = 2;
+    if (da.grid.nz != db.grid.nz || da.grid.ny != db.grid.ny || da.grid.nx != db.grid.nx) {
+        rc = ps_cli_error("plot diff: the grids differ: %s is %zux%zux%zu, %s is %zux%zux%zu "
+                          "(depth x latitude x longitude)",
+                          a.files[0], da.grid.nz, da.grid.ny, da.grid.nx, a.files[1], db.grid.nz,
+                          db.grid.ny, db.grid.nx);
+        goto done;
+    }
+    if ((rc = pick_level(&a, &da, &k)) || (rc = check_time(&a, &da)) || (rc = check_time(&a, &db)) ||
+        (rc = read_field(&da, (size_t)a.time, &fa)) || (rc = read_field(&db, (size_t)a.time, &fb)))
+        goto done;
+    file_stem(a.files[0], sa, sizeof sa);
+    file_stem(a.files[1], sb, sizeof sb);
+    if (!a.out) {
+        snprintf(suffix, sizeof suffix, "_minus_%s_diff.png", sa);
+        if ((rc = default_output(sb, suffix, out, sizeof out)))
+            goto done;
+        a.out = out;
+    }
+    image_options(&a, a.out, &o);
+    if (a.have_vmax) {
+        o.have_vmin = 1;
+        o.vmin = -fabs(a.vmax);
+        o.vmax = fabs(a.vmax);
+        if (o.vmax == 0) {
+            rc = ps_cli_error("--vmax must not be 0 for a difference");
+            goto done;
+        }
+    }
+    snprintf(what, sizeof what, "%s - %s", sb, sa);
+    if ((rc = ps_plot_field_diff(&da, &fa, &fb, k, (size_t)a.time, what, &o, &di))) {
+        rc = ps_cli_status_error(rc, a.out);
+        goto done;
+    }
+    ps_plot_level_label(&da, k, lev, sizeof lev);
+    printf("wrote %s: B - A = %s at %s, time index %ld\n", a.out, what, lev, a.time);
+    printf("max |B - A| = %.9g %s", di.max_abs, da.units);
+    if (di.max_abs > 0)
+        printf(" at latitude index %zu, longitude index %zu", di.max_j, di.max_i);
+    printf("; %zu of %zu ocean cells differ; %zu land/sea mismatches\n", di.differing, di.compared,
+           di.mismatched);
+done:
+    ps_field_free(&fa);
+    ps_field_free(&fb);
+    if (opened >= 1)
+        ps_dataset_close(&da);
+    if (opened >= 2)
+        ps_dataset_close(&db);
+    return rc;
+}
+
+/* Reads time records on demand for the pages, one 3-D field cached. */
+typedef struct page_ctx {
+    ps_dataset *ds;
+    ps_field f;
+    long cached;
+} page_ctx;
+
+static int page_get(void *p, size_t t, size_t k, double *out)
+{
+    page_ctx *c = p;
+    int rc;
+    if (c->cached != (long)t) {
+        ps_field_free(&c->f);
+        memset(&c->f, 0, sizeof c->f);
+        c->cached = -1;
+        if ((rc = ps_dataset_read(c->ds, t, PS_FLOAT32, &c->f)))
+            return rc;
+        c->cached = (long)t;
+    }
+    return ps_plot_extract_level(&c->f, k, out);
+}
+
+static const char *axis_text(const ps_axis *ax, const char *name)
+{
+    const ps_attr *at = ps_attr_find(&ax->attrs, name);
+    return at && at->text ? at->text : "";
+}
+
+/* Days from 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm). */
+static long days_from_civil(long y, long m, long d)
+{
+    long era, yoe, doy, doe;
+    y -= m <= 2;
+    era = (y >= 0 ? y : y - 399) / 400;
+    yoe = y - era * 400;
+    doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
+/* Slider label of time index t: a date for "<unit> since <date>" on the
+ * standard calendar, else the coordinate value, else the index. */
+static void time_label(const ps_dataset *ds, size_t t, char *buf, size_t n)
+{
+    const ps_axis *ax = &ds->axes[PS_AXIS_TIME];
+    const char *u, *cal;
+    char unit[32];
+    int y, mo, d, h = 0, mi = 0, sec = 0, consumed = 0;
+    double scale = 0;
+    if (!ax->present || !ax->values || t >= ax->len) {
+        snprintf(buf, n, "%zu", t);
+        return;
+    }
+    u = axis_text(ax, "units");
+    cal = axis_text(ax, "calendar");
+    if (sscanf(u, "%31s since %d-%d-%d%n", unit, &y, &mo, &d, &consumed) == 4 &&
+        (!*cal || !strcmp(cal, "standard") || !strcmp(cal, "gregorian") ||
+         !strcmp(cal, "proleptic_gregorian"))) {
+        const char *rest = u + consumed;
+        if (*rest == 'T' || *rest == ' ')
+            sscanf(rest + 1, "%d:%d:%d", &h, &mi, &sec);
+        if (!strncmp(unit, "day", 3))
+            scale = 86400;
+        else if (!strncmp(unit, "hour", 4))
+            scale = 3600;
+        else if (!strncmp(unit, "minute", 6))
+            scale = 60;
+        else if (!strncmp(unit, "second", 6))
+            scale = 1;
+    }
+    if (scale > 0 && fabs(ax->values[t]) < 1e12) {
+        double secs = (double)days_from_civil(y, mo, d) * 86400.0 + h * 3600.0 + mi * 60.0 + sec +
+                      ax->values[t] * scale;
+        time_t tt = (time_t)floor(secs);
+        struct tm tm;
+        if (gmtime_r(&tt, &tm)) {
+            if (tm.tm_hour || tm.tm_min)
+                snprintf(buf, n, "%04d-%02d-%02d %02d:%02d", tm.tm_year + 1900, tm.tm_mon + 1,
+                         tm.tm_mday, tm.tm_hour, tm.tm_min);
+            else
+                snprintf(buf, n, "%04d-%02d-%02d", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday);
+            return;
+        }
+    }
+    snprintf(buf, n, "%zu (%.6g%s%s)", t, ax->values[t], *u ? " " : "", u);
+}
+
+static int plot_page(const char *sub, int argc, char **argv)
+{
+    int cube = !strcmp(sub, "cube");
+    plot_args a;
+    ps_dataset ds;
+    ps_html_source src = {0};
+    ps_html_options o;
+    ps_html_info info;
+    page_ctx ctx = {0};
+    double *lon = NULL, *lat = NULL, *depths = NULL;
+    size_t *levels = NULL, nlev, ntimes, i, k;
+    char **labels = NULL, stem[256], out[4200], lev[128], title[1024];
+    const ps_axis *dax;
+    int rc, done;
+
+    if ((rc = parse_args(sub, argc, argv, &a, &done)) || done)
+        return rc;
+    if (a.nfiles != 1)
+        return ps_cli_error("plot %s needs one input file (try 'pstencil plot %s --help')", sub, sub);
+    if ((rc = open_input(a.files[0], a.var, &ds)))
+        return rc;
+    dax = &ds.axes[PS_AXIS_DEPTH];
+    if (a.time)
+        ps_cli_warn("plot %s shows every time record from the first: --time ignored", sub);
+    if (ds.ntime == 0) {
+        rc = ps_cli_error("%s has no time records (its unlimited time dimension is empty)",
+                          a.files[0]);
+        goto done;
+    }
+    if (cube) {
+        if (a.have_depth || a.have_level)
+            ps_cli_warn("plot cube shows the first --depths levels: --depth/--level ignored");
+        nlev = (size_t)a.depths;
+        if (nlev > ds.grid.nz) {
+            ps_cli_warn("%s has %zu levels: showing all of them", a.files[0], ds.grid.nz);
+            nlev = ds.grid.nz;
+        }
+        ntimes = a.times < 0 ? ds.ntime : (size_t)a.times;
+        if (ntimes > ds.ntime) {
+            ps_cli_warn("%s has %zu time records: showing all of them", a.files[0], ds.ntime);
+            ntimes = ds.ntime;
+        }
+        k = 0;
+    } else {
+        if ((rc = pick_level(&a, &ds, &k)))
+            goto done;
+        nlev = 1;
+        ntimes = ds.ntime;
+    }
+    lon = malloc(ds.grid.nx * sizeof *lon);
+    lat = malloc(ds.grid.ny * sizeof *lat);
+    depths = malloc(nlev * sizeof *depths);
+    levels = malloc(nlev * sizeof *levels);
+    labels = calloc(ntimes, sizeof *labels);
+    if (!lon || !lat || !depths || !levels || !labels) {
+        rc = ps_cli_error("out of memory");
+        goto done;
+    }
+    for (i = 0; i < ds.grid.nx; i++)
+        lon[i] = ds.axes[PS_AXIS_LON].values && ds.axes[PS_AXIS_LON].len == ds.grid.nx
+                     ? ds.axes[PS_AXIS_LON].values[i] : (double)i;
+    for (i = 0; i < ds.grid.ny; i++)
+        lat[i] = ds.axes[PS_AXIS_LAT].values && ds.axes[PS_AXIS_LAT].len == ds.grid.ny
+                     ? ds.axes[PS_AXIS_LAT].values[i] : (double)i;
+    for (i = 0; i < nlev; i++) {
+        levels[i] = k + i;
+        depths[i] = dax->values && dax->len == ds.grid.nz ? dax->values[k + i] : (double)(k + i);
+    }
+    for (i = 0; i < ntimes; i++) {
+        labels[i] = malloc(64);
+        if (!labels[i]) {
+            rc = ps_cli_error("out of memory");
+            goto done;
+        }
+        time_label(&ds, i, labels[i], 64);
+    }
+    file_stem(a.files[0], stem, sizeof stem);
+    if (!a.out) {
+        if ((rc = default_output(stem, cube ? "_3d_interactive.html" : "_2d_interactive.html", out,
+                                 sizeof out)))
+            goto done;
+        a.out = out;
+    }
+    ps_plot_level_label(&ds, k, lev, sizeof lev);
+    if (cube)
+        snprintf(title, sizeof title, "%s: %s, first %zu level%s, %zu time%s", stem, ds.var_name, nlev,
+                 nlev == 1 ? "" : "s", ntimes, ntimes == 1 ? "" : "s");
+    else
+        snprintf(title, sizeof title, "%s: %s at %s", stem, ds.var_name, lev);
+    ctx.ds = &ds;
+    ctx.cached = -1;
+    src.nx = ds.grid.nx;
+    src.ny = ds.grid.ny;
+    src.lon = lon;
+    src.lat = lat;
+    src.ntimes = ntimes;
+    src.time_labels = (const char *const *)labels;
+    src.nlevels = nlev;
+    src.levels = levels;
+    src.depths = depths;
+    src.depth_units = "m";
+    if (dax->values) {
+        const char *u = axis_text(dax, "units");
+        if (*u && strcmp(u, "m") && strcmp(u, "meters") && strcmp(u, "metres") && strcmp(u, "meter"))
+            src.depth_units = u;
+    } else {
+        src.depth_units = "level";
+    }
+    src.get = page_get;
+    src.ctx = &ctx;
+    src.title = title;
+    src.var_name = ds.var_name;
+    src.units = ds.units;
+    ps_html_options_init(&o);
+    o.path = a.out;
+    o.plotly_cdn = a.plotly_cdn;
+    o.cmap = a.cmap;
+    o.have_vmin = a.have_vmin;
+    o.have_vmax = a.have_vmax;
+    o.vmin = a.vmin;
+    o.vmax = a.vmax;
+    o.frame_ms = (int)a.frame_ms;
+    o.max_cells = (size_t)a.max_cells;
+    if (!a.plotly_cdn && !PS_PLOTLY_JS[0])
+        ps_cli_warn("no plotly.js was found at configure time: the page references the CDN "
+                    "and needs the network (configure --with-plotly-js=PATH to embed one)");
+    rc = cube ? ps_html_cube(&src, &o, &info) : ps_html_animate(&src, &o, &info);
+    if (rc) {
+        rc = ps_cli_status_error(rc, a.out);
+        goto done;
+    }
+    printf("wrote %s: %zu frame%s of %s", a.out, ntimes, ntimes == 1 ? "" : "s", ds.var_name);
+    if (cube)
+        printf(", %zu levels", nlev);
+    else
+        printf(" at %s", lev);
+    printf("; colour limits %.6g .. %.6g %s; %s; %.1f MB\n", info.vmin, info.vmax, ds.units,
+           info.stride > 1 ? "decimated" : "full resolution", info.bytes / 1e6);
+done:
+    if (labels)
+        for (i = 0; i < ntimes; i++)
+            free(labels[i]);
+    free(labels);
+    free(lon);
+    free(lat);
+    free(depths);
+    free(levels);
+    ps_field_free(&ctx.f);
+    ps_dataset_close(&ds);
+    return rc;
+}
 
 int ps_cmd_plot(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    return ps_cli_error("'plot' is not implemented yet");
+    const char *sub;
+    if (argc < 2) {
+        help("", stderr);
+        return PS_EXIT_USAGE;
+    }
+    sub = argv[1];
+    if (!strcmp(sub, "--help") || !strcmp(sub, "-h") || !strcmp(sub, "help")) {
+        help("", stdout);
+        return PS_EXIT_OK;
+    }
+    if (!strcmp(sub, "slice"))
+        return plot_slice(argc - 1, argv + 1);
+    if (!strcmp(sub, "diff"))
+        return plot_diff(argc - 1, argv + 1);
+    if (!strcmp(sub, "animate"))
+        return plot_page("animate", argc - 1, argv + 1);
+    if (!strcmp(sub, "cube"))
+        return plot_page("cube", argc - 1, argv + 1);
+    return ps_cli_error("plot: unknown subcommand '%s' (slice, diff, animate or cube)", sub);
 }

@@ -16,9 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#if defined(PS_HAVE_PLPLOT) && __has_include("ps_plot.h")
+#ifdef PS_HAVE_PLPLOT
 #include "ps_plot.h"
-#define PS_RUN_PLOTS 1
 #endif
 
 #define RUN_DEFAULT_STEPS 100
@@ -312,7 +311,11 @@ int ps_cmd_run(int argc, char **argv)
                               ds.ntime == 1 ? "" : "s", ds.ntime - 1);
             goto done;
         }
-        st = ps_dataset_read(&ds, (size_t)a.time_index, a.precision, &field);
+        /* the field, the backend's two buffers and (with --plot) a copy of the
+         * initial state must fit: refuse before allocating anything */
+        st = ps_dataset_check_memory(&ds, a.precision, a.plot_dir ? 4 : 3);
+        if (!st)
+            st = ps_dataset_read(&ds, (size_t)a.time_index, a.precision, &field);
         if (st) {
             rc = ps_cli_status_error(st, a.input);
             goto done;
@@ -438,7 +441,7 @@ int ps_cmd_run(int argc, char **argv)
         rc = ps_cli_status_error(st, a.output);
         goto done;
     }
-#ifdef PS_RUN_PLOTS
+#ifdef PS_HAVE_PLPLOT
     if (a.plot_dir) {
         st = ps_plot_run_images(a.plot_dir, &ds, &initial, &field, ps_backend_name(b));
         if (st) {

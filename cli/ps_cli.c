@@ -26,6 +26,8 @@ int ps_cli_error(const char *fmt, ...)
 int ps_cli_status_error(int status, const char *what)
 {
     const char *d = ps_error_detail();
+    if (d && *d && strstr(d, what)) /* the detail already names it */
+        return ps_cli_error("%s", d);
     if (d && *d)
         return ps_cli_error("%s: %s", what, d);
     return ps_cli_error("%s: %s", what, ps_strerror(status));

@@ -1,1 +1,8 @@
-# plot tests/rules (owned by one area; see Makefile.am)
+# Pictures: unit tests on synthetic data, pixel checks, browser checks, CLI.
+check_PROGRAMS += tests/test_plot
+tests_test_plot_SOURCES = tests/test_plot.c
+tests_test_plot_LDADD = core/libpstencil.la -lm
+TESTS += tests/test_plot
+TESTS += tests/plot_pixels.sh tests/plot_browser.sh tests/plot_cli.sh
+EXTRA_DIST += tests/plot_lib.sh tests/plot_pixels.sh tests/plot_browser.sh tests/plot_cli.sh \
+	tests/data/plot_small.cdl tests/data/plot_other.cdl

@@ -1,0 +1,443 @@
+/*
+ * Static slice maps with PLplot's cairo drivers (pngcairo, svgcairo,
+ * pdfcairo, chosen by the output's extension).
+ *
+ * PLplot keeps global state and calls exit() on fatal errors: each image is
+ * drawn in a fresh stream (plmkstrm ... plend1) under a process-wide mutex,
+ * with an exit handler that jumps back here so a PLplot failure becomes a
+ * status code. The picture is written to a temporary file in the output's
+ * directory and renamed into place when PLplot has finished.
+ */
+#include "config.h"
+#include "ps_plot.h"
+#include "ps_status.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+void ps_image_options_init(ps_image_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->width = 1000;
+    o->height = 700;
+}
+
+int ps_plot_have_images(void)
+{
+#ifdef PS_HAVE_PLPLOT
+    return 1;
+#else
+    return 0;
+#endif
+}
+
+#ifndef PS_HAVE_PLPLOT
+
+int ps_plot_slice(const ps_slice *s, const ps_image_options *o, ps_image_info *info)
+{
+    (void)s;
+    (void)info;
+    return ps_error(PS_ENOTIMPL, "cannot write %s: pstencil was built without PLplot",
+                    o && o->path ? o->path : "an image");
+}
+
+#else /* PS_HAVE_PLPLOT */
+
+#include <plplot.h>
+#include <pthread.h>
+#include <setjmp.h>
+
+static pthread_mutex_t ps_pl_lock = PTHREAD_MUTEX_INITIALIZER;
+static jmp_buf ps_pl_jump;
+static char ps_pl_msg[512];
+
+/* plexit() calls this, then exit(): jump back to ps_plot_slice instead. */
+static PLINT ps_pl_exit_handler(PLCHAR_VECTOR msg)
+{
+    snprintf(ps_pl_msg, sizeof ps_pl_msg, "%s", msg ? msg : "PLplot error");
+    longjmp(ps_pl_jump, 1);
+    return 0;
+}
+
+/* Non-fatal PLplot complaints: keep the last one for the error detail. */
+static void ps_pl_abort_handler(PLCHAR_VECTOR msg)
+{
+    snprintf(ps_pl_msg, sizeof ps_pl_msg, "%s", msg ? msg : "PLplot warning");
+}
+
+static const char *ps_pl_device(const char *path)
+{
+    const char *dot = strrchr(path, '.');
+    if (!dot)
+        return NULL;
+    if (!strcasecmp(dot, ".png"))
+        return "pngcairo";
+    if (!strcasecmp(dot, ".svg"))
+        return "svgcairo";
+    if (!strcasecmp(dot, ".pdf"))
+        return "pdfcairo";
+    return NULL;
+}
+
+/* Cell edges from monotonic centres: midpoints, ends extrapolated. */
+static void ps_edges(const double *c, size_t n, double *e)
+{
+    size_t i;
+    if (n == 1) {
+        e[0] = c[0] - 0.5;
+        e[1] = c[0] + 0.5;
+        return;
+    }
+    for (i = 1; i < n; i++)
+        e[i] = 0.5 * (c[i - 1] + c[i]);
+    e[0] = c[0] - (e[1] - c[0]);
+    e[n] = c[n - 1] + (c[n - 1] - e[n - 1]);
+}
+
+static int ps_monotonic(const double *c, size_t n)
+{
+    size_t i;
+    int dir = 0;
+    for (i = 0; i < n; i++)
+        if (!isfinite(c[i]))
+            return 0;
+    for (i = 1; i < n; i++) {
+        int d = c[i] > c[i - 1] ? 1 : c[i] < c[i - 1] ? -1 : 0;
+        if (d == 0 || (dir && d != dir))
+            return 0;
+        dir = d;
+    }
+    return 1;
+}
+
+/* Axis labels: 10°W, 5°E, 30°N, 2°S. */
+static void ps_geo_label(PLINT axis, PLFLT value, PLCHAR_NC_VECTOR label, PLINT length,
+                         PLPointer data)
+{
+    const char *hemi;
+    double a = fabs(value);
+    (void)data;
+    if (fabs(value) < 1e-9)
+        hemi = "";
+    else if (axis == PL_X_AXIS)
+        hemi = value < 0 ? "W" : "E";
+    else
+        hemi = value < 0 ? "S" : "N";
+    if (fabs(a - round(a)) < 1e-6)
+        snprintf(label, (size_t)length, "%.0f°%s", a, hemi);
+    else
+        snprintf(label, (size_t)length, "%.4g°%s", a, hemi);
+}
+
+static void ps_set_cmap1(const ps_cmap *c)
+{
+    PLFLT pos[64], r[64], g[64], b[64], a[64];
+    int i, n = c->npts < 64 ? c->npts : 64;
+    for (i = 0; i < n; i++) {
+        pos[i] = c->pts[i][0];
+        r[i] = c->pts[i][1];
+        g[i] = c->pts[i][2];
+        b[i] = c->pts[i][3];
+        a[i] = 1.0;
+    }
+    /* An odd number of colours puts an exact colour on the centre (0.5). */
+    plscmap1n(255);
+    plscmap1la(1, n, pos, r, g, b, a, NULL);
+}
+
+/* Everything PLplot does for one image; called with the lock held. */
+static int ps_pl_draw(const ps_slice *s, const ps_image_options *o, const ps_cmap *cm,
+                      const char *dev, const char *tmp, double vmin, double vmax,
+                      PLFLT **z, PLFLT *xe, PLFLT *ye)
+{
+    PLINT old_strm = 0, strm = 0;
+    volatile int started = 0;
+    double x0, x1, y0, y1, latmid, ratio, bw, bh, vx0, vx1, vy0, vy1;
+    const double L = 0.09, R = 0.84, B = 0.11, T = 0.86;
+    char opt[64];
+    PLcGrid cgrid;
+    size_t i, j;
+
+    ps_pl_msg[0] = '\0';
+    plgstrm(&old_strm);
+    plmkstrm(&strm);
+    if (strm < 0)
+        return ps_error(PS_EINTERNAL, "PLplot: cannot create a stream");
+    if (setjmp(ps_pl_jump)) {
+        /* plexit() was called: the stream state is undefined; leave it. */
+        plsstrm(old_strm);
+        return ps_error(PS_EINTERNAL, "PLplot failed writing %s: %s", o->path, ps_pl_msg);
+    }
+    plsexit(ps_pl_exit_handler);
+    plsabort(ps_pl_abort_handler);
+    plsdev(dev);
+    plsfnam(tmp);
+    plspage(0.0, 0.0, o->width, o->height, 0, 0);
+    /* Filled cells without anti-aliasing: no hairline seams between cells. */
+    plsetopt("drvopt", "graphics_anti_aliasing=1");
+    plscolbg(255, 255, 255);
+    plscol0(1, 0, 0, 0);                                               /* axes, text */
+    plscol0(2, PS_PLOT_LAND_R, PS_PLOT_LAND_G, PS_PLOT_LAND_B);        /* land */
+    plscol0(3, PS_PLOT_MARK_R, PS_PLOT_MARK_G, PS_PLOT_MARK_B);        /* mask mismatch */
+    plinit();
+    started = 1;
+    ps_set_cmap1(cm);
+    pladv(0);
+    plschr(0.0, 0.95 * o->height / 700.0 > 0.6 ? 0.95 * o->height / 700.0 : 0.6);
+
+    x0 = fmin(xe[0], xe[s->nx]);
+    x1 = fmax(xe[0], xe[s->nx]);
+    y0 = fmin(ye[0], ye[s->ny]);
+    y1 = fmax(ye[0], ye[s->ny]);
+    /* Keep the map's proportions: a degree of longitude is cos(lat) of one of latitude. */
+    latmid = 0.5 * (y0 + y1);
+    if (!(fabs(latmid) < 89.0))
+        latmid = 0.0;
+    ratio = (x1 - x0) * cos(latmid * M_PI / 180.0) / (y1 - y0);
+    bw = (R - L) * o->width;
+    bh = (T - B) * o->height;
+    vx0 = L;
+    vx1 = R;
+    vy0 = B;
+    vy1 = T;
+    if (ratio > 0 && isfinite(ratio)) {
+        if (bw / bh > ratio) {
+            double w = bh * ratio / o->width;
+            if (w < 0.3)
+                w = 0.3;
+            /* Centre map and colour bar (about 0.12 of the page) together. */
+            vx0 = 0.5 - 0.5 * (w + 0.12) + 0.02;
+            if (vx0 < L)
+                vx0 = L;
+            vx1 = vx0 + w;
+        } else {
+            double h = bw / ratio / o->height;
+            if (h < 0.3)
+                h = 0.3;
+            vy0 = B + 0.5 * ((T - B) - h);
+            vy1 = vy0 + h;
+        }
+    }
+    plvpor(vx0, vx1, vy0, vy1);
+    plwind(x0, x1, y0, y1);
+
+    /* Land: the whole map in grey first; ocean cells are drawn over it. */
+    {
+        PLFLT fx[4] = {x0, x1, x1, x0}, fy[4] = {y0, y0, y1, y1};
+        plcol0(2);
+        plfill(4, fx, fy);
+    }
+    cgrid.xg = xe;
+    cgrid.yg = ye;
+    cgrid.zg = NULL;
+    cgrid.nx = (PLINT)s->nx + 1;
+    cgrid.ny = (PLINT)s->ny + 1;
+    plimagefr((PLFLT_MATRIX)z, (PLINT)s->nx, (PLINT)s->ny, x0, x1, y0, y1, vmin, vmax, vmin,
+              vmax, pltr1, &cgrid);
+    if (s->mark) {
+        plcol0(3);
+        for (j = 0; j < s->ny; j++)
+            for (i = 0; i < s->nx; i++)
+                if (s->mark[j * s->nx + i]) {
+                    PLFLT fx[4] = {xe[i], xe[i + 1], xe[i + 1], xe[i]};
+                    PLFLT fy[4] = {ye[j], ye[j], ye[j + 1], ye[j + 1]};
+                    plfill(4, fx, fy);
+                }
+    }
+
+    plcol0(1);
+    plwidth(1.0);
+    plslabelfunc(ps_geo_label, NULL);
+    plbox("bcnsto", 0.0, 0, "bcnstvo", 0.0, 0);
+    plslabelfunc(NULL, NULL);
+    pllab(s->xlabel ? s->xlabel : "Longitude", s->ylabel ? s->ylabel : "Latitude", "");
+    if (s->subtitle && *s->subtitle) {
+        plmtex("t", 2.6, 0.5, 0.5, s->title ? s->title : "");
+        plschr(0.0, 0.8 * o->height / 700.0 > 0.5 ? 0.8 * o->height / 700.0 : 0.5);
+        plmtex("t", 1.1, 0.5, 0.5, s->subtitle);
+        plschr(0.0, 0.95 * o->height / 700.0 > 0.6 ? 0.95 * o->height / 700.0 : 0.6);
+    } else {
+        plmtex("t", 1.5, 0.5, 0.5, s->title ? s->title : "");
+    }
+
+    /* The colour bar, right of the map, as tall as the map. */
+    {
+        enum { NV = 255 };
+        PLFLT vals[NV], cbw, cbh, ticks[1] = {0.0};
+        PLFLT *values[1] = {vals};
+        PLINT n_values[1] = {NV}, sub_ticks[1] = {0};
+        PLINT label_opts[1] = {PL_COLORBAR_LABEL_RIGHT};
+        const char *labels[1], *axis_opts[1] = {"bcvmti"};
+        int m;
+        for (m = 0; m < NV; m++)
+            vals[m] = vmin + (vmax - vmin) * m / (NV - 1);
+        labels[0] = s->units && *s->units ? s->units : "(no units)";
+        snprintf(opt, sizeof opt, "%s", labels[0]);
+        labels[0] = opt;
+        plcolorbar(&cbw, &cbh, PL_COLORBAR_IMAGE,
+                   PL_POSITION_RIGHT | PL_POSITION_OUTSIDE | PL_POSITION_VIEWPORT,
+                   0.025 * (R - L) / (vx1 - vx0), 0.0, 0.035 * (R - L) / (vx1 - vx0), 1.0,
+                   0, 1, 1, 0.0, 0.0, 0, 0.0, 1, label_opts, labels, 1, axis_opts, ticks,
+                   sub_ticks, n_values, (PLFLT_MATRIX)values);
+    }
+    (void)started;
+    plend1();
+    plsstrm(old_strm);
+    return PS_OK;
+}
+
+int ps_plot_slice(const ps_slice *s, const ps_image_options *o, ps_image_info *info)
+{
+    const ps_cmap *cm;
+    const char *dev;
+    double vmin, vmax;
+    PLFLT **z = NULL, *xe = NULL, *ye = NULL;
+    char *tmp = NULL;
+    size_t i, j, n, ocean = 0, land = 0, marked = 0;
+    int rc = PS_OK, fd, locked = 0;
+
+    if (!s || !o || !o->path || !*o->path)
+        return ps_error(PS_EINVAL, "ps_plot_slice: no slice or no output path");
+    if (!s->nx || !s->ny || !s->lon || !s->lat || !s->values)
+        return ps_error(PS_EINVAL, "ps_plot_slice: empty slice");
+    if (s->nx > 100000 || s->ny > 100000)
+        return ps_error(PS_EINVAL, "slice of %zu x %zu cells is too large to draw", s->nx, s->ny);
+    if (!ps_monotonic(s->lon, s->nx) || !ps_monotonic(s->lat, s->ny))
+        return ps_error(PS_EINVAL, "longitudes and latitudes must be finite and strictly monotonic");
+    if (o->width < 200 || o->height < 150 || o->width > 10000 || o->height > 10000)
+        return ps_error(PS_EINVAL, "image size %dx%d is out of range (200x150 .. 10000x10000)",
+                        o->width, o->height);
+    dev = ps_pl_device(o->path);
+    if (!dev)
+        return ps_error(PS_EINVAL, "%s: unknown image type (use .png, .svg or .pdf)", o->path);
+    cm = ps_cmap_find(o->cmap ? o->cmap : (o->symmetric ? "rdbu" : "viridis"));
+    if (!cm) {
+        char names[256];
+        ps_cmap_names(names, sizeof names);
+        return ps_error(PS_EINVAL, "unknown colour map '%s' (one of: %s)", o->cmap, names);
+    }
+
+    n = s->nx * s->ny;
+    for (i = 0; i < n; i++) {
+        if (s->mark && s->mark[i])
+            marked++;
+        else if (isfinite(s->values[i]))
+            ocean++;
+        else
+            land++;
+    }
+    if (o->symmetric)
+        rc = ps_plot_symmetric_limits(s->values, n, &vmin, &vmax);
+    else
+        rc = ps_plot_robust_limits(s->values, n, 2.0, 98.0, &vmin, &vmax);
+    if (rc == PS_ERANGE) {
+        vmin = 0.0; /* all land: any limits will do */
+        vmax = 1.0;
+        rc = PS_OK;
+    }
+    if (rc)
+        return rc;
+    if (o->have_vmin)
+        vmin = o->vmin;
+    if (o->have_vmax)
+        vmax = o->vmax;
+    if (!(vmin < vmax))
+        return ps_error(PS_EINVAL, "colour limits: vmin (%g) must be below vmax (%g)", vmin, vmax);
+
+    xe = malloc((s->nx + 1) * sizeof *xe);
+    ye = malloc((s->ny + 1) * sizeof *ye);
+    tmp = malloc(strlen(o->path) + 16);
+    if (!xe || !ye || !tmp) {
+        rc = ps_error(PS_ENOMEM, "out of memory drawing %s", o->path);
+        goto done;
+    }
+    ps_edges(s->lon, s->nx, xe);
+    ps_edges(s->lat, s->ny, ye);
+    plAlloc2dGrid(&z, (PLINT)s->nx, (PLINT)s->ny);
+    if (!z) {
+        rc = ps_error(PS_ENOMEM, "out of memory drawing %s", o->path);
+        goto done;
+    }
+    /* Values clamped into the limits (the ends of the colour bar); land and
+     * marked cells below zmin so plimagefr leaves them out. */
+    for (j = 0; j < s->ny; j++)
+        for (i = 0; i < s->nx; i++) {
+            double v = s->values[j * s->nx + i];
+            if (!isfinite(v) || (s->mark && s->mark[j * s->nx + i]))
+                v = -HUGE_VAL;
+            else if (v < vmin)
+                v = vmin;
+            else if (v > vmax)
+                v = vmax;
+            z[i][j] = v;
+        }
+
+    sprintf(tmp, "%s.tmpXXXXXX", o->path);
+    fd = mkstemp(tmp);
+    if (fd < 0) {
+        rc = ps_error(PS_EIO, "cannot write %s: %s", o->path, strerror(errno));
+        tmp[0] = '\0';
+        goto done;
+    }
+    /* mkstemp makes 0600: give the picture the usual permissions. */
+    {
+        mode_t um = umask(0);
+        umask(um);
+        if (fchmod(fd, 0666 & ~um))
+            (void)0;
+    }
+    close(fd);
+
+    pthread_mutex_lock(&ps_pl_lock);
+    locked = 1;
+    rc = ps_pl_draw(s, o, cm, dev, tmp, vmin, vmax, z, xe, ye);
+    pthread_mutex_unlock(&ps_pl_lock);
+    locked = 0;
+    if (rc)
+        goto done;
+    {
+        FILE *f = fopen(tmp, "rb");
+        long size = -1;
+        if (f) {
+            if (fseek(f, 0, SEEK_END) == 0)
+                size = ftell(f);
+            fclose(f);
+        }
+        if (size <= 0) {
+            rc = ps_error(PS_EIO, "PLplot wrote nothing to %s%s%s", o->path,
+                          ps_pl_msg[0] ? ": " : "", ps_pl_msg);
+            goto done;
+        }
+    }
+    if (rename(tmp, o->path)) {
+        rc = ps_error(PS_EIO, "cannot rename %s to %s: %s", tmp, o->path, strerror(errno));
+        goto done;
+    }
+    tmp[0] = '\0';
+    if (info) {
+        info->vmin = vmin;
+        info->vmax = vmax;
+        info->ocean = ocean;
+        info->land = land;
+        info->marked = marked;
+    }
+done:
+    if (locked)
+        pthread_mutex_unlock(&ps_pl_lock);
+    if (tmp && tmp[0])
+        unlink(tmp);
+    if (z)
+        plFree2dGrid(z, (PLINT)s->nx, (PLINT)s->ny);
+    free(xe);
+    free(ye);
+    free(tmp);
+    return rc;
+}
+
+#endif /* PS_HAVE_PLPLOT */
