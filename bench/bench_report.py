@@ -41,7 +41,7 @@ def main():
             continue
         print("**%s**" % title)
         print()
-        hdr = ["method", "grid", "steps", "mean s (std)", "ms/step", "spread", "Gcell/s", "GB/s",
+        hdr = ["method", "grid", "steps", "mean s (std)", "ms/step", "spread", "best ms/step", "Gcell/s", "GB/s",
                "% same-size copy", "% DRAM copy", "whole job s", "x reference"]
         if a.numpy_ms and exp == "steps":
             hdr.append("x NumPy")
@@ -53,7 +53,8 @@ def main():
             sp = r["speedup_ref"]
             cells = ["%s" % r["method"], "%dx%dx%d" % (r["nz"], r["ny"], r["nx"]), "%d" % r["num_timesteps"],
                      "%.4f (%.4f)" % (r["mean_time_sec"], r["std_dev_sec"]), "%.3f" % r["step_ms"],
-                     "%.1f%%" % (100 * r["spread"]), "%.3f" % (r["cells_per_s"] / 1e9), "%.2f" % r["gbps"],
+                     "%.1f%%" % (100 * r["spread"]), f(r.get("best_step_ms"), "%.3f"),
+                     "%.3f" % (r["cells_per_s"] / 1e9), "%.2f" % r["gbps"],
                      f(r["bound_fraction"] and 100 * r["bound_fraction"], "%.0f%%"),
                      f(r["dram_fraction"] and 100 * r["dram_fraction"], "%.0f%%"),
                      f(r["job_mean_s"], "%.3f"),

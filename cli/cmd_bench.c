@@ -508,6 +508,10 @@ static void fill_row(bench_state *s, ps_bench_row *r, const bench_backend *bb, p
         per_step[i] = sm->step_s[i] * 1e3 / (double)steps;
     ps_bench_stats(per_step, sm->n, &ms_mean, &ms_sd);
     r->step_ms = ms_mean;
+    r->best_step_ms = per_step[0];
+    for (i = 1; i < sm->n; i++)
+        if (per_step[i] < r->best_step_ms)
+            r->best_step_ms = per_step[i];
     r->spread = ms_mean > 0 ? ms_sd / ms_mean : NAN;
     r->cells_per_s = cells / (ms_mean * 1e-3);
     r->bytes_per_step = (double)(sten->arrays_read + sten->arrays_written) * cells * (double)esize;
@@ -520,10 +524,15 @@ static void fill_row(bench_state *s, ps_bench_row *r, const bench_backend *bb, p
     }
     r->bound_fraction = r->gbps / r->bound_gbps;
     r->dram_fraction = r->gbps / r->dram_bound_gbps;
-    if (sm->job_s[0] > 0)
+    if (sm->job_s[0] > 0) {
         ps_bench_stats(sm->job_s, sm->n, &r->job_mean_s, &r->job_std_s);
-    else
-        r->job_mean_s = r->job_std_s = NAN;
+        r->best_job_s = sm->job_s[0];
+        for (i = 1; i < sm->n; i++)
+            if (sm->job_s[i] < r->best_job_s)
+                r->best_job_s = sm->job_s[i];
+    } else {
+        r->job_mean_s = r->job_std_s = r->best_job_s = NAN;
+    }
     r->create_ms = agg->create_s * 1e3 / sm->n;
     r->upload_ms = agg->upload_s * 1e3 / sm->n;
     r->download_ms = agg->download_s * 1e3 / sm->n;
@@ -772,9 +781,9 @@ static void fmt_pct(char *buf, size_t n, double v)
 static void print_table(bench_state *s, FILE *f)
 {
     int i;
-    fprintf(f, "\n%-6s %-34s %-14s %6s %10s %7s %9s %7s %8s %8s %8s %10s\n", "exp", "method",
-            "grid", "steps", "ms/step", "spread", "Mcell/s", "GB/s", "%bound", "%DRAM",
-            "job s", "x ref");
+    fprintf(f, "\n%-6s %-34s %-14s %6s %10s %7s %9s %9s %7s %8s %8s %8s %10s\n", "exp",
+            "method", "grid", "steps", "ms/step", "spread", "best ms", "Mcell/s", "GB/s",
+            "%bound", "%DRAM", "job s", "x ref");
     for (i = 0; i < s->nrows; i++) {
         const ps_bench_row *r = &s->rows[i];
         char grid[32], b1[16], b2[16], job[16], sp[24];
@@ -789,9 +798,9 @@ static void print_table(bench_state *s, FILE *f)
             snprintf(sp, sizeof sp, "-");
         else
             snprintf(sp, sizeof sp, "%.1f%s", r->speedup_ref, r->speedup_noise ? " noise" : "");
-        fprintf(f, "%-6s %-34s %-14s %6ld %10.3f %6.1f%% %9.1f %7.2f %8s %8s %8s %10s\n",
+        fprintf(f, "%-6s %-34s %-14s %6ld %10.3f %6.1f%% %9.3f %9.1f %7.2f %8s %8s %8s %10s\n",
                 r->experiment, r->method, grid, r->num_timesteps, r->step_ms, 100 * r->spread,
-                r->cells_per_s / 1e6, r->gbps, b1, b2, job, sp);
+                r->best_step_ms, r->cells_per_s / 1e6, r->gbps, b1, b2, job, sp);
     }
 }
 
@@ -838,6 +847,20 @@ static void print_noise(bench_state *s, FILE *f)
                "spread.\n");
 }
 
+/* Best-run ms/step of the reference row matching @p r (NaN if none). */
+static double ref_best(const bench_state *s, const ps_bench_row *r)
+{
+    int i;
+    for (i = 0; i < s->nrows; i++) {
+        const ps_bench_row *q = &s->rows[i];
+        if (!strcmp(q->backend, "reference") && !strcmp(q->precision, r->precision) &&
+            !strcmp(q->experiment, r->experiment) && q->nx == r->nx && q->ny == r->ny &&
+            q->nz == r->nz && q->num_timesteps == r->num_timesteps)
+            return q->best_step_ms;
+    }
+    return NAN;
+}
+
 static void print_quick(bench_state *s, FILE *f)
 {
     int i;
@@ -853,19 +876,27 @@ static void print_quick(bench_state *s, FILE *f)
     }
     fprintf(f, "\nGoals (issue 3, this machine):\n");
     if (omp1) {
-        fprintf(f, "  openmp >= 15x reference on the built-in ocean:  %s (%.1fx)\n",
-                omp1->speedup_ref >= 15 ? "reached" : "NOT reached", omp1->speedup_ref);
-        fprintf(f, "  openmp >= 1.5 Gcell/s on the built-in ocean:    %s (%.2f Gcell/s)\n",
-                omp1->cells_per_s >= 1.5e9 ? "reached" : "NOT reached", omp1->cells_per_s / 1e9);
-        fprintf(f, "  whole 100-step job < 1.7 s:                     %s (%.3f s)\n",
-                omp1->job_mean_s < 1.7 ? "reached" : "NOT reached", omp1->job_mean_s);
+        fprintf(f, "  openmp >= 15x reference on the built-in ocean:  %s (%.1fx mean; "
+                   "%.1fx best runs)\n",
+                omp1->speedup_ref >= 15 ? "reached" : "NOT reached", omp1->speedup_ref,
+                ref_best(s, omp1) / omp1->best_step_ms);
+        fprintf(f, "  openmp >= 1.5 Gcell/s on the built-in ocean:    %s (%.2f Gcell/s mean; "
+                   "%.2f best run)\n",
+                omp1->cells_per_s >= 1.5e9 ? "reached" : "NOT reached", omp1->cells_per_s / 1e9,
+                omp1->cells / (omp1->best_step_ms * 1e-3) / 1e9);
+        fprintf(f, "  whole 100-step job < 1.7 s:                     %s (%.3f s mean; "
+                   "%.3f s best run)\n",
+                omp1->job_mean_s < 1.7 ? "reached" : "NOT reached", omp1->job_mean_s,
+                omp1->best_job_s);
     } else {
         fprintf(f, "  (no openmp float32 100-step run on the built-in ocean)\n");
     }
     if (ompL)
-        fprintf(f, "  openmp >= 85%% of the measured bound, large grid: %s (%.0f%% of %.1f GB/s)\n",
+        fprintf(f, "  openmp >= 85%% of the measured bound, large grid: %s (%.0f%% of %.1f GB/s "
+                   "mean; %.0f%% best run)\n",
                 ompL->bound_fraction >= 0.85 ? "reached" : "NOT reached",
-                100 * ompL->bound_fraction, ompL->bound_gbps);
+                100 * ompL->bound_fraction, ompL->bound_gbps,
+                100 * ompL->bytes_per_step / (ompL->best_step_ms * 1e-3) / 1e9 / ompL->bound_gbps);
     else
         fprintf(f, "  (no openmp float32 run on a grid >= 40M cells)\n");
 }

@@ -187,6 +187,7 @@ static const col cols[] = {
     D(bound_gbps, 0), D(bound_fraction, 0), D(dram_bound_gbps, 0), D(dram_fraction, 0),
     D(job_mean_s, 0), D(job_std_s, 0), D(create_ms, 0), D(upload_ms, 0), D(download_ms, 0),
     D(peak_host_mb, 0), D(peak_device_mb, 0), D(speedup_ref, 0), I(speedup_noise),
+    D(best_step_ms, 0), D(best_job_s, 0),
 };
 #define NCOLS ((int)(sizeof cols / sizeof cols[0]))
 

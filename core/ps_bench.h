@@ -113,6 +113,8 @@ typedef struct ps_bench_row {
     double peak_device_mb; /**< device memory the context held (NaN if not reported) */
     double speedup_ref;    /**< reference step time / this step time (NaN if no reference) */
     int speedup_noise;     /**< 1: the difference from the reference is within the spread */
+    double best_step_ms;   /**< fastest repeat's ms per step (least disturbed by other load) */
+    double best_job_s;     /**< fastest whole job (NaN for grid scaling) */
 } ps_bench_row;
 
 /** The CSV header line (no newline). Starts with the course's six columns. */
