@@ -15,3 +15,8 @@ dist_noinst_SCRIPTS += bench/run-bench.sh bench/numpy_baseline.py bench/bench_re
 bench: all
 	PYTHON3='$(PYTHON3)' PSTENCIL_PLUGIN_PATH='$(abs_top_builddir)/backends/opencl/.libs:$(abs_top_builddir)/backends/cuda/.libs:$(abs_top_builddir)/backends/hip/.libs' \
 	  $(SHELL) $(srcdir)/bench/run-bench.sh $(abs_top_builddir)/cli/pstencil $(BENCH_ARGS)
+
+# The performance report and its plots.
+EXTRA_DIST += docs/performance.md docs/img/bench_runtime_steps.png \
+	docs/img/bench_runtime_steps_log.png docs/img/bench_throughput_grid.png \
+	docs/img/bench_bound_fraction.png docs/img/bench_speedup.png
