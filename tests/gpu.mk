@@ -25,3 +25,16 @@ endif
 if PS_BUILD_HIP
 tests/gpu_hip_ir.log: $(PS_HIP_IR)
 endif
+
+# The kernel's thread body emulated on the CPU (no GPU needed), built by nvcc
+# with the exact-mode flags; the host compiler gets -ffp-contract=off too.
+EXTRA_DIST += tests/gpu/test_gpu_emulate.cu
+if PS_BUILD_CUDA
+TESTS += tests/test_gpu_emulate
+CLEANFILES += tests/test_gpu_emulate$(EXEEXT)
+tests/test_gpu_emulate$(EXEEXT): $(top_srcdir)/tests/gpu/test_gpu_emulate.cu $(PS_GPU_DEPS)
+	@$(MKDIR_P) tests
+	$(AM_V_GEN)$(NVCC) $(PS_NVCC_BASE) -Xcompiler -ffp-contract=off -arch=$(NVCC_PTX_ARCH) \
+	  $(PS_NVCC_EXACT) $(NVCCFLAGS) $(top_srcdir)/tests/gpu/test_gpu_emulate.cu -o $@ \
+	  -L$(CUDA_LIBDIR) -lcudart_static -lrt -lpthread -ldl
+endif

@@ -45,30 +45,28 @@
 
 namespace PS_GPU_KNS {
 
-static __device__ __forceinline__ float cell(float c, float km, float kp, float jm, float jp,
+static __host__ __device__ __forceinline__ float cell(float c, float km, float kp, float jm, float jp,
                                              float im, float ip, float d)
 {
     return ps_diffusion7_cell_f32(c, km, kp, jm, jp, im, ip, d);
 }
 
-static __device__ __forceinline__ double cell(double c, double km, double kp, double jm,
+static __host__ __device__ __forceinline__ double cell(double c, double km, double kp, double jm,
                                               double jp, double im, double ip, double d)
 {
     return ps_diffusion7_cell_f64(c, km, kp, jm, jp, im, ip, d);
 }
 
 /*
- * One Jacobi step of the box in -> out. Grid: (ceil(nx/bx), ceil(ny/by),
- * ceil(nz/kchunk)); block (bx, by, 1).
+ * The work of one thread: column (j, i), planes k0 .. k0+kchunk-1. A host
+ * function too, so tests/test_gpu_emulate.cu can run every thread of a
+ * launch on the CPU (the threads share nothing, so that is exact).
  */
 template <typename T>
-__global__ void __launch_bounds__(1024)
-    d7_step(const T *__restrict__ in, T *__restrict__ out, long long nz, long long ny,
-            long long nx, T d, int kchunk)
+static __host__ __device__ __forceinline__ void
+d7_column(const T *__restrict__ in, T *__restrict__ out, long long nz, long long ny,
+          long long nx, T d, int kchunk, long long i, long long j, long long k0)
 {
-    const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-    const long long j = (long long)blockIdx.y * blockDim.y + threadIdx.y;
-    const long long k0 = (long long)blockIdx.z * kchunk;
     long long k1, k;
     if (i >= nx || j >= ny || k0 >= nz)
         return;
@@ -104,6 +102,21 @@ __global__ void __launch_bounds__(1024)
         km = c;
         c = kp;
     }
+}
+
+/*
+ * One Jacobi step of the box in -> out. Grid: (ceil(nx/bx), ceil(ny/by),
+ * ceil(nz/kchunk)); block (bx, by, 1).
+ */
+template <typename T>
+__global__ void __launch_bounds__(1024)
+    d7_step(const T *__restrict__ in, T *__restrict__ out, long long nz, long long ny,
+            long long nx, T d, int kchunk)
+{
+    d7_column<T>(in, out, nz, ny, nx, d, kchunk,
+                 (long long)blockIdx.x * blockDim.x + threadIdx.x,
+                 (long long)blockIdx.y * blockDim.y + threadIdx.y,
+                 (long long)blockIdx.z * kchunk);
 }
 
 } /* namespace PS_GPU_KNS */
