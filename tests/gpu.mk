@@ -14,8 +14,9 @@ tests_test_gpu_loader_LDADD = core/libpstencil.la -lm
 tests_test_gpu_backend_SOURCES = tests/test_gpu_backend.c
 tests_test_gpu_backend_LDADD = core/libpstencil.la -lm
 TESTS += tests/test_gpu_loader tests/test_gpu_backend tests/gpu_ptx.sh tests/gpu_hip_ir.sh \
+	tests/gpu_bench.sh \
 	tests/gpu_validate.sh
-EXTRA_DIST += tests/gpu_ptx.sh tests/gpu_hip_ir.sh tests/gpu_validate.sh \
+EXTRA_DIST += tests/gpu_ptx.sh tests/gpu_hip_ir.sh tests/gpu_validate.sh tests/gpu_bench.sh \
 	tests/gpu/run-on-gpu.sh tests/gpu/README.md
 
 # the generated PTX / IR are built before the tests that read them
