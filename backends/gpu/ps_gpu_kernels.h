@@ -104,6 +104,7 @@ d7_column(const T *__restrict__ in, T *__restrict__ out, long long nz, long long
     }
 }
 
+#ifndef PS_GPU_MOCK
 /*
  * One Jacobi step of the box in -> out. Grid: (ceil(nx/bx), ceil(ny/by),
  * ceil(nz/kchunk)); block (bx, by, 1).
@@ -119,7 +120,37 @@ __global__ void __launch_bounds__(1024)
                  (long long)blockIdx.z * kchunk);
 }
 
+#endif /* !PS_GPU_MOCK */
+
 } /* namespace PS_GPU_KNS */
+
+#ifdef PS_GPU_MOCK
+/* tests: every thread of the launch on the host, in stream order */
+gpuError_t PS_GPU_LAUNCH_NAME(const ps_gpu_launch *l)
+{
+    const ps_gpu_launch g = *l;
+    return ps_mock_submit(l->stream, [g]() {
+        long long gx = (g.nx + g.bx - 1) / g.bx, gy = (g.ny + g.by - 1) / g.by;
+        long long gz = (g.nz + g.kchunk - 1) / g.kchunk, x, y, z;
+        int tx, ty;
+        for (z = 0; z < gz; z++)
+            for (y = 0; y < gy; y++)
+                for (x = 0; x < gx; x++)
+                    for (ty = 0; ty < g.by; ty++)
+                        for (tx = 0; tx < g.bx; tx++) {
+                            if (g.real == PS_GPU_F64)
+                                PS_GPU_KNS::d7_column<double>(
+                                    (const double *)g.in, (double *)g.out, g.nz, g.ny, g.nx,
+                                    g.coeff, g.kchunk, x * g.bx + tx, y * g.by + ty, z * g.kchunk);
+                            else
+                                PS_GPU_KNS::d7_column<float>(
+                                    (const float *)g.in, (float *)g.out, g.nz, g.ny, g.nx,
+                                    (float)g.coeff, g.kchunk, x * g.bx + tx, y * g.by + ty,
+                                    z * g.kchunk);
+                        }
+    });
+}
+#else
 
 gpuError_t PS_GPU_LAUNCH_NAME(const ps_gpu_launch *l)
 {
@@ -135,5 +166,6 @@ gpuError_t PS_GPU_LAUNCH_NAME(const ps_gpu_launch *l)
             l->kchunk);
     return gpuGetLastError();
 }
+#endif /* PS_GPU_MOCK */
 
 #endif /* PS_GPU_KERNELS_H */

@@ -12,7 +12,9 @@
 #ifndef PS_GPU_PORT_H
 #define PS_GPU_PORT_H
 
-#if defined(PS_GPU_HIP) || defined(__HIPCC__)
+#if defined(PS_GPU_MOCK)
+#  include "ps_gpu_mock.h" /* tests only: a host-memory runtime */
+#elif defined(PS_GPU_HIP) || defined(__HIPCC__)
 #  ifndef PS_GPU_HIP
 #    define PS_GPU_HIP 1
 #  endif
