@@ -8,7 +8,6 @@
 ran=0
 why=""
 for b in cuda hip; do
-  "$PSTENCIL" backends >"$TMP/backends" 2>&1 || true
   # the backend's own probe decides: test_gpu_backend prints the reason
   if ! "$top_builddir/tests/test_gpu_backend" --probe "$b" >"$TMP/probe" 2>&1; then
     why="$why $(cat "$TMP/probe");"
