@@ -711,7 +711,7 @@ int ps_validate_suite(const ps_validate_options *o, ps_validate_summary *sum)
         r = ps_backend_open(names[i], &b);
         if (r) {
             if (r == PS_ENOBACKEND && !is_known_name(names[i])) {
-                st = ps_error(PS_ENOBACKEND, "%s", ps_error_detail());
+                st = r; /* not a backend at all: a usage error (detail kept) */
                 goto done;
             }
             add_line(&skips, &slen, &scap, "  %-10s skipped: %s", names[i], ps_error_detail());
