@@ -328,16 +328,13 @@ static int fill_ocean(const vcase *c, ps_precision p, double *v, const ps_grid *
                       size_t len)
 {
     ps_ocean_options o;
-    ps_dataset ds;
     ps_field f;
     int st;
     const int cropped = c->param > 0;
     (void)p;
     memset(&f, 0, sizeof f);
-    memset(&ds, 0, sizeof ds);
-    ds.ncid = -1;
     ps_ocean_defaults(&o);
-    st = ps_ocean_generate(&o, 0, &ds, &f);
+    st = ps_ocean_generate(&o, 0, NULL, &f);
     if (st == PS_OK && f.precision == PS_FLOAT32 && f.grid.nz >= g->nz && f.grid.ny >= g->ny &&
         f.grid.nx >= g->nx) {
         /* crop (or take whole) from the middle of the domain */
@@ -357,8 +354,6 @@ static int fill_ocean(const vcase *c, ps_precision p, double *v, const ps_grid *
                  "(built-in ocean unavailable: %s), %zux%zux%zu", why, g->nz, g->ny, g->nx);
     }
     ps_field_free(&f);
-    if (st == PS_OK)
-        ps_dataset_close(&ds);
     return PS_OK;
 }
 
