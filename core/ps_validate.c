@@ -509,42 +509,47 @@ static int download_regions(ps_context *ctx, ps_field *out, void *scratch)
     return PS_OK;
 }
 
+/* Upload, step, download on an existing context (out poisoned first). */
+static int run_on_context(ps_context *ctx, const ps_field *input, long steps, int regions,
+                          ps_field *out)
+{
+    void *scratch = NULL;
+    size_t bytes = 0;
+    int st;
+    ps_field_poison(out);
+    if (regions) {
+        ps_grid_size(&input->grid, input->precision, NULL, &bytes);
+        scratch = malloc(bytes ? bytes : 1);
+        if (!scratch)
+            return ps_error(PS_ENOMEM, "out of memory");
+        st = upload_regions(ctx, input, scratch);
+    } else {
+        st = ps_context_upload(ctx, input->data, NULL);
+    }
+    if (!st)
+        st = ps_context_step(ctx, steps);
+    if (!st)
+        st = ps_context_finish(ctx);
+    if (!st)
+        st = regions ? download_regions(ctx, out, scratch)
+                     : ps_context_download(ctx, out->data, NULL);
+    free(scratch);
+    return st;
+}
+
 int ps_validate_run_backend(ps_backend *b, const ps_config *cfg_in, const ps_field *input,
                             long steps, int regions, ps_field *out)
 {
     ps_config cfg = *cfg_in;
     ps_context *ctx = NULL;
-    void *scratch = NULL;
-    size_t bytes = 0;
     int st;
     cfg.box = ps_box_whole(input->grid);
     cfg.precision = input->precision;
     ps_field_poison(out);
     st = ps_context_create(b, &cfg, &ctx);
-    if (st)
-        goto done;
-    if (regions) {
-        ps_grid_size(&input->grid, input->precision, NULL, &bytes);
-        scratch = malloc(bytes ? bytes : 1);
-        if (!scratch) {
-            st = ps_error(PS_ENOMEM, "out of memory");
-            goto done;
-        }
-        st = upload_regions(ctx, input, scratch);
-    } else {
-        st = ps_context_upload(ctx, input->data, NULL);
-    }
-    if (st)
-        goto done;
-    st = ps_context_step(ctx, steps);
     if (!st)
-        st = ps_context_finish(ctx);
-    if (st)
-        goto done;
-    st = regions ? download_regions(ctx, out, scratch) : ps_context_download(ctx, out->data, NULL);
-done:
+        st = run_on_context(ctx, input, steps, regions, out);
     ps_context_destroy(ctx);
-    free(scratch);
     return st;
 }
 
@@ -848,24 +853,32 @@ int ps_validate_suite(const ps_validate_options *o, ps_validate_summary *sum)
                 if (col->prec != p)
                     continue;
                 for (ti = 0; ti < nt; ti++) {
+                    /* one context per thread count, reused for every step count
+                     * (each run re-uploads: no state may leak between runs) */
+                    ps_config cfg;
+                    ps_context *bctx = NULL;
+                    int cst;
+                    char cerr[600] = "", thr[32] = "";
+                    ps_config_init(&cfg, in.grid, p);
+                    cfg.mode = col->mode;
+                    cfg.device = col->ndevices > 1 ? col->device : -1;
+                    if (strcmp(col->backend, "openmp") == 0) {
+                        cfg.threads = threads[ti];
+                        snprintf(thr, sizeof thr, ", %d thread%s", threads[ti],
+                                 threads[ti] == 1 ? "" : "s");
+                    }
+                    cst = ps_context_create(bk[col->bi], &cfg, &bctx);
+                    if (cst)
+                        snprintf(cerr, sizeof cerr, "%s", ps_error_detail());
                     for (si = 0; si < nsteps; si++) {
-                        ps_config cfg;
                         ps_validate_diff d;
                         int r, ok;
-                        char desc[600], thr[32] = "";
-                        ps_config_init(&cfg, in.grid, p);
-                        cfg.mode = col->mode;
-                        cfg.device = col->ndevices > 1 ? col->device : -1;
-                        if (nt > 1 || strcmp(col->backend, "openmp") == 0) {
-                            cfg.threads = threads[ti];
-                            snprintf(thr, sizeof thr, ", %d thread%s", threads[ti],
-                                     threads[ti] == 1 ? "" : "s");
-                        }
+                        char desc[700];
                         s.runs++;
-                        r = ps_validate_run_backend(bk[col->bi], &cfg, &in, steps[si],
-                                                    vc->regions, &got);
+                        r = cst ? cst : run_on_context(bctx, &in, steps[si], vc->regions, &got);
                         if (r) {
-                            snprintf(desc, sizeof desc, "backend error: %s", ps_error_detail());
+                            snprintf(desc, sizeof desc, "backend error: %s",
+                                     cst ? cerr : ps_error_detail());
                             ok = 0;
                         } else {
                             ps_validate_compare(&expect[si], &got, &d);
@@ -914,6 +927,7 @@ int ps_validate_suite(const ps_validate_options *o, ps_validate_summary *sum)
                             cell->state = 1;
                         }
                     }
+                    ps_context_destroy(bctx);
                 }
             }
             for (si = 0; si < nsteps; si++)
