@@ -850,8 +850,13 @@ int ps_validate_suite(const ps_validate_options *o, ps_validate_summary *sum)
                 vcol *col = &cols[c];
                 vcell *cell = &cells[ci * ncols + c];
                 int ti, nt = strcmp(col->backend, "openmp") ? 1 : nthreads;
+                /* fast mode: thread counts must still agree bitwise with each other
+                 * (exact mode implies it through the reference) */
+                ps_field tfirst[MAX_STEPS];
+                int keep = nt > 1 && col->mode == PS_MODE_FAST;
                 if (col->prec != p)
                     continue;
+                memset(tfirst, 0, sizeof tfirst);
                 for (ti = 0; ti < nt; ti++) {
                     /* one context per thread count, reused for every step count
                      * (each run re-uploads: no state may leak between runs) */
@@ -907,6 +912,19 @@ int ps_validate_suite(const ps_validate_options *o, ps_validate_summary *sum)
                                 snprintf(desc + u, sizeof desc - u, " (bound %.3g)",
                                          ps_validate_fast_bound(p, steps[si], scale, cfg.coeff));
                             }
+                            if (keep && ti == 0 && !ps_field_alloc(&tfirst[si], in.grid, p))
+                                memcpy(tfirst[si].data, got.data,
+                                       ps_field_cells(&got) * ps_precision_size(p));
+                            if (ok && keep && ti > 0 && tfirst[si].data) {
+                                ps_validate_compare(&tfirst[si], &got, &d);
+                                if (!ps_validate_diff_bitwise(&d)) {
+                                    char dd[600];
+                                    ok = 0;
+                                    ps_validate_diff_describe(&d, dd, sizeof dd);
+                                    snprintf(desc, sizeof desc, "differs from the %d-thread "
+                                             "result: %s", threads[0], dd);
+                                }
+                            }
                         }
                         if (o->verbose)
                             fprintf(out, "  %-18s %-20s %3ld step%s%s: %s\n", vc->name,
@@ -929,6 +947,8 @@ int ps_validate_suite(const ps_validate_options *o, ps_validate_summary *sum)
                     }
                     ps_context_destroy(bctx);
                 }
+                for (si = 0; si < nsteps; si++)
+                    ps_field_free(&tfirst[si]);
             }
             for (si = 0; si < nsteps; si++)
                 ps_field_free(&expect[si]);
