@@ -57,3 +57,6 @@ PS_BACKEND_SH_TESTS = tests/validate_reference.sh tests/validate_openmp.sh \
 	tests/validate_cli.sh tests/test_openmp_env.sh tests/loader_cli.sh
 TESTS += $(PS_BACKEND_SH_TESTS)
 EXTRA_DIST += $(PS_BACKEND_SH_TESTS) tests/validate_backend.sh tests/loader_fakevendor.c
+
+# the documentation this area owns (docs/local.mk belongs to the user guide)
+EXTRA_DIST += docs/adding-a-backend.md docs/numerical-contract.md
