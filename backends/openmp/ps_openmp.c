@@ -24,6 +24,9 @@
  * k-1, k and k+1 slabs a thread reads stay cached on large grids. On grids
  * whose three planes already fit, jb = ny - 2 (no tiling).
  * PSTENCIL_OPENMP_JBLOCK=N overrides (0 = no tiling); cfg->block[1] too.
+ *
+ * Grids much larger than the last-level cache are written with non-temporal
+ * stores (see auto_stream); PSTENCIL_OPENMP_STREAM=0|1 overrides.
  */
 #include "config.h"
 #include "ps_builtin.h"
@@ -55,16 +58,48 @@
 
 #define PS_UNFUSED(a, b, c) ((a) * (b) + (c))
 
+/* Non-temporal copies of a computed row chunk to its destination. */
+#if defined(__GNUC__) && defined(__x86_64__)
+#include <immintrin.h>
+#define PS_OMP_STREAM_BASE(NAME, REAL, VEC, LOADU, STREAM, W)                          \
+    static inline void NAME(REAL *d, const REAL *s, size_t n)                          \
+    {                                                                                  \
+        size_t q = 0;                                                                  \
+        while (q < n && ((uintptr_t)(d + q) & (sizeof(VEC) - 1)))                      \
+            d[q] = s[q], q++;                                                          \
+        for (; q + (W) <= n; q += (W))                                                 \
+            STREAM(d + q, LOADU(s + q));                                               \
+        for (; q < n; q++)                                                             \
+            d[q] = s[q];                                                               \
+    }
+PS_OMP_STREAM_BASE(stream_f32_base, float, __m128, _mm_loadu_ps, _mm_stream_ps, 4)
+PS_OMP_STREAM_BASE(stream_f64_base, double, __m128d, _mm_loadu_pd, _mm_stream_pd, 2)
+#define PS_OMP_SFENCE() _mm_sfence()
+#else
+static inline void stream_f32_base(float *d, const float *s, size_t n)
+{
+    memcpy(d, s, n * sizeof *d);
+}
+static inline void stream_f64_base(double *d, const double *s, size_t n)
+{
+    memcpy(d, s, n * sizeof *d);
+}
+#define PS_OMP_SFENCE() ((void)0)
+#endif
+
 /* float32, baseline target */
 #define PS_REAL float
 #define PS_SUFFIX _f32
 #define ROW_NAME(x) x##_f32_base
 #define ROW_ATTR
 #define ROW_FMA PS_UNFUSED
+#define ROW_STREAM stream_f32_base
 #include "ps_openmp_rows.h"
 #undef ROW_NAME
 #undef ROW_ATTR
 #undef ROW_FMA
+#undef ROW_STREAM
+#undef ROW_CHUNK
 #undef PS_REAL
 #undef PS_SUFFIX
 
@@ -74,37 +109,68 @@
 #define ROW_NAME(x) x##_f64_base
 #define ROW_ATTR
 #define ROW_FMA PS_UNFUSED
+#define ROW_STREAM stream_f64_base
 #include "ps_openmp_rows.h"
 #undef ROW_NAME
 #undef ROW_ATTR
 #undef ROW_FMA
+#undef ROW_STREAM
+#undef ROW_CHUNK
 #undef PS_REAL
 #undef PS_SUFFIX
 
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
 #define PS_OMP_X86 1
+__attribute__((target("avx2"))) static inline void stream_f32_avx2(float *d, const float *s,
+                                                                   size_t n)
+{
+    size_t q = 0;
+    while (q < n && ((uintptr_t)(d + q) & 31))
+        d[q] = s[q], q++;
+    for (; q + 8 <= n; q += 8)
+        _mm256_stream_ps(d + q, _mm256_loadu_ps(s + q));
+    for (; q < n; q++)
+        d[q] = s[q];
+}
+__attribute__((target("avx2"))) static inline void stream_f64_avx2(double *d, const double *s,
+                                                                   size_t n)
+{
+    size_t q = 0;
+    while (q < n && ((uintptr_t)(d + q) & 31))
+        d[q] = s[q], q++;
+    for (; q + 4 <= n; q += 4)
+        _mm256_stream_pd(d + q, _mm256_loadu_pd(s + q));
+    for (; q < n; q++)
+        d[q] = s[q];
+}
 /* AVX2 variants. The exact kernel's target does not include "fma". */
 #define PS_REAL float
 #define PS_SUFFIX _f32
 #define ROW_NAME(x) x##_f32_avx2
+#define ROW_STREAM stream_f32_avx2
 #define ROW_ATTR __attribute__((target("avx2")))
 #define ROW_FMA PS_UNFUSED
 #include "ps_openmp_rows.h"
 #undef ROW_NAME
 #undef ROW_ATTR
 #undef ROW_FMA
+#undef ROW_STREAM
+#undef ROW_CHUNK
 #undef PS_REAL
 #undef PS_SUFFIX
 
 #define PS_REAL double
 #define PS_SUFFIX _f64
 #define ROW_NAME(x) x##_f64_avx2
+#define ROW_STREAM stream_f64_avx2
 #define ROW_ATTR __attribute__((target("avx2")))
 #define ROW_FMA PS_UNFUSED
 #include "ps_openmp_rows.h"
 #undef ROW_NAME
 #undef ROW_ATTR
 #undef ROW_FMA
+#undef ROW_STREAM
+#undef ROW_CHUNK
 #undef PS_REAL
 #undef PS_SUFFIX
 
@@ -112,24 +178,30 @@
 #define PS_REAL float
 #define PS_SUFFIX _f32
 #define ROW_NAME(x) x##_f32_fma
+#define ROW_STREAM stream_f32_avx2
 #define ROW_ATTR __attribute__((target("avx2,fma"), unused))
 #define ROW_FMA __builtin_fmaf
 #include "ps_openmp_rows.h"
 #undef ROW_NAME
 #undef ROW_ATTR
 #undef ROW_FMA
+#undef ROW_STREAM
+#undef ROW_CHUNK
 #undef PS_REAL
 #undef PS_SUFFIX
 
 #define PS_REAL double
 #define PS_SUFFIX _f64
 #define ROW_NAME(x) x##_f64_fma
+#define ROW_STREAM stream_f64_avx2
 #define ROW_ATTR __attribute__((target("avx2,fma"), unused))
 #define ROW_FMA __builtin_fma
 #include "ps_openmp_rows.h"
 #undef ROW_NAME
 #undef ROW_ATTR
 #undef ROW_FMA
+#undef ROW_STREAM
+#undef ROW_CHUNK
 #undef PS_REAL
 #undef PS_SUFFIX
 #endif
@@ -149,6 +221,7 @@ typedef struct omp_ctx {
     size_t jb;     /* j rows per tile */
     row_f32_fn row32;
     row_f64_fn row64;
+    int stream;    /* nonzero: rows written with non-temporal stores */
     const char *isa;
     char err[512];
 } omp_ctx;
@@ -213,7 +286,8 @@ static int omp_probe(ps_device_info *devs, int max, int *ndevs, char *why, size_
     cpu_model(devs[0].name, sizeof devs[0].name);
     snprintf(devs[0].type, sizeof devs[0].type, "cpu");
     snprintf(devs[0].detail, sizeof devs[0].detail,
-             "OpenMP %d, %d threads (OMP_NUM_THREADS or --threads), row kernels: %s%s",
+             "OpenMP %d, %d threads (OMP_NUM_THREADS or --threads), row kernels: %s%s; "
+             "streaming stores above 2x the last-level cache",
              _OPENMP, omp_get_max_threads(), use_avx2() ? "avx2" : "baseline",
              use_fma() ? " (fast mode: avx2+fma)" : "");
     devs[0].memory_bytes = (pages > 0 && psize > 0) ? (uint64_t)pages * (uint64_t)psize : 0;
@@ -315,6 +389,28 @@ static size_t auto_jblock(const ps_grid *g, size_t es)
     return jb > nj ? nj : jb;
 }
 
+/*
+ * Non-temporal stores pay off only when the two arrays are far larger than
+ * the last-level cache (the destination would be evicted before it is read
+ * again anyway); on cache-resident grids they would force every step out to
+ * DRAM. PSTENCIL_OPENMP_STREAM=0|1 overrides.
+ */
+static int auto_stream(size_t bytes)
+{
+    const char *e = getenv("PSTENCIL_OPENMP_STREAM");
+    size_t llc = (size_t)32 << 20;
+    if (e && *e)
+        return strcmp(e, "0") != 0;
+#ifdef _SC_LEVEL3_CACHE_SIZE
+    {
+        long v = sysconf(_SC_LEVEL3_CACHE_SIZE);
+        if (v > 0)
+            llc = (size_t)v;
+    }
+#endif
+    return bytes > 2 * llc;
+}
+
 static int omp_create(const ps_config *cfg, void **out, char *why, size_t whylen)
 {
     omp_ctx *c = NULL;
@@ -382,16 +478,17 @@ static int omp_create(const ps_config *cfg, void **out, char *why, size_t whylen
             c->isa = "baseline";
         }
     } else {
+        c->stream = auto_stream(bytes);
 #ifdef PS_OMP_X86
         if (use_avx2()) {
-            c->row32 = row_exact_f32_avx2;
-            c->row64 = row_exact_f64_avx2;
+            c->row32 = c->stream ? row_exact_nt_f32_avx2 : row_exact_f32_avx2;
+            c->row64 = c->stream ? row_exact_nt_f64_avx2 : row_exact_f64_avx2;
             c->isa = "avx2";
         } else
 #endif
         {
-            c->row32 = row_exact_f32_base;
-            c->row64 = row_exact_f64_base;
+            c->row32 = c->stream ? row_exact_nt_f32_base : row_exact_f32_base;
+            c->row64 = c->stream ? row_exact_nt_f64_base : row_exact_f64_base;
             c->isa = "baseline";
         }
     }
@@ -457,7 +554,7 @@ static int omp_step(void *vc, long nsteps)
         for (t = 0; t < nsteps; t++) {
             if (c->es == sizeof(float)) {
                 const float d = (float)c->cfg.coeff;
-#pragma omp for schedule(static)
+#pragma omp for schedule(static) nowait
                 for (r = 0; r < (long)rows; r++) {
                     size_t k, j, off;
                     row_of(c, (size_t)r, &k, &j);
@@ -466,7 +563,7 @@ static int omp_step(void *vc, long nsteps)
                 }
             } else {
                 const double d = c->cfg.coeff;
-#pragma omp for schedule(static)
+#pragma omp for schedule(static) nowait
                 for (r = 0; r < (long)rows; r++) {
                     size_t k, j, off;
                     row_of(c, (size_t)r, &k, &j);
@@ -474,7 +571,11 @@ static int omp_step(void *vc, long nsteps)
                     c->row64((double *)dst + off, (const double *)src + off, plane, nx, d);
                 }
             }
-            /* the implicit barrier above: every row of dst is written */
+            /* non-temporal stores are weakly ordered: fence them before the
+             * barrier, after which every row of dst is written and visible */
+            if (c->stream)
+                PS_OMP_SFENCE();
+#pragma omp barrier
             tmp = src;
             src = dst;
             dst = tmp;
