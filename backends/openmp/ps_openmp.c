@@ -91,6 +91,7 @@ static inline void stream_f64_base(double *d, const double *s, size_t n)
 #define PS_REAL float
 #define PS_SUFFIX _f32
 #define ROW_NAME(x) x##_f32_base
+#define ROW_VBYTES 16
 #define ROW_ATTR
 #define ROW_FMA PS_UNFUSED
 #define ROW_STREAM stream_f32_base
@@ -99,6 +100,7 @@ static inline void stream_f64_base(double *d, const double *s, size_t n)
 #undef ROW_ATTR
 #undef ROW_FMA
 #undef ROW_STREAM
+#undef ROW_VBYTES
 #undef ROW_CHUNK
 #undef PS_REAL
 #undef PS_SUFFIX
@@ -107,6 +109,7 @@ static inline void stream_f64_base(double *d, const double *s, size_t n)
 #define PS_REAL double
 #define PS_SUFFIX _f64
 #define ROW_NAME(x) x##_f64_base
+#define ROW_VBYTES 16
 #define ROW_ATTR
 #define ROW_FMA PS_UNFUSED
 #define ROW_STREAM stream_f64_base
@@ -115,6 +118,7 @@ static inline void stream_f64_base(double *d, const double *s, size_t n)
 #undef ROW_ATTR
 #undef ROW_FMA
 #undef ROW_STREAM
+#undef ROW_VBYTES
 #undef ROW_CHUNK
 #undef PS_REAL
 #undef PS_SUFFIX
@@ -147,6 +151,7 @@ __attribute__((target("avx2"))) static inline void stream_f64_avx2(double *d, co
 #define PS_REAL float
 #define PS_SUFFIX _f32
 #define ROW_NAME(x) x##_f32_avx2
+#define ROW_VBYTES 32
 #define ROW_STREAM stream_f32_avx2
 #define ROW_ATTR __attribute__((target("avx2")))
 #define ROW_FMA PS_UNFUSED
@@ -155,6 +160,7 @@ __attribute__((target("avx2"))) static inline void stream_f64_avx2(double *d, co
 #undef ROW_ATTR
 #undef ROW_FMA
 #undef ROW_STREAM
+#undef ROW_VBYTES
 #undef ROW_CHUNK
 #undef PS_REAL
 #undef PS_SUFFIX
@@ -162,6 +168,7 @@ __attribute__((target("avx2"))) static inline void stream_f64_avx2(double *d, co
 #define PS_REAL double
 #define PS_SUFFIX _f64
 #define ROW_NAME(x) x##_f64_avx2
+#define ROW_VBYTES 32
 #define ROW_STREAM stream_f64_avx2
 #define ROW_ATTR __attribute__((target("avx2")))
 #define ROW_FMA PS_UNFUSED
@@ -170,6 +177,7 @@ __attribute__((target("avx2"))) static inline void stream_f64_avx2(double *d, co
 #undef ROW_ATTR
 #undef ROW_FMA
 #undef ROW_STREAM
+#undef ROW_VBYTES
 #undef ROW_CHUNK
 #undef PS_REAL
 #undef PS_SUFFIX
@@ -178,6 +186,7 @@ __attribute__((target("avx2"))) static inline void stream_f64_avx2(double *d, co
 #define PS_REAL float
 #define PS_SUFFIX _f32
 #define ROW_NAME(x) x##_f32_fma
+#define ROW_VBYTES 32
 #define ROW_STREAM stream_f32_avx2
 #define ROW_ATTR __attribute__((target("avx2,fma"), unused))
 #define ROW_FMA __builtin_fmaf
@@ -186,6 +195,7 @@ __attribute__((target("avx2"))) static inline void stream_f64_avx2(double *d, co
 #undef ROW_ATTR
 #undef ROW_FMA
 #undef ROW_STREAM
+#undef ROW_VBYTES
 #undef ROW_CHUNK
 #undef PS_REAL
 #undef PS_SUFFIX
@@ -193,6 +203,7 @@ __attribute__((target("avx2"))) static inline void stream_f64_avx2(double *d, co
 #define PS_REAL double
 #define PS_SUFFIX _f64
 #define ROW_NAME(x) x##_f64_fma
+#define ROW_VBYTES 32
 #define ROW_STREAM stream_f64_avx2
 #define ROW_ATTR __attribute__((target("avx2,fma"), unused))
 #define ROW_FMA __builtin_fma
@@ -201,6 +212,7 @@ __attribute__((target("avx2"))) static inline void stream_f64_avx2(double *d, co
 #undef ROW_ATTR
 #undef ROW_FMA
 #undef ROW_STREAM
+#undef ROW_VBYTES
 #undef ROW_CHUNK
 #undef PS_REAL
 #undef PS_SUFFIX

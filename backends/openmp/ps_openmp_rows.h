@@ -7,6 +7,8 @@
  *   ROW_ATTR      function attributes (target("avx2") or nothing)
  *   ROW_FMA(a,b,c) a*b+c for the fast kernel: fma() where the target has FMA,
  *                 an unfused multiply-add elsewhere
+ *   ROW_VBYTES    vector width of the target in bytes (16 or 32)
+ *   ROW_STREAM    non-temporal copy of a computed chunk (see row_exact_nt)
  *
  * A row function updates the interior cells i = 1..nx-2 of one row (k, j):
  * dst and src point at cell (k, j, 0) of the output and input arrays. The
@@ -14,16 +16,39 @@
  * folded into the sum as +0.0 and into the count as 0, see diffusion7.h).
  */
 
-/* exact mode: the one shared definition, kernels/diffusion7.h */
+/*
+ * exact mode: the one shared definition, kernels/diffusion7.h.
+ *
+ * The row is covered by whole vectors of ROW_W cells (a fixed-count inner
+ * loop the compiler turns into one vector operation per statement); the last
+ * vector is moved back to end exactly at nx-2, overlapping the previous one.
+ * Recomputing a few cells is harmless (src and dst differ) and avoids a
+ * scalar remainder loop, whose NaN tests compile to unpredictable branches.
+ * Rows shorter than one vector use the scalar loop.
+ */
 static void ROW_ATTR ROW_NAME(row_exact)(PS_REAL *restrict dst, const PS_REAL *restrict src,
                                          size_t plane, size_t nx, PS_REAL d)
 {
+    enum { W = ROW_VBYTES / (int)sizeof(PS_REAL) };
     const PS_REAL *restrict km = src - plane;
     const PS_REAL *restrict kp = src + plane;
     const PS_REAL *restrict jm = src - nx;
     const PS_REAL *restrict jp = src + nx;
-    size_t i;
-    for (i = 1; i < nx - 1; i++)
+    size_t i = 1, q;
+    if (nx - 2 >= (size_t)W) {
+        for (;;) {
+            for (q = i; q < i + W; q++)
+                dst[q] = PS_CAT(ps_diffusion7_cell, PS_SUFFIX)(src[q], km[q], kp[q], jm[q],
+                                                                jp[q], src[q - 1], src[q + 1], d);
+            if (i + W == nx - 1)
+                break;
+            i += W;
+            if (i + W > nx - 1)
+                i = nx - 1 - W; /* last vector, overlapping */
+        }
+        return;
+    }
+    for (; i < nx - 1; i++)
         dst[i] = PS_CAT(ps_diffusion7_cell, PS_SUFFIX)(src[i], km[i], kp[i], jm[i], jp[i],
                                                         src[i - 1], src[i + 1], d);
 }
