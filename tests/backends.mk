@@ -58,11 +58,3 @@ PS_BACKEND_SH_TESTS = tests/validate_reference.sh tests/validate_openmp.sh \
 TESTS += $(PS_BACKEND_SH_TESTS)
 EXTRA_DIST += $(PS_BACKEND_SH_TESTS) tests/validate_backend.sh tests/loader_fakevendor.c
 
-# the documentation this area owns (docs/local.mk belongs to the user guide)
-EXTRA_DIST += docs/adding-a-backend.md docs/numerical-contract.md
-
-# configure's exit trap runs `rm -f core *.core ... && rm -f -r conftest*
-# confdefs* ...`; in a build tree `core` is our core/ directory, so the first
-# rm fails and confdefs.h is left behind, which fails distcleancheck. (A
-# project-wide fix belongs in Makefile.am; harmless if listed twice.)
-DISTCLEANFILES += confdefs.h

@@ -61,4 +61,3 @@ backends/cuda/ps_gpu_mock.lo: $(top_srcdir)/backends/gpu/ps_gpu_mock.cpp \
 	  -o backends/cuda/.libs/ps_gpu_mock.o && \
 	$(PS_LIBTOOL_OBJECT) backends/cuda ps_gpu_mock
 TESTS += tests/gpu_mock.sh
-EXTRA_DIST += docs/gpu.md
