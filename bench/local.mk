@@ -20,3 +20,9 @@ bench: all
 EXTRA_DIST += docs/performance.md docs/img/bench_runtime_steps.png \
 	docs/img/bench_runtime_steps_log.png docs/img/bench_throughput_grid.png \
 	docs/img/bench_bound_fraction.png docs/img/bench_speedup.png
+
+# gpu_bench: per-step time, copy bound and validation of any backend through
+# the library API (tests/gpu/run-on-gpu.sh runs it on GPU machines).
+noinst_PROGRAMS += bench/gpu_bench
+bench_gpu_bench_SOURCES = bench/gpu_bench.c
+bench_gpu_bench_LDADD = core/libpstencil.la -lm

@@ -1,10 +1,113 @@
-/* pstencil backends: not written yet. */
+/*
+ * pstencil backends: every known backend, whether it was built, whether it
+ * loads (and why not), and its devices with name, type, memory, compute
+ * units and the modes they support. Always exits 0 (it reports, it does not
+ * judge); 2 on a usage error.
+ */
 #include "config.h"
 #include "ps_cli.h"
 
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *f)
+{
+    fprintf(f, "Usage: pstencil backends [--help]\n\n"
+               "List every backend pstencil knows, in the order 'auto' prefers them: whether it\n"
+               "was built (into the library or as a plugin), whether it can run here and, if\n"
+               "not, exactly why; and each device with its type, memory, compute units and\n"
+               "numerical modes (exact float32/float64, fast).\n"
+               "Plugins are searched in " PS_PLUGIN_PATH_ENV " (colon-separated) or %s.\n",
+            PS_PLUGIN_DIR);
+}
+
+static void format_bytes(uint64_t b, char *buf, size_t len)
+{
+    if (b == 0)
+        snprintf(buf, len, "memory unknown");
+    else if (b >= (UINT64_C(1) << 30))
+        snprintf(buf, len, "%.1f GiB", (double)b / (double)(UINT64_C(1) << 30));
+    else
+        snprintf(buf, len, "%.0f MiB", (double)b / (double)(UINT64_C(1) << 20));
+}
+
+static void format_modes(unsigned caps, char *buf, size_t len)
+{
+    const int e32 = !!(caps & PS_CAP_EXACT_F32), e64 = !!(caps & PS_CAP_EXACT_F64);
+    const int fast = !!(caps & PS_CAP_FAST), fp64 = !!(caps & PS_CAP_FP64);
+    if (e32 && e64)
+        snprintf(buf, len, "exact float32+float64");
+    else if (e32)
+        snprintf(buf, len, "exact float32 only%s", fp64 ? " (float64 fast-mode only)" : "");
+    else if (e64)
+        snprintf(buf, len, "exact float64 only");
+    else if (fast)
+        snprintf(buf, len, "fast-mode only (no exact mode)");
+    else
+        snprintf(buf, len, "no modes reported");
+    if (fast && (e32 || e64)) {
+        size_t u = strlen(buf);
+        snprintf(buf + u, len - u, ", fast");
+    }
+    if (!fp64) {
+        size_t u = strlen(buf);
+        snprintf(buf + u, len - u, ", no float64");
+    }
+}
+
 int ps_cmd_backends(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    return ps_cli_error("'backends' is not implemented yet");
+    const char *const *names;
+    int n, i, usable = 0;
+    if (argc > 1) {
+        if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+            usage(stdout);
+            return PS_EXIT_OK;
+        }
+        return ps_cli_error("backends: unexpected argument '%s' (try 'pstencil backends "
+                            "--help')", argv[1]);
+    }
+    ps_backend_known(&names, &n);
+    printf("pstencil %s backends (in 'auto' preference order):\n", PACKAGE_VERSION);
+    for (i = 0; i < n; i++) {
+        ps_backend *b = NULL;
+        ps_device_info devs[16];
+        int nd = 0, st, d;
+        int built = ps_backend_is_built(names[i]);
+        st = ps_backend_open(names[i], &b);
+        if (st) {
+            printf("%-10s %-20s cannot run: %s\n", names[i],
+                   built ? "built (plugin)" : "not built", ps_error_detail());
+            continue;
+        }
+        printf("%-10s %-20s ", names[i],
+               strcmp(ps_backend_path(b), "built-in") ? "plugin" : "built-in");
+        memset(devs, 0, sizeof devs);
+        st = ps_backend_probe(b, devs, 16, &nd);
+        if (st) {
+            printf("loads from %s, but has no usable device: %s\n", ps_backend_path(b),
+                   ps_error_detail());
+            ps_backend_close(b);
+            continue;
+        }
+        if (nd > 16)
+            nd = 16;
+        usable++;
+        printf("ok: %d device%s%s%s\n", nd, nd == 1 ? "" : "s",
+               strcmp(ps_backend_path(b), "built-in") ? ", from " : "",
+               strcmp(ps_backend_path(b), "built-in") ? ps_backend_path(b) : "");
+        for (d = 0; d < nd; d++) {
+            char mem[32], modes[128];
+            format_bytes(devs[d].memory_bytes, mem, sizeof mem);
+            format_modes(devs[d].caps, modes, sizeof modes);
+            printf("  device %d: %s\n", d, devs[d].name);
+            printf("    type %s, %s, %d compute unit%s; %s\n", devs[d].type[0] ? devs[d].type : "?",
+                   mem, devs[d].compute_units, devs[d].compute_units == 1 ? "" : "s", modes);
+            if (devs[d].detail[0])
+                printf("    %s\n", devs[d].detail);
+        }
+        ps_backend_close(b);
+    }
+    printf("%d of %d backends can run here.\n", usable, n);
+    return PS_EXIT_OK;
 }

@@ -1,10 +1,169 @@
-/* pstencil validate: not written yet. */
+/*
+ * pstencil validate: every backend against the reference on generated cases
+ * (core/ps_validate.h). Exit 0 if nothing failed, 1 on any failure, 2 on a
+ * usage error.
+ */
 #include "config.h"
 #include "ps_cli.h"
+#include "ps_validate.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *f)
+{
+    int i;
+    fprintf(f,
+            "Usage: pstencil validate [OPTIONS]\n\n"
+            "Run every available backend and the reference backend from the same generated\n"
+            "inputs and compare: bitwise in exact mode, within a stated error bound in fast\n"
+            "mode; the NaN (land) mask must not change and every cell must be written.\n\n"
+            "Options:\n"
+            "  --backend NAME[,NAME]  validate these backends (repeatable; default: all known)\n"
+            "  --quick                smaller case set, steps 1,2,7\n"
+            "  --precision P          float or double (default: both)\n"
+            "  --mode M               exact or fast (default: both)\n"
+            "  --steps LIST           step counts (default 1,2,7,50)\n"
+            "  --threads LIST         openmp thread counts (default 1,2,3)\n"
+            "  --case NAME[,NAME]     only these cases (repeatable)\n"
+            "  --list-cases           list the cases and exit\n"
+            "  --verbose              one line per comparison\n"
+            "  --help                 this text\n\n"
+            "Exit status: 0 nothing failed, 1 a comparison failed, 2 usage error.\n"
+            "Backends that cannot run here are listed as skipped with the reason.\n\n"
+            "Cases:\n");
+    for (i = 0; i < ps_validate_case_count(); i++)
+        fprintf(f, "  %-18s %s%s\n", ps_validate_case_name(i), ps_validate_case_description(i),
+                ps_validate_case_quick(i) ? "" : " (not in --quick)");
+}
+
+/* Split a comma list into @p out (pointers into @p s); returns the new count or -1. */
+static int split_names(const char *opt, char *s, const char **out, int have, int max)
+{
+    char *save = NULL, *tok;
+    for (tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (have >= max) {
+            ps_cli_error("%s: more than %d names", opt, max);
+            return -1;
+        }
+        out[have++] = tok;
+    }
+    return have;
+}
 
 int ps_cmd_validate(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    return ps_cli_error("'validate' is not implemented yet");
+    ps_validate_options o;
+    ps_validate_summary s;
+    const char *backends[32], *cases[64];
+    long steps[16], thr_l[16];
+    int threads[16];
+    int nb = 0, nc = 0, i, st;
+    memset(&o, 0, sizeof o);
+    for (i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *val = NULL;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return PS_EXIT_OK;
+        }
+        if (!strcmp(a, "--quick")) {
+            o.quick = 1;
+            continue;
+        }
+        if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) {
+            o.verbose = 1;
+            continue;
+        }
+        if (!strcmp(a, "--list-cases")) {
+            int k;
+            for (k = 0; k < ps_validate_case_count(); k++)
+                printf("%-18s %s%s\n", ps_validate_case_name(k), ps_validate_case_description(k),
+                       ps_validate_case_quick(k) ? "" : " (not in --quick)");
+            return PS_EXIT_OK;
+        }
+        /* options with a value: --opt VALUE or --opt=VALUE */
+        {
+            static const char *const withval[] = {"--backend", "--precision", "--mode",
+                                                  "--steps", "--threads", "--case"};
+            size_t w, l;
+            const char *name = NULL;
+            for (w = 0; w < sizeof withval / sizeof withval[0]; w++) {
+                l = strlen(withval[w]);
+                if (!strncmp(a, withval[w], l) && (a[l] == '\0' || a[l] == '=')) {
+                    name = withval[w];
+                    if (a[l] == '=')
+                        val = a + l + 1;
+                    else if (i + 1 < argc)
+                        val = argv[++i];
+                    else
+                        return ps_cli_error("%s needs a value", name);
+                    break;
+                }
+            }
+            if (!name)
+                return ps_cli_error("validate: unknown option '%s' (try 'pstencil validate "
+                                    "--help')", a);
+            if (!*val)
+                return ps_cli_error("%s needs a value", name);
+            if (!strcmp(name, "--backend")) {
+                nb = split_names(name, (char *)val, backends, nb,
+                                 32);
+                if (nb < 0)
+                    return PS_EXIT_USAGE;
+            } else if (!strcmp(name, "--case")) {
+                nc = split_names(name, (char *)val, cases, nc, 64);
+                if (nc < 0)
+                    return PS_EXIT_USAGE;
+            } else if (!strcmp(name, "--precision")) {
+                ps_precision p;
+                if (ps_precision_parse(val, &p))
+                    return ps_cli_error("--precision: %s", ps_error_detail());
+                o.precisions = p == PS_FLOAT64 ? 2 : 1;
+            } else if (!strcmp(name, "--mode")) {
+                ps_mode m;
+                if (ps_mode_parse(val, &m))
+                    return ps_cli_error("--mode: %s", ps_error_detail());
+                o.modes = m == PS_MODE_FAST ? 2 : 1;
+            } else if (!strcmp(name, "--steps")) {
+                int n = ps_cli_parse_long_list(name, val, 0, steps, 16), k;
+                if (n < 0)
+                    return PS_EXIT_USAGE;
+                for (k = 0; k < n; k++)
+                    if (steps[k] > 100000)
+                        return ps_cli_error("--steps: %ld is too many for validation (max "
+                                            "100000)", steps[k]);
+                o.steps = steps;
+                o.nsteps = n;
+            } else if (!strcmp(name, "--threads")) {
+                int n = ps_cli_parse_long_list(name, val, 1, thr_l, 16), k;
+                if (n < 0)
+                    return PS_EXIT_USAGE;
+                for (k = 0; k < n; k++) {
+                    if (thr_l[k] > 1024)
+                        return ps_cli_error("--threads: %ld is out of range (1..1024)",
+                                            thr_l[k]);
+                    threads[k] = (int)thr_l[k];
+                }
+                o.threads = threads;
+                o.nthreads = n;
+            }
+        }
+    }
+    if (nb > 0) {
+        o.backends = backends;
+        o.nbackends = nb;
+    }
+    if (nc > 0) {
+        o.cases = cases;
+        o.ncases = nc;
+    }
+    o.out = stdout;
+    st = ps_validate_suite(&o, &s);
+    if (st == PS_OK)
+        return PS_EXIT_OK;
+    if (st == PS_EMISMATCH)
+        return PS_EXIT_DIFFER;
+    return ps_cli_status_error(st, "validate");
 }

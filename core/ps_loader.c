@@ -136,8 +136,11 @@ int ps_backend_open(const char *name, ps_backend **out)
     }
     dlerror();
     dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!dl)
-        return ps_error(PS_EUNAVAIL, "backend '%s': cannot load %s: %s", name, path, dlerror());
+    if (!dl) {
+        const char *e = dlerror();
+        return ps_error(PS_EUNAVAIL, "backend '%s': cannot load %s: %s", name, path,
+                        e ? e : "dlopen failed");
+    }
     entry = (ps_plugin_entry_fn)(uintptr_t)dlsym(dl, PS_PLUGIN_ENTRY);
     if (!entry) {
         dlclose(dl);
@@ -194,6 +197,8 @@ int ps_backend_probe(ps_backend *b, ps_device_info *devs, int max, int *ndevs)
     char why[1024] = "";
     int st, n = 0;
     st = b->ops->probe(devs, max, &n, why, sizeof why);
+    if (n > max) /* a backend must not report more devices than it could fill */
+        n = max;
     if (ndevs)
         *ndevs = n;
     if (st)
@@ -258,8 +263,11 @@ struct ps_context {
 #define CTX_CALL(c, expr)                                                              \
     do {                                                                               \
         int st_ = (expr);                                                              \
-        if (st_)                                                                       \
-            return ps_error(st_, "%s: %s", (c)->b->ops->name, (c)->b->ops->last_error((c)->ctx)); \
+        if (st_) {                                                                     \
+            const char *m_ = (c)->b->ops->last_error((c)->ctx);                        \
+            return ps_error(st_, "%s: %s", (c)->b->ops->name,                          \
+                            (m_ && *m_) ? m_ : ps_strerror(st_));                      \
+        }                                                                              \
         return PS_OK;                                                                  \
     } while (0)
 

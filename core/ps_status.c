@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 static _Thread_local char ps_detail[1024];
 
@@ -47,9 +48,13 @@ void ps_error_clear(void)
 
 int ps_error(int status, const char *fmt, ...)
 {
+    /* format into a scratch buffer first: callers may pass ps_error_detail()
+     * itself as an argument, and vsnprintf must not overlap its output */
+    char tmp[sizeof ps_detail];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(ps_detail, sizeof ps_detail, fmt, ap);
+    vsnprintf(tmp, sizeof tmp, fmt, ap);
     va_end(ap);
+    memcpy(ps_detail, tmp, sizeof tmp);
     return status;
 }

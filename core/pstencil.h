@@ -17,6 +17,7 @@
 #include "ps_driver.h"
 #include "ps_timer.h"
 #include "ps_compare.h"
+#include "ps_validate.h"
 #include "ps_io.h"
 
 #endif

@@ -1,3 +1,8 @@
-# docs/: the user guide and the man page.
+# docs/: the user guide, design notes, pictures and the man page.
 man_MANS = docs/pstencil.1
-EXTRA_DIST += docs/pstencil.1
+EXTRA_DIST += docs/pstencil.1 $(ps_doc_files) $(ps_doc_images)
+ps_doc_files = docs/architecture.md docs/dependencies.md docs/file-conventions.md \
+	docs/model.md docs/user-guide.md docs/adding-a-backend.md docs/numerical-contract.md \
+	docs/opencl.md docs/gpu.md docs/pictures.md
+ps_doc_images = docs/img/slice.png docs/img/slice_100m_thermal.png docs/img/run_diff.png \
+	docs/img/animate.png docs/img/cube.png

@@ -1,5 +1,4 @@
 # Pictures: static maps (PLplot cairo), interactive plotly.js pages, colour maps.
 core_libpstencil_la_SOURCES += io/ps_cmap.c io/ps_plot_field.c io/ps_plot_slice.c io/ps_html.c
 pkginclude_HEADERS += io/ps_plot.h
-EXTRA_DIST += docs/pictures.md docs/img/slice.png docs/img/slice_100m_thermal.png \
-	docs/img/run_diff.png docs/img/animate.png docs/img/cube.png
+

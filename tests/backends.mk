@@ -1,1 +1,60 @@
 # backends tests/rules (owned by one area; see Makefile.am)
+#
+# Validation of every backend that can run here (a backend without a device
+# skips with 77 and the reason), openmp specifics, the loader's answers for
+# broken plugins, and proof that validation catches a broken kernel.
+
+# --- test-only plugins (libtool modules named pstencil_<name>.so) -------------
+PS_TEST_PLUGIN_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
+check_LTLIBRARIES += tests/pstencil_goodplugin.la \
+	tests/pstencil_brokenorder.la tests/pstencil_badabi.la tests/pstencil_undefsym.la \
+	tests/pstencil_noentry.la tests/pstencil_novendor.la
+tests_pstencil_goodplugin_la_SOURCES = tests/loader_plugin.c
+tests_pstencil_goodplugin_la_CPPFLAGS = $(AM_CPPFLAGS) -DPLUGIN_NAME='"goodplugin"'
+tests_pstencil_goodplugin_la_LDFLAGS = $(PS_TEST_PLUGIN_LDFLAGS)
+tests_pstencil_brokenorder_la_SOURCES = tests/loader_plugin.c
+tests_pstencil_brokenorder_la_CPPFLAGS = $(AM_CPPFLAGS) -DPLUGIN_NAME='"brokenorder"' -DPLUGIN_BROKEN
+tests_pstencil_brokenorder_la_LDFLAGS = $(PS_TEST_PLUGIN_LDFLAGS)
+tests_pstencil_badabi_la_SOURCES = tests/loader_plugin.c
+tests_pstencil_badabi_la_CPPFLAGS = $(AM_CPPFLAGS) -DPLUGIN_NAME='"badabi"' -DPLUGIN_ABI=999
+tests_pstencil_badabi_la_LDFLAGS = $(PS_TEST_PLUGIN_LDFLAGS)
+tests_pstencil_undefsym_la_SOURCES = tests/loader_plugin.c
+tests_pstencil_undefsym_la_CPPFLAGS = $(AM_CPPFLAGS) -DPLUGIN_NAME='"undefsym"' -DPLUGIN_UNDEF
+tests_pstencil_undefsym_la_LDFLAGS = $(PS_TEST_PLUGIN_LDFLAGS)
+tests_pstencil_noentry_la_SOURCES = tests/loader_plugin.c
+tests_pstencil_noentry_la_CPPFLAGS = $(AM_CPPFLAGS) -DPLUGIN_NAME='"noentry"' -DPLUGIN_NOENTRY
+tests_pstencil_noentry_la_LDFLAGS = $(PS_TEST_PLUGIN_LDFLAGS)
+tests_pstencil_novendor_la_SOURCES = tests/loader_plugin.c
+tests_pstencil_novendor_la_CPPFLAGS = $(AM_CPPFLAGS) -DPLUGIN_NAME='"novendor"' -DPLUGIN_VENDOR
+tests_pstencil_novendor_la_LDFLAGS = $(PS_TEST_PLUGIN_LDFLAGS)
+# The stand-in "vendor runtime" is a plain shared library built outside libtool
+# and linked with -L/-l, so libtool records no RUNPATH to it: at run time it is
+# out of reach, as libcudart is on a machine without CUDA.
+tests_pstencil_novendor_la_LIBADD = -L$(top_builddir)/tests/fakevendor -lps_fakevendor
+tests_pstencil_novendor_la_DEPENDENCIES = tests/fakevendor/libps_fakevendor.so
+tests/fakevendor/libps_fakevendor.so: $(srcdir)/tests/loader_fakevendor.c
+	$(AM_V_CC)$(MKDIR_P) tests/fakevendor && $(CC) $(AM_CFLAGS) $(CFLAGS) -fPIC -shared -o $@ $(srcdir)/tests/loader_fakevendor.c
+CLEANFILES += tests/fakevendor/libps_fakevendor.so
+
+# --- C tests --------------------------------------------------------------------
+check_PROGRAMS += tests/test_loader tests/test_openmp tests/test_validate_compare
+tests_test_loader_SOURCES = tests/test_loader.c
+tests_test_loader_LDADD = core/libpstencil.la -lm
+tests_test_openmp_SOURCES = tests/test_openmp.c
+tests_test_openmp_LDADD = core/libpstencil.la -lm
+tests_test_validate_compare_SOURCES = tests/test_validate_compare.c
+tests_test_validate_compare_LDADD = core/libpstencil.la -lm
+TESTS += tests/test_loader tests/test_openmp tests/test_validate_compare
+# a benchmark for development (built, never run by make check)
+check_PROGRAMS += tests/test_openmp_bench
+tests_test_openmp_bench_SOURCES = tests/test_openmp_bench.c
+tests_test_openmp_bench_LDADD = core/libpstencil.la -lm
+
+# --- shell tests ------------------------------------------------------------------
+PS_BACKEND_SH_TESTS = tests/validate_reference.sh tests/validate_openmp.sh \
+	tests/validate_openmp_variants.sh tests/validate_opencl.sh tests/validate_cuda.sh \
+	tests/validate_hip.sh tests/validate_catches_broken.sh tests/validate_plugin.sh \
+	tests/validate_cli.sh tests/test_openmp_env.sh tests/loader_cli.sh
+TESTS += $(PS_BACKEND_SH_TESTS)
+EXTRA_DIST += $(PS_BACKEND_SH_TESTS) tests/validate_backend.sh tests/loader_fakevendor.c
+

@@ -23,7 +23,7 @@ backends_opencl_pstencil_opencl_la_LIBADD = $(OPENCL_LIBS)
 BUILT_SOURCES += backends/opencl/ps_opencl_source.c
 CLEANFILES += backends/opencl/ps_opencl_source.c
 endif
-EXTRA_DIST += $(ps_ocl_sources) backends/opencl/ps_opencl_kernel.cl docs/opencl.md
+EXTRA_DIST += $(ps_ocl_sources) backends/opencl/ps_opencl_kernel.cl
 
 # One C string per embedded file: escape \ " ?, quote each line, keep newlines.
 backends/opencl/ps_opencl_source.c: $(ps_ocl_embedded:%=$(srcdir)/%) $(srcdir)/backends/opencl/local.mk

@@ -1,0 +1,124 @@
+/*
+ * Row kernels of the openmp backend, included by ps_openmp.c once per
+ * (precision, instruction set) with:
+ *   PS_REAL       float or double
+ *   PS_SUFFIX     _f32 / _f64 (names the shared kernel instantiation)
+ *   ROW_NAME(x)   name of a row function variant, e.g. row_exact_f32_avx2
+ *   ROW_ATTR      function attributes (target("avx2") or nothing)
+ *   ROW_FMA(a,b,c) a*b+c for the fast kernel: fma() where the target has FMA,
+ *                 an unfused multiply-add elsewhere
+ *   ROW_VBYTES    vector width of the target in bytes (16 or 32)
+ *   ROW_STREAM    non-temporal copy of a computed chunk (see row_exact_nt)
+ *
+ * A row function updates the interior cells i = 1..nx-2 of one row (k, j):
+ * dst and src point at cell (k, j, 0) of the output and input arrays. The
+ * loop is branch-free so the compiler vectorises it (a NaN neighbour is
+ * folded into the sum as +0.0 and into the count as 0, see diffusion7.h).
+ */
+
+/*
+ * exact mode: the one shared definition, kernels/diffusion7.h.
+ *
+ * The row is covered by whole vectors of ROW_W cells (a fixed-count inner
+ * loop the compiler turns into one vector operation per statement); the last
+ * vector is moved back to end exactly at nx-2, overlapping the previous one.
+ * Recomputing a few cells is harmless (src and dst differ) and avoids a
+ * scalar remainder loop, whose NaN tests compile to unpredictable branches.
+ * Rows shorter than one vector use the scalar loop.
+ */
+static void ROW_ATTR ROW_NAME(row_exact)(PS_REAL *restrict dst, const PS_REAL *restrict src,
+                                         size_t plane, size_t nx, PS_REAL d)
+{
+    enum { W = ROW_VBYTES / (int)sizeof(PS_REAL) };
+    const PS_REAL *restrict km = src - plane;
+    const PS_REAL *restrict kp = src + plane;
+    const PS_REAL *restrict jm = src - nx;
+    const PS_REAL *restrict jp = src + nx;
+    size_t i = 1, q;
+    if (nx - 2 >= (size_t)W) {
+        for (;;) {
+            for (q = i; q < i + W; q++)
+                dst[q] = PS_CAT(ps_diffusion7_cell, PS_SUFFIX)(src[q], km[q], kp[q], jm[q],
+                                                                jp[q], src[q - 1], src[q + 1], d);
+            if (i + W == nx - 1)
+                break;
+            i += W;
+            if (i + W > nx - 1)
+                i = nx - 1 - W; /* last vector, overlapping */
+        }
+        return;
+    }
+    for (; i < nx - 1; i++)
+        dst[i] = PS_CAT(ps_diffusion7_cell, PS_SUFFIX)(src[i], km[i], kp[i], jm[i], jp[i],
+                                                        src[i - 1], src[i + 1], d);
+}
+
+/*
+ * fast mode: same neighbour sum and count (so the NaN mask and the n == 0
+ * rule are identical), then
+ *     T' = c + (D * (1/n)) * (s - n*c)
+ * with 1/n taken from constants by selects (a reciprocal, no division) and
+ * both multiply-adds fused where the target has FMA. Error bound: see
+ * docs/numerical-contract.md.
+ */
+static void ROW_ATTR ROW_NAME(row_fast)(PS_REAL *restrict dst, const PS_REAL *restrict src,
+                                        size_t plane, size_t nx, PS_REAL d)
+{
+    const PS_REAL *restrict km = src - plane;
+    const PS_REAL *restrict kp = src + plane;
+    const PS_REAL *restrict jm = src - nx;
+    const PS_REAL *restrict jp = src + nx;
+    size_t i;
+    for (i = 1; i < nx - 1; i++) {
+        PS_REAL c = src[i];
+        PS_REAL s = (PS_REAL)0, n = (PS_REAL)0, inv, t2, r;
+#define ROW_ACC(x)                                        \
+        s = s + (((x) == (x)) ? (x) : (PS_REAL)0);        \
+        n = n + (((x) == (x)) ? (PS_REAL)1 : (PS_REAL)0)
+        ROW_ACC(km[i]);
+        ROW_ACC(kp[i]);
+        ROW_ACC(jm[i]);
+        ROW_ACC(jp[i]);
+        ROW_ACC(src[i - 1]);
+        ROW_ACC(src[i + 1]);
+#undef ROW_ACC
+        /* 1/n for n = 1..6 without a division: selects between constants */
+        inv = (n == (PS_REAL)1) ? (PS_REAL)1 : (PS_REAL)(1.0 / 6.0);
+        inv = (n == (PS_REAL)2) ? (PS_REAL)0.5 : inv;
+        inv = (n == (PS_REAL)3) ? (PS_REAL)(1.0 / 3.0) : inv;
+        inv = (n == (PS_REAL)4) ? (PS_REAL)0.25 : inv;
+        inv = (n == (PS_REAL)5) ? (PS_REAL)0.2 : inv;
+        t2 = ROW_FMA(-n, c, s);
+        r = ROW_FMA(d * inv, t2, c);
+        dst[i] = (c != c || n == (PS_REAL)0) ? c : r;
+    }
+}
+
+/*
+ * Streaming-store variants for grids much larger than the last-level cache:
+ * the row is computed in chunks into an L1-resident buffer by the same loop,
+ * then written with non-temporal stores (ROW_STREAM), which skip the
+ * read-for-ownership of the destination: a DRAM-bound step then moves two
+ * arrays' worth of bytes instead of three. Same arithmetic, same bits.
+ */
+#define ROW_CHUNK 512
+
+static void ROW_ATTR ROW_NAME(row_exact_nt)(PS_REAL *restrict dst, const PS_REAL *restrict src,
+                                            size_t plane, size_t nx, PS_REAL d)
+{
+    PS_REAL buf[ROW_CHUNK] __attribute__((aligned(64)));
+    size_t i0, len;
+    for (i0 = 1; i0 < nx - 1; i0 += len) {
+        const PS_REAL *restrict s = src + i0;
+        const PS_REAL *restrict km = s - plane;
+        const PS_REAL *restrict kp = s + plane;
+        const PS_REAL *restrict jm = s - nx;
+        const PS_REAL *restrict jp = s + nx;
+        size_t q;
+        len = (nx - 1 - i0 < ROW_CHUNK) ? nx - 1 - i0 : ROW_CHUNK;
+        for (q = 0; q < len; q++)
+            buf[q] = PS_CAT(ps_diffusion7_cell, PS_SUFFIX)(s[q], km[q], kp[q], jm[q], jp[q],
+                                                            s[q - 1], s[q + 1], d);
+        ROW_STREAM(dst + i0, buf, len);
+    }
+}

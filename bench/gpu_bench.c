@@ -1,0 +1,304 @@
+/*
+ * gpu_bench: time steps of any backend through the library API alone
+ * (ps_backend_open, ps_context_*), on the built-in ocean or a synthetic
+ * ocean-like grid of any size, and optionally
+ *   --copy      the copy bound: the same run with every step replaced by a
+ *               device-to-device copy of the field (PSTENCIL_GPU_KERNEL=copy,
+ *               cuda/hip only), so "fraction of copy bandwidth" is measured
+ *               on the same device, the same buffers and the same launch path;
+ *   --validate  a bitwise comparison with the reference backend after S steps.
+ * Prints human-readable lines and one "RESULT key=value ..." line for scripts
+ * (tests/gpu/run-on-gpu.sh). Exit: 0 ok, 1 validation mismatch, 2 usage,
+ * 3 the backend cannot run (reason printed).
+ */
+#include "config.h"
+#include "pstencil.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct bench_opts {
+    const char *backend;
+    int device;
+    ps_grid grid;
+    int ocean;
+    double scale;
+    long steps, warmup, validate;
+    ps_precision prec;
+    ps_mode mode;
+    int block[3];
+    int profile, copy;
+} bench_opts;
+
+static void usage(void)
+{
+    fprintf(stderr,
+            "usage: gpu_bench [--backend NAME] [--device N] [--grid NZxNYxNX | --ocean "
+            "[--scale S]]\n"
+            "                 [--steps N] [--warmup N] [--precision float32|float64] "
+            "[--mode exact|fast]\n"
+            "                 [--block X,Y[,K]] [--profile] [--copy] [--validate STEPS]\n");
+}
+
+/* Synthetic ocean: warm surface cooling with depth, a continent and islands
+ * (NaN), deterministic. Same shape rules as the course's data. */
+static void synth(float *t, ps_grid g)
+{
+    size_t k, j, i;
+    for (k = 0; k < g.nz; k++)
+        for (j = 0; j < g.ny; j++) {
+            double y = (double)j / (double)(g.ny > 1 ? g.ny - 1 : 1);
+            for (i = 0; i < g.nx; i++) {
+                double x = (double)i / (double)(g.nx > 1 ? g.nx - 1 : 1);
+                double land = 0.55 - 0.4 * sin(6.3 * x) * cos(4.1 * y) - 0.004 * (double)k;
+                size_t h = (k * 2654435761u) ^ (j * 40503u) ^ (i * 9973u);
+                float v = (float)(2.0 + 26.0 * exp(-(double)k / 10.0) * (1.0 - 0.6 * y) +
+                                  0.01 * (double)(h % 97));
+                t[(k * g.ny + j) * g.nx + i] = (land < 0.1 || h % 211 == 0) ? NAN : v;
+            }
+        }
+}
+
+static int parse_grid(const char *s, ps_grid *g)
+{
+    unsigned long a, b, c;
+    char tail;
+    if (sscanf(s, "%lux%lux%lu%c", &a, &b, &c, &tail) != 3 || !a || !b || !c)
+        return -1;
+    g->nz = a;
+    g->ny = b;
+    g->nx = c;
+    return 0;
+}
+
+/* Upload, warm up, time `steps` steps; ms per step (wall, device work included). */
+static int timed_run(ps_backend *b, const ps_config *cfg, const void *in, long warmup,
+                     long steps, double *ms_step, ps_timing *tim)
+{
+    ps_context *ctx = NULL;
+    double t0, t1;
+    int st;
+    if ((st = ps_context_create(b, cfg, &ctx)))
+        return st;
+    if ((st = ps_context_upload(ctx, in, NULL)) || (st = ps_context_step(ctx, warmup)) ||
+        (st = ps_context_finish(ctx)))
+        goto done;
+    t0 = ps_now();
+    if ((st = ps_context_step(ctx, steps)) || (st = ps_context_finish(ctx)))
+        goto done;
+    t1 = ps_now();
+    *ms_step = (t1 - t0) * 1e3 / (double)steps;
+    memset(tim, 0, sizeof *tim);
+    if (ps_context_timing(ctx, tim))
+        memset(tim, 0, sizeof *tim);
+done:
+    ps_context_destroy(ctx);
+    return st;
+}
+
+static int run_steps(ps_backend *b, const ps_config *cfg, const void *in, long steps, void *out)
+{
+    ps_context *ctx = NULL;
+    int st;
+    if (!(st = ps_context_create(b, cfg, &ctx)) && !(st = ps_context_upload(ctx, in, NULL)) &&
+        !(st = ps_context_step(ctx, steps)))
+        st = ps_context_download(ctx, out, NULL);
+    ps_context_destroy(ctx);
+    return st;
+}
+
+int main(int argc, char **argv)
+{
+    bench_opts o = {"cuda", -1, {50, 222, 241}, 0, 1.0, 1000, 20, 0, PS_FLOAT32,
+                    PS_MODE_EXACT, {0, 0, 0}, 0, 0};
+    ps_backend *b = NULL, *ref = NULL;
+    ps_device_info dev[16];
+    ps_config cfg;
+    ps_field f32 = {{0, 0, 0}, PS_FLOAT32, NULL, 0}, work = {{0, 0, 0}, PS_FLOAT32, NULL, 0};
+    ps_timing tim;
+    size_t cells, bytes;
+    double ms = 0, copy_ms = 0, gb_step;
+    int a, st, ndev = 0, rc = 0;
+    const char *src = "synthetic";
+
+    for (a = 1; a < argc; a++) {
+        const char *v = a + 1 < argc ? argv[a + 1] : NULL;
+#define NEED() do { if (!v) { usage(); return 2; } a++; } while (0)
+        if (!strcmp(argv[a], "--backend")) { NEED(); o.backend = v; }
+        else if (!strcmp(argv[a], "--device")) { NEED(); o.device = atoi(v); }
+        else if (!strcmp(argv[a], "--grid")) {
+            NEED();
+            if (parse_grid(v, &o.grid)) {
+                fprintf(stderr, "gpu_bench: bad --grid '%s' (want NZxNYxNX)\n", v);
+                return 2;
+            }
+        }
+        else if (!strcmp(argv[a], "--ocean")) o.ocean = 1;
+        else if (!strcmp(argv[a], "--scale")) { NEED(); o.scale = atof(v); }
+        else if (!strcmp(argv[a], "--steps")) { NEED(); o.steps = atol(v); }
+        else if (!strcmp(argv[a], "--warmup")) { NEED(); o.warmup = atol(v); }
+        else if (!strcmp(argv[a], "--validate")) { NEED(); o.validate = atol(v); }
+        else if (!strcmp(argv[a], "--precision")) {
+            NEED();
+            if (ps_precision_parse(v, &o.prec)) { fprintf(stderr, "gpu_bench: bad --precision '%s'\n", v); return 2; }
+        }
+        else if (!strcmp(argv[a], "--mode")) {
+            NEED();
+            if (ps_mode_parse(v, &o.mode)) { fprintf(stderr, "gpu_bench: bad --mode '%s'\n", v); return 2; }
+        }
+        else if (!strcmp(argv[a], "--block")) {
+            NEED();
+            if (sscanf(v, "%d,%d,%d", &o.block[0], &o.block[1], &o.block[2]) < 2) {
+                fprintf(stderr, "gpu_bench: bad --block '%s' (want X,Y or X,Y,K)\n", v);
+                return 2;
+            }
+        }
+        else if (!strcmp(argv[a], "--profile")) o.profile = 1;
+        else if (!strcmp(argv[a], "--copy")) o.copy = 1;
+        else if (!strcmp(argv[a], "--help") || !strcmp(argv[a], "-h")) { usage(); return 0; }
+        else { fprintf(stderr, "gpu_bench: unknown option '%s'\n", argv[a]); usage(); return 2; }
+#undef NEED
+    }
+    if (o.steps < 1 || o.warmup < 0 || o.validate < 0) {
+        fprintf(stderr, "gpu_bench: --steps must be >= 1, --warmup and --validate >= 0\n");
+        return 2;
+    }
+
+    if ((st = ps_backend_open(o.backend, &b)) || (st = ps_backend_probe(b, dev, 16, &ndev))) {
+        printf("gpu_bench: backend %s cannot run: %s\n", o.backend, ps_error_detail());
+        printf("RESULT backend=%s status=unavailable\n", o.backend);
+        return 3;
+    }
+    printf("backend %s (%s), device %d: %s [%s]\n", o.backend, ps_backend_path(b),
+           o.device < 0 ? 0 : o.device, dev[o.device > 0 && o.device < ndev ? o.device : 0].name,
+           dev[o.device > 0 && o.device < ndev ? o.device : 0].detail);
+
+    /* the field: the built-in ocean when the library has it, else synthetic */
+#ifdef PS_GPU_BENCH_NO_IO /* a build without io/ (tests/gpu/run-on-gpu.sh without netCDF) */
+    if (o.ocean) {
+        printf("note: built without io/, no built-in ocean; using a synthetic ocean of the "
+               "course's shape\n");
+        o.grid.nz = 50;
+        o.grid.ny = (size_t)(222 * o.scale + 0.5);
+        o.grid.nx = (size_t)(241 * o.scale + 0.5);
+    }
+#else
+    if (o.ocean) {
+        ps_ocean_options oo;
+        ps_dataset ds;
+        memset(&ds, 0, sizeof ds);
+        ps_ocean_defaults(&oo);
+        oo.scale = o.scale;
+        st = ps_ocean_generate(&oo, 0, &ds, &f32);
+        if (st == PS_OK) {
+            src = "built-in ocean";
+            o.grid = f32.grid;
+            ps_dataset_close(&ds);
+        } else {
+            printf("note: built-in ocean unavailable (%s); using a synthetic ocean of the "
+                   "course's shape\n", ps_error_detail());
+            o.grid.nz = 50;
+            o.grid.ny = (size_t)(222 * o.scale + 0.5);
+            o.grid.nx = (size_t)(241 * o.scale + 0.5);
+        }
+    }
+#endif
+    if (!f32.data) {
+        if ((st = ps_field_alloc(&f32, o.grid, PS_FLOAT32))) {
+            printf("gpu_bench: %s\n", ps_error_detail());
+            return 3;
+        }
+        synth(f32.data, o.grid);
+    }
+    if (o.prec == PS_FLOAT64) {
+        if ((st = ps_field_alloc(&work, o.grid, PS_FLOAT64)) || (st = ps_field_convert(&work, &f32))) {
+            printf("gpu_bench: %s\n", ps_error_detail());
+            return 3;
+        }
+    } else {
+        work = f32;
+        f32.owns = 0;
+    }
+    ps_grid_size(&o.grid, o.prec, &cells, &bytes);
+    gb_step = 2.0 * (double)bytes / 1e9; /* compulsory traffic: read once, write once */
+    printf("grid %zux%zux%zu (%s, %.1f M cells, %s, %s mode): %.1f MB moved per step\n",
+           o.grid.nz, o.grid.ny, o.grid.nx, src, cells / 1e6, ps_precision_name(o.prec),
+           ps_mode_name(o.mode), gb_step * 1e3);
+
+    ps_config_init(&cfg, o.grid, o.prec);
+    cfg.mode = o.mode;
+    cfg.device = o.device;
+    cfg.profile = o.profile;
+    memcpy(cfg.block, o.block, sizeof cfg.block);
+
+    if ((st = timed_run(b, &cfg, work.data, o.warmup, o.steps, &ms, &tim))) {
+        printf("gpu_bench: %s\n", ps_error_detail());
+        printf("RESULT backend=%s status=error\n", o.backend);
+        rc = 3;
+        goto done;
+    }
+    printf("stencil: %.4f ms/step over %ld steps: %.2f Gcell/s, %.1f GB/s\n", ms, o.steps,
+           cells / ms / 1e6, gb_step / ms * 1e3);
+    if (tim.steps > 0)
+        printf("events: %ld steps, min %.4f, median %.4f, max %.4f ms\n", tim.steps,
+               tim.step_ms_min, tim.step_ms_med, tim.step_ms_max);
+    if (o.copy && strcmp(o.backend, "cuda") && strcmp(o.backend, "hip")) {
+        printf("copy bound: only the cuda and hip backends implement PSTENCIL_GPU_KERNEL=copy\n");
+    } else if (o.copy) {
+        ps_config cc = cfg;
+        setenv("PSTENCIL_GPU_KERNEL", "copy", 1);
+        st = timed_run(b, &cc, work.data, o.warmup, o.steps, &copy_ms, &tim);
+        unsetenv("PSTENCIL_GPU_KERNEL");
+        if (st) {
+            printf("copy bound: %s\n", ps_error_detail());
+            copy_ms = 0;
+        } else {
+            printf("copy bound: %.4f ms/step: %.1f GB/s; stencil reaches %.1f%% of it\n",
+                   copy_ms, gb_step / copy_ms * 1e3, 100.0 * copy_ms / ms);
+        }
+    }
+    if (o.validate > 0) {
+        ps_field want = {{0, 0, 0}, PS_FLOAT32, NULL, 0}, got = {{0, 0, 0}, PS_FLOAT32, NULL, 0};
+        ps_config rc_cfg;
+        if ((st = ps_backend_open("reference", &ref)) || (st = ps_field_alloc(&want, o.grid, o.prec)) ||
+            (st = ps_field_alloc(&got, o.grid, o.prec))) {
+            printf("validate: %s\n", ps_error_detail());
+            rc = 3;
+        } else {
+            ps_config_init(&rc_cfg, o.grid, o.prec);
+            if ((st = run_steps(ref, &rc_cfg, work.data, o.validate, want.data)) ||
+                (st = run_steps(b, &cfg, work.data, o.validate, got.data))) {
+                printf("validate: %s\n", ps_error_detail());
+                rc = 3;
+            } else if (memcmp(want.data, got.data, bytes)) {
+                printf("validate: %s differs from the reference after %ld steps "
+                       "(checksums %016llx vs %016llx)\n", o.backend, o.validate,
+                       (unsigned long long)ps_field_checksum(&got),
+                       (unsigned long long)ps_field_checksum(&want));
+                rc = 1;
+            } else {
+                printf("validate: bitwise equal to the reference after %ld steps "
+                       "(checksum %016llx)\n", o.validate, (unsigned long long)ps_field_checksum(&got));
+            }
+        }
+        ps_field_free(&want);
+        ps_field_free(&got);
+    }
+    printf("RESULT backend=%s status=%s grid=%zux%zux%zu cells=%zu precision=%s mode=%s "
+           "steps=%ld ms_per_step=%.5f gcells_per_s=%.3f gb_per_s=%.1f copy_ms_per_step=%.5f "
+           "copy_gb_per_s=%.1f frac_of_copy=%.3f validated=%s\n",
+           o.backend, rc == 1 ? "mismatch" : "ok", o.grid.nz, o.grid.ny, o.grid.nx, cells,
+           ps_precision_name(o.prec), ps_mode_name(o.mode), o.steps, ms, cells / ms / 1e6,
+           gb_step / ms * 1e3, copy_ms, copy_ms > 0 ? gb_step / copy_ms * 1e3 : 0.0,
+           copy_ms > 0 ? copy_ms / ms : 0.0,
+           o.validate > 0 ? (rc == 0 ? "yes" : "no") : "not-run");
+done:
+    ps_field_free(&work);
+    ps_field_free(&f32);
+    ps_backend_close(ref);
+    ps_backend_close(b);
+    return rc;
+}

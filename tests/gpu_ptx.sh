@@ -1,0 +1,38 @@
+#!/bin/sh
+# The cuda plugin's kernels, as PTX built with the plugin's own flags
+# (backends/cuda/local.mk): the exact kernel must be bitwise-reproducible
+# (design.md 2), the fast kernel must differ (so this check can fail).
+#  exact: no fma; every f32/f64 add/sub/mul carries .rn (ptxas may contract
+#         a mul and an add without a rounding modifier into an FMA, never
+#         ones with .rn); the quotient is div.rn.f32 / div.rn.f64; nothing
+#         approximate (div.approx, div.full, rcp.approx).
+#  fast:  fma, contractible mul/add (no .rn) or approximate division.
+. "$top_srcdir/tests/lib.sh"
+dir=$top_builddir/backends/cuda
+exact=$dir/ps_cuda_exact.ptx
+fast=$dir/ps_cuda_fast.ptx
+[ -f "$exact" ] && [ -f "$fast" ] || skip "no PTX in $dir (the cuda plugin is not built)"
+
+ops() { grep -oE '\b(add|sub|mul|div|fma|rcp|mad)(\.[a-z0-9]+)*\.f(32|64)\b' "$1" | sort | uniq -c; }
+echo "exact kernel PTX:"; ops "$exact"
+echo "fast kernel PTX:"; ops "$fast"
+
+grep -q '\.entry.*ps_exact.*d7_step' "$exact" || fail "no exact d7_step kernel entry in $exact"
+grep -q '\.entry.*ps_fast.*d7_step' "$fast" || fail "no fast d7_step kernel entry in $fast"
+if grep -nE '\b(fma|mad)(\.[a-z]+)*\.f(32|64)\b' "$exact"; then
+  fail "the exact kernel contains fused multiply-add instructions"
+fi
+if grep -nE '\b(add|sub|mul)\.f(32|64)\b' "$exact"; then
+  fail "the exact kernel has add/sub/mul without .rn (ptxas may fuse them into FMA)"
+fi
+if grep -nE '\b(div\.(approx|full)|rcp\.approx)(\.[a-z]+)*\.f(32|64)\b' "$exact"; then
+  fail "the exact kernel divides approximately"
+fi
+grep -q 'div\.rn\.f32' "$exact" || fail "no div.rn.f32 (IEEE float division) in the exact kernel"
+grep -q 'div\.rn\.f64' "$exact" || fail "no div.rn.f64 (IEEE double division) in the exact kernel"
+
+if ! grep -qE '\b(fma(\.[a-z]+)*|add|sub|mul|div\.approx|div\.full|rcp\.approx(\.[a-z]+)*)\.f32\b' "$fast"; then
+  fail "the fast kernel is as strict as the exact one (no fma, no contractible op, exact division)"
+fi
+echo "PASS: exact PTX has no fma, only .rn arithmetic and div.rn; fast PTX is relaxed"
+exit 0

@@ -1,0 +1,230 @@
+/*
+ * openmp backend specifics, each checked bitwise against the reference
+ * backend doing the same sequence of calls:
+ *  - halo-style region uploads between steps (faces and interior blocks,
+ *    after odd and even step counts: the backend keeps the outermost layer
+ *    in both of its buffers, so this is where that could go wrong);
+ *  - region downloads;
+ *  - j-tiles of 1, 2, 3, 7 rows and the automatic choice, at 1, 2, 3 threads;
+ *  - repeated upload on one context (no state left from the previous run);
+ *  - errors: region outside the box, no such device, negative threads.
+ */
+#include "config.h"
+#include "pstencil.h"
+#include "ps_validate.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures;
+#define CHECK(cond, ...)                                                                   \
+    do {                                                                                   \
+        if (!(cond)) {                                                                     \
+            printf("FAIL (line %d): ", __LINE__);                                          \
+            printf(__VA_ARGS__);                                                           \
+            printf("\n");                                                                  \
+            failures++;                                                                    \
+        }                                                                                  \
+    } while (0)
+
+static ps_backend *ref, *omp;
+
+static void fill(ps_field *f, unsigned seed)
+{
+    size_t n = ps_field_cells(f), q;
+    unsigned x = seed * 2654435761u + 1;
+    for (q = 0; q < n; q++) {
+        double v;
+        x = x * 1103515245u + 12345u;
+        v = ((x >> 8) % 1000) * 0.0173 - 3.0;
+        if ((x >> 20) % 7 == 0)
+            v = NAN;
+        if (f->precision == PS_FLOAT64)
+            ((double *)f->data)[q] = v;
+        else
+            ((float *)f->data)[q] = (float)v;
+    }
+}
+
+/* The same call sequence on a backend: returns the final whole field in out. */
+static int sequence(ps_backend *b, ps_config *cfg, const ps_field *in, const ps_field *halo,
+                    ps_field *out, ps_field *part)
+{
+    ps_context *c = NULL;
+    ps_region face, block, sub;
+    size_t es = ps_precision_size(in->precision);
+    void *buf = malloc(ps_field_cells(in) * es);
+    int st;
+    const ps_grid *g = &in->grid;
+    memset(&face, 0, sizeof face);
+    memset(&block, 0, sizeof block);
+    memset(&sub, 0, sizeof sub);
+    /* the k = 0 face, the j = ny-1 face, and an interior block */
+    face.count.nz = 1;
+    face.count.ny = g->ny;
+    face.count.nx = g->nx;
+    block.start[0] = 1;
+    block.start[1] = 2;
+    block.start[2] = 3;
+    block.count.nz = g->nz - 2;
+    block.count.ny = 3;
+    block.count.nx = g->nx - 5;
+    sub = block;
+    sub.start[1] = 0;
+    sub.count.ny = g->ny - 1;
+    ps_field_poison(out);
+    ps_field_poison(part);
+    st = ps_context_create(b, cfg, &c);
+    if (!st)
+        st = ps_context_upload(c, in->data, NULL);
+    if (!st)
+        st = ps_context_step(c, 3);
+    if (!st) { /* odd steps done: refresh the k = 0 face from the halo field */
+        ps_region_gather(buf, halo->data, g, &face, es);
+        st = ps_context_upload(c, buf, &face);
+    }
+    if (!st)
+        st = ps_context_step(c, 2);
+    if (!st) { /* even: the j = ny-1 face */
+        ps_region r = face;
+        r.count.nz = g->nz;
+        r.count.ny = 1;
+        r.start[1] = g->ny - 1;
+        ps_region_gather(buf, halo->data, g, &r, es);
+        st = ps_context_upload(c, buf, &r);
+    }
+    if (!st) {
+        ps_region_gather(buf, halo->data, g, &block, es);
+        st = ps_context_upload(c, buf, &block);
+    }
+    if (!st)
+        st = ps_context_step(c, 1);
+    if (!st)
+        st = ps_context_download(c, buf, &sub);
+    if (!st)
+        ps_region_scatter(part->data, g, buf, &sub, es);
+    if (!st)
+        st = ps_context_step(c, 4);
+    if (!st)
+        st = ps_context_download(c, out->data, NULL);
+    /* a second run on the same context must not see the first */
+    if (!st)
+        st = ps_context_upload(c, in->data, NULL);
+    if (!st)
+        st = ps_context_step(c, 1);
+    if (!st) {
+        ps_field again;
+        ps_validate_diff d;
+        ps_field_alloc(&again, *g, in->precision);
+        st = ps_context_download(c, again.data, NULL);
+        if (!st && b == omp) {
+            ps_field r1;
+            ps_config rc = *cfg;
+            ps_field_alloc(&r1, *g, in->precision);
+            rc.threads = 0;
+            rc.block[1] = 0;
+            ps_validate_run_backend(ref, &rc, in, 1, 0, &r1);
+            ps_validate_compare(&r1, &again, &d);
+            CHECK(d.differ == 0, "re-upload on a used context: %zu cells differ", d.differ);
+            ps_field_free(&r1);
+        }
+        ps_field_free(&again);
+    }
+    ps_context_destroy(c);
+    free(buf);
+    return st;
+}
+
+static void check_sequence(ps_grid g, ps_precision p, int threads, int jb)
+{
+    ps_field in, halo, e, eo, got, go;
+    ps_config cfg;
+    ps_validate_diff d;
+    char desc[600];
+    ps_field_alloc(&in, g, p);
+    ps_field_alloc(&halo, g, p);
+    ps_field_alloc(&e, g, p);
+    ps_field_alloc(&eo, g, p);
+    ps_field_alloc(&got, g, p);
+    ps_field_alloc(&go, g, p);
+    fill(&in, (unsigned)(g.nx * 3 + g.ny));
+    fill(&halo, 99);
+    ps_config_init(&cfg, g, p);
+    CHECK(sequence(ref, &cfg, &in, &halo, &e, &eo) == 0, "reference: %s", ps_error_detail());
+    cfg.threads = threads;
+    cfg.block[1] = jb;
+    CHECK(sequence(omp, &cfg, &in, &halo, &got, &go) == 0, "openmp: %s", ps_error_detail());
+    ps_validate_compare(&e, &got, &d);
+    ps_validate_diff_describe(&d, desc, sizeof desc);
+    CHECK(d.differ == 0, "%zux%zux%zu %s threads %d jblock %d: final field: %s", g.nz, g.ny, g.nx,
+          ps_precision_name(p), threads, jb, desc);
+    ps_validate_compare(&eo, &go, &d);
+    ps_validate_diff_describe(&d, desc, sizeof desc);
+    CHECK(d.differ == 0, "%zux%zux%zu %s threads %d jblock %d: region download: %s", g.nz, g.ny,
+          g.nx, ps_precision_name(p), threads, jb, desc);
+    ps_field_free(&in);
+    ps_field_free(&halo);
+    ps_field_free(&e);
+    ps_field_free(&eo);
+    ps_field_free(&got);
+    ps_field_free(&go);
+}
+
+int main(void)
+{
+    static const ps_grid grids[] = {{6, 20, 33}, {5, 9, 8}, {12, 31, 17}};
+    static const int jbs[] = {0, 1, 2, 3, 7};
+    size_t gi, ji;
+    int t, p, st;
+    ps_config cfg;
+    ps_context *c = NULL;
+    char buf[64];
+    ps_region bad;
+
+    if (ps_backend_open("reference", &ref) || ps_backend_open("openmp", &omp)) {
+        printf("FAIL: cannot open backends: %s\n", ps_error_detail());
+        return 1;
+    }
+    for (gi = 0; gi < sizeof grids / sizeof grids[0]; gi++)
+        for (p = 0; p < 2; p++)
+            for (t = 1; t <= 3; t++)
+                for (ji = 0; ji < sizeof jbs / sizeof jbs[0]; ji++)
+                    check_sequence(grids[gi], p ? PS_FLOAT64 : PS_FLOAT32, t, jbs[ji]);
+
+    /* errors */
+    ps_config_init(&cfg, grids[0], PS_FLOAT32);
+    st = ps_context_create(omp, &cfg, &c);
+    CHECK(st == 0, "create: %s", ps_error_detail());
+    if (!st) {
+        memset(&bad, 0, sizeof bad);
+        bad.start[2] = 30;
+        bad.count.nz = bad.count.ny = 1;
+        bad.count.nx = 4; /* 30 + 4 > 33 */
+        st = ps_context_upload(c, buf, &bad);
+        CHECK(st == PS_ERANGE && strstr(ps_error_detail(), "outside box"),
+              "upload outside the box: %d %s", st, ps_error_detail());
+        st = ps_context_download(c, buf, &bad);
+        CHECK(st == PS_ERANGE && strstr(ps_error_detail(), "openmp: download"),
+              "download outside the box: %d %s", st, ps_error_detail());
+        ps_context_destroy(c);
+    }
+    cfg.device = 1;
+    st = ps_context_create(omp, &cfg, &c);
+    CHECK(st == PS_ENODEVICE && strstr(ps_error_detail(), "device 1 does not exist"),
+          "device 1: %d %s", st, ps_error_detail());
+    cfg.device = -1;
+    cfg.threads = -2;
+    st = ps_context_create(omp, &cfg, &c);
+    CHECK(st == PS_EINVAL && strstr(ps_error_detail(), "thread count -2"), "threads -2: %d %s",
+          st, ps_error_detail());
+
+    ps_backend_close(ref);
+    ps_backend_close(omp);
+    if (failures)
+        printf("%d failure(s)\n", failures);
+    else
+        printf("openmp: region sequences, tiles and threads bitwise equal to the reference\n");
+    return failures ? 1 : 0;
+}

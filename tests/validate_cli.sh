@@ -1,0 +1,35 @@
+#!/bin/sh
+# pstencil validate: usage errors exit 2 naming the problem; help and the
+# case list exit 0; a backend that cannot run is listed as skipped.
+. "$top_srcdir/tests/lib.sh"
+expect_exit 2 "$PSTENCIL" validate --bogus
+expect_err "unknown option '--bogus'"
+expect_exit 2 "$PSTENCIL" validate --precision quad
+expect_err "unknown precision 'quad'"
+expect_exit 2 "$PSTENCIL" validate --mode sloppy
+expect_err "unknown mode 'sloppy'"
+expect_exit 2 "$PSTENCIL" validate --steps 1,x
+expect_err "steps: 'x' is not a whole number"
+expect_exit 2 "$PSTENCIL" validate --threads 0
+expect_err "threads: 0 is out of range"
+expect_exit 2 "$PSTENCIL" validate --case nosuch
+expect_err "unknown case 'nosuch' \(cases: ocean-cropped"
+expect_exit 2 "$PSTENCIL" validate --backend nosuch
+expect_err "unknown backend 'nosuch'"
+expect_exit 2 "$PSTENCIL" validate --steps
+expect_err "steps needs a value"
+expect_exit 0 "$PSTENCIL" validate --help
+grep -q -- '--quick' "$TMP/out" || fail "help lacks --quick"
+expect_exit 0 "$PSTENCIL" validate --list-cases
+for c in ocean-cropped ocean-full ocean-0 ocean-0.05 ocean-0.5 ocean-0.95 ocean-1 single-cell \
+         checkerboard tiny-3x3x3 thin-k odd-5x7x13 odd-17x129x257 odd-50x222x241 extremes \
+         nan-planes regions; do
+  grep -Eq "^$c " "$TMP/out" || fail "case $c missing from --list-cases"
+done
+# one small case, explicit steps and threads, the cuda backend skipped with a reason
+expect_exit 0 env PSTENCIL_PLUGIN_PATH="$TMP/none" "$PSTENCIL" validate --backend openmp,cuda \
+  --case tiny-3x3x4,checkerboard --steps 3,1 --threads 2 --precision double --mode exact
+grep -Eq '^  cuda +skipped: .*cuda' "$TMP/out" || { cat "$TMP/out"; fail "cuda not listed as skipped"; }
+grep -Eq '^checkerboard +bitwise' "$TMP/out" || { cat "$TMP/out"; fail "table row missing"; }
+grep -Eq '^validate: 4 comparisons, 0 failed' "$TMP/out" || { cat "$TMP/out"; fail "expected 4 comparisons"; }
+exit 0

@@ -1,0 +1,18 @@
+#!/bin/sh
+# The openmp backend's other code paths must be bitwise identical too: the
+# baseline (non-AVX2) row kernels, and j-tiling with tiles of 3 rows (tile
+# edges everywhere), and the non-temporal-store rows used on grids larger than
+# the last-level cache (forced here on small grids), each at 1, 2 and 3 threads.
+. "$top_srcdir/tests/lib.sh"
+PSTENCIL_OPENMP_ISA=baseline "$PSTENCIL" validate --backend openmp --quick --threads 1,2,3 \
+  >"$TMP/out" 2>&1 || { cat "$TMP/out"; fail "baseline kernels do not validate"; }
+grep -Eq '^validate: [1-9][0-9]* comparisons, 0 failed' "$TMP/out" || { cat "$TMP/out"; fail "no comparisons"; }
+PSTENCIL_OPENMP_JBLOCK=3 "$PSTENCIL" validate --backend openmp --quick --threads 1,2,3 \
+  >"$TMP/out" 2>&1 || { cat "$TMP/out"; fail "j-tiled kernels do not validate"; }
+grep -Eq '^validate: [1-9][0-9]* comparisons, 0 failed' "$TMP/out" || { cat "$TMP/out"; fail "no comparisons"; }
+PSTENCIL_OPENMP_STREAM=1 "$PSTENCIL" validate --backend openmp --quick --mode exact --threads 1,2,3 \
+  >"$TMP/out" 2>&1 || { cat "$TMP/out"; fail "streaming-store kernels do not validate"; }
+grep -Eq '^validate: [1-9][0-9]* comparisons, 0 failed' "$TMP/out" || { cat "$TMP/out"; fail "no comparisons"; }
+PSTENCIL_OPENMP_STREAM=1 PSTENCIL_OPENMP_ISA=baseline "$PSTENCIL" validate --backend openmp --quick \
+  --mode exact --threads 2 >"$TMP/out" 2>&1 || { cat "$TMP/out"; fail "baseline streaming kernels do not validate"; }
+exit 0
