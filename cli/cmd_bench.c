@@ -388,6 +388,35 @@ static double bound_gbps(bench_state *s, size_t bytes)
     return r.best_gbps;
 }
 
+/*
+ * Measure every bound a second time after the runs, keep the better of the
+ * two, and recompute the rows' fractions: on a shared machine one
+ * measurement can land on a moment when another process holds a core.
+ */
+static void remeasure_bounds(bench_state *s)
+{
+    int i;
+    for (i = 0; i < s->nbounds; i++) {
+        ps_stream_result r;
+        size_t bytes = s->bounds[i].bytes;
+        progress(s, "measuring the copy bound again");
+        if (ps_stream_copy(bytes, (int)s->o.threads, bytes < (64u << 20) ? 100 : 10, &r) == 0 &&
+            r.best_gbps > s->bounds[i].r.best_gbps)
+            s->bounds[i].r = r;
+    }
+    for (i = 0; i < s->nrows; i++) {
+        ps_bench_row *row = &s->rows[i];
+        if (isnan(row->bound_gbps))
+            continue;
+        row->bound_gbps = bound_gbps(s, (size_t)row->cells * ps_precision_size(
+                                               strcmp(row->precision, "float64") ? PS_FLOAT32
+                                                                                  : PS_FLOAT64));
+        row->dram_bound_gbps = bound_gbps(s, (size_t)s->dram_bytes);
+        row->bound_fraction = row->gbps / row->bound_gbps;
+        row->dram_fraction = row->gbps / row->dram_bound_gbps;
+    }
+}
+
 /* ------------------------------------------------------------------ */
 /* Runs                                                                */
 /* ------------------------------------------------------------------ */
@@ -1105,6 +1134,8 @@ int ps_cmd_bench(int argc, char **argv)
     rc = step_scaling(s);
     if (!rc)
         rc = grid_scaling(s);
+    if (!rc)
+        remeasure_bounds(s);
     progress_clear(s);
     if (rc)
         goto done;
@@ -1113,7 +1144,7 @@ int ps_cmd_bench(int argc, char **argv)
     printf("pstencil bench on %s (%d CPUs, %s), %s\n", s->m.cpu_name, s->m.cpus_online,
            s->gpu_name, s->m.date);
     for (i = 0; i < s->nbounds; i++)
-        printf("measured copy bound: %8.1f GB/s on 2 x %7.1f MiB (%d threads, best of %d; "
+        printf("measured copy bound: %8.1f GB/s on 2 x %7.1f MiB (%d threads, best of 2 x %d; "
                "ordinary stores %.1f, streaming stores %.1f)\n",
                s->bounds[i].r.best_gbps, s->bounds[i].r.array_bytes / 1048576.0,
                s->bounds[i].r.threads, s->bounds[i].r.samples, s->bounds[i].r.plain_gbps,
