@@ -17,9 +17,7 @@ bench: all
 	  $(SHELL) $(srcdir)/bench/run-bench.sh $(abs_top_builddir)/cli/pstencil $(BENCH_ARGS)
 
 # The performance report and its plots.
-EXTRA_DIST += docs/performance.md docs/img/bench_runtime_steps.png \
-	docs/img/bench_runtime_steps_log.png docs/img/bench_throughput_grid.png \
-	docs/img/bench_bound_fraction.png docs/img/bench_speedup.png
+
 
 # gpu_bench: per-step time, copy bound and validation of any backend through
 # the library API (tests/gpu/run-on-gpu.sh runs it on GPU machines).

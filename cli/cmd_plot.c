@@ -132,11 +132,12 @@ static void help(const char *sub, FILE *f)
         help_common(f);
         fprintf(f, "\nDefault output: output/<input-stem>_3d_interactive.html\n");
     } else {
-        fprintf(f, "Usage: pstencil plot slice|diff|animate|cube [OPTIONS] FILE...\n\n"
+        fprintf(f, "Usage: pstencil plot slice|diff|animate|cube|bench [OPTIONS] FILE...\n\n"
                    "  slice     static map of one depth level (PNG/SVG/PDF)\n"
                    "  diff      map of B - A at one level\n"
                    "  animate   interactive slice animated over time (HTML)\n"
-                   "  cube      interactive 3-D view of the first levels over time (HTML)\n\n"
+                   "  cube      interactive 3-D view of the first levels over time (HTML)\n"
+                   "  bench     benchmark plots from a 'pstencil bench' CSV\n\n"
                    "'pstencil plot SUBCOMMAND --help' describes each.%s\n",
                 ps_plot_have_images() ? "" : "\nThis pstencil was built without PLplot: slice and diff are unavailable.");
     }
@@ -726,5 +727,7 @@ int ps_cmd_plot(int argc, char **argv)
         return plot_page("animate", argc - 1, argv + 1);
     if (!strcmp(sub, "cube"))
         return plot_page("cube", argc - 1, argv + 1);
-    return ps_cli_error("plot: unknown subcommand '%s' (slice, diff, animate or cube)", sub);
+    if (!strcmp(sub, "bench"))
+        return ps_cmd_plot_bench(argc - 1, argv + 1);
+    return ps_cli_error("plot: unknown subcommand '%s' (slice, diff, animate, cube or bench)", sub);
 }
