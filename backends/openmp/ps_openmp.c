@@ -441,28 +441,40 @@ static int auto_stream(size_t bytes)
 /*
  * Steps fused per sweep in exact mode (see omp_step_tblock) and the tile
  * height: PSTENCIL_OPENMP_TBLOCK=T (0 = the single-step path) and
- * PSTENCIL_OPENMP_TJ=rows override. The defaults, T = 3 and 32-row tiles,
- * were the fastest measured on the 2-core build machine (AMD EPYC, 512 KiB
- * L2 per core, 32 MiB L3), 2 threads, medians of interleaved runs of
- * tests/test_openmp_bench: 50x222x241 float32 1.91 vs 2.21 ms/step (single-
- * step path), float64 3.75 vs 4.96; 50x888x964 float32 about 30-32 vs 36-43,
- * float64 about 60-63 vs 67-80. Taller tiles (less halo recomputation)
- * beat tiles sized to fit L2 (16-38 rows measured; 8 rows was slower), and
- * T = 2..4 were within the noise of each other.
+ * PSTENCIL_OPENMP_TJ=rows override. Defaults: T = 3, and tiles as tall as
+ * possible, up to one per thread, while a tile's working set (3 field planes
+ * plus 3 slots per intermediate level, halo rows included) stays within
+ * 32 MiB / (4 * threads) (a Zen 3 CCX's L3), at least 8 rows. Measured on
+ * the 2-core build machine (AMD EPYC, 512 KiB L2 per core, 32 MiB L3),
+ * 2 threads, medians of interleaved runs of tests/test_openmp_bench
+ * (ms/step, single-step path in brackets): 50x222x241 f32 1.71 (1.87), f64
+ * 3.47 (4.14); 50x888x964 f32 27.7 (35.4), f64 56.9 (68.6). Tiles sized to
+ * fit L2 (16-38 rows) were slower than these (more halo recomputation,
+ * shorter runs), 8 rows slower still, tiles of 8 MiB per thread slower too;
+ * T = 2 and 4 were within the noise of T = 3 or slower.
  */
-static int auto_tblock(size_t *tj)
+static int auto_tblock(const ps_grid *g, size_t es, int threads, size_t *tj)
 {
     const char *e = getenv("PSTENCIL_OPENMP_TBLOCK"), *f = getenv("PSTENCIL_OPENMP_TJ");
+    size_t l3 = 32u << 20, rowb = g->nx * es, nj = g->ny > 2 ? g->ny - 2 : 1, planes, h, cap;
     long v = PS_TB_DEFAULT;
-    *tj = 32;
-    if (f && *f && strtol(f, NULL, 10) > 0)
-        *tj = (size_t)strtol(f, NULL, 10);
     if (e && *e)
         v = strtol(e, NULL, 10);
     if (v < 0)
         v = 0;
     if (v > PS_TB_MAX)
         v = PS_TB_MAX;
+    if (f && *f && strtol(f, NULL, 10) > 0) {
+        *tj = (size_t)strtol(f, NULL, 10);
+        return (int)v;
+    }
+    /* l3 is not taken from sysconf: on the build machine's VM it reports
+     * 256 MiB (the host's), and tiles sized for that were slower */
+    planes = 3 + 3 * (size_t)(v > 1 ? v - 1 : 0);
+    h = l3 / (4 * (size_t)(threads > 0 ? threads : 1)) / (planes * (rowb ? rowb : 1));
+    h = h > 2 * (size_t)v + 8 ? h - 2 * (size_t)v : 8;
+    cap = (nj + (size_t)threads - 1) / (size_t)(threads > 0 ? threads : 1);
+    *tj = h < cap ? h : cap;
     return (int)v;
 }
 
@@ -534,7 +546,7 @@ static int omp_create(const ps_config *cfg, void **out, char *why, size_t whylen
         }
     } else {
         c->stream = auto_stream(bytes);
-        c->tblock = c->stream ? 0 : auto_tblock(&c->tj);
+        c->tblock = c->stream ? 0 : auto_tblock(&c->g, c->es, c->threads, &c->tj);
 #ifdef PS_OMP_X86
         if (use_avx2()) {
             c->rowp32 = row_exact_p_f32_avx2;
