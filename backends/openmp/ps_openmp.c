@@ -873,7 +873,7 @@ static const char *omp_last_error(void *vc)
 static const ps_backend_ops table = {
     .abi_version = PS_BACKEND_ABI_VERSION,
     .name = "openmp",
-    .description = "OpenMP CPU backend: vectorised shared kernel, threads over (k,j) rows",
+    .description = "OpenMP CPU backend: vectorised shared kernel, (k,j) rows, fused steps",
     .is_gpu = 0,
     .probe = omp_probe,
     .create = omp_create,
