@@ -4,7 +4,7 @@
 # edges everywhere), and the non-temporal-store rows used on grids larger than
 # the last-level cache (forced here on small grids), each at 1, 2 and 3 threads.
 # Temporal blocking (PSTENCIL_OPENMP_TBLOCK=T steps fused per sweep; the
-# default is 3) with tiny tiles (PSTENCIL_OPENMP_TJ rows, so halos cross tile
+# default is 4) with tiny tiles (PSTENCIL_OPENMP_TJ rows, so halos cross tile
 # and grid edges), and the single-step path (T=0; j-tiling only applies there),
 # at step counts 1, 2, 7 and 50 (remainders shorter than T, several sweeps).
 . "$top_srcdir/tests/lib.sh"

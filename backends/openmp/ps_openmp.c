@@ -28,7 +28,7 @@
  * PSTENCIL_OPENMP_STREAM=1 writes rows with non-temporal stores (off by
  * default: see auto_stream for the measurement).
  *
- * Exact mode fuses up to 3 steps of one step() call into one sweep over the
+ * Exact mode fuses up to 4 steps of one step() call into one sweep over the
  * field by default (temporal blocking, omp_step_tblock; the tiling above is
  * then unused); PSTENCIL_OPENMP_TBLOCK=0 selects the single-step path,
  * =1..8 another fusion depth, PSTENCIL_OPENMP_TJ the tile height. Fast mode
@@ -232,7 +232,7 @@ typedef void (*rowp_f64_fn)(double *restrict, const double *restrict, const doub
                             const double *restrict, size_t, double);
 
 #define PS_TB_MAX 8     /* most steps fused into one sweep */
-#define PS_TB_DEFAULT 3 /* steps fused by default (see auto_tblock) */
+#define PS_TB_DEFAULT 4 /* steps fused by default (see auto_tblock) */
 
 /* ------------------------------------------------------------------ */
 
@@ -441,17 +441,20 @@ static int auto_stream(size_t bytes)
 /*
  * Steps fused per sweep in exact mode (see omp_step_tblock) and the tile
  * height: PSTENCIL_OPENMP_TBLOCK=T (0 = the single-step path) and
- * PSTENCIL_OPENMP_TJ=rows override. Defaults: T = 3, and tiles as tall as
+ * PSTENCIL_OPENMP_TJ=rows override. Defaults: T = 4, and tiles as tall as
  * possible, up to one per thread, while a tile's working set (3 field planes
  * plus 3 slots per intermediate level, halo rows included) stays within
  * 32 MiB / (4 * threads) (a Zen 3 CCX's L3), at least 8 rows. Measured on
  * the 2-core build machine (AMD EPYC, 512 KiB L2 per core, 32 MiB L3),
  * 2 threads, medians of interleaved runs of tests/test_openmp_bench
- * (ms/step, single-step path in brackets): 50x222x241 f32 1.71 (1.87), f64
- * 3.47 (4.14); 50x888x964 f32 27.7 (35.4), f64 56.9 (68.6). Tiles sized to
- * fit L2 (16-38 rows) were slower than these (more halo recomputation,
- * shorter runs), 8 rows slower still, tiles of 8 MiB per thread slower too;
- * T = 2 and 4 were within the noise of T = 3 or slower.
+ * (ms/step, single-step path in brackets), quiet machine, T = 3:
+ * 50x222x241 f32 1.71 (1.87), f64 3.47 (4.14); 50x888x964 f32 27.7 (35.4),
+ * f64 56.9 (68.6). With these tall tiles T = 4 beat T = 3 in every
+ * interleaved comparison (e.g. 50x222x241 f32 at load average 3-4: 4.69 vs
+ * 5.38, single-step 5.91; f64 7.93 vs 8.17, single-step 10.17), T = 5 did
+ * not gain more. Tiles sized to fit L2 (16-38 rows) were slower (more halo
+ * recomputation, shorter runs), 8 rows slower still, and tiles of 8 MiB per
+ * thread slower too.
  */
 static int auto_tblock(const ps_grid *g, size_t es, int threads, size_t *tj)
 {
