@@ -449,10 +449,11 @@ static int auto_stream(size_t bytes)
  * 2 threads, medians of interleaved runs of tests/test_openmp_bench
  * (ms/step, single-step path in brackets), quiet machine, T = 3:
  * 50x222x241 f32 1.71 (1.87), f64 3.47 (4.14); 50x888x964 f32 27.7 (35.4),
- * f64 56.9 (68.6). With these tall tiles T = 4 beat T = 3 in every
- * interleaved comparison (e.g. 50x222x241 f32 at load average 3-4: 4.69 vs
- * 5.38, single-step 5.91; f64 7.93 vs 8.17, single-step 10.17), T = 5 did
- * not gain more. Tiles sized to fit L2 (16-38 rows) were slower (more halo
+ * f64 56.9 (68.6). With these tall tiles T = 4 beat T = 3 in 6 of 7
+ * interleaved comparisons on the (busy, shared) machine (e.g. 50x222x241
+ * f32 at load average 3-5: 4.69 vs 5.38, single-step 5.91; 4.10 vs 5.17,
+ * single-step 5.01; f64 7.93 vs 8.17, single-step 10.17), T = 5 did not
+ * gain more. Tiles sized to fit L2 (16-38 rows) were slower (more halo
  * recomputation, shorter runs), 8 rows slower still, and tiles of 8 MiB per
  * thread slower too.
  */
