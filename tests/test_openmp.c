@@ -6,6 +6,8 @@
  *    in both of its buffers, so this is where that could go wrong);
  *  - region downloads;
  *  - j-tiles of 1, 2, 3, 7 rows and the automatic choice, at 1, 2, 3 threads;
+ *  - temporal blocking (PSTENCIL_OPENMP_TBLOCK=1, 2, 3 with 2-row tiles): only
+ *    the steps of one step() call are fused, uploads in between are seen;
  *  - repeated upload on one context (no state left from the previous run);
  *  - errors: region outside the box, no such device, negative threads.
  */
@@ -176,7 +178,8 @@ int main(void)
 {
     static const ps_grid grids[] = {{6, 20, 33}, {5, 9, 8}, {12, 31, 17}};
     static const int jbs[] = {0, 1, 2, 3, 7};
-    size_t gi, ji;
+    static const char *const tbs[] = {"0", "2", "3", "1"};
+    size_t gi, ji, ti;
     int t, p, st;
     ps_config cfg;
     ps_context *c = NULL;
@@ -187,11 +190,17 @@ int main(void)
         printf("FAIL: cannot open backends: %s\n", ps_error_detail());
         return 1;
     }
-    for (gi = 0; gi < sizeof grids / sizeof grids[0]; gi++)
-        for (p = 0; p < 2; p++)
-            for (t = 1; t <= 3; t++)
-                for (ji = 0; ji < sizeof jbs / sizeof jbs[0]; ji++)
-                    check_sequence(grids[gi], p ? PS_FLOAT64 : PS_FLOAT32, t, jbs[ji]);
+    /* the single-step path, then temporal blocking with tiny tiles (the env
+     * is read when a context is created; TJ has no effect on TBLOCK=0) */
+    setenv("PSTENCIL_OPENMP_TJ", "2", 1);
+    for (ti = 0; ti < sizeof tbs / sizeof tbs[0]; ti++) {
+        setenv("PSTENCIL_OPENMP_TBLOCK", tbs[ti], 1);
+        for (gi = 0; gi < sizeof grids / sizeof grids[0]; gi++)
+            for (p = 0; p < 2; p++)
+                for (t = 1; t <= 3; t++)
+                    for (ji = 0; ji < (ti ? 1 : sizeof jbs / sizeof jbs[0]); ji++)
+                        check_sequence(grids[gi], p ? PS_FLOAT64 : PS_FLOAT32, t, jbs[ji]);
+    }
 
     /* errors */
     ps_config_init(&cfg, grids[0], PS_FLOAT32);

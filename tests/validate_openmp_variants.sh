@@ -3,11 +3,15 @@
 # baseline (non-AVX2) row kernels, and j-tiling with tiles of 3 rows (tile
 # edges everywhere), and the non-temporal-store rows used on grids larger than
 # the last-level cache (forced here on small grids), each at 1, 2 and 3 threads.
+# Temporal blocking (PSTENCIL_OPENMP_TBLOCK=T steps fused per sweep; the
+# default is 4) with tiny tiles (PSTENCIL_OPENMP_TJ rows, so halos cross tile
+# and grid edges), and the single-step path (T=0; j-tiling only applies there),
+# at step counts 1, 2, 7 and 50 (remainders shorter than T, several sweeps).
 . "$top_srcdir/tests/lib.sh"
 PSTENCIL_OPENMP_ISA=baseline "$PSTENCIL" validate --backend openmp --quick --threads 1,2,3 \
   >"$TMP/out" 2>&1 || { cat "$TMP/out"; fail "baseline kernels do not validate"; }
 grep -Eq '^validate: [1-9][0-9]* comparisons, 0 failed' "$TMP/out" || { cat "$TMP/out"; fail "no comparisons"; }
-PSTENCIL_OPENMP_JBLOCK=3 "$PSTENCIL" validate --backend openmp --quick --threads 1,2,3 \
+PSTENCIL_OPENMP_TBLOCK=0 PSTENCIL_OPENMP_JBLOCK=3 "$PSTENCIL" validate --backend openmp --quick --threads 1,2,3 \
   >"$TMP/out" 2>&1 || { cat "$TMP/out"; fail "j-tiled kernels do not validate"; }
 grep -Eq '^validate: [1-9][0-9]* comparisons, 0 failed' "$TMP/out" || { cat "$TMP/out"; fail "no comparisons"; }
 PSTENCIL_OPENMP_STREAM=1 "$PSTENCIL" validate --backend openmp --quick --mode exact --threads 1,2,3 \
@@ -15,4 +19,15 @@ PSTENCIL_OPENMP_STREAM=1 "$PSTENCIL" validate --backend openmp --quick --mode ex
 grep -Eq '^validate: [1-9][0-9]* comparisons, 0 failed' "$TMP/out" || { cat "$TMP/out"; fail "no comparisons"; }
 PSTENCIL_OPENMP_STREAM=1 PSTENCIL_OPENMP_ISA=baseline "$PSTENCIL" validate --backend openmp --quick \
   --mode exact --threads 2 >"$TMP/out" 2>&1 || { cat "$TMP/out"; fail "baseline streaming kernels do not validate"; }
+for tb in "0 1" "1 2" "2 3" "3 1" "4 5" "8 64"; do
+  set -- $tb
+  PSTENCIL_OPENMP_TBLOCK=$1 PSTENCIL_OPENMP_TJ=$2 "$PSTENCIL" validate --backend openmp --quick \
+    --mode exact --steps 1,2,7,50 --threads 1,2,3 >"$TMP/out" 2>&1 \
+    || { cat "$TMP/out"; fail "temporal blocking T=$1 (tiles of $2 rows) does not validate"; }
+  grep -Eq '^validate: [1-9][0-9]* comparisons, 0 failed' "$TMP/out" || { cat "$TMP/out"; fail "no comparisons"; }
+done
+PSTENCIL_OPENMP_TBLOCK=3 PSTENCIL_OPENMP_TJ=4 PSTENCIL_OPENMP_ISA=baseline "$PSTENCIL" validate --backend openmp \
+  --quick --mode exact --steps 1,2,7,50 --threads 2 >"$TMP/out" 2>&1 \
+  || { cat "$TMP/out"; fail "baseline temporal blocking does not validate"; }
+grep -Eq '^validate: [1-9][0-9]* comparisons, 0 failed' "$TMP/out" || { cat "$TMP/out"; fail "no comparisons"; }
 exit 0

@@ -122,3 +122,36 @@ static void ROW_ATTR ROW_NAME(row_exact_nt)(PS_REAL *restrict dst, const PS_REAL
         ROW_STREAM(dst + i0, buf, len);
     }
 }
+
+/*
+ * exact mode with explicit plane pointers, for the temporal-blocking sweep
+ * (ps_openmp.c, tblock_tile): km, src and kp point at cell (k-1, j, 0),
+ * (k, j, 0) and (k+1, j, 0), which may live in different buffers (the full
+ * field or a thread's rolling plane slots); rows j-1 and j+1 are src -/+ nx.
+ * The cell loop is the same as row_exact's, so the bits are the same.
+ */
+static void ROW_ATTR ROW_NAME(row_exact_p)(PS_REAL *restrict dst, const PS_REAL *restrict km,
+                                           const PS_REAL *restrict src,
+                                           const PS_REAL *restrict kp, size_t nx, PS_REAL d)
+{
+    enum { W = ROW_VBYTES / (int)sizeof(PS_REAL) };
+    const PS_REAL *restrict jm = src - nx;
+    const PS_REAL *restrict jp = src + nx;
+    size_t i = 1, q;
+    if (nx - 2 >= (size_t)W) {
+        for (;;) {
+            for (q = i; q < i + W; q++)
+                dst[q] = PS_CAT(ps_diffusion7_cell, PS_SUFFIX)(src[q], km[q], kp[q], jm[q],
+                                                                jp[q], src[q - 1], src[q + 1], d);
+            if (i + W == nx - 1)
+                break;
+            i += W;
+            if (i + W > nx - 1)
+                i = nx - 1 - W; /* last vector, overlapping */
+        }
+        return;
+    }
+    for (; i < nx - 1; i++)
+        dst[i] = PS_CAT(ps_diffusion7_cell, PS_SUFFIX)(src[i], km[i], kp[i], jm[i], jp[i],
+                                                        src[i - 1], src[i + 1], d);
+}
