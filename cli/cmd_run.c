@@ -424,7 +424,7 @@ int ps_cmd_run(int argc, char **argv)
     ro.steps = a.steps;
     ro.every = a.every;
     ro.snapshot = on_snapshot;
-    ro.progress = on_progress;
+    ro.progress = rs.progress ? on_progress : NULL;
     ro.user = &rs;
     st = ps_run(b, &cfg, &field, &ro, &stats);
     if (st) {

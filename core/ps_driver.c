@@ -54,8 +54,10 @@ int ps_run(ps_backend *b, const ps_config *cfg_in, ps_field *field, const ps_run
             goto done;
         }
     }
-    /* progress granularity: about 100 updates, whole steps per backend call */
-    chunk_cap = opt->steps / 100;
+    /* progress granularity: about 20 updates. Backends may fuse the steps of
+     * one call (temporal blocking, graphs), so calls are kept as long as the
+     * snapshots allow when nobody watches the progress. */
+    chunk_cap = opt->steps / 20;
     if (chunk_cap < 1)
         chunk_cap = 1;
     while (done < opt->steps) {
