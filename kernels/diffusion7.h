@@ -33,6 +33,26 @@
     n = n + (((v) == (v)) ? (PS_REAL)1 : (PS_REAL)0)
 
 /**
+ * The update of an ocean cell from its neighbour sum and count, in exactly
+ * the contract's order: t1 = n*c; t2 = s - t1; t3 = D*t2; t4 = t3/n;
+ * returns c + t4. The caller keeps c instead where c is land or n == 0.
+ * @param c   the cell's value
+ * @param s   running sum of the non-NaN neighbours (from +0.0, fixed order)
+ * @param n   their count
+ * @param d   diffusion coefficient D
+ */
+PS_KERNEL_FN PS_REAL PS_CAT(ps_diffusion7_update, PS_SUFFIX)(PS_REAL c, PS_REAL s, PS_REAL n,
+                                                             PS_REAL d)
+{
+    PS_REAL t1, t2, t3, t4;
+    t1 = n * c;
+    t2 = s - t1;
+    t3 = d * t2;
+    t4 = PS_DIV(t3, n);
+    return c + t4;
+}
+
+/**
  * New value of one interior cell.
  * @param c   the cell's value (NaN = land)
  * @param km  neighbour at k-1 (shallower)
@@ -49,18 +69,14 @@ PS_KERNEL_FN PS_REAL PS_CAT(ps_diffusion7_cell, PS_SUFFIX)(
 {
     PS_REAL s = (PS_REAL)0;
     PS_REAL n = (PS_REAL)0;
-    PS_REAL t1, t2, t3, t4, r;
+    PS_REAL r;
     PS_D7_ACC(km);
     PS_D7_ACC(kp);
     PS_D7_ACC(jm);
     PS_D7_ACC(jp);
     PS_D7_ACC(im);
     PS_D7_ACC(ip);
-    t1 = n * c;
-    t2 = s - t1;
-    t3 = d * t2;
-    t4 = PS_DIV(t3, n);
-    r = c + t4;
+    r = PS_CAT(ps_diffusion7_update, PS_SUFFIX)(c, s, n, d);
     /* c != c: land keeps its NaN; n == 0: an isolated cell keeps its value */
     return (c != c || n == (PS_REAL)0) ? c : r;
 }

@@ -15,6 +15,7 @@
 #include "pstencil.h"
 #include "ps_validate.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -174,6 +175,98 @@ static void check_sequence(ps_grid g, ps_precision p, int threads, int jb)
     ps_field_free(&go);
 }
 
+/* one cell of a field, any precision: set to v, or to a NaN with a payload */
+static void set_cell(ps_field *f, size_t k, size_t j, size_t i, double v, int payload)
+{
+    size_t q = (k * f->grid.ny + j) * f->grid.nx + i;
+    if (f->precision == PS_FLOAT64) {
+        uint64_t b = 0xfff800000000abcdull;
+        if (payload)
+            memcpy((double *)f->data + q, &b, 8);
+        else
+            ((double *)f->data)[q] = v;
+    } else {
+        uint32_t b = 0xffc0abcdu;
+        if (payload)
+            memcpy((float *)f->data + q, &b, 4);
+        else
+            ((float *)f->data)[q] = (float)v;
+    }
+}
+
+/*
+ * Zero-land's corners (see ps_openmp.c): ocean -0.0 values and neighbours,
+ * an isolated ocean cell (n == 0), land NaNs with a sign and payload (in the
+ * first upload and in an uploaded region), D outside [0, 1] (no zero-land),
+ * and a huge value in a region upload (the context leaves zero-land).
+ */
+static void check_special(ps_precision p, double coeff, int big, int threads)
+{
+    const ps_grid g = {6, 20, 33};
+    ps_field in, halo, e, eo, got, go;
+    ps_config cfg;
+    ps_validate_diff d;
+    char desc[600];
+    int a;
+    ps_field_alloc(&in, g, p);
+    ps_field_alloc(&halo, g, p);
+    ps_field_alloc(&e, g, p);
+    ps_field_alloc(&eo, g, p);
+    ps_field_alloc(&got, g, p);
+    ps_field_alloc(&go, g, p);
+    fill(&in, 7);
+    fill(&halo, 8);
+    set_cell(&in, 2, 5, 7, -0.0, 0);
+    set_cell(&in, 2, 5, 8, -0.0, 0);
+    set_cell(&in, 3, 5, 7, -0.0, 0);
+    set_cell(&in, 2, 6, 7, -0.0, 0);
+    set_cell(&in, 3, 10, 10, 1.25, 0); /* isolated: all six neighbours land */
+    set_cell(&in, 2, 10, 10, 0, 1);
+    set_cell(&in, 4, 10, 10, 0, 1);
+    set_cell(&in, 3, 9, 10, 0, 1);
+    set_cell(&in, 3, 11, 10, 0, 1);
+    set_cell(&in, 3, 10, 9, 0, 1);
+    set_cell(&in, 3, 10, 11, 0, 1);
+    set_cell(&in, 1, 3, 4, 0, 1);
+    set_cell(&halo, 2, 3, 5, 0, 1); /* in the uploaded interior block */
+    set_cell(&halo, 2, 4, 5, -0.0, 0);
+    if (big) {
+        /* Y = (2,3,11) overflows to -inf, then inf - inf: NaN, which the
+         * reference masks from then on; X = (2,3,10), whose only ocean
+         * neighbour is Y, then keeps its value there (n == 0) */
+        set_cell(&halo, 2, 3, 11, p == PS_FLOAT64 ? DBL_MAX / 2 : FLT_MAX / 2, 0);
+        set_cell(&halo, 2, 3, 10, 1.5, 0);
+        set_cell(&halo, 2, 3, 9, 0, 1);
+        set_cell(&halo, 2, 2, 10, 0, 1);
+        set_cell(&halo, 2, 4, 10, 0, 1);
+        set_cell(&halo, 1, 3, 10, 0, 1);
+        set_cell(&halo, 3, 3, 10, 0, 1);
+        for (a = 0; a < 5; a++) { /* Y's other neighbours: ocean */
+            static const size_t nb[5][3] = {{1, 3, 11}, {3, 3, 11}, {2, 2, 11}, {2, 4, 11},
+                                            {2, 3, 12}};
+            set_cell(&halo, nb[a][0], nb[a][1], nb[a][2], 2.0, 0);
+        }
+    }
+    ps_config_init(&cfg, g, p);
+    cfg.coeff = coeff;
+    CHECK(sequence(ref, &cfg, &in, &halo, &e, &eo) == 0, "reference: %s", ps_error_detail());
+    cfg.threads = threads;
+    CHECK(sequence(omp, &cfg, &in, &halo, &got, &go) == 0, "openmp: %s", ps_error_detail());
+    for (a = 0; a < 2; a++) {
+        ps_validate_compare(a ? &eo : &e, a ? &go : &got, &d);
+        ps_validate_diff_describe(&d, desc, sizeof desc);
+        CHECK(d.differ == 0, "special values %s D %g%s threads %d: %s: %s",
+              ps_precision_name(p), coeff, big ? " huge value" : "", threads,
+              a ? "region download" : "final field", desc);
+    }
+    ps_field_free(&in);
+    ps_field_free(&halo);
+    ps_field_free(&e);
+    ps_field_free(&eo);
+    ps_field_free(&got);
+    ps_field_free(&go);
+}
+
 int main(void)
 {
     static const ps_grid grids[] = {{6, 20, 33}, {5, 9, 8}, {12, 31, 17}};
@@ -201,6 +294,20 @@ int main(void)
                     for (ji = 0; ji < (ti ? 1 : sizeof jbs / sizeof jbs[0]); ji++)
                         check_sequence(grids[gi], p ? PS_FLOAT64 : PS_FLOAT32, t, jbs[ji]);
     }
+
+    /* zero-land's corners, on the fused and the single-step paths, both ways */
+    for (ti = 0; ti < 4; ti++) {
+        setenv("PSTENCIL_OPENMP_TBLOCK", ti & 1 ? "0" : "4", 1);
+        setenv("PSTENCIL_OPENMP_ZERO_LAND", ti & 2 ? "0" : "1", 1);
+        for (p = 0; p < 2; p++) {
+            ps_precision pr = p ? PS_FLOAT64 : PS_FLOAT32;
+            check_special(pr, 0.1, 0, 2);
+            check_special(pr, 1.0, 0, 1);
+            check_special(pr, 1.5, 0, 2);
+            check_special(pr, 0.1, 1, 2);
+        }
+    }
+    unsetenv("PSTENCIL_OPENMP_ZERO_LAND");
 
     /* errors */
     ps_config_init(&cfg, grids[0], PS_FLOAT32);

@@ -155,3 +155,52 @@ static void ROW_ATTR ROW_NAME(row_exact_p)(PS_REAL *restrict dst, const PS_REAL 
         dst[i] = PS_CAT(ps_diffusion7_cell, PS_SUFFIX)(src[i], km[i], kp[i], jm[i], jp[i],
                                                         src[i - 1], src[i + 1], d);
 }
+
+/*
+ * exact mode on zeroed-land fields (ps_openmp.c, "zero-land"): land cells
+ * hold +0.0 in the working fields and cnt holds, per cell, the number of
+ * ocean neighbours (ocean cells) or the cell's original NaN (land cells).
+ * The neighbour sum is then a plain sum from +0.0 in the contract's order:
+ * a land neighbour adds +0.0, the identity on a sum that can never be -0.0,
+ * so s is bitwise the masked sum, and n is bitwise the masked count. Cells
+ * with !(n > 0) (land: NaN, isolated: 0) keep c. Pointers as row_exact_p,
+ * cnt at cell (k, j, 0) of the count array; same overlapping-vector loop.
+ */
+#define ROW_ZL_CELL(q)                                                                    \
+    do {                                                                                  \
+        PS_REAL c_ = src[q], n_ = cnt[q];                                                 \
+        PS_REAL s_ = (PS_REAL)0 + km[q];                                                  \
+        s_ = s_ + kp[q];                                                                  \
+        s_ = s_ + jm[q];                                                                  \
+        s_ = s_ + jp[q];                                                                  \
+        s_ = s_ + src[(q) - 1];                                                           \
+        s_ = s_ + src[(q) + 1];                                                           \
+        PS_REAL r_ = PS_CAT(ps_diffusion7_update, PS_SUFFIX)(c_, s_, n_, d);              \
+        dst[q] = (n_ > (PS_REAL)0) ? r_ : c_;                                             \
+    } while (0)
+
+static void ROW_ATTR ROW_NAME(row_zl_p)(PS_REAL *restrict dst, const PS_REAL *restrict km,
+                                        const PS_REAL *restrict src,
+                                        const PS_REAL *restrict kp,
+                                        const PS_REAL *restrict cnt, size_t nx, PS_REAL d)
+{
+    enum { W = ROW_VBYTES / (int)sizeof(PS_REAL) };
+    const PS_REAL *restrict jm = src - nx;
+    const PS_REAL *restrict jp = src + nx;
+    size_t i = 1, q;
+    if (nx - 2 >= (size_t)W) {
+        for (;;) {
+            for (q = i; q < i + W; q++)
+                ROW_ZL_CELL(q);
+            if (i + W == nx - 1)
+                break;
+            i += W;
+            if (i + W > nx - 1)
+                i = nx - 1 - W; /* last vector, overlapping */
+        }
+        return;
+    }
+    for (; i < nx - 1; i++)
+        ROW_ZL_CELL(i);
+}
+#undef ROW_ZL_CELL
