@@ -19,7 +19,10 @@ EXTRA_DIST += $(PS_GPU_SRCS) backends/gpu/ps-libtool-object.sh \
 
 # Exact mode (design.md 2): no FMA contraction, IEEE division and sqrt, no
 # flush to zero. Fast mode: contraction and approximate division.
-PS_NVCC_BASE = -std=c++20 -O3 -ccbin $(NVCC_CCBIN) -Xcompiler -fPIC $(PS_GPU_CPPFLAGS)
+PS_NVCC_BASE = -std=c++20 -O3 -ccbin $(NVCC_CCBIN) -Xcompiler -fPIC $(PS_GPU_CPPFLAGS) $(PS_NVCC_NVTX)
+if PS_ENABLE_NVTX
+PS_NVCC_NVTX = -DPS_WITH_NVTX=1
+endif
 PS_NVCC_EXACT = --fmad=false -prec-div=true -prec-sqrt=true -ftz=false
 PS_NVCC_FAST = --fmad=true -prec-div=false -prec-sqrt=false -ftz=false
 
