@@ -78,6 +78,7 @@ static void run_usage(FILE *f)
         "      --profile FILE      write per-phase and per-step timings as JSON\n"
         "      --plot DIR          write before/after/difference slice images into DIR\n"
         "  -q, --quiet             no progress bar and no report\n"
+        "      --no-progress       no progress bar (it is drawn only on a terminal anyway)\n"
         "  -h, --help              this help\n\n"
         "Exit status: 0 ok, 2 usage or input error.\n",
         RUN_DEFAULT_STEPS);
