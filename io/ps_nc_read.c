@@ -41,22 +41,29 @@ void ps_attr_list_free(ps_attr_list *l)
     l->count = 0;
 }
 
+/* The attribute called @p name in @p l, appended (empty) if absent; NULL if out of memory. */
+static ps_attr *attr_slot(ps_attr_list *l, const char *name)
+{
+    ps_attr *a = (ps_attr *)ps_attr_find(l, name), *grown;
+    if (a)
+        return a;
+    grown = realloc(l->attrs, (size_t)(l->count + 1) * sizeof *grown);
+    if (!grown)
+        return NULL;
+    l->attrs = grown;
+    a = &l->attrs[l->count++];
+    memset(a, 0, sizeof *a);
+    snprintf(a->name, sizeof a->name, "%s", name);
+    return a;
+}
+
 int ps_attr_set_text(ps_attr_list *l, const char *name, const char *text)
 {
-    ps_attr *a = (ps_attr *)ps_attr_find(l, name);
     char *t = strdup(text ? text : "");
-    if (!t)
-        return ps_error(PS_ENOMEM, "out of memory");
+    ps_attr *a = t ? attr_slot(l, name) : NULL;
     if (!a) {
-        ps_attr *n = realloc(l->attrs, (size_t)(l->count + 1) * sizeof *n);
-        if (!n) {
-            free(t);
-            return ps_error(PS_ENOMEM, "out of memory");
-        }
-        l->attrs = n;
-        a = &l->attrs[l->count++];
-        memset(a, 0, sizeof *a);
-        snprintf(a->name, sizeof a->name, "%s", name);
+        free(t);
+        return ps_error(PS_ENOMEM, "out of memory");
     }
     free(a->text);
     free(a->values);
@@ -69,22 +76,13 @@ int ps_attr_set_text(ps_attr_list *l, const char *name, const char *text)
 
 int ps_attr_set_values(ps_attr_list *l, const char *name, int nc_type, const double *v, size_t n)
 {
-    ps_attr *a = (ps_attr *)ps_attr_find(l, name);
     double *vals = malloc((n ? n : 1) * sizeof *vals);
-    if (!vals)
-        return ps_error(PS_ENOMEM, "out of memory");
-    memcpy(vals, v, n * sizeof *vals);
+    ps_attr *a = vals ? attr_slot(l, name) : NULL;
     if (!a) {
-        ps_attr *nw = realloc(l->attrs, (size_t)(l->count + 1) * sizeof *nw);
-        if (!nw) {
-            free(vals);
-            return ps_error(PS_ENOMEM, "out of memory");
-        }
-        l->attrs = nw;
-        a = &l->attrs[l->count++];
-        memset(a, 0, sizeof *a);
-        snprintf(a->name, sizeof a->name, "%s", name);
+        free(vals);
+        return ps_error(PS_ENOMEM, "out of memory");
     }
+    memcpy(vals, v, n * sizeof *vals);
     free(a->text);
     free(a->values);
     a->text = NULL;
