@@ -326,6 +326,24 @@ static int ps_html_close(const ps_html_options *o, char *tmp, FILE *f, int rc, s
     return rc;
 }
 
+/* End of a page: close and rename it, report what was written, free the data. */
+static int page_finish(const ps_html_options *o, char *tmp, FILE *f, int rc, ps_html_data *d,
+                       ps_html_info *info)
+{
+    size_t bytes = 0;
+    rc = ps_html_close(o, tmp, f, rc, &bytes);
+    if (!rc && info) {
+        info->stride = d->stride;
+        info->nx = d->nx;
+        info->ny = d->ny;
+        info->vmin = d->vmin;
+        info->vmax = d->vmax;
+        info->bytes = bytes;
+    }
+    ps_html_data_free(d);
+    return rc;
+}
+
 static int ps_html_head(FILE *f, const ps_html_options *o, const char *title)
 {
     const char *js = o->plotly_js ? o->plotly_js : PS_PLOTLY_JS;
@@ -441,7 +459,7 @@ int ps_html_animate(const ps_html_source *src, const ps_html_options *o, ps_html
     const ps_cmap *cm;
     FILE *f = NULL;
     char *tmp = NULL, note[256], pagetitle[512];
-    size_t t, cells, bytes = 0;
+    size_t t, cells;
     int rc;
 
     cm = ps_cmap_find(o && o->cmap ? o->cmap : "viridis");
@@ -491,17 +509,7 @@ int ps_html_animate(const ps_html_source *src, const ps_html_options *o, ps_html
     fputs(ps_js_ready, f);
     fputs("})();\n</script>\n</body>\n</html>\n", f);
 done:
-    rc = ps_html_close(o, tmp, f, rc, &bytes);
-    if (!rc && info) {
-        info->stride = d.stride;
-        info->nx = d.nx;
-        info->ny = d.ny;
-        info->vmin = d.vmin;
-        info->vmax = d.vmax;
-        info->bytes = bytes;
-    }
-    ps_html_data_free(&d);
-    return rc;
+    return page_finish(o, tmp, f, rc, &d, info);
 }
 
 int ps_html_cube(const ps_html_source *src, const ps_html_options *o, ps_html_info *info)
@@ -510,7 +518,7 @@ int ps_html_cube(const ps_html_source *src, const ps_html_options *o, ps_html_in
     const ps_cmap *cm;
     FILE *f = NULL;
     char *tmp = NULL, note[256], pagetitle[512];
-    size_t t, l, cells, bytes = 0;
+    size_t t, l, cells;
     int rc;
 
     cm = ps_cmap_find(o && o->cmap ? o->cmap : "viridis");
@@ -581,15 +589,5 @@ int ps_html_cube(const ps_html_source *src, const ps_html_options *o, ps_html_in
     fputs(ps_js_ready, f);
     fputs("})();\n</script>\n</body>\n</html>\n", f);
 done:
-    rc = ps_html_close(o, tmp, f, rc, &bytes);
-    if (!rc && info) {
-        info->stride = d.stride;
-        info->nx = d.nx;
-        info->ny = d.ny;
-        info->vmin = d.vmin;
-        info->vmax = d.vmax;
-        info->bytes = bytes;
-    }
-    ps_html_data_free(&d);
-    return rc;
+    return page_finish(o, tmp, f, rc, &d, info);
 }
