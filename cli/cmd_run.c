@@ -416,7 +416,7 @@ int ps_cmd_run(int argc, char **argv)
     /* 4. run */
     ps_config_init(&cfg, field.grid, a.precision);
     cfg.mode = a.mode;
-    cfg.coeff = a.coeff;
+    cfg.params.scalars[0] = a.coeff;
     cfg.device = (int)a.device;
     cfg.threads = (int)a.threads;
     memcpy(cfg.block, a.block, sizeof cfg.block);

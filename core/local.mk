@@ -9,7 +9,7 @@ core_libpstencil_la_LIBADD = $(PS_BUILTIN_LIBS) $(NETCDF_LIBS) $(PLPLOT_LIBS) -l
 core_libpstencil_la_LDFLAGS = -version-info 0:0:0 $(OPENMP_CFLAGS)
 pkginclude_HEADERS += core/pstencil.h core/ps_status.h core/ps_field.h core/ps_stencil.h \
 	core/ps_backend.h core/ps_region.h core/ps_driver.h core/ps_timer.h \
-	core/ps_validate.h
+	core/ps_validate.h core/ps_plugin.h
 PS_BUILTIN_LIBS =
 core_libpstencil_la_SOURCES += core/ps_compare.c
 pkginclude_HEADERS += core/ps_compare.h

@@ -7,13 +7,17 @@
  * pocl_device_ops: the table starts with an ABI version and a name, and is
  * filled with designated initialisers.
  *
- * A backend works on a *box*: a 3-D block of stored cells. A step updates
- * every stored cell that is not in the outermost layer of the box and is not
- * NaN, and copies the outermost layer unchanged. On a face flagged as a global
- * boundary that layer is the model's boundary (never updated); on any other
- * face the outer @c ghost layers are halo copies of a neighbour's cells,
- * refreshed by the caller between steps (MPI decomposition, out-of-core
- * slabs). The whole-grid run is one box with all six faces global, ghost 0.
+ * A backend works on a *box*: a 3-D block of stored cells of a global grid.
+ * A step applies the stencil (cfg->stencil) to every stored cell at least
+ * radius cells away from every face of the box and copies the outer radius
+ * layers unchanged. On a face flagged as a global boundary those layers are
+ * the model's boundary (never updated); on any other face the outer @c ghost
+ * layers (ghost >= radius) are halo copies of a neighbour's cells, refreshed
+ * by the caller between rounds of steps; the ghost cells further in are
+ * stepped like any other, so a round of up to ghost/radius steps leaves every
+ * non-ghost cell exact (deep halo). Coefficient arrays are indexed by global
+ * coordinates: stored cell (k,j,i) is global cell origin + (k,j,i). The
+ * whole-grid run is one box with all six faces global, ghost 0.
  *
  * Plugins (opencl, cuda, hip) are libtool modules named pstencil_<name>.so in
  * the package library directory, or in the colon-separated directories of
@@ -33,8 +37,13 @@
 extern "C" {
 #endif
 
-/** Bumped whenever ps_backend_ops, ps_config, ps_box or ps_device_info change. */
-#define PS_BACKEND_ABI_VERSION 1
+/**
+ * Bumped whenever ps_backend_ops, ps_config, ps_box, ps_device_info, ps_params
+ * or ps_stencil change. 2: stencils as descriptions (parameters in the config,
+ * fast paths in the table), priority and capability flags, the global grid in
+ * the box.
+ */
+#define PS_BACKEND_ABI_VERSION 2
 
 /** Name of the function a plugin exports: const ps_backend_ops *fn(void). */
 #define PS_PLUGIN_ENTRY "ps_backend_plugin_entry"
@@ -56,6 +65,7 @@ enum ps_face {
 /** A block of stored cells a backend context works on. */
 typedef struct ps_box {
     ps_grid extent;        /**< stored cells along each axis, ghost layers included */
+    ps_grid global;        /**< the whole grid (coefficient arrays are over it) */
     size_t origin[3];      /**< global (k,j,i) index of stored cell (0,0,0) */
     unsigned ghost;        /**< halo layers on each face that is not global */
     unsigned global_faces; /**< PS_FACE_* bits: faces that are the global boundary */
@@ -75,6 +85,15 @@ enum ps_caps {
     PS_CAP_FAST = 1u << 3        /**< fast mode available */
 };
 
+/** Capability flags of a backend (ps_backend_ops.flags). */
+enum ps_backend_flags {
+    PS_BACKEND_GPU = 1u << 0,     /**< its devices are accelerators: `auto` prefers it */
+    PS_BACKEND_THREADS = 1u << 1, /**< honours ps_config.threads (validated per count) */
+    PS_BACKEND_BLOCK = 1u << 2,   /**< honours ps_config.block (work-group shapes) */
+    PS_BACKEND_ORACLE = 1u << 3,  /**< the reference every other backend is compared to */
+    PS_BACKEND_NOAUTO = 1u << 4   /**< never picked by `auto` (test and check-only backends) */
+};
+
 /** What a backend says about one of its devices. */
 typedef struct ps_device_info {
     char name[128];        /**< device name */
@@ -91,7 +110,9 @@ typedef struct ps_config {
     ps_precision precision;    /**< working precision */
     ps_mode mode;              /**< exact or fast */
     const ps_stencil *stencil; /**< registry entry (NULL = default) */
-    double coeff;              /**< diffusion coefficient D */
+    ps_params params;          /**< the stencil's kernel scalars and coefficient arrays */
+    int generic;               /**< nonzero: use the generic skeleton even where the
+                                    backend has a fast path (validation of fast paths) */
     int device;                /**< device index from probe, -1 = backend's default */
     int threads;               /**< CPU threads, 0 = runtime default (OMP_NUM_THREADS) */
     int block[3];              /**< work-group / block shape (i,j,k), 0 = automatic */
@@ -117,9 +138,12 @@ typedef struct ps_timing {
  */
 typedef struct ps_backend_ops {
     int abi_version;         /**< must be PS_BACKEND_ABI_VERSION */
-    const char *name;        /**< "reference", "openmp", "opencl", "cuda", "hip" */
+    const char *name;        /**< as in backends/ps_backends.h: "reference", "openmp", ... */
     const char *description; /**< one line */
-    int is_gpu;              /**< preferred by `auto` when it has a device */
+    int priority;            /**< `auto` tries higher first (see backends/ps_backends.h) */
+    unsigned flags;          /**< PS_BACKEND_* capability bits */
+    /** Stencils with a hand-tuned fast path (NULL-terminated; NULL = none). */
+    const char *const *fast_paths;
 
     /** List devices (up to @p max) or say in @p why exactly why there are none. */
     int (*probe)(ps_device_info *devs, int max, int *ndevs, char *why, size_t whylen);

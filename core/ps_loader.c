@@ -276,6 +276,7 @@ ps_box ps_box_whole(ps_grid g)
     ps_box box;
     memset(&box, 0, sizeof box);
     box.extent = g;
+    box.global = g;
     box.ghost = 0;
     box.global_faces = PS_FACE_ALL;
     return box;
@@ -288,7 +289,9 @@ void ps_config_init(ps_config *cfg, ps_grid g, ps_precision p)
     cfg->precision = p;
     cfg->mode = PS_MODE_EXACT;
     cfg->stencil = ps_stencil_default();
-    cfg->coeff = cfg->stencil->default_coeff;
+    /* the default stencil needs no coordinates: its parameters from its defaults */
+    if (ps_stencil_prepare_default(cfg->stencil, g, &cfg->params))
+        memset(&cfg->params, 0, sizeof cfg->params);
     cfg->device = -1;
 }
 
@@ -301,6 +304,8 @@ int ps_context_create(ps_backend *b, const ps_config *cfg, ps_context **out)
     *out = NULL;
     if (!c.stencil)
         c.stencil = ps_stencil_default();
+    if (c.box.global.nz == 0 && c.box.global.ny == 0 && c.box.global.nx == 0)
+        c.box.global = c.box.extent; /* a caller that predates the global grid */
     if (c.box.extent.nz == 0 || c.box.extent.ny == 0 || c.box.extent.nx == 0)
         return ps_error(PS_EINVAL, "empty box");
     ctx = calloc(1, sizeof *ctx);

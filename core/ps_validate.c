@@ -891,10 +891,10 @@ int ps_validate_suite(const ps_validate_options *o, ps_validate_summary *sum)
                                 ok = ps_validate_diff_bitwise(&d);
                             } else {
                                 double bound = ps_validate_fast_bound(p, steps[si], scale,
-                                                                      cfg.coeff);
+                                                                      cfg.params.scalars[0]);
                                 double ratio = bound > 0 ? d.max_abs / bound
                                                          : (d.max_abs > 0 ? HUGE_VAL : 0);
-                                ok = ps_validate_fast_ok(&d, p, steps[si], scale, cfg.coeff);
+                                ok = ps_validate_fast_ok(&d, p, steps[si], scale, cfg.params.scalars[0]);
                                 if (ratio > col->worst_ratio)
                                     col->worst_ratio = ratio;
                                 if (d.max_ulp > col->worst_ulp)
@@ -910,7 +910,7 @@ int ps_validate_suite(const ps_validate_options *o, ps_validate_summary *sum)
                             if (!ok && col->mode == PS_MODE_FAST) {
                                 size_t u = strlen(desc);
                                 snprintf(desc + u, sizeof desc - u, " (bound %.3g)",
-                                         ps_validate_fast_bound(p, steps[si], scale, cfg.coeff));
+                                         ps_validate_fast_bound(p, steps[si], scale, cfg.params.scalars[0]));
                             }
                             if (keep && ti == 0 && !ps_field_alloc(&tfirst[si], in.grid, p))
                                 memcpy(tfirst[si].data, got.data,

@@ -1,12 +1,16 @@
 /**
  * @file diffusion7.h
- * @brief The masked 7-point diffusion stencil: the one cell-update definition
- *        every backend compiles (design.md section 1).
+ * @brief The masked 7-point diffusion stencil (the course's model, defined in
+ *        docs/model.md): its description and its one cell-update definition.
  *
- * Include after defining PS_REAL (float or double) and PS_SUFFIX (a token such
- * as _f32 or _f64); the file may be included once per precision. OpenCL gets
- * it as a string generated at build time and compiles it with
- * -DPS_REAL=float|double -DPS_SUFFIX=...
+ * The stencil-file format is described in docs/adding-a-stencil.md. The
+ * description macros (PS_diffusion7_*) are read by the registry and by every
+ * backend's generic skeleton; the cell functions are compiled once per
+ * precision (include after defining PS_REAL and PS_SUFFIX; without PS_REAL only
+ * the description is defined). OpenCL gets the file as an embedded string.
+ * Backends with a tuned fast path for this stencil (openmp, opencl, cuda, hip)
+ * call ps_diffusion7_cell() directly; it is validated bitwise against the
+ * generic path.
  *
  * The contract: for an interior cell with value c, visit the six neighbours in
  * the fixed order k-1, k+1, j-1, j+1, i-1, i+1; s is the running sum of the
@@ -21,9 +25,25 @@
  */
 #include "ps_kernel_defs.h"
 
-#ifndef PS_REAL
-#  error "define PS_REAL (float or double) before including diffusion7.h"
-#endif
+/* ---- description ------------------------------------------------------ */
+#define PS_diffusion7_DESCRIPTION \
+    "masked 7-point temperature diffusion (the course's model, NaN = land)"
+/* halo width a step reads */
+/* PS_STENCIL_* flags (core/ps_stencil.h): host side only */
+#define PS_diffusion7_FLAGS 0
+#define PS_diffusion7_RADIUS 1
+/* neighbours (dk, dj, di) in the order the sum visits them */
+#define PS_diffusion7_NEIGHBOURS(X) \
+    X(-1, 0, 0) X(1, 0, 0) X(0, -1, 0) X(0, 1, 0) X(0, 0, -1) X(0, 0, 1)
+/* kernel scalars, in the order the cell function receives them in sc[] */
+#define PS_diffusion7_SCALARS(X) X(D)
+/* coefficient arrays (name, axes): none */
+#define PS_diffusion7_ARRAYS(X)
+/* user options (name, unit, default, "auto" allowed, help) */
+#define PS_diffusion7_OPTIONS(X) \
+    X(coeff, "1", 0.1, 0, "diffusion coefficient D (dimensionless, as in the course)")
+
+#ifdef PS_REAL
 #ifndef PS_SUFFIX
 #  error "define PS_SUFFIX (e.g. _f32) before including diffusion7.h"
 #endif
@@ -82,3 +102,33 @@ PS_KERNEL_FN PS_REAL PS_CAT(ps_diffusion7_cell, PS_SUFFIX)(
 }
 
 #undef PS_D7_ACC
+
+/**
+ * The generic entry point every backend's skeleton calls: neighbours in
+ * PS_diffusion7_NEIGHBOURS order, sc[0] = D, no arrays.
+ */
+PS_KERNEL_FN PS_REAL PS_CAT(ps_diffusion7_point, PS_SUFFIX)(PS_REAL c, const PS_REAL *nb,
+                                                            const PS_REAL *sc, const PS_REAL *ar)
+{
+    (void)ar;
+    return PS_CAT(ps_diffusion7_cell, PS_SUFFIX)(c, nb[0], nb[1], nb[2], nb[3], nb[4], nb[5],
+                                                 sc[0]);
+}
+#endif /* PS_REAL */
+
+/* ---- host side: options to kernel parameters (registry only) ---------- */
+#if defined(PS_STENCIL_HOST) && !defined(PS_DIFFUSION7_HOST)
+#define PS_DIFFUSION7_HOST
+static int ps_diffusion7_prepare(const ps_stencil_setup *in, ps_params *out,
+                                 ps_stencil_report *rep, char *why, size_t whylen)
+{
+    double d = in->options[0];
+    (void)rep;
+    if (!(d == d) || d > 1e300 || d < -1e300) {
+        snprintf(why, whylen, "--coeff must be a finite number");
+        return PS_EINVAL;
+    }
+    out->scalars[0] = d;
+    return PS_OK;
+}
+#endif

@@ -7,9 +7,14 @@
  * languages and uses only:
  *   - @c PS_REAL        the working precision (float or double), defined by the
  *                       includer before including the kernel file;
- *   - @c PS_FN(name)    a function name decorated with the precision suffix, so
- *                       that C can include the same kernel twice;
- *   - @c PS_KERNEL_FN   the qualifiers of a cell-update function.
+ *   - @c PS_SUFFIX      a token (_f32, _f64) that PS_CAT appends to function
+ *                       names, so that C can include the same kernel twice;
+ *   - @c PS_KERNEL_FN   the qualifiers of a cell-update function;
+ *   - @c PS_DIV         the division (see below);
+ *   - @c PS_GLOBAL      the address space of device pointers;
+ *   - @c PS_AXIS_*      the axes a coefficient array depends on.
+ *
+ * docs/adding-a-stencil.md describes the whole format of a stencil file.
  *
  * No fused multiply-add may be formed from the kernel expressions in exact
  * mode: C is compiled with -ffp-contract=off, CUDA with --fmad=false, HIP with
@@ -35,6 +40,27 @@
 #ifndef PS_DIV
 #  define PS_DIV(a, b) ((a) / (b))
 #endif
+
+/*
+ * PS_GLOBAL: the address space of device memory in a kernel's pointer
+ * arguments (__global in OpenCL C, nothing elsewhere).
+ */
+#if defined(__OPENCL_VERSION__)
+#  define PS_GLOBAL __global
+#else
+#  define PS_GLOBAL
+#endif
+
+/*
+ * Axes a coefficient array depends on (bit mask). An array over axes A is
+ * stored over the global grid's extents along A only, in C order (k slowest):
+ * PS_AXIS_K alone has nz values, PS_AXIS_K|PS_AXIS_J has nz*ny, all three
+ * (PS_AXIS_CELL) one value per cell.
+ */
+#define PS_AXIS_I 1
+#define PS_AXIS_J 2
+#define PS_AXIS_K 4
+#define PS_AXIS_CELL 7
 
 #define PS_CAT_(a, b) a##b
 #define PS_CAT(a, b) PS_CAT_(a, b)

@@ -25,7 +25,7 @@ grep -Eq "^cuda .*(pstencil_cuda\.so not found in $TMP/p|was not built)" "$TMP/o
 # a cuda plugin built for another ABI
 cp "$top_builddir/tests/.libs/pstencil_badabi.so" "$TMP/p/pstencil_cuda.so"
 expect_exit 0 env PSTENCIL_PLUGIN_PATH="$TMP/p" "$PSTENCIL" backends
-grep -Eq '^cuda .*ABI version 999.*needs version 1' "$TMP/out" || { cat "$TMP/out"; fail "wrong ABI not explained"; }
+grep -Eq '^cuda .*ABI version 999.*needs version [0-9]+' "$TMP/out" || { cat "$TMP/out"; fail "wrong ABI not explained"; }
 # a cuda plugin whose libraries cannot load
 cp "$top_builddir/tests/.libs/pstencil_undefsym.so" "$TMP/p/pstencil_cuda.so"
 expect_exit 0 env PSTENCIL_PLUGIN_PATH="$TMP/p" "$PSTENCIL" backends

@@ -96,7 +96,7 @@ static int t_create(const ps_config *cfg, void **out, char *why, size_t whylen)
     c->g = cfg->box.extent;
     c->f64 = cfg->precision == PS_FLOAT64;
     c->es = c->f64 ? 8 : 4;
-    c->d = cfg->coeff;
+    c->d = cfg->params.scalars[0];
     bytes = c->g.nz * c->g.ny * c->g.nx * c->es;
     c->cur = calloc(1, bytes ? bytes : 1);
     c->next = calloc(1, bytes ? bytes : 1);
@@ -234,7 +234,8 @@ static const ps_backend_ops t_table = {
     .abi_version = PLUGIN_ABI,
     .name = PLUGIN_NAME,
     .description = "test-only plugin",
-    .is_gpu = 0,
+    .priority = -1,
+    .flags = PS_BACKEND_NOAUTO,
     .probe = t_probe,
     .create = t_create,
     .upload = t_upload,

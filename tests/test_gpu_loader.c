@@ -43,8 +43,8 @@ static void check_backend(const char *name, const char *runtime, const char *con
     }
     printf("%s: loaded from %s\n", name, ps_backend_path(b));
     ops = ps_backend_get_ops(b);
-    if (!ops->is_gpu || !ops->timing || strcmp(ops->name, name))
-        FAILF("%s: ops table: is_gpu %d, timing %p, name '%s'", name, ops->is_gpu,
+    if (!(ops->flags & PS_BACKEND_GPU) || !ops->timing || strcmp(ops->name, name))
+        FAILF("%s: ops table: flags 0x%x, timing %p, name '%s'", name, ops->flags,
               (void *)ops->timing, ops->name);
 
     /* only the entry point is exported */

@@ -248,7 +248,7 @@ static void check_special(ps_precision p, double coeff, int big, int threads)
         }
     }
     ps_config_init(&cfg, g, p);
-    cfg.coeff = coeff;
+    cfg.params.scalars[0] = coeff;
     CHECK(sequence(ref, &cfg, &in, &halo, &e, &eo) == 0, "reference: %s", ps_error_detail());
     cfg.threads = threads;
     CHECK(sequence(omp, &cfg, &in, &halo, &got, &go) == 0, "openmp: %s", ps_error_detail());

@@ -22,7 +22,7 @@ static void run_ref(ps_backend *b, ps_precision p, ps_grid g, const double *in, 
     size_t n = g.nz * g.ny * g.nx, i;
     float fin[64], fout[64];
     ps_config_init(&cfg, g, p);
-    cfg.coeff = d;
+    cfg.params.scalars[0] = d;
     if (ps_context_create(b, &cfg, &ctx)) {
         FAILF("create: %s", ps_error_detail());
         return;

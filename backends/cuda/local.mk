@@ -8,7 +8,7 @@
 PS_GPU_SRCS = backends/gpu/ps_gpu_port.h backends/gpu/ps_gpu_kernels.h \
 	backends/gpu/ps_gpu_backend.inc
 PS_GPU_DEPS = $(addprefix $(top_srcdir)/,$(PS_GPU_SRCS)) \
-	$(top_srcdir)/kernels/diffusion7.h $(top_srcdir)/kernels/ps_kernel_defs.h \
+	$(addprefix $(top_srcdir)/,$(PS_KERNEL_FILES)) $(top_srcdir)/core/ps_plugin.h \
 	$(top_srcdir)/core/ps_backend.h $(top_srcdir)/core/ps_field.h \
 	$(top_srcdir)/core/ps_stencil.h $(top_srcdir)/core/ps_status.h $(top_builddir)/config.h
 PS_GPU_CPPFLAGS = -DHAVE_CONFIG_H -I$(top_builddir) -I$(top_srcdir)/core \

@@ -26,6 +26,7 @@
 #define __launch_bounds__(n)
 
 #define PS_GPU_BACKEND_NAME "gpumock"
+#define PS_GPU_PRIORITY -1
 #define PS_GPU_RUNTIME "mock GPU runtime"
 #define PS_GPU_DEFAULT_BX 32
 #define PS_GPU_DEFAULT_BY 8

@@ -20,6 +20,7 @@
 #  endif
 #  include <hip/hip_runtime.h>
 #  define PS_GPU_BACKEND_NAME "hip"
+#  define PS_GPU_PRIORITY 300
 #  define PS_GPU_RUNTIME "HIP"
 #  define PS_GPU_DEFAULT_BX 64 /* one wavefront (wave64) per row */
 #  define PS_GPU_DEFAULT_BY 4
@@ -73,6 +74,7 @@ typedef hipDeviceProp_t gpuDeviceProp;
 #else
 #  include <cuda_runtime.h>
 #  define PS_GPU_BACKEND_NAME "cuda"
+#  define PS_GPU_PRIORITY 400
 #  define PS_GPU_RUNTIME "CUDA"
 #  define PS_GPU_DEFAULT_BX 32 /* one warp per row: 128-byte coalesced float rows */
 #  define PS_GPU_DEFAULT_BY 8

@@ -427,7 +427,7 @@ static int ocl_create(const ps_config *cfg, void **out, char *why, size_t whylen
     size_t cells;
 
     *out = NULL;
-    if (cfg->stencil && cfg->stencil->id != PS_STENCIL_DIFFUSION7) {
+    if (strcmp(cfg->stencil->name, "diffusion7")) {
         snprintf(why, whylen, "stencil '%s' is not implemented", cfg->stencil->name);
         return PS_EUNSUPPORTED;
     }
@@ -543,8 +543,8 @@ static int ocl_create(const ps_config *cfg, void **out, char *why, size_t whylen
     }
     for (b = 0; b < 2; b++) {
         cl_uint nz = (cl_uint)c->g.nz, ny = (cl_uint)c->g.ny, nx = (cl_uint)c->g.nx;
-        float df = (float)cfg->coeff;
-        double dd = cfg->coeff;
+        float df = (float)cfg->params.scalars[0];
+        double dd = cfg->params.scalars[0];
         c->k[b] = clCreateKernel(prog, kname, &e);
         if (e != CL_SUCCESS) {
             c->k[b] = NULL;
@@ -584,7 +584,9 @@ static const ps_backend_ops ps_opencl_table = {
     .abi_version = PS_BACKEND_ABI_VERSION,
     .name = "opencl",
     .description = "OpenCL 1.2 devices (GPUs, accelerators, CPUs through PoCL)",
-    .is_gpu = 1,
+    .priority = 200,
+    .flags = PS_BACKEND_GPU | PS_BACKEND_BLOCK,
+    .fast_paths = NULL,
     .probe = ocl_probe,
     .create = ocl_create,
     .upload = ocl_upload,

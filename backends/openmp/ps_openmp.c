@@ -40,6 +40,8 @@
  */
 #include "config.h"
 #include "ps_builtin.h"
+#include "ps_openmp_generic.h"
+#include "ps_plugin.h"
 #include "ps_region.h"
 #include "ps_status.h"
 
@@ -267,6 +269,8 @@ typedef struct omp_ctx {
     rowz_f32_fn rowz32;
     rowz_f64_fn rowz64;
     const char *isa;
+    const ps_omp_generic *gen; /* non-NULL: the generic skeleton (no fast path) */
+    void *params;              /* its packed parameters */
     char err[512];
 } omp_ctx;
 
@@ -647,16 +651,16 @@ static int auto_zero_land(double coeff)
     return coeff >= 0.0 && coeff <= 1.0;
 }
 
+static void omp_destroy(void *vc);
+
 static int omp_create(const ps_config *cfg, void **out, char *why, size_t whylen)
 {
     omp_ctx *c = NULL;
     size_t bytes = 0;
     int st;
     *out = NULL;
-    if (cfg->stencil && cfg->stencil->id != PS_STENCIL_DIFFUSION7) {
-        snprintf(why, whylen, "stencil '%s' is not implemented", cfg->stencil->name);
-        return PS_EUNSUPPORTED;
-    }
+    if ((st = ps_plugin_check_config(cfg, why, whylen)))
+        return st;
     if (cfg->device > 0) {
         snprintf(why, whylen, "device %d does not exist (the openmp backend has device 0)",
                  cfg->device);
@@ -696,7 +700,27 @@ static int omp_create(const ps_config *cfg, void **out, char *why, size_t whylen
     }
     if (!c->cur || !c->next)
         goto nomem;
-    if (cfg->mode == PS_MODE_FAST) {
+    if (cfg->generic || strcmp(cfg->stencil->name, "diffusion7")) {
+        /* no fast path: the generic skeleton (exact in both modes) */
+#if defined(PS_OMP_X86) && defined(PS_HAVE_OMP_AVX2)
+        c->gen = use_avx2() ? ps_omp_generic_find_avx2(cfg->stencil->name) : NULL;
+        c->isa = c->gen ? "avx2" : "baseline";
+#endif
+        if (!c->gen) {
+            c->gen = ps_omp_generic_find_base(cfg->stencil->name);
+            c->isa = "baseline";
+        }
+        c->params = calloc(ps_params_packed_len(cfg) + 1, c->es);
+        if (!c->params)
+            goto nomem;
+        ps_params_pack(cfg, c->params);
+        if (!c->gen) {
+            snprintf(why, whylen, "stencil '%s' is not in this build's list",
+                     cfg->stencil->name);
+            omp_destroy(c);
+            return PS_EUNSUPPORTED;
+        }
+    } else if (cfg->mode == PS_MODE_FAST) {
 #ifdef PS_OMP_X86
         if (use_fma()) {
             c->row32 = row_fast_f32_fma;
@@ -716,7 +740,7 @@ static int omp_create(const ps_config *cfg, void **out, char *why, size_t whylen
     } else {
         c->stream = auto_stream(bytes);
         c->tblock = c->stream ? 0 : auto_tblock(&c->g, c->es, c->threads, &c->tj);
-        c->zl = !c->stream && auto_zero_land(cfg->coeff);
+        c->zl = !c->stream && auto_zero_land(cfg->params.scalars[0]);
         if (c->zl) {
             size_t al = (bytes + 63) & ~(size_t)63;
             c->cnt = aligned_alloc(64, al < 64 ? 64 : al);
@@ -748,12 +772,7 @@ static int omp_create(const ps_config *cfg, void **out, char *why, size_t whylen
     *out = c;
     return PS_OK;
 nomem:
-    if (c) {
-        free(c->cur);
-        free(c->next);
-        free(c->cnt);
-        free(c);
-    }
+    omp_destroy(c);
     snprintf(why, whylen, "cannot allocate 2 x %zu bytes", bytes);
     return PS_ENOMEM;
 }
@@ -941,16 +960,16 @@ static void tb_tile(const omp_ctx *c, const char *A, char *B, size_t j0, size_t 
                     const char *rn = (const char *)c->cnt + k * planeb + j * rowb;
                     if (es == sizeof(float))
                         c->rowz32(d32, (const float *)rm, (const float *)rc, (const float *)rp,
-                                  (const float *)rn, nx, (float)c->cfg.coeff);
+                                  (const float *)rn, nx, (float)c->cfg.params.scalars[0]);
                     else
                         c->rowz64(d64, (const double *)rm, (const double *)rc,
-                                  (const double *)rp, (const double *)rn, nx, c->cfg.coeff);
+                                  (const double *)rp, (const double *)rn, nx, c->cfg.params.scalars[0]);
                 } else if (es == sizeof(float))
                     c->rowp32(d32, (const float *)rm, (const float *)rc, (const float *)rp, nx,
-                              (float)c->cfg.coeff);
+                              (float)c->cfg.params.scalars[0]);
                 else
                     c->rowp64(d64, (const double *)rm, (const double *)rc, (const double *)rp,
-                              nx, c->cfg.coeff);
+                              nx, c->cfg.params.scalars[0]);
                 if (l < T) {
                     /* boundary columns i = 0, nx-1 from A */
                     const char *a = A + k * planeb + j * rowb;
@@ -1039,7 +1058,14 @@ static int omp_step(void *vc, long nsteps)
     omp_ctx *c = vc;
     const size_t rows = interior_rows(c);
     const size_t ny = c->g.ny, nx = c->g.nx, plane = ny * nx;
-    if (nsteps <= 0 || rows == 0)
+    if (nsteps <= 0)
+        return PS_OK;
+    if (c->gen) {
+        (c->es == sizeof(float) ? c->gen->f32 : c->gen->f64)(&c->cfg, c->threads, c->params,
+                                                               &c->cur, &c->next, nsteps);
+        return PS_OK;
+    }
+    if (rows == 0)
         return PS_OK;
     if (c->tblock > 0)
         return omp_step_tblock(c, nsteps);
@@ -1049,7 +1075,7 @@ static int omp_step(void *vc, long nsteps)
         long t, r;
         for (t = 0; t < nsteps; t++) {
             if (c->es == sizeof(float)) {
-                const float d = (float)c->cfg.coeff;
+                const float d = (float)c->cfg.params.scalars[0];
 #pragma omp for schedule(static) nowait
                 for (r = 0; r < (long)rows; r++) {
                     size_t k, j, off;
@@ -1063,7 +1089,7 @@ static int omp_step(void *vc, long nsteps)
                         c->row32((float *)dst + off, (const float *)src + off, plane, nx, d);
                 }
             } else {
-                const double d = c->cfg.coeff;
+                const double d = c->cfg.params.scalars[0];
 #pragma omp for schedule(static) nowait
                 for (r = 0; r < (long)rows; r++) {
                     size_t k, j, off;
@@ -1115,6 +1141,7 @@ static void omp_destroy(void *vc)
     free(c->cur);
     free(c->next);
     free(c->cnt);
+    free(c->params);
     free(c);
 }
 
@@ -1124,11 +1151,16 @@ static const char *omp_last_error(void *vc)
     return c ? c->err : "";
 }
 
+static const char *const omp_fast_paths[] = {"diffusion7", NULL};
+
 static const ps_backend_ops table = {
     .abi_version = PS_BACKEND_ABI_VERSION,
     .name = "openmp",
-    .description = "OpenMP CPU backend: vectorised shared kernel, (k,j) rows, fused steps",
-    .is_gpu = 0,
+    .description = "OpenMP CPU backend: every stencil on (k,j) rows; diffusion7 vectorised "
+                   "with fused steps",
+    .priority = 100,
+    .flags = PS_BACKEND_THREADS | PS_BACKEND_BLOCK,
+    .fast_paths = omp_fast_paths,
     .probe = omp_probe,
     .create = omp_create,
     .upload = omp_upload,

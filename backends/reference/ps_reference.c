@@ -1,16 +1,19 @@
 /*
  * The reference backend: the oracle every other backend is checked against.
  *
- * Literal loops that read like the course's pseudocode and design.md
- * section 1: skip land, visit the six neighbours in the fixed order
- * k-1, k+1, j-1, j+1, i-1, i+1, add the ones that are not NaN, then
- * c + D*(s - n*c)/n evaluated step by step. Deliberately NOT optimised and
- * deliberately NOT built from kernels/ (which every other backend uses), so a
- * mistake in the shared kernel shows up as a validation failure instead of
- * being copied into the oracle.
+ * Literal loops, one thread, deliberately NOT optimised: every cell of the
+ * box at least the stencil's radius away from its faces gets the stencil's
+ * generic point update (kernels/ps_skeleton.h gathers the neighbours in the
+ * order the stencil lists them and calls its cell function); every other cell
+ * is copied. Every stencil in kernels/ps_stencils.h is instantiated here for
+ * float32 and float64 by X-macro, so adding a stencil touches nothing in this
+ * file. The reference is itself checked against independent literal
+ * implementations of the models written in the tests (tests/ps_oracle.c), so
+ * a mistake in a kernel file cannot hide by being copied into the oracle.
  */
 #include "config.h"
 #include "ps_builtin.h"
+#include "ps_plugin.h"
 #include "ps_region.h"
 #include "ps_status.h"
 
@@ -19,13 +22,71 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define PS_REAL float
+#define PS_SUFFIX _f32
+#include "ps_stencils.h"
+#include "ps_skeleton.h"
+PS_STENCIL_LIST(PS_SKELETON_DEFINE)
+#undef PS_REAL
+#undef PS_SUFFIX
+#define PS_REAL double
+#define PS_SUFFIX _f64
+#include "ps_stencils.h"
+#include "ps_skeleton.h"
+PS_STENCIL_LIST(PS_SKELETON_DEFINE)
+#undef PS_REAL
+#undef PS_SUFFIX
+
 typedef struct ref_ctx {
     ps_config cfg;
     ps_grid g;
     void *cur;  /* field at the current step */
     void *next; /* scratch for the next step */
+    void *params; /* packed kernel scalars and arrays (ps_params_pack) */
+    int which;  /* index of the stencil in ref_steps */
     char err[512];
 } ref_ctx;
+
+/*
+ * One step of stencil NAME in precision REAL: the literal loop skeleton.
+ * Every stored cell is first copied (land, the outer radius layers of the
+ * box); each cell at least radius away from every face then gets the
+ * stencil's generic point update from kernels/ (neighbours gathered in the
+ * order its description lists them). Instantiated for every stencil in
+ * kernels/ps_stencils.h and both precisions by the X-macros below.
+ */
+#define REF_STEP(NAME, REAL, SFX)                                                       \
+    static void ref_##NAME##SFX(const ref_ctx *c, const REAL *T, REAL *Tn,              \
+                                const REAL *params)                                     \
+    {                                                                                   \
+        const size_t nz = c->g.nz, ny = c->g.ny, nx = c->g.nx, r = PS_##NAME##_RADIUS;  \
+        const ps_box *b = &c->cfg.box;                                                  \
+        size_t k, j, i;                                                                 \
+        memcpy(Tn, T, nz * ny * nx * sizeof(REAL));                                     \
+        if (nz < 2 * r + 1 || ny < 2 * r + 1 || nx < 2 * r + 1)                         \
+            return;                                                                     \
+        for (k = r; k < nz - r; k++)                                                    \
+            for (j = r; j < ny - r; j++)                                                \
+                for (i = r; i < nx - r; i++)                                            \
+                    Tn[(k * ny + j) * nx + i] = ps_##NAME##_apply##SFX(                  \
+                        T, (long)((k * ny + j) * nx + i), (long)(ny * nx), (long)nx,    \
+                        params, (long)(b->origin[0] + k), (long)(b->origin[1] + j),     \
+                        (long)(b->origin[2] + i), (long)b->global.nz,                   \
+                        (long)b->global.ny, (long)b->global.nx);                        \
+    }
+#define REF_F32(NAME) REF_STEP(NAME, float, _f32)
+#define REF_F64(NAME) REF_STEP(NAME, double, _f64)
+PS_STENCIL_LIST(REF_F32)
+PS_STENCIL_LIST(REF_F64)
+
+typedef void (*ref_step_fn)(const ref_ctx *, const void *, void *, const void *);
+#define REF_ENTRY(NAME) {#NAME, (ref_step_fn)ref_##NAME##_f32, (ref_step_fn)ref_##NAME##_f64},
+static const struct {
+    const char *name;
+    ref_step_fn f32, f64;
+} ref_steps[] = {PS_STENCIL_LIST(REF_ENTRY)};
+
+static void ref_destroy(void *vc);
 
 static int ref_probe(ps_device_info *devs, int max, int *ndevs, char *why, size_t whylen)
 {
@@ -51,10 +112,8 @@ static int ref_create(const ps_config *cfg, void **out, char *why, size_t whylen
     size_t bytes;
     int st;
     *out = NULL;
-    if (cfg->stencil && cfg->stencil->id != PS_STENCIL_DIFFUSION7) {
-        snprintf(why, whylen, "stencil '%s' is not implemented", cfg->stencil->name);
-        return PS_EUNSUPPORTED;
-    }
+    if ((st = ps_plugin_check_config(cfg, why, whylen)))
+        return st;
     if (cfg->mode != PS_MODE_EXACT) {
         snprintf(why, whylen, "the reference backend has only exact mode");
         return PS_EUNSUPPORTED;
@@ -76,14 +135,24 @@ static int ref_create(const ps_config *cfg, void **out, char *why, size_t whylen
     c->g = cfg->box.extent;
     c->cur = calloc(1, bytes ? bytes : 1);
     c->next = calloc(1, bytes ? bytes : 1);
-    if (!c->cur || !c->next)
+    c->params = calloc(ps_params_packed_len(cfg) + 1, ps_precision_size(cfg->precision));
+    if (!c->cur || !c->next || !c->params)
         goto nomem;
+    ps_params_pack(cfg, c->params);
+    for (c->which = 0; strcmp(ref_steps[c->which].name, cfg->stencil->name); c->which++)
+        if (c->which + 1 == (int)(sizeof ref_steps / sizeof ref_steps[0])) {
+            ref_destroy(c);
+            snprintf(why, whylen, "stencil '%s' is not in this build's list",
+                     cfg->stencil->name);
+            return PS_EUNSUPPORTED;
+        }
     *out = c;
     return PS_OK;
 nomem:
     if (c) {
         free(c->cur);
         free(c->next);
+        free(c->params);
         free(c);
     }
     snprintf(why, whylen, "cannot allocate 2 x %zu bytes", bytes);
@@ -114,66 +183,15 @@ static int ref_download(void *vc, void *host, const ps_region *r)
     return PS_OK;
 }
 
-/*
- * One step, written out once per precision by this macro so that float32
- * arithmetic stays float32 (no promotion to double anywhere).
- */
-#define REF_STEP(NAME, REAL)                                                           \
-    static void NAME(const REAL *T, REAL *Tn, size_t nz, size_t ny, size_t nx, REAL D)  \
-    {                                                                                  \
-        size_t k, j, i, q;                                                             \
-        /* every cell starts as a copy: boundary faces and land keep their value */     \
-        memcpy(Tn, T, nz * ny * nx * sizeof(REAL));                                    \
-        if (nz < 3 || ny < 3 || nx < 3)                                                \
-            return;                                                                    \
-        for (k = 1; k <= nz - 2; k++) {                                                \
-            for (j = 1; j <= ny - 2; j++) {                                            \
-                for (i = 1; i <= nx - 2; i++) {                                        \
-                    REAL c = T[(k * ny + j) * nx + i];                                 \
-                    REAL nb[6];                                                        \
-                    REAL s = (REAL)0.0;                                                \
-                    int n = 0;                                                         \
-                    if (isnan(c))                                                      \
-                        continue; /* land */                                           \
-                    nb[0] = T[((k - 1) * ny + j) * nx + i];                            \
-                    nb[1] = T[((k + 1) * ny + j) * nx + i];                            \
-                    nb[2] = T[(k * ny + (j - 1)) * nx + i];                            \
-                    nb[3] = T[(k * ny + (j + 1)) * nx + i];                            \
-                    nb[4] = T[(k * ny + j) * nx + (i - 1)];                            \
-                    nb[5] = T[(k * ny + j) * nx + (i + 1)];                            \
-                    for (q = 0; q < 6; q++) {                                          \
-                        if (!isnan(nb[q])) {                                           \
-                            s = s + nb[q];                                             \
-                            n = n + 1;                                                 \
-                        }                                                              \
-                    }                                                                  \
-                    if (n == 0)                                                        \
-                        continue; /* isolated ocean cell keeps its value */            \
-                    {                                                                  \
-                        REAL t1 = (REAL)n * c;                                         \
-                        REAL t2 = s - t1;                                              \
-                        REAL t3 = D * t2;                                              \
-                        REAL t4 = t3 / (REAL)n;                                        \
-                        Tn[(k * ny + j) * nx + i] = c + t4;                            \
-                    }                                                                  \
-                }                                                                      \
-            }                                                                          \
-        }                                                                              \
-    }
-
-REF_STEP(ref_step_f32, float)
-REF_STEP(ref_step_f64, double)
-
 static int ref_step(void *vc, long nsteps)
 {
     ref_ctx *c = vc;
     long t;
+    ref_step_fn fn = c->cfg.precision == PS_FLOAT64 ? ref_steps[c->which].f64
+                                                    : ref_steps[c->which].f32;
     for (t = 0; t < nsteps; t++) {
         void *tmp;
-        if (c->cfg.precision == PS_FLOAT64)
-            ref_step_f64(c->cur, c->next, c->g.nz, c->g.ny, c->g.nx, c->cfg.coeff);
-        else
-            ref_step_f32(c->cur, c->next, c->g.nz, c->g.ny, c->g.nx, (float)c->cfg.coeff);
+        fn(c, c->cur, c->next, c->params);
         tmp = c->cur; /* Jacobi: the new field becomes the current one */
         c->cur = c->next;
         c->next = tmp;
@@ -194,6 +212,7 @@ static void ref_destroy(void *vc)
         return;
     free(c->cur);
     free(c->next);
+    free(c->params);
     free(c);
 }
 
@@ -207,7 +226,9 @@ static const ps_backend_ops ps_reference_table = {
     .abi_version = PS_BACKEND_ABI_VERSION,
     .name = "reference",
     .description = "literal loops, one thread: the oracle every backend is validated against",
-    .is_gpu = 0,
+    .priority = 0,
+    .flags = PS_BACKEND_ORACLE,
+    .fast_paths = NULL,
     .probe = ref_probe,
     .create = ref_create,
     .upload = ref_upload,

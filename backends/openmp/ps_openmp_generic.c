@@ -1,0 +1,84 @@
+/*
+ * The openmp backend's generic skeleton: every stencil of
+ * kernels/ps_stencils.h in both precisions, threads over the box's (k, j)
+ * rows with a static schedule, the i loop calling the stencil's point update
+ * from kernels/ps_skeleton.h (inlined, so the compiler vectorises what it
+ * can). It writes only cells at least the stencil's radius away from every
+ * face; the openmp backend uploads every cell into both of its buffers, so the
+ * outer layers agree and the buffer swap copies them for free.
+ *
+ * This file is compiled once per instruction set by build rule
+ * (backends/openmp/local.mk): PS_OMP_ISA names the variant (the function
+ * names get its suffix). Exact mode holds for every variant: the flags never
+ * allow contraction (-ffp-contract=off) and never enable FMA.
+ */
+#include "config.h"
+#include "ps_openmp_generic.h"
+
+#include <omp.h>
+#include <string.h>
+
+#define PS_REAL float
+#define PS_SUFFIX _f32
+#include "ps_stencils.h"
+#include "ps_skeleton.h"
+PS_STENCIL_LIST(PS_SKELETON_DEFINE)
+#undef PS_REAL
+#undef PS_SUFFIX
+#define PS_REAL double
+#define PS_SUFFIX _f64
+#include "ps_stencils.h"
+#include "ps_skeleton.h"
+PS_STENCIL_LIST(PS_SKELETON_DEFINE)
+#undef PS_REAL
+#undef PS_SUFFIX
+
+#define GEN_STEP(NAME, REAL, SFX)                                                       \
+    static void gen_##NAME##SFX(const ps_config *cfg, int threads, const void *params,   \
+                                void **cur, void **next, long nsteps)                   \
+    {                                                                                   \
+        const ps_box *b = &cfg->box;                                                    \
+        const long nz = (long)b->extent.nz, ny = (long)b->extent.ny,                    \
+                   nx = (long)b->extent.nx, r = PS_##NAME##_RADIUS;                     \
+        const long rows_j = ny - 2 * r, rows = (nz - 2 * r) * rows_j;                   \
+        const REAL *P = params;                                                         \
+        long t;                                                                         \
+        if (nz <= 2 * r || ny <= 2 * r || nx <= 2 * r)                                  \
+            return;                                                                     \
+        for (t = 0; t < nsteps; t++) {                                                  \
+            const REAL *T = *cur;                                                       \
+            REAL *Tn = *next;                                                           \
+            void *tmp;                                                                  \
+            long q;                                                                     \
+            _Pragma("omp parallel for schedule(static) num_threads(threads)")           \
+            for (q = 0; q < rows; q++) {                                                \
+                const long k = r + q / rows_j, j = r + q % rows_j;                      \
+                const long row = (k * ny + j) * nx;                                     \
+                long i;                                                                 \
+                for (i = r; i < nx - r; i++)                                            \
+                    Tn[row + i] = ps_##NAME##_apply##SFX(                               \
+                        T, row + i, ny * nx, nx, P, (long)b->origin[0] + k,             \
+                        (long)b->origin[1] + j, (long)b->origin[2] + i,                 \
+                        (long)b->global.nz, (long)b->global.ny, (long)b->global.nx);    \
+            }                                                                           \
+            tmp = *cur;                                                                 \
+            *cur = *next;                                                               \
+            *next = tmp;                                                                \
+        }                                                                               \
+    }
+#define GEN_F32(NAME) GEN_STEP(NAME, float, _f32)
+#define GEN_F64(NAME) GEN_STEP(NAME, double, _f64)
+PS_STENCIL_LIST(GEN_F32)
+PS_STENCIL_LIST(GEN_F64)
+
+#define GEN_ENTRY(NAME) {#NAME, gen_##NAME##_f32, gen_##NAME##_f64},
+static const ps_omp_generic PS_OMP_GEN_TABLE[] = {PS_STENCIL_LIST(GEN_ENTRY){NULL, NULL, NULL}};
+
+const ps_omp_generic *PS_OMP_GEN_LOOKUP(const char *name)
+{
+    const ps_omp_generic *g;
+    for (g = PS_OMP_GEN_TABLE; g->name; g++)
+        if (!strcmp(g->name, name))
+            return g;
+    return NULL;
+}

@@ -1,0 +1,74 @@
+/**
+ * @file ps_skeleton.h
+ * @brief The generic point update every backend's loop skeleton calls: it
+ *        gathers a stencil's neighbours, scalars and coefficient arrays from
+ *        its description and calls the stencil's cell function.
+ *
+ * Written in the common subset of C99, CUDA, HIP and OpenCL C. After
+ * defining PS_REAL and PS_SUFFIX and including ps_stencils.h, a backend writes
+ *     PS_STENCIL_LIST(PS_SKELETON_DEFINE)
+ * to get, for every listed stencil NAME, the function
+ *     PS_REAL ps_NAME_apply<SUFFIX>(in, p, sk, sj, params, gk, gj, gi, gz, gy, gx)
+ * returning the new value of the cell at linear index @c p of @c in (strides
+ * @c sk and @c sj in elements; i is contiguous), whose global coordinates are
+ * (gk, gj, gi) in a global grid of gz x gy x gx cells. The caller applies it to
+ * cells at least PS_NAME_RADIUS away from every face of its box and copies the
+ * others.
+ *
+ * @c params is the packed parameter block (core/ps_plugin.h,
+ * ps_params_pack()): the kernel scalars in PS_NAME_SCALARS order, then each
+ * coefficient array of PS_NAME_ARRAYS over the global extents of its axes.
+ */
+#ifndef PS_SKELETON_COMMON_H
+#define PS_SKELETON_COMMON_H
+
+/* counting list entries: (0 PS_x_NEIGHBOURS(PS_SK_ONE3)) */
+#define PS_SK_ONE1(a) +1
+#define PS_SK_ONE2(a, b) +1
+#define PS_SK_ONE3(a, b, c) +1
+#define PS_SK_ONE5(a, b, c, d, e) +1
+/** Number of neighbours, scalars, arrays and options of stencil NAME. */
+#define PS_STENCIL_NNB(NAME) (0 PS_##NAME##_NEIGHBOURS(PS_SK_ONE3))
+#define PS_STENCIL_NSC(NAME) (0 PS_##NAME##_SCALARS(PS_SK_ONE1))
+#define PS_STENCIL_NAR(NAME) (0 PS_##NAME##_ARRAYS(PS_SK_ONE2))
+#define PS_STENCIL_NOPT(NAME) (0 PS_##NAME##_OPTIONS(PS_SK_ONE5))
+
+/* index into an array over axes A of a global grid, and its length */
+#define PS_SK_AXIDX(A, gk, gj, gi, gy, gx)                                          \
+    ((((A)&PS_AXIS_K) ? (gk) : 0) * ((((A)&PS_AXIS_J) ? (gy) : 1) * (((A)&PS_AXIS_I) ? (gx) : 1)) + \
+     (((A)&PS_AXIS_J) ? (gj) : 0) * (((A)&PS_AXIS_I) ? (gx) : 1) + (((A)&PS_AXIS_I) ? (gi) : 0))
+#define PS_SK_AXLEN(A, gz, gy, gx)                                                  \
+    ((((A)&PS_AXIS_K) ? (gz) : 1) * (((A)&PS_AXIS_J) ? (gy) : 1) * (((A)&PS_AXIS_I) ? (gx) : 1))
+
+#define PS_SK_NB(dk, dj, di) nb[q++] = in[p + (long)(dk)*sk + (long)(dj)*sj + (long)(di)];
+#define PS_SK_SC(name) sc[q] = params[q]; q++;
+#define PS_SK_AR(name, A)                                                           \
+    ar[q++] = params[off + PS_SK_AXIDX(A, gk, gj, gi, gy, gx)];                     \
+    off += PS_SK_AXLEN(A, gz, gy, gx);
+#endif /* PS_SKELETON_COMMON_H */
+
+#ifdef PS_REAL
+#undef PS_SKELETON_DEFINE
+/** Define ps_NAME_apply<PS_SUFFIX> for one stencil (see the file comment). */
+#define PS_SKELETON_DEFINE(NAME)                                                        \
+    PS_KERNEL_FN PS_REAL PS_CAT(ps_##NAME##_apply, PS_SUFFIX)(                          \
+        PS_GLOBAL const PS_REAL *in, long p, long sk, long sj,                          \
+        PS_GLOBAL const PS_REAL *params, long gk, long gj, long gi, long gz, long gy,    \
+        long gx)                                                                        \
+    {                                                                                   \
+        PS_REAL nb[PS_STENCIL_NNB(NAME) + 1];                                           \
+        PS_REAL sc[PS_STENCIL_NSC(NAME) + 1];                                           \
+        PS_REAL ar[PS_STENCIL_NAR(NAME) + 1];                                           \
+        int q = 0;                                                                      \
+        long off = PS_STENCIL_NSC(NAME);                                                \
+        (void)sk; (void)sj; (void)params; (void)gk; (void)gj; (void)gi;                 \
+        (void)gz; (void)gy; (void)gx; (void)off;                                        \
+        PS_##NAME##_NEIGHBOURS(PS_SK_NB)                                                \
+        q = 0;                                                                          \
+        PS_##NAME##_SCALARS(PS_SK_SC)                                                   \
+        q = 0;                                                                          \
+        PS_##NAME##_ARRAYS(PS_SK_AR)                                                    \
+        (void)q;                                                                        \
+        return PS_CAT(ps_##NAME##_point, PS_SUFFIX)(in[p], nb, sc, ar);                 \
+    }
+#endif /* PS_REAL */
