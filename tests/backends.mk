@@ -45,6 +45,11 @@ tests_test_openmp_LDADD = core/libpstencil.la -lm
 tests_test_validate_compare_SOURCES = tests/test_validate_compare.c
 tests_test_validate_compare_LDADD = core/libpstencil.la -lm
 TESTS += tests/test_loader tests/test_openmp tests/test_validate_compare
+# a grid decomposed into boxes with halos equals one box, on every backend here
+check_PROGRAMS += tests/test_decompose
+tests_test_decompose_SOURCES = tests/test_decompose.c tests/ps_test.h
+tests_test_decompose_LDADD = core/libpstencil.la -lm
+TESTS += tests/test_decompose
 # a benchmark for development (built, never run by make check)
 check_PROGRAMS += tests/test_openmp_bench
 tests_test_openmp_bench_SOURCES = tests/test_openmp_bench.c
