@@ -22,12 +22,12 @@ AC_DEFUN([PS_CHECK_OPENMP], [
   fi
   AC_SUBST([OPENMP_CFLAGS])
   AM_CONDITIONAL([PS_BUILD_OPENMP], [test $ps_openmp_happy = yes])
-  dnl the generic skeleton's AVX2 variant: x86 compilers that take -mavx2
+  dnl the kernels' AVX2 variants: x86 compilers that take -mavx2 -mfma
   ps_omp_avx2=no
   if test $ps_openmp_happy = yes; then
-    AC_MSG_CHECKING([whether $CC accepts -mavx2 (the openmp generic AVX2 variant)])
+    AC_MSG_CHECKING([whether $CC accepts -mavx2 -mfma (the openmp AVX2 kernels)])
     ps_save_CFLAGS=$CFLAGS
-    CFLAGS="$CFLAGS -mavx2"
+    CFLAGS="$CFLAGS -mavx2 -mfma"
     AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[#if !defined(__x86_64__) && !defined(__i386__)
 #error not x86
 #endif]], [[]])], [ps_omp_avx2=yes])
@@ -35,7 +35,7 @@ AC_DEFUN([PS_CHECK_OPENMP], [
     AC_MSG_RESULT([$ps_omp_avx2])
   fi
   if test $ps_omp_avx2 = yes; then
-    AC_DEFINE([PS_HAVE_OMP_AVX2], [1], [The openmp generic skeleton has an AVX2 variant])
+    AC_DEFINE([PS_HAVE_OMP_AVX2], [1], [The openmp kernels have AVX2 and AVX2+FMA variants])
   fi
   AM_CONDITIONAL([PS_OMP_AVX2], [test $ps_omp_avx2 = yes])
 ])

@@ -1,10 +1,11 @@
 /*
- * Row kernels of the openmp backend, included by ps_openmp.c once per
- * (precision, instruction set) with:
+ * diffusion7's fast-path row kernels of the openmp backend, included by
+ * ps_openmp_rows.c once per precision (that file is compiled once per
+ * instruction set by build rule) with:
  *   PS_REAL       float or double
  *   PS_SUFFIX     _f32 / _f64 (names the shared kernel instantiation)
- *   ROW_NAME(x)   name of a row function variant, e.g. row_exact_f32_avx2
- *   ROW_ATTR      function attributes (target("avx2") or nothing)
+ *   ROW_NAME(x)   name of a row function variant, e.g. row_exact_f32
+ *   ROW_ATTR      function attributes
  *   ROW_FMA(a,b,c) a*b+c for the fast kernel: fma() where the target has FMA,
  *                 an unfused multiply-add elsewhere
  *   ROW_VBYTES    vector width of the target in bytes (16 or 32)

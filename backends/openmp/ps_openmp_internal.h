@@ -1,0 +1,121 @@
+/*
+ * Internal to the openmp backend: the context, the row-kernel tables (one
+ * per instruction set, ps_openmp_rows.c compiled once per ISA by build rule)
+ * and the functions the backend's files share. Nothing here is public.
+ */
+#ifndef PS_OPENMP_INTERNAL_H
+#define PS_OPENMP_INTERNAL_H
+
+#include <stddef.h>
+
+#include "ps_backend.h"
+#include "ps_openmp_generic.h"
+
+/* non-temporal stores are weakly ordered: fenced before the step's barrier */
+#if defined(__GNUC__) && defined(__x86_64__)
+#include <immintrin.h>
+#define PS_OMP_SFENCE() _mm_sfence()
+#else
+#define PS_OMP_SFENCE() ((void)0)
+#endif
+
+#define PS_TB_MAX 8     /* most steps fused into one sweep */
+#define PS_TB_DEFAULT 4 /* steps fused by default (see ps_omp_auto_tblock) */
+
+/* row kernels of diffusion7's fast path (see ps_openmp_rows.h) */
+typedef void (*row_f32_fn)(float *restrict, const float *restrict, size_t, size_t, float);
+typedef void (*row_f64_fn)(double *restrict, const double *restrict, size_t, size_t, double);
+typedef void (*rowp_f32_fn)(float *restrict, const float *restrict, const float *restrict,
+                            const float *restrict, size_t, float);
+typedef void (*rowp_f64_fn)(double *restrict, const double *restrict, const double *restrict,
+                            const double *restrict, size_t, double);
+typedef void (*rowz_f32_fn)(float *restrict, const float *restrict, const float *restrict,
+                            const float *restrict, const float *restrict, size_t, float);
+typedef void (*rowz_f64_fn)(double *restrict, const double *restrict, const double *restrict,
+                            const double *restrict, const double *restrict, size_t, double);
+
+/** The row kernels of one instruction set (NULL where the variant has none). */
+typedef struct ps_omp_rows {
+    const char *isa;                      /* "baseline", "avx2", "avx2+fma" */
+    row_f32_fn exact32, exact_nt32, fast32;
+    row_f64_fn exact64, exact_nt64, fast64;
+    rowp_f32_fn exact_p32;
+    rowp_f64_fn exact_p64;
+    rowz_f32_fn zl_p32;
+    rowz_f64_fn zl_p64;
+} ps_omp_rows;
+
+extern const ps_omp_rows ps_omp_rows_base;
+#ifdef PS_HAVE_OMP_AVX2
+extern const ps_omp_rows ps_omp_rows_avx2;
+extern const ps_omp_rows ps_omp_rows_fma;
+#endif
+
+typedef struct omp_ctx {
+    ps_config cfg;
+    ps_grid g;
+    size_t es;     /* element size */
+    void *cur;     /* field at the current step */
+    void *next;    /* the other buffer */
+    int threads;   /* team size */
+    size_t jb;     /* j rows per tile */
+    row_f32_fn row32;
+    row_f64_fn row64;
+    int stream;    /* nonzero: rows written with non-temporal stores */
+    int tblock;    /* steps fused per sweep (0: the single-step path) */
+    size_t tj;     /* target j rows per temporal-blocking tile */
+    rowp_f32_fn rowp32;
+    rowp_f64_fn rowp64;
+    char **scratch;      /* per thread: rolling plane slots of the fused sweep */
+    size_t scratch_size; /* bytes of each */
+    int zl;              /* nonzero: zero-land fields (ps_openmp_zeroland.c) */
+    void *cnt;           /* zero-land: per cell neighbour count, or land's NaN */
+    rowz_f32_fn rowz32;
+    rowz_f64_fn rowz64;
+    const char *isa;
+    const ps_omp_generic *gen; /* non-NULL: the generic skeleton (no fast path) */
+    void *params;              /* its packed parameters */
+    char err[512];
+} omp_ctx;
+
+/* Interior rows in tile order: tile over j (outer), k, j within the tile. */
+static inline void ps_omp_row_of(const omp_ctx *c, size_t r, size_t *k, size_t *j)
+{
+    size_t nk = c->g.nz - 2, nj = c->g.ny - 2;
+    size_t tile_rows = c->jb * nk; /* rows in a full tile */
+    size_t t = r / tile_rows, rem = r % tile_rows;
+    size_t j0 = t * c->jb;
+    size_t h = (nj - j0 < c->jb) ? nj - j0 : c->jb; /* this tile's height */
+    *k = 1 + rem / h;
+    *j = 1 + j0 + rem % h;
+}
+
+static inline size_t ps_omp_interior_rows(const omp_ctx *c)
+{
+    if (c->g.nz < 3 || c->g.ny < 3 || c->g.nx < 3)
+        return 0;
+    return (c->g.nz - 2) * (c->g.ny - 2);
+}
+
+/* ps_openmp_tune.c: instruction sets and the defaults chosen by measurement */
+int ps_omp_use_avx2(void);
+int ps_omp_use_fma(void);
+void ps_omp_cpu_model(char *buf, size_t len);
+size_t ps_omp_auto_jblock(const ps_grid *g, size_t es);
+int ps_omp_auto_stream(size_t bytes);
+int ps_omp_auto_tblock(const ps_grid *g, size_t es, int threads, size_t *tj);
+int ps_omp_auto_zero_land(double coeff);
+
+/* ps_openmp_zeroland.c: land as +0.0 with per-cell neighbour counts */
+void ps_omp_zl_convert(const omp_ctx *c, void *a, void *b, void *cnt, size_t len);
+void ps_omp_zl_count(const omp_ctx *c, void *cnt, const void *land, size_t off, size_t i0,
+                     size_t i1);
+int ps_omp_zl_bad(const omp_ctx *c, const void *h, size_t len);
+void ps_omp_zl_leave(omp_ctx *c);
+void ps_omp_zl_region(omp_ctx *c, const ps_region *r);
+void ps_omp_zl_restore(const omp_ctx *c, void *host, size_t box_off, size_t len);
+
+/* ps_openmp_tblock.c: several steps fused into one sweep */
+int ps_omp_step_tblock(omp_ctx *c, long nsteps);
+
+#endif

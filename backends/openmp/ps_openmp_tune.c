@@ -1,0 +1,150 @@
+/*
+ * The openmp backend's choices made at run time: which instruction set the
+ * row kernels use, the CPU's name, and the tiling, fusion, streaming-store and
+ * zero-land defaults (each overridable by a PSTENCIL_OPENMP_* variable,
+ * documented in docs/performance.md with the measurements behind them).
+ */
+#include "config.h"
+#include "ps_openmp_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int ps_omp_use_avx2(void)
+{
+#ifdef PS_HAVE_OMP_AVX2
+    const char *e = getenv("PSTENCIL_OPENMP_ISA");
+    if (e && (!strcmp(e, "baseline") || !strcmp(e, "generic") || !strcmp(e, "default")))
+        return 0;
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2");
+#else
+    return 0;
+#endif
+}
+
+int ps_omp_use_fma(void)
+{
+#ifdef PS_HAVE_OMP_AVX2
+    return ps_omp_use_avx2() && __builtin_cpu_supports("fma");
+#else
+    return 0;
+#endif
+}
+
+void ps_omp_cpu_model(char *buf, size_t len)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[512];
+    snprintf(buf, len, "host CPU");
+    if (!f)
+        return;
+    while (fgets(line, sizeof line, f)) {
+        if (!strncmp(line, "model name", 10)) {
+            char *p = strchr(line, ':'), *e;
+            if (!p)
+                break;
+            p++;
+            while (*p == ' ' || *p == '\t')
+                p++;
+            e = p + strlen(p);
+            while (e > p && (e[-1] == '\n' || e[-1] == ' '))
+                *--e = '\0';
+            if (*p)
+                snprintf(buf, len, "host CPU: %s", p);
+            break;
+        }
+    }
+    fclose(f);
+}
+
+size_t ps_omp_auto_jblock(const ps_grid *g, size_t es)
+{
+    const char *e = getenv("PSTENCIL_OPENMP_JBLOCK");
+    size_t nj = g->ny > 2 ? g->ny - 2 : 1;
+    size_t l2 = 512 * 1024, budget, jb;
+    long v;
+    if (e && *e) {
+        v = strtol(e, NULL, 10);
+        if (v <= 0 || (size_t)v > nj)
+            return nj;
+        return (size_t)v;
+    }
+#ifdef _SC_LEVEL2_CACHE_SIZE
+    {
+        long s = sysconf(_SC_LEVEL2_CACHE_SIZE);
+        if (s > 0)
+            l2 = (size_t)s;
+    }
+#endif
+    budget = l2 / 2;
+    /* three planes (k-1, k, k+1) of the tile plus the output rows */
+    if (4 * g->ny * g->nx * es <= budget)
+        return nj;
+    jb = budget / (4 * g->nx * es);
+    if (jb < 8)
+        jb = 8;
+    return jb > nj ? nj : jb;
+}
+
+/*
+ * Non-temporal stores could only pay off on grids far larger than the
+ * last-level cache, where a normal store first reads its line for ownership;
+ * on the build machine they were slower (docs/performance.md, "openmp
+ * tuning"). So they are off unless PSTENCIL_OPENMP_STREAM=1 (kept, and
+ * validated, for machines with more cores per memory channel).
+ */
+int ps_omp_auto_stream(size_t bytes)
+{
+    const char *e = getenv("PSTENCIL_OPENMP_STREAM");
+    (void)bytes;
+    if (e && *e)
+        return strcmp(e, "0") != 0;
+    return 0;
+}
+
+/*
+ * Steps fused per sweep in exact mode (see ps_openmp_tblock.c) and the tile
+ * height: PSTENCIL_OPENMP_TBLOCK=T (0 = the single-step path) and
+ * PSTENCIL_OPENMP_TJ=rows override. Defaults: T = 4, and tiles as tall as
+ * possible, up to one per thread, while a tile's working set (3 field planes
+ * plus 3 slots per intermediate level, halo rows included) stays within
+ * 32 MiB / (4 * threads) (a Zen 3 CCX's L3), at least 8 rows. The
+ * measurements behind these choices are in docs/performance.md ("openmp
+ * tuning").
+ */
+int ps_omp_auto_tblock(const ps_grid *g, size_t es, int threads, size_t *tj)
+{
+    const char *e = getenv("PSTENCIL_OPENMP_TBLOCK"), *f = getenv("PSTENCIL_OPENMP_TJ");
+    size_t l3 = 32u << 20, rowb = g->nx * es, nj = g->ny > 2 ? g->ny - 2 : 1, planes, h, cap;
+    long v = PS_TB_DEFAULT;
+    if (e && *e)
+        v = strtol(e, NULL, 10);
+    if (v < 0)
+        v = 0;
+    if (v > PS_TB_MAX)
+        v = PS_TB_MAX;
+    if (f && *f && strtol(f, NULL, 10) > 0) {
+        *tj = (size_t)strtol(f, NULL, 10);
+        return (int)v;
+    }
+    /* l3 is not taken from sysconf: on the build machine's VM it reports
+     * 256 MiB (the host's), and tiles sized for that were slower */
+    planes = 3 + 3 * (size_t)(v > 1 ? v - 1 : 0);
+    h = l3 / (4 * (size_t)(threads > 0 ? threads : 1)) / (planes * (rowb ? rowb : 1));
+    h = h > 2 * (size_t)v + 8 ? h - 2 * (size_t)v : 8;
+    cap = (nj + (size_t)threads - 1) / (size_t)(threads > 0 ? threads : 1);
+    *tj = h < cap ? h : cap;
+    return (int)v;
+}
+
+/* Zero-land on (see "Zero-land"): default; PSTENCIL_OPENMP_ZERO_LAND=0 off. */
+int ps_omp_auto_zero_land(double coeff)
+{
+    const char *e = getenv("PSTENCIL_OPENMP_ZERO_LAND");
+    if (e && *e && !strcmp(e, "0"))
+        return 0;
+    return coeff >= 0.0 && coeff <= 1.0;
+}

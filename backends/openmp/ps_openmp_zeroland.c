@@ -1,0 +1,175 @@
+/*
+ * The openmp backend's zero-land representation of diffusion7's fast path:
+ * land kept as +0.0 in the working fields, with a per-cell neighbour count.
+ */
+#include "config.h"
+#include "ps_openmp_internal.h"
+
+#include <float.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * Zero-land (exact mode, default; PSTENCIL_OPENMP_ZERO_LAND=0 turns it off).
+ * The NaN mask never changes during a run, so inside the backend the working
+ * fields hold land as +0.0 and a count array holds, per cell, the number of
+ * ocean neighbours (ocean cells) or the cell's original NaN, payload and all
+ * (land cells). The row kernel (row_zl_p) then sums the six neighbours
+ * without masking: a land neighbour adds +0.0, the identity on a sum that
+ * starts at +0.0 and so can never be -0.0, and an ocean -0.0 adds the same
+ * as in the masked sum; the count is the masked count; the update is the
+ * shared ps_diffusion7_update; cells with !(n > 0) keep their value. Land
+ * is told from the count array, never from a value (ocean -0.0 survives).
+ * Uploads convert NaN to +0.0 and recount the cells whose neighbourhood they
+ * touch; downloads put the original NaN back.
+ *
+ * The argument needs the mask to stay fixed, i.e. no ocean cell may turn NaN
+ * (the reference would then mask it). That can only happen through overflow,
+ * so zero-land is used only for 0 <= D <= 1 (each update is then a convex
+ * combination of values, up to rounding) and while every uploaded ocean
+ * value is finite with |v| <= PS_REAL_MAX / 64 (intermediates stay below
+ * 13 |v|max); an upload breaking that switches the context back to NaN land.
+ *
+ * Measured effect: docs/performance.md, "openmp tuning".
+ */
+#define ZL_FUNCS(T, SFX, TMAX)                                                           \
+    /* NaN -> +0.0 in a and b, cnt = the NaN (land) or 0 (ocean, counted later) */ \
+    static void zl_convert##SFX(T *a, T *b, T *cnt, size_t len)                          \
+    {                                                                                    \
+        size_t i;                                                                        \
+        for (i = 0; i < len; i++) {                                                      \
+            T v = a[i];                                                                  \
+            if (v != v) {                                                                \
+                cnt[i] = v;                                                              \
+                a[i] = b[i] = (T)0;                                                      \
+            } else                                                                       \
+                cnt[i] = (T)0;                                                           \
+        }                                                                                \
+    }                                                                                    \
+    /* ocean cells i0..i1-1 of row off: count the neighbours land[] marks ocean */     \
+    static void zl_count##SFX(T *cnt, const T *land, size_t off, size_t plane, size_t nx, \
+                              size_t i0, size_t i1)                                      \
+    {                                                                                    \
+        size_t i;                                                                        \
+        for (i = off + i0; i < off + i1; i++) {                                          \
+            T n = (T)0;                                                                  \
+            if (land[i] != land[i])                                                      \
+                continue;                                                                \
+            n += land[i - plane] == land[i - plane] ? (T)1 : (T)0;                       \
+            n += land[i + plane] == land[i + plane] ? (T)1 : (T)0;                       \
+            n += land[i - nx] == land[i - nx] ? (T)1 : (T)0;                             \
+            n += land[i + nx] == land[i + nx] ? (T)1 : (T)0;                             \
+            n += land[i - 1] == land[i - 1] ? (T)1 : (T)0;                               \
+            n += land[i + 1] == land[i + 1] ? (T)1 : (T)0;                               \
+            cnt[i] = n;                                                                  \
+        }                                                                                \
+    }                                                                                    \
+    /* nonzero if a value rules zero-land out (see above) */                            \
+    static int zl_bad##SFX(const T *h, size_t len)                                       \
+    {                                                                                    \
+        size_t i;                                                                        \
+        int bad = 0;                                                                     \
+        for (i = 0; i < len; i++)                                                        \
+            bad |= h[i] == h[i] && !(h[i] <= (T)((TMAX) / 64) && h[i] >= (T)(-(TMAX) / 64)); \
+        return bad;                                                                      \
+    }                                                                                    \
+    /* land cells of a downloaded row get their NaN back */                             \
+    static void zl_restore##SFX(T *h, const T *cnt, size_t len)                          \
+    {                                                                                    \
+        size_t i;                                                                        \
+        for (i = 0; i < len; i++)                                                        \
+            if (cnt[i] != cnt[i])                                                        \
+                h[i] = cnt[i];                                                           \
+    }
+ZL_FUNCS(float, _f32, FLT_MAX)
+ZL_FUNCS(double, _f64, DBL_MAX)
+#undef ZL_FUNCS
+
+void ps_omp_zl_convert(const omp_ctx *c, void *a, void *b, void *cnt, size_t len)
+{
+    if (c->es == sizeof(float))
+        zl_convert_f32(a, b, cnt, len);
+    else
+        zl_convert_f64(a, b, cnt, len);
+}
+
+void ps_omp_zl_count(const omp_ctx *c, void *cnt, const void *land, size_t off, size_t i0,
+                     size_t i1)
+{
+    const size_t plane = c->g.ny * c->g.nx;
+    if (c->es == sizeof(float))
+        zl_count_f32(cnt, land, off, plane, c->g.nx, i0, i1);
+    else
+        zl_count_f64(cnt, land, off, plane, c->g.nx, i0, i1);
+}
+
+int ps_omp_zl_bad(const omp_ctx *c, const void *h, size_t len)
+{
+    return c->es == sizeof(float) ? zl_bad_f32(h, len) : zl_bad_f64(h, len);
+}
+
+/* Back to NaN land for good (an upload ruled zero-land out). */
+void ps_omp_zl_leave(omp_ctx *c)
+{
+    const size_t n = c->g.nz * c->g.ny * c->g.nx;
+    size_t i;
+    if (!c->zl)
+        return;
+    for (i = 0; i < n; i++) {
+        if (c->es == sizeof(float)) {
+            float v = ((float *)c->cnt)[i];
+            if (v != v)
+                ((float *)c->cur)[i] = ((float *)c->next)[i] = v;
+        } else {
+            double v = ((double *)c->cnt)[i];
+            if (v != v)
+                ((double *)c->cur)[i] = ((double *)c->next)[i] = v;
+        }
+    }
+    c->zl = 0;
+    free(c->cnt);
+    c->cnt = NULL;
+}
+
+/*
+ * Zero-land after a region was scattered into both buffers: convert its
+ * cells, then recount the interior cells within one cell of it (the only
+ * ones whose neighbourhood it can change). Serial; the mask is read from the
+ * count array, whose NaN-ness the recount does not change.
+ */
+void ps_omp_zl_region(omp_ctx *c, const ps_region *r)
+{
+    const size_t nz = c->g.nz, ny = c->g.ny, nx = c->g.nx, es = c->es;
+    size_t k, j, lo[3], hi[3], ext[3] = {nz, ny, nx};
+    int a;
+    char *A = c->cur, *B = c->next, *N = c->cnt;
+    for (k = r->start[0]; k < r->start[0] + r->count.nz; k++)
+        for (j = r->start[1]; j < r->start[1] + r->count.ny; j++) {
+            size_t off = ((k * ny + j) * nx + r->start[2]) * es;
+            ps_omp_zl_convert(c, A + off, B + off, N + off, r->count.nx);
+        }
+    if (nz < 3 || ny < 3 || nx < 3)
+        return;
+    {
+        size_t cnt3[3] = {r->count.nz, r->count.ny, r->count.nx};
+        for (a = 0; a < 3; a++) {
+            lo[a] = r->start[a] > 1 ? r->start[a] - 1 : 1;
+            hi[a] = r->start[a] + cnt3[a] + 1;
+            if (hi[a] > ext[a] - 1)
+                hi[a] = ext[a] - 1;
+        }
+    }
+    for (k = lo[0]; k < hi[0]; k++)
+        for (j = lo[1]; j < hi[1]; j++)
+            if (lo[2] < hi[2])
+                ps_omp_zl_count(c, N, N, (k * ny + j) * nx, lo[2], hi[2]);
+}
+
+/* Land cells of a downloaded run of @p len cells (box offset @p box_off) get their NaN back. */
+void ps_omp_zl_restore(const omp_ctx *c, void *host, size_t box_off, size_t len)
+{
+    if (c->es == sizeof(float))
+        zl_restore_f32(host, (const float *)c->cnt + box_off, len);
+    else
+        zl_restore_f64(host, (const double *)c->cnt + box_off, len);
+}
