@@ -1,6 +1,6 @@
 /**
  * @file ps_io.h
- * @brief CF/COARDS NetCDF input and output (design.md section 4), and the
+ * @brief CF/COARDS NetCDF input and output (docs/file-conventions.md), and the
  *        built-in ocean generator.
  *
  * Reading: ps_dataset_open() discovers the temperature variable and its axes
@@ -71,8 +71,8 @@ typedef struct ps_dataset {
 } ps_dataset;
 
 /**
- * Open @p path and discover the temperature variable and its axes (design.md
- * section 4). Nothing is allocated for the data yet.
+ * Open @p path and discover the temperature variable and its axes
+ * (docs/file-conventions.md). Nothing is allocated for the data yet.
  *
  * Variable: @p var if not NULL; else the variable whose standard_name is
  * sea_water_potential_temperature, sea_water_temperature or

@@ -1,6 +1,6 @@
 /*
  * The NetCDF reader on files this test generates in every convention of
- * design.md section 4: variable found by --var, standard_name, common name or
+ * docs/file-conventions.md: variable found by --var, standard_name, common name or
  * temperature units; ambiguity; axes found by axis / standard_name / units /
  * positive / name; every dimension order; 3-D and 4-D; unlimited time;
  * _FillValue, missing_value (scalar, vector), valid_range, valid_min/max,
