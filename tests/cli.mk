@@ -1,3 +1,9 @@
 # The pstencil program: entry points, run, bad input.
 TESTS += tests/cli_basics.sh tests/cli_run.sh tests/cli_run_python.sh tests/cli_bad_input.sh
 EXTRA_DIST += tests/cli_basics.sh tests/cli_run.sh tests/cli_run_python.sh tests/cli_bad_input.sh
+# Stencils: the reference against an independent oracle (literal loops, no
+# kernels/), and hdiff's heat conservation in a closed basin.
+check_PROGRAMS += tests/test_oracle
+tests_test_oracle_SOURCES = tests/test_oracle.c tests/ps_oracle.c tests/ps_oracle.h
+tests_test_oracle_LDADD = core/libpstencil.la -lm
+TESTS += tests/test_oracle
