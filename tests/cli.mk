@@ -7,3 +7,7 @@ check_PROGRAMS += tests/test_oracle
 tests_test_oracle_SOURCES = tests/test_oracle.c tests/ps_oracle.c tests/ps_oracle.h
 tests_test_oracle_LDADD = core/libpstencil.la -lm
 TESTS += tests/test_oracle
+check_PROGRAMS += tests/test_hdiff_conserve
+tests_test_hdiff_conserve_SOURCES = tests/test_hdiff_conserve.c tests/ps_oracle.c tests/ps_oracle.h
+tests_test_hdiff_conserve_LDADD = core/libpstencil.la -lm
+TESTS += tests/test_hdiff_conserve
