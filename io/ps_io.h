@@ -160,9 +160,14 @@ typedef struct ps_grid_coords {
  * degrees_north / degrees_east (CF spellings) or plain "degrees"; latitudes
  * within [-90, 90]; longitudes unwrapped (a step of more than 180 degrees is
  * taken as a wrap across 360), so a grid crossing 0 or 180 stays uniform.
+ * A horizontal dimension without a coordinate variable (NEMO's x and y) takes
+ * its values from the 2-D latitude/longitude over (lat, lon) that the
+ * variable's `coordinates` attribute names, if the grid is rectilinear
+ * (latitude constant along each row, longitude along each column, to 1e-6).
  *
  * Errors (the detail names the file, the axis and the variable): PS_EINVAL
- * for a dimension with no coordinate variable (index values only), a missing
+ * for a dimension with no coordinate variable (index values only), a
+ * curvilinear 2-D latitude or longitude, a missing
  * or unknown unit (pressure, levels, sigma, metres of a projection), a
  * rotated-pole grid (standard_name grid_latitude/grid_longitude), a
  * non-finite value or a latitude outside [-90, 90]; PS_ENOMEM.
