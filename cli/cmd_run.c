@@ -73,8 +73,9 @@ static void usage_stencils(FILE *f)
                "options:\n");
     for (i = 0; i < ps_stencil_count(); i++) {
         const ps_stencil *s = ps_stencil_at(i);
-        fprintf(f, "  %s%s%s\n", s->name, i == 0 ? " (default)" : "",
-                (s->flags & PS_STENCIL_TEST) ? " (test stencil)" : "");
+        fprintf(f, "  %s%s%s%s\n", s->name, i == 0 ? " (default)" : "",
+                (s->flags & PS_STENCIL_TEST) ? " (test stencil)" : "",
+                (s->flags & PS_STENCIL_COORDS) ? " (needs the input's coordinates)" : "");
         for (o = 0; o < s->noptions; o++) {
             const ps_stencil_option *op = &s->options[o];
             char def[64];
@@ -111,8 +112,8 @@ static void run_usage(FILE *f)
         "      --time-index I      time record of the input to start from (default 0)\n"
         "      --output-every K    write a snapshot every K steps (default: initial and final)\n"
         "      --dt SECONDS        model seconds per step, written to the output's model_time;\n"
-        "                          for a stencil with its own time step (hdiff) it is that\n"
-        "                          step: seconds or auto, refused if unstable\n"
+        "                          a stencil with its own --dt option (below) takes it as its\n"
+        "                          time step (seconds, or auto where allowed)\n"
         "      --compress N        netCDF-4 deflate level 1..9 (default 0: none)\n"
         "  -f, --force             overwrite an existing output file\n"
         "      --profile FILE      write per-phase and per-step timings as JSON\n"
@@ -122,8 +123,8 @@ static void run_usage(FILE *f)
         "  -h, --help              this help\n\n",
         RUN_DEFAULT_STEPS, ps_stencil_default()->name);
     usage_stencils(f);
-    fprintf(f, "\nA stencil that needs coordinates (hdiff) reads depth, latitude and longitude\n"
-               "coordinate variables from the input (docs/user-guide.md).\n\n"
+    fprintf(f, "\nA stencil that needs the input's coordinates reads its depth, latitude and\n"
+               "longitude coordinate variables (docs/user-guide.md).\n\n"
                "Exit status: 0 ok, 2 usage or input error (nothing is written).\n");
 }
 
