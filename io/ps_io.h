@@ -87,7 +87,8 @@ typedef struct ps_dataset {
  * only if none of these exist, from a well-known dimension name (time,
  * depth, lev, lat, lon, ...). Never by position. Any order is accepted and
  * read as (time, depth, lat, lon); a depth axis stored bottom first (or
- * positive="up" stored deepest first) is flipped so k = 0 is the surface
+ * positive="up", or negative without positive="down", stored deepest first)
+ * is flipped so k = 0 is the surface
  * (ps_axis::reversed). A rank-3 variable has no time axis (ntime = 1). The
  * time axis may be the unlimited dimension (ntime may then be 0).
  *

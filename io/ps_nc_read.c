@@ -467,14 +467,19 @@ static int load_axis(ps_dataset *ds, int role, int dimid, int coordvar, int pos,
 }
 
 /* Depth: make k = 0 the surface. With positive="up" (heights, usually
- * negative) the surface is the largest value, otherwise the smallest. */
+ * negative), or negative values and no positive="down", the surface is the
+ * largest value, otherwise the smallest. */
 static void orient_depth(ps_axis *ax)
 {
     const char *pos = attr_text(&ax->attrs, "positive");
     int up = pos && !strcasecmp(pos, "up");
-    size_t n = ax->len, i;
+    size_t n = ax->len, i, npos = 0;
     if (n < 2 || !ax->var_name[0])
         return;
+    for (i = 0; i < n; i++)
+        npos += !(ax->values[i] <= 0);
+    if (!(pos && !strcasecmp(pos, "down")) && npos == 0 && ax->values[0] != ax->values[n - 1])
+        up = 1;
     if ((!up && ax->values[0] > ax->values[n - 1]) || (up && ax->values[0] < ax->values[n - 1])) {
         ax->reversed = 1;
         for (i = 0; i < n / 2; i++) {

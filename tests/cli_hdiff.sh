@@ -104,6 +104,13 @@ variant irregular 's/^ longitude = -0.75, -0.5,/ longitude = -0.75, -0.45,/'
 bad "uniformly spaced longitudes" "$PSTENCIL" run irregular.nc --stencil hdiff -o o/o.nc
 sed -e '/^ nav_lat =/{n;s/60.0, 60.0,/60.0, 60.1,/}' "$D/cf_nemo.cdl" > curvi.cdl && ncgen -o curvi.nc curvi.cdl || fail "ncgen curvi"
 bad "latitude 'nav_lat' varies along x.*curvilinear" "$PSTENCIL" run curvi.nc --stencil hdiff -o o/o.nc
+# negative depths without a positive attribute: heights, the same grid
+sed -e '/depth:positive = "down"/d' -e 's/^ depth = 0.5, 1.5, 4.0, 10.0, 25.0 ;/ depth = -0.5, -1.5, -4.0, -10.0, -25.0 ;/' \
+    "$D/cf_cmems.cdl" > neg.cdl && ncgen -o neg.nc neg.cdl || fail "ncgen neg"
+grep -q -- '-1.5' neg.cdl || fail "the negative-depth edit did not apply"
+expect_exit 0 "$PSTENCIL" run neg.nc --stencil hdiff -n 6 -o out_neg.nc --backend reference --no-progress
+expect_exit 0 "$PSTENCIL" compare out_cf_cmems.nc out_neg.nc
+grep -q "verdict *: identical" "$TMP/out" || { cat "$TMP/out"; fail "negative depths: not bitwise the same"; }
 # km: the same depths, so nearly the same result (0.0005 km is not exact in binary)
 sed -e 's/depth:units = "m"/depth:units = "km"/' \
     -e 's/^ depth = 0.5, 1.5, 4.0, 10.0, 25.0 ;/ depth = 0.0005, 0.0015, 0.004, 0.01, 0.025 ;/' \
