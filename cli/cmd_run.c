@@ -1,7 +1,10 @@
 /*
  * pstencil run: read a CF NetCDF file (or generate the built-in ocean), run
- * the diffusion model on the chosen backend, write CF NetCDF snapshots, and
- * report what ran, how fast, and a checksum of the final field.
+ * a registered stencil (--stencil, default diffusion7) on the chosen backend,
+ * write CF NetCDF snapshots, and report what ran, how fast, and a checksum of
+ * the final field. Every option of every stencil in the registry
+ * (core/ps_stencil.h) is accepted as --NAME VALUE; the chosen stencil's own
+ * are used, another stencil's are an error naming it.
  */
 #include "config.h"
 #include "ps_cli.h"
@@ -21,6 +24,13 @@
 #endif
 
 #define RUN_DEFAULT_STEPS 100
+#define RUN_MAX_OPTS 64 /* stencil options given on one command line, and per stencil */
+
+/* A stencil option as typed (--NAME VALUE), resolved once the stencil is known. */
+typedef struct run_opt {
+    const char *name;
+    const char *value;
+} run_opt;
 
 typedef struct run_args {
     const char *input;
@@ -35,9 +45,12 @@ typedef struct run_args {
     long compress;
     long device;
     long threads;
-    double coeff;
-    double dt;
-    int coeff_set;
+    const char *stencil_name;
+    run_opt given[RUN_MAX_OPTS]; /* stencil options as typed, last one of a name wins */
+    int ngiven;
+    const ps_stencil *stencil;   /* resolved */
+    double options[RUN_MAX_OPTS]; /* the stencil's option values (NaN = auto) */
+    double dt;                   /* --dt of a stencil without its own: model s per step */
     int force;
     int quiet;
     int progress;
@@ -52,19 +65,45 @@ typedef struct run_state {
     double last_draw;
 } run_state;
 
+/* Every registered stencil and its options, from the registry. */
+static void usage_stencils(FILE *f)
+{
+    int i, o;
+    fprintf(f, "Stencils (--stencil NAME; 'pstencil stencils' describes them) and their "
+               "options:\n");
+    for (i = 0; i < ps_stencil_count(); i++) {
+        const ps_stencil *s = ps_stencil_at(i);
+        fprintf(f, "  %s%s%s%s\n", s->name, i == 0 ? " (default)" : "",
+                (s->flags & PS_STENCIL_TEST) ? " (test stencil)" : "",
+                (s->flags & PS_STENCIL_COORDS) ? " (needs the input's coordinates)" : "");
+        for (o = 0; o < s->noptions; o++) {
+            const ps_stencil_option *op = &s->options[o];
+            char def[64];
+            if (isnan(op->def))
+                snprintf(def, sizeof def, "auto");
+            else
+                snprintf(def, sizeof def, "%g", op->def);
+            fprintf(f, "      --%-8s %-6s %s (default %s%s)\n", op->name,
+                    strcmp(op->unit, "1") ? op->unit : "", op->help, def,
+                    op->allow_auto && !isnan(op->def) ? ", or auto" : "");
+        }
+    }
+}
+
 static void run_usage(FILE *f)
 {
     fprintf(f,
         "Usage: pstencil run [INPUT.nc] [OPTIONS]\n\n"
-        "Run the ocean temperature diffusion model (design.md section 1) and write CF NetCDF.\n"
-        "With no INPUT it runs on the built-in ocean (see 'pstencil gen').\n\n"
+        "Run a stencil (default: the ocean temperature diffusion model of docs/model.md) and\n"
+        "write CF NetCDF. With no INPUT it runs on the built-in ocean (see 'pstencil gen').\n\n"
         "  -o, --output FILE       output file (default output/predicted_temperatures_<backend>.nc)\n"
         "  -n, --steps N           time steps (default %d); alias --num_timesteps\n"
         "      --data-file FILE    the input file (the course's option name)\n"
-        "  -D, --coeff D           diffusion coefficient (default 0.1)\n"
+        "  -s, --stencil NAME      the stencil to run (default %s; see below)\n"
+        "  -D, --coeff D           diffusion7's coefficient (alias of its option --coeff)\n"
         "  -p, --precision P       float (default) or double\n"
         "      --mode M            exact (default: bitwise equal to the reference) or fast\n"
-        "  -b, --backend NAME      reference, openmp, opencl, cuda, hip or auto (default:\n"
+        "  -b, --backend NAME      a backend of 'pstencil backends' or auto (default:\n"
         "                          $PSTENCIL_BACKEND, else auto)\n"
         "  -d, --device N          device index of the backend (see 'pstencil backends')\n"
         "  -t, --threads N         CPU threads (openmp; default OMP_NUM_THREADS)\n"
@@ -72,16 +111,21 @@ static void run_usage(FILE *f)
         "      --var NAME          the temperature variable (default: found by CF rules)\n"
         "      --time-index I      time record of the input to start from (default 0)\n"
         "      --output-every K    write a snapshot every K steps (default: initial and final)\n"
-        "      --dt SECONDS        model seconds per step (adds model time to the output)\n"
+        "      --dt SECONDS        model seconds per step, written to the output's model_time;\n"
+        "                          a stencil with its own --dt option (below) takes it as its\n"
+        "                          time step (seconds, or auto where allowed)\n"
         "      --compress N        netCDF-4 deflate level 1..9 (default 0: none)\n"
         "  -f, --force             overwrite an existing output file\n"
         "      --profile FILE      write per-phase and per-step timings as JSON\n"
         "      --plot DIR          write before/after/difference slice images into DIR\n"
         "  -q, --quiet             no progress bar and no report\n"
         "      --no-progress       no progress bar (it is drawn only on a terminal anyway)\n"
-        "  -h, --help              this help\n\n"
-        "Exit status: 0 ok, 2 usage or input error.\n",
-        RUN_DEFAULT_STEPS);
+        "  -h, --help              this help\n\n",
+        RUN_DEFAULT_STEPS, ps_stencil_default()->name);
+    usage_stencils(f);
+    fprintf(f, "\nA stencil that needs the input's coordinates reads its depth, latitude and\n"
+               "longitude coordinate variables (docs/user-guide.md).\n\n"
+               "Exit status: 0 ok, 2 usage or input error (nothing is written).\n");
 }
 
 static int parse_block(const char *opt, const char *s, int block[3])
@@ -98,115 +142,262 @@ static int parse_block(const char *opt, const char *s, int block[3])
     return 0;
 }
 
+enum {
+    O_VAR = 256, O_TIME, O_EVERY, O_COMPRESS, O_PROFILE, O_PLOT, O_MODE, O_BLOCK,
+    O_DATAFILE, O_NOPROGRESS, O_STENCIL_OPT
+};
+
+/* run's own options; every stencil option (and --dt) is added at run time */
+static const struct option run_fixed_opts[] = {
+    {"output", required_argument, NULL, 'o'},
+    {"steps", required_argument, NULL, 'n'},
+    {"num_timesteps", required_argument, NULL, 'n'},
+    {"num-timesteps", required_argument, NULL, 'n'},
+    {"data-file", required_argument, NULL, O_DATAFILE},
+    {"data_file", required_argument, NULL, O_DATAFILE},
+    {"stencil", required_argument, NULL, 's'},
+    {"precision", required_argument, NULL, 'p'},
+    {"mode", required_argument, NULL, O_MODE},
+    {"backend", required_argument, NULL, 'b'},
+    {"device", required_argument, NULL, 'd'},
+    {"threads", required_argument, NULL, 't'},
+    {"block", required_argument, NULL, O_BLOCK},
+    {"local-size", required_argument, NULL, O_BLOCK},
+    {"var", required_argument, NULL, O_VAR},
+    {"time-index", required_argument, NULL, O_TIME},
+    {"output-every", required_argument, NULL, O_EVERY},
+    {"compress", required_argument, NULL, O_COMPRESS},
+    {"force", no_argument, NULL, 'f'},
+    {"profile", required_argument, NULL, O_PROFILE},
+    {"plot", required_argument, NULL, O_PLOT},
+    {"quiet", no_argument, NULL, 'q'},
+    {"no-progress", no_argument, NULL, O_NOPROGRESS},
+    {"help", no_argument, NULL, 'h'},
+};
+#define RUN_NFIXED (sizeof run_fixed_opts / sizeof run_fixed_opts[0])
+
+static int table_has(const struct option *t, size_t n, const char *name)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (!strcmp(t[i].name, name))
+            return 1;
+    return 0;
+}
+
+/*
+ * The getopt table: run's own options, then each distinct option name of
+ * every registered stencil, then --dt if no stencil has it. A stencil option
+ * named like one of run's own would be shadowed: refused (a stencil-file bug).
+ * Returns the table (caller frees) or NULL after printing the error.
+ */
+static struct option *build_table(void)
+{
+    size_t cap = RUN_NFIXED + 2, n = RUN_NFIXED;
+    struct option *t;
+    int i, o;
+    for (i = 0; i < ps_stencil_count(); i++)
+        cap += (size_t)ps_stencil_at(i)->noptions;
+    t = calloc(cap, sizeof *t);
+    if (!t) {
+        ps_cli_error("out of memory");
+        return NULL;
+    }
+    memcpy(t, run_fixed_opts, sizeof run_fixed_opts);
+    for (i = 0; i < ps_stencil_count(); i++) {
+        const ps_stencil *s = ps_stencil_at(i);
+        for (o = 0; o < s->noptions; o++) {
+            const char *name = s->options[o].name;
+            if (table_has(t, RUN_NFIXED, name)) {
+                ps_cli_error("stencil %s: its option --%s has the name of an option of "
+                             "'pstencil run' (rename it in kernels/%s)", s->name, name,
+                             s->kernel_file);
+                free(t);
+                return NULL;
+            }
+            if (!table_has(t, n, name))
+                t[n++] = (struct option){name, required_argument, NULL, O_STENCIL_OPT};
+        }
+    }
+    if (!table_has(t, n, "dt"))
+        t[n++] = (struct option){"dt", required_argument, NULL, O_STENCIL_OPT};
+    return t;
+}
+
+static int remember_option(run_args *a, const char *name, const char *value)
+{
+    int i;
+    for (i = 0; i < a->ngiven; i++)
+        if (!strcmp(a->given[i].name, name)) {
+            a->given[i].value = value;
+            return 0;
+        }
+    if (a->ngiven >= RUN_MAX_OPTS)
+        return ps_cli_error("run: too many stencil options");
+    a->given[a->ngiven].name = name;
+    a->given[a->ngiven].value = value;
+    a->ngiven++;
+    return 0;
+}
+
+/* "diffusion7, hdiff and smooth2" (the registry's names) */
+static void stencil_names(char *buf, size_t len)
+{
+    int i, n = ps_stencil_count();
+    size_t used = 0;
+    buf[0] = '\0';
+    for (i = 0; i < n && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s",
+                                 i == 0 ? "" : i == n - 1 ? " and " : ", ",
+                                 ps_stencil_at(i)->name);
+}
+
+/* The stencils other than @p s that have option @p name ("" if none). */
+static void option_owners(const ps_stencil *s, const char *name, char *buf, size_t len)
+{
+    int i;
+    size_t used = 0;
+    buf[0] = '\0';
+    for (i = 0; i < ps_stencil_count() && used < len; i++) {
+        const ps_stencil *o = ps_stencil_at(i);
+        if (o != s && ps_stencil_option_index(o, name) >= 0)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
+                                     o->name);
+    }
+}
+
+/* The stencil, and the values of its options from what was typed. */
+static int resolve_stencil(run_args *a)
+{
+    const ps_stencil *s;
+    char buf[512];
+    int g;
+    if (a->stencil_name) {
+        s = ps_stencil_find(a->stencil_name);
+        if (!s) {
+            stencil_names(buf, sizeof buf);
+            return ps_cli_error("--stencil: unknown stencil '%s'; the stencils are %s (see "
+                                "'pstencil stencils')", a->stencil_name, buf);
+        }
+    } else {
+        s = ps_stencil_default();
+    }
+    if (s->noptions > RUN_MAX_OPTS)
+        return ps_cli_error("stencil %s has more than %d options", s->name, RUN_MAX_OPTS);
+    a->stencil = s;
+    ps_stencil_default_options(s, a->options);
+    for (g = 0; g < a->ngiven; g++) {
+        const char *name = a->given[g].name, *v = a->given[g].value;
+        char opt[128];
+        int idx = ps_stencil_option_index(s, name);
+        snprintf(opt, sizeof opt, "--%s", name);
+        if (idx >= 0) {
+            const ps_stencil_option *o = &s->options[idx];
+            if (!strcmp(v, "auto")) {
+                if (!o->allow_auto)
+                    return ps_cli_error("%s: 'auto' is not a value of %s's option --%s (give "
+                                        "a number%s%s)", opt, s->name, name,
+                                        strcmp(o->unit, "1") ? " in " : "",
+                                        strcmp(o->unit, "1") ? o->unit : "");
+                a->options[idx] = PS_OPTION_AUTO;
+            } else if (ps_cli_parse_double(opt, v, &a->options[idx])) {
+                return PS_EXIT_USAGE;
+            }
+        } else if (!strcmp(name, "dt")) {
+            /* run's own --dt: model seconds per step of a stencil without a time step */
+            if (!strcmp(v, "auto"))
+                return ps_cli_error("--dt auto: stencil %s has no time step of its own to "
+                                    "choose; give model seconds per step", s->name);
+            if (ps_cli_parse_double("--dt", v, &a->dt))
+                return PS_EXIT_USAGE;
+            if (a->dt <= 0)
+                return ps_cli_error("--dt: must be positive (seconds per step)");
+        } else {
+            option_owners(s, name, buf, sizeof buf);
+            return ps_cli_error("%s is an option of stencil %s, not of %s (choose the stencil "
+                                "with --stencil; 'pstencil stencils' lists them)", opt, buf,
+                                s->name);
+        }
+    }
+    return 0;
+}
+
 static int parse_args(int argc, char **argv, run_args *a)
 {
-    enum {
-        O_VAR = 256, O_TIME, O_EVERY, O_COMPRESS, O_DT, O_PROFILE, O_PLOT, O_MODE, O_BLOCK,
-        O_DATAFILE, O_NOPROGRESS
-    };
-    static const struct option opts[] = {
-        {"output", required_argument, NULL, 'o'},
-        {"steps", required_argument, NULL, 'n'},
-        {"num_timesteps", required_argument, NULL, 'n'},
-        {"num-timesteps", required_argument, NULL, 'n'},
-        {"data-file", required_argument, NULL, O_DATAFILE},
-        {"data_file", required_argument, NULL, O_DATAFILE},
-        {"coeff", required_argument, NULL, 'D'},
-        {"precision", required_argument, NULL, 'p'},
-        {"mode", required_argument, NULL, O_MODE},
-        {"backend", required_argument, NULL, 'b'},
-        {"device", required_argument, NULL, 'd'},
-        {"threads", required_argument, NULL, 't'},
-        {"block", required_argument, NULL, O_BLOCK},
-        {"local-size", required_argument, NULL, O_BLOCK},
-        {"var", required_argument, NULL, O_VAR},
-        {"time-index", required_argument, NULL, O_TIME},
-        {"output-every", required_argument, NULL, O_EVERY},
-        {"dt", required_argument, NULL, O_DT},
-        {"compress", required_argument, NULL, O_COMPRESS},
-        {"force", no_argument, NULL, 'f'},
-        {"profile", required_argument, NULL, O_PROFILE},
-        {"plot", required_argument, NULL, O_PLOT},
-        {"quiet", no_argument, NULL, 'q'},
-        {"no-progress", no_argument, NULL, O_NOPROGRESS},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    int c;
+    struct option *opts;
+    int c, li, rc = 0;
     memset(a, 0, sizeof *a);
     a->steps = RUN_DEFAULT_STEPS;
-    a->coeff = 0.1;
     a->device = -1;
     a->precision = PS_FLOAT32;
     a->mode = PS_MODE_EXACT;
     a->progress = 1;
+    opts = build_table();
+    if (!opts)
+        return PS_EXIT_USAGE;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":o:n:D:p:b:d:t:fqh", opts, NULL)) != -1) {
+    while (!rc && (c = getopt_long(argc, argv, ":o:n:s:D:p:b:d:t:fqh", opts, &li)) != -1) {
+        li = c == O_STENCIL_OPT ? li : -1;
         switch (c) {
         case 'o': a->output = optarg; break;
         case 'n':
             if (ps_cli_parse_long("--steps", optarg, 0, LONG_MAX / 2, &a->steps))
-                return PS_EXIT_USAGE;
+                rc = PS_EXIT_USAGE;
             break;
         case O_DATAFILE: a->input = optarg; break;
-        case 'D':
-            if (ps_cli_parse_double("--coeff", optarg, &a->coeff))
-                return PS_EXIT_USAGE;
-            a->coeff_set = 1;
-            break;
+        case 's': a->stencil_name = optarg; break;
+        case 'D': rc = remember_option(a, "coeff", optarg); break;
+        case O_STENCIL_OPT: rc = remember_option(a, opts[li].name, optarg); break;
         case 'p':
             if (ps_precision_parse(optarg, &a->precision))
-                return ps_cli_error("--precision: %s", ps_error_detail());
+                rc = ps_cli_error("--precision: %s", ps_error_detail());
             break;
         case O_MODE:
             if (ps_mode_parse(optarg, &a->mode))
-                return ps_cli_error("--mode: %s", ps_error_detail());
+                rc = ps_cli_error("--mode: %s", ps_error_detail());
             break;
         case 'b': a->backend = optarg; break;
         case 'd':
             if (ps_cli_parse_long("--device", optarg, 0, 1023, &a->device))
-                return PS_EXIT_USAGE;
+                rc = PS_EXIT_USAGE;
             break;
         case 't':
             if (ps_cli_parse_long("--threads", optarg, 1, 4096, &a->threads))
-                return PS_EXIT_USAGE;
+                rc = PS_EXIT_USAGE;
             break;
         case O_BLOCK:
             if (parse_block("--block", optarg, a->block))
-                return PS_EXIT_USAGE;
+                rc = PS_EXIT_USAGE;
             break;
         case O_VAR: a->var = optarg; break;
         case O_TIME:
             if (ps_cli_parse_long("--time-index", optarg, 0, LONG_MAX, &a->time_index))
-                return PS_EXIT_USAGE;
+                rc = PS_EXIT_USAGE;
             break;
         case O_EVERY:
             if (ps_cli_parse_long("--output-every", optarg, 0, LONG_MAX, &a->every))
-                return PS_EXIT_USAGE;
-            break;
-        case O_DT:
-            if (ps_cli_parse_double("--dt", optarg, &a->dt))
-                return PS_EXIT_USAGE;
-            if (a->dt <= 0)
-                return ps_cli_error("--dt: must be positive (seconds per step)");
+                rc = PS_EXIT_USAGE;
             break;
         case O_COMPRESS:
             if (ps_cli_parse_long("--compress", optarg, 0, 9, &a->compress))
-                return PS_EXIT_USAGE;
+                rc = PS_EXIT_USAGE;
             break;
         case 'f': a->force = 1; break;
         case O_PROFILE: a->profile = optarg; break;
         case O_PLOT: a->plot_dir = optarg; break;
         case 'q': a->quiet = 1; a->progress = 0; break;
         case O_NOPROGRESS: a->progress = 0; break;
-        case 'h': run_usage(stdout); return -1;
-        case ':': return ps_cli_error("run: option %s needs a value", argv[optind - 1]);
+        case 'h': run_usage(stdout); rc = -1; break;
+        case ':': rc = ps_cli_error("run: option %s needs a value", argv[optind - 1]); break;
         default:
-            return ps_cli_error("run: unknown option '%s' (see 'pstencil run --help')",
-                                argv[optind - 1]);
+            rc = ps_cli_error("run: unknown option '%s' (see 'pstencil run --help')",
+                              argv[optind - 1]);
         }
     }
+    free(opts);
+    if (rc)
+        return rc;
     if (optind < argc) {
         if (a->input)
             return ps_cli_error("run: give the input once (positional or --data-file)");
@@ -214,11 +405,9 @@ static int parse_args(int argc, char **argv, run_args *a)
     }
     if (optind < argc)
         return ps_cli_error("run: unexpected argument '%s'", argv[optind]);
-    if (!isfinite(a->coeff))
-        return ps_cli_error("--coeff: must be finite");
     if (a->profile && a->output && !strcmp(a->profile, a->output))
         return ps_cli_error("--profile and --output name the same file");
-    return 0;
+    return resolve_stencil(a);
 }
 
 static void draw_progress(run_state *s, long done, long total, double elapsed)
@@ -276,6 +465,10 @@ int ps_cmd_run(int argc, char **argv)
     ps_run_options ro;
     ps_run_stats stats;
     ps_write_options wo;
+    ps_grid_coords coords;
+    ps_stencil_setup setup;
+    ps_stencil_report srep;
+    ps_params params;
     run_state rs;
     run_report rep;
     char outbuf[4096], why[4096], source[1024];
@@ -285,6 +478,9 @@ int ps_cmd_run(int argc, char **argv)
 
     memset(&ds, 0, sizeof ds);
     ds.ncid = -1;
+    memset(&coords, 0, sizeof coords);
+    memset(&srep, 0, sizeof srep);
+    memset(&params, 0, sizeof params);
     memset(&field, 0, sizeof field);
     memset(&initial, 0, sizeof initial);
     memset(&stats, 0, sizeof stats);
@@ -350,7 +546,33 @@ int ps_cmd_run(int argc, char **argv)
     }
     rep.read_s = ps_now() - t;
 
-    /* 2. the backend: asked for by name it must run, or it is an error */
+    /* 2. the stencil's parameters, before anything is written: a bad option, missing
+     * coordinates or an unstable time step is a usage error with no output */
+    if (a.stencil->flags & PS_STENCIL_COORDS) {
+        st = ps_dataset_coords(&ds, &coords);
+        if (st) {
+            rc = ps_cli_error("stencil %s needs the grid's coordinates: %s", a.stencil->name,
+                              ps_error_detail());
+            goto done;
+        }
+    }
+    memset(&setup, 0, sizeof setup);
+    setup.grid = field.grid;
+    setup.depth = coords.depth;
+    setup.lat = coords.lat;
+    setup.lon = coords.lon;
+    setup.options = a.options;
+    st = ps_stencil_prepare(a.stencil, &setup, &params, &srep);
+    if (st) {
+        rc = ps_cli_error("%s", ps_error_detail());
+        goto done;
+    }
+    if (srep.seconds_per_step > 0)
+        a.dt = srep.seconds_per_step;
+    if (srep.note[0] && !a.quiet)
+        fprintf(stderr, "pstencil: %s\n", srep.note);
+
+    /* 3. the backend: asked for by name it must run, or it is an error */
     bname = a.backend ? a.backend : getenv("PSTENCIL_BACKEND");
     if (!bname || !*bname)
         bname = "auto";
@@ -381,7 +603,7 @@ int ps_cmd_run(int argc, char **argv)
         goto done;
     }
 
-    /* 3. the output, opened before running so a bad path fails at once */
+    /* 4. the output, opened before running so a bad path fails at once */
     if (!a.output) {
         if (make_default_output(outbuf, sizeof outbuf, ps_backend_name(b)))
             goto done;
@@ -413,10 +635,11 @@ int ps_cmd_run(int argc, char **argv)
         }
     }
 
-    /* 4. run */
+    /* 5. run */
     ps_config_init(&cfg, field.grid, a.precision);
     cfg.mode = a.mode;
-    cfg.params.scalars[0] = a.coeff;
+    cfg.stencil = a.stencil;
+    cfg.params = params;
     cfg.device = (int)a.device;
     cfg.threads = (int)a.threads;
     memcpy(cfg.block, a.block, sizeof cfg.block);
@@ -455,7 +678,7 @@ int ps_cmd_run(int argc, char **argv)
         ps_cli_warn("--plot ignored: pstencil was built without PLplot");
 #endif
 
-    /* 5. report */
+    /* 6. report */
     rep.backend = ps_backend_name(b);
     rep.device = &devs[dev];
     rep.input = a.input ? a.input : "built-in ocean";
@@ -463,7 +686,10 @@ int ps_cmd_run(int argc, char **argv)
     rep.field = &field;
     rep.precision = a.precision;
     rep.mode = a.mode;
-    rep.coeff = a.coeff;
+    rep.stencil = a.stencil;
+    rep.options = a.options;
+    rep.seconds_per_step = a.dt;
+    rep.stable_limit = srep.stable_limit;
     rep.stats = &stats;
     rep.total_s = ps_now() - t0;
     if (!a.quiet)
@@ -484,6 +710,8 @@ done:
     ps_field_free(&initial);
     ps_field_free(&field);
     ps_dataset_close(&ds);
+    ps_grid_coords_free(&coords);
+    ps_params_free(&params);
     ps_backend_close(b);
     return rc;
 }

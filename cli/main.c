@@ -10,7 +10,8 @@ static const struct {
     int (*fn)(int, char **);
     const char *help;
 } ps_commands[] = {
-    {"run", ps_cmd_run, "run the diffusion model on a NetCDF file (or the built-in ocean)"},
+    {"run", ps_cmd_run, "run a stencil on a NetCDF file (or the built-in ocean)"},
+    {"stencils", ps_cmd_stencils, "list the stencils, their options and backends' fast paths"},
     {"gen", ps_cmd_gen, "write the built-in ocean as a CF NetCDF file"},
     {"summary", ps_cmd_summary, "summary statistics of a NetCDF temperature file"},
     {"compare", ps_cmd_compare, "compare two NetCDF files cell by cell"},

@@ -43,6 +43,7 @@ int ps_cli_isatty(void);
 
 /* Subcommands: argv[0] is the subcommand name. */
 int ps_cmd_run(int argc, char **argv);
+int ps_cmd_stencils(int argc, char **argv);
 int ps_cmd_gen(int argc, char **argv);
 int ps_cmd_summary(int argc, char **argv);
 int ps_cmd_compare(int argc, char **argv);

@@ -23,6 +23,22 @@ static size_t count_ocean(const ps_field *f)
     return c;
 }
 
+/* "kh = 1000 m2/s, kv = 1e-05 m2/s, dt = auto" */
+static void print_options(FILE *f, const run_report *r)
+{
+    int o;
+    for (o = 0; o < r->stencil->noptions; o++) {
+        const ps_stencil_option *op = &r->stencil->options[o];
+        if (o)
+            fputs(", ", f);
+        if (isnan(r->options[o]))
+            fprintf(f, "%s = auto", op->name);
+        else
+            fprintf(f, "%s = %g%s%s", op->name, r->options[o], strcmp(op->unit, "1") ? " " : "",
+                    strcmp(op->unit, "1") ? op->unit : "");
+    }
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -62,13 +78,23 @@ void ps_run_report_print(FILE *f, const run_report *r)
     double write_s = s->snapshot_s + r->commit_s;
     double other = r->total_s - (r->read_s + s->create_s + s->upload_s + s->step_s +
                                  s->download_s + write_s);
-    fprintf(f, "pstencil run: %ld step%s of diffusion7 (D = %g) on %s\n", s->steps,
-            s->steps == 1 ? "" : "s", r->coeff, r->input);
+    fprintf(f, "pstencil run: %ld step%s of %s (", s->steps, s->steps == 1 ? "" : "s",
+            r->stencil->name);
+    print_options(f, r);
+    fprintf(f, ") on %s\n", r->input);
     fprintf(f, "  grid        : %zu x %zu x %zu (depth x lat x lon) = %zu cells, %zu ocean\n",
             r->field->grid.nz, r->field->grid.ny, r->field->grid.nx, cells,
             count_ocean(r->field));
     fprintf(f, "  backend     : %s on %s, %s, %s mode\n", r->backend, r->device->name,
             ps_precision_name(r->precision), ps_mode_name(r->mode));
+    if (r->seconds_per_step > 0) {
+        double mt = r->seconds_per_step * (double)s->steps;
+        fprintf(f, "  model time  : %ld x %.6g s = %.6g s (%.4g days)", s->steps,
+                r->seconds_per_step, mt, mt / 86400.0);
+        if (r->stable_limit > 0)
+            fprintf(f, "; stable limit %.6g s", r->stable_limit);
+        fputc('\n', f);
+    }
     fprintf(f, "  total time  : %.3f s\n", r->total_s);
     if (s->steps > 0)
         fprintf(f, "  per step    : %.3f ms  (%.3g cells/s, %.2f GB/s compulsory traffic)\n",
@@ -138,8 +164,19 @@ int ps_run_report_json(const char *path, const run_report *r, int force)
     json_str(f, r->backend);
     fprintf(f, ",\n  \"device\": ");
     json_str(f, r->device->name);
-    fprintf(f, ",\n  \"precision\": \"%s\",\n  \"mode\": \"%s\",\n  \"coeff\": %.17g,\n",
-            ps_precision_name(r->precision), ps_mode_name(r->mode), r->coeff);
+    fprintf(f, ",\n  \"precision\": \"%s\",\n  \"mode\": \"%s\",\n  \"stencil\": ",
+            ps_precision_name(r->precision), ps_mode_name(r->mode));
+    json_str(f, r->stencil->name);
+    fprintf(f, ",\n  \"options\": {");
+    for (i = 0; i < r->stencil->noptions; i++) {
+        fprintf(f, "%s", i ? ", " : "");
+        json_str(f, r->stencil->options[i].name);
+        if (isnan(r->options[i]))
+            fprintf(f, ": \"auto\"");
+        else
+            fprintf(f, ": %.17g", r->options[i]);
+    }
+    fprintf(f, "},\n  \"seconds_per_step\": %.17g,\n", r->seconds_per_step);
     fprintf(f, "  \"grid\": [%zu, %zu, %zu],\n  \"steps\": %ld,\n", r->field->grid.nz,
             r->field->grid.ny, r->field->grid.nx, s->steps);
     fprintf(f, "  \"checksum\": \"0x%016llx\",\n",

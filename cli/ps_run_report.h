@@ -14,7 +14,10 @@ typedef struct run_report {
     const ps_field *field; /* final state */
     ps_precision precision;
     ps_mode mode;
-    double coeff;
+    const ps_stencil *stencil;  /* what ran */
+    const double *options;      /* its option values (NaN = auto) */
+    double seconds_per_step;    /* model seconds a step advances (0 = none) */
+    double stable_limit;        /* largest stable time step in s (0 = not known) */
     const ps_run_stats *stats;
     double read_s;   /* reading (or generating) the input */
     double commit_s; /* closing and renaming the output */

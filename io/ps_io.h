@@ -1,6 +1,6 @@
 /**
  * @file ps_io.h
- * @brief CF/COARDS NetCDF input and output (design.md section 4), and the
+ * @brief CF/COARDS NetCDF input and output (docs/file-conventions.md), and the
  *        built-in ocean generator.
  *
  * Reading: ps_dataset_open() discovers the temperature variable and its axes
@@ -71,8 +71,8 @@ typedef struct ps_dataset {
 } ps_dataset;
 
 /**
- * Open @p path and discover the temperature variable and its axes (design.md
- * section 4). Nothing is allocated for the data yet.
+ * Open @p path and discover the temperature variable and its axes
+ * (docs/file-conventions.md). Nothing is allocated for the data yet.
  *
  * Variable: @p var if not NULL; else the variable whose standard_name is
  * sea_water_potential_temperature, sea_water_temperature or
@@ -87,7 +87,8 @@ typedef struct ps_dataset {
  * only if none of these exist, from a well-known dimension name (time,
  * depth, lev, lat, lon, ...). Never by position. Any order is accepted and
  * read as (time, depth, lat, lon); a depth axis stored bottom first (or
- * positive="up" stored deepest first) is flipped so k = 0 is the surface
+ * positive="up", or negative without positive="down", stored deepest first)
+ * is flipped so k = 0 is the surface
  * (ps_axis::reversed). A rank-3 variable has no time axis (ntime = 1). The
  * time axis may be the unlimited dimension (ntime may then be 0).
  *
@@ -138,6 +139,44 @@ void ps_dataset_close(ps_dataset *ds);
 
 /** Find an attribute by name in a list (NULL if absent). */
 const ps_attr *ps_attr_find(const ps_attr_list *l, const char *name);
+
+/**
+ * A grid's coordinates in the units a physical stencil needs (ps_stencil_setup
+ * in core/ps_stencil.h), in the dataset's index order (k = 0 the surface).
+ */
+typedef struct ps_grid_coords {
+    double *depth; /**< nz depths in m, positive down */
+    double *lat;   /**< ny latitudes in degrees_north, in the file's order */
+    double *lon;   /**< nx longitudes in degrees_east, unwrapped across 360 degrees */
+} ps_grid_coords;
+
+/**
+ * The coordinates of @p ds (an opened file or the built-in ocean) in SI-like
+ * units, allocated in @p c (free with ps_grid_coords_free()).
+ *
+ * Depth: units m/meter(s)/metre(s), cm/centimeter(s)/centimetre(s) or
+ * km/kilometer(s)/kilometre(s), converted to metres (cm divided by 100);
+ * positive="up" (heights), or negative values with no positive="down", are
+ * negated, so depth grows downwards. Latitude and longitude: units
+ * degrees_north / degrees_east (CF spellings) or plain "degrees"; latitudes
+ * within [-90, 90]; longitudes unwrapped (a step of more than 180 degrees is
+ * taken as a wrap across 360), so a grid crossing 0 or 180 stays uniform.
+ * A horizontal dimension without a coordinate variable (NEMO's x and y) takes
+ * its values from the 2-D latitude/longitude over (lat, lon) that the
+ * variable's `coordinates` attribute names, if the grid is rectilinear
+ * (latitude constant along each row, longitude along each column, to 1e-6).
+ *
+ * Errors (the detail names the file, the axis and the variable): PS_EINVAL
+ * for a dimension with no coordinate variable (index values only), a
+ * curvilinear 2-D latitude or longitude, a missing
+ * or unknown unit (pressure, levels, sigma, metres of a projection), a
+ * rotated-pole grid (standard_name grid_latitude/grid_longitude), a
+ * non-finite value or a latitude outside [-90, 90]; PS_ENOMEM.
+ */
+int ps_dataset_coords(const ps_dataset *ds, ps_grid_coords *c);
+
+/** Free what ps_dataset_coords() allocated (safe on a zeroed or freed @p c). */
+void ps_grid_coords_free(ps_grid_coords *c);
 
 /** Options for writing. */
 typedef struct ps_write_options {

@@ -107,13 +107,22 @@ static int ps_hdiff_prepare(const ps_stencil_setup *in, ps_params *out, ps_stenc
         return PS_EINVAL;
     }
     if (nx >= 2) {
+        /* each longitude on the uniform grid lon_0 + q dlon to 1e-6 of the largest
+         * |longitude|: the rounding of float32 coordinates (a few 1e-8 of the value)
+         * passes, a grid with irregular spacing does not */
+        double big;
         dlon = (in->lon[nx - 1] - in->lon[0]) / (double)(nx - 1);
-        for (q = 0; q + 1 < nx; q++) {
-            double d = in->lon[q + 1] - in->lon[q];
-            if (!(fabs(d - dlon) <= 1e-6 * fabs(dlon)) || dlon == 0) {
-                snprintf(why, whylen, "hdiff needs uniformly spaced longitudes: spacing %g "
-                         "between indices %zu and %zu differs from the mean %g by more than "
-                         "1e-6 relative", d, q, q + 1, dlon);
+        big = fabs(dlon);
+        for (q = 0; q < nx; q++)
+            big = fabs(in->lon[q]) > big ? fabs(in->lon[q]) : big;
+        for (q = 0; q < nx; q++) {
+            double d = in->lon[q] - (in->lon[0] + (double)q * dlon);
+            if (!(fabs(d) <= 1e-6 * big) || dlon == 0 ||
+                (q + 1 < nx && !((in->lon[q + 1] - in->lon[q]) * dlon > 0))) {
+                snprintf(why, whylen, "hdiff needs uniformly spaced longitudes: longitude %.9g "
+                         "at index %zu is %.3g degrees off the uniform grid %.9g + i * %.9g "
+                         "(more than 1e-6 of the largest |longitude|)", in->lon[q], q, d,
+                         in->lon[0], dlon);
                 return PS_EINVAL;
             }
         }

@@ -1,3 +1,16 @@
 # The pstencil program: entry points, run, bad input.
-TESTS += tests/cli_basics.sh tests/cli_run.sh tests/cli_run_python.sh tests/cli_bad_input.sh
-EXTRA_DIST += tests/cli_basics.sh tests/cli_run.sh tests/cli_run_python.sh tests/cli_bad_input.sh
+TESTS += tests/cli_basics.sh tests/cli_run.sh tests/cli_run_python.sh tests/cli_bad_input.sh \
+	tests/cli_hdiff.sh tests/cli_stencils.sh
+EXTRA_DIST += tests/cli_basics.sh tests/cli_run.sh tests/cli_run_python.sh tests/cli_bad_input.sh \
+	tests/cli_hdiff.sh tests/cli_stencils.sh tests/data/cf_cmems.cdl tests/data/cf_nco.cdl tests/data/cf_cdo.cdl \
+	tests/data/cf_nemo.cdl tests/data/cf_descending.cdl tests/data/cf_indices.cdl
+# Stencils: the reference against an independent oracle (literal loops, no
+# kernels/), and hdiff's heat conservation in a closed basin.
+check_PROGRAMS += tests/test_oracle
+tests_test_oracle_SOURCES = tests/test_oracle.c tests/ps_oracle.c tests/ps_oracle.h
+tests_test_oracle_LDADD = core/libpstencil.la -lm
+TESTS += tests/test_oracle
+check_PROGRAMS += tests/test_hdiff_conserve
+tests_test_hdiff_conserve_SOURCES = tests/test_hdiff_conserve.c tests/ps_oracle.c tests/ps_oracle.h
+tests_test_hdiff_conserve_LDADD = core/libpstencil.la -lm
+TESTS += tests/test_hdiff_conserve

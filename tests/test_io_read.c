@@ -1,6 +1,6 @@
 /*
  * The NetCDF reader on files this test generates in every convention of
- * design.md section 4: variable found by --var, standard_name, common name or
+ * docs/file-conventions.md: variable found by --var, standard_name, common name or
  * temperature units; ambiguity; axes found by axis / standard_name / units /
  * positive / name; every dimension order; 3-D and 4-D; unlimited time;
  * _FillValue, missing_value (scalar, vector), valid_range, valid_min/max,
@@ -40,7 +40,7 @@ typedef struct spec {
     nc_type ctype;      /* coordinate type */
     int miss;           /* enum miss_style */
     int axes;           /* enum axis_style */
-    int depth_up;       /* positive="up", negative heights */
+    int depth_up;       /* positive="up", negative heights (2: negative, no positive) */
     int depth_bottom_first; /* depth stored deepest first */
     const char *name;   /* variable name */
     const char *stdname;/* standard_name or NULL */
@@ -132,7 +132,7 @@ static void make_file(const char *path, const spec *s)
             static const char *const un[4] = {"days since 2000-01-01", "m", "degrees_north", "degrees_east"};
             put_text(nc, cv, "units", un[r]);
         }
-        if (r == 1 && (s->axes == A_UNITS || s->depth_up))
+        if (r == 1 && (s->axes == A_UNITS || s->depth_up == 1))
             put_text(nc, cv, "positive", s->depth_up ? "up" : "down");
     }
     NCX(nc_def_var(nc, s->name, s->vtype, s->rank, vd, &var));
@@ -446,6 +446,10 @@ int main(void)
     snprintf(path, sizeof path, "%s/up.nc", dir);
     make_file(path, &s);
     check_read("positive=up depth", path, &s, NULL);
+    s.depth_up = 2;
+    snprintf(path, sizeof path, "%s/negative.nc", dir);
+    make_file(path, &s);
+    check_read("negative depths without positive", path, &s, NULL);
     s = base();
     s.depth_bottom_first = 1;
     s.order[0] = 3, s.order[1] = 1, s.order[2] = 0, s.order[3] = 2;
