@@ -700,9 +700,11 @@ static void check_stencil(ps_backend *ocl, ps_backend *ref, const ps_stencil *st
         {{7, 8, 19}, FILL_ISOLATED, "7x8x19 isolated ocean cells in land"},
         {{9, 10, 33}, FILL_EXTREME, "9x10x33 extremes (+-1e30, subnormals, -0.0)"},
     };
+    /* boxes with 2 x radius ghost layers and 3, 5, 7 cells inside them, in a grid
+       with 3, 4, 6 more cells on either side */
     const unsigned ghost = 2 * (unsigned)st->radius;
-    const ps_grid global = {16, 20, 30};
     const ps_grid ext = {2 * ghost + 3, 2 * ghost + 5, 2 * ghost + 7};
+    const ps_grid global = {ext.nz + 6, ext.ny + 8, ext.nx + 12};
     const size_t inner[3] = {3, 4, 6}, corner[3] = {0, 4, global.nx - ext.nx};
     ps_config cfg;
     char path[128];
