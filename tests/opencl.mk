@@ -1,6 +1,7 @@
-# opencl tests: the plugin through the loader against the reference, its
-# variants (3-D kernel, forced work-group shape, float quotient in double),
-# and the no-platform case. All skip (77) when the plugin is not built or no
+# opencl tests: the plugin through the loader against the reference for every
+# stencil (generic kernels and diffusion7's fast path, whole grids and boxes),
+# its variants (each kernel shape, forced work-group shape, float quotient in
+# double), and the no-platform case. All skip (77) when the plugin is not built or no
 # OpenCL device exists.
 check_PROGRAMS += tests/test_opencl tests/test_opencl_speed
 tests_test_opencl_SOURCES = tests/test_opencl.c

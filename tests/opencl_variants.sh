@@ -1,9 +1,10 @@
 #!/bin/sh
-# The exact-mode suite again on the other code paths: each kernel shape
-# (PSTENCIL_OPENCL_KERNEL=ij|ijk|row) with a forced, odd work-group shape, and
-# the float quotient computed in double (the path for devices without
-# correctly rounded float division), each bitwise equal to the reference;
-# and a program that does not compile (the error carries the build log).
+# The exact-mode suite (every stencil, generic kernels and fast path) again on
+# the other code paths: each kernel shape (PSTENCIL_OPENCL_KERNEL=ij|ijk|row)
+# with a forced, odd work-group shape, and the float quotient computed in
+# double (the path for devices without correctly rounded float division),
+# each bitwise equal to the reference; and a program that does not compile
+# (the error carries the build log).
 . "$top_srcdir/tests/lib.sh"
 prog="$top_builddir/tests/test_opencl"
 [ -x "$prog" ] || skip "tests/test_opencl not built"

@@ -1,30 +1,46 @@
 /*
- * The opencl backend plugin: the shared cell update (kernels/diffusion7.h)
- * on any OpenCL 1.2 device, bitwise identical to the reference in exact
- * mode. Two device buffers swapped between steps (two kernel objects with
- * their arguments swapped, so a step is one enqueue and no host round trip);
- * one synchronisation in finish/download; per-step device timing from
- * profiling events when cfg->profile is set.
+ * The opencl backend plugin: every stencil of kernels/ps_stencils.h on any
+ * OpenCL 1.2 device, bitwise identical to the reference in exact mode. Each
+ * stencil runs in the generic kernels (ps_opencl_generic.cl: the shared loop
+ * skeleton around kernels/ps_skeleton.h); a stencil named in
+ * ps_ocl_fast_paths has tuned kernels too (ps_fast_<NAME>_<shape>),
+ * used unless cfg->generic asks for the generic ones. Every kernel takes the
+ * same arguments, so nothing here depends on the stencil. Two device buffers
+ * swapped between steps (two kernel objects with their arguments swapped,
+ * so a step is one enqueue and no host round trip) and a read-only buffer of
+ * the packed parameters made once per context; one synchronisation in
+ * finish/download; per-step device timing from profiling events when
+ * cfg->profile is set.
  */
 #include "config.h"
 #include "ps_opencl.h"
+#include "ps_plugin.h"
+#include "ps_stencils.h" /* the list only: no PS_REAL, no cell functions */
 
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /**
  * Environment variable choosing the kernel shape: "row" (2-D range over
  * (j, k), i loop inside: the CPU default), "ij" (2-D range over (i, j), k loop
  * inside: the default elsewhere) or "ijk" (3-D range, one cell per work-item).
+ * Every kernel, generic or fast path, exists in the three shapes.
  */
 #define PS_OCL_KERNEL_ENV "PSTENCIL_OPENCL_KERNEL"
 
 /** Launches queued before step() waits for the device (bounds runtime memory). */
 #define PS_OCL_MAX_QUEUED 4096
+
+/** The stencils the program has generic kernels for (ps_gen_<NAME>_<shape>). */
+#define PS_OCL_NAME(NAME) #NAME,
+static const char *const ps_ocl_stencils[] = {PS_STENCIL_LIST(PS_OCL_NAME) NULL};
+#undef PS_OCL_NAME
+
+/** The stencils with tuned kernels (ps_fast_<NAME>_<shape>, in ps_opencl_<NAME>.cl). */
+static const char *const ps_ocl_fast_paths[] = {"diffusion7", NULL};
 
 typedef struct ocl_ctx {
     ps_config cfg;
@@ -35,10 +51,13 @@ typedef struct ocl_ctx {
     cl_context clctx;       /* borrowed from the program cache */
     cl_command_queue q;
     cl_mem buf[2];
+    cl_mem params;          /* packed kernel parameters (ps_params_pack), read-only */
+    size_t params_bytes;
     cl_kernel k[2];         /* k[b] reads buf[b], writes buf[1-b] */
+    char kname[128];        /* the kernel in use */
     int cur;                /* buffer holding the current field */
     cl_uint dims;
-    int row;                /* ps_step_row: range over (j, k), i loop inside */
+    int row;                /* the row shape: range over (j, k), i loop inside */
     size_t global[3], local[3];
     cl_event *ev;           /* step events not yet read (profiling) */
     size_t nev, evcap;
@@ -47,13 +66,6 @@ typedef struct ocl_ctx {
     double upload_ms, download_ms;
     char err[4096];
 } ocl_ctx;
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
 
 static int ocl_probe(ps_device_info *devs, int max, int *ndevs, char *why, size_t whylen)
 {
@@ -182,26 +194,6 @@ static int ocl_step(void *vc, long nsteps)
     return PS_OK;
 }
 
-static int region_check(ocl_ctx *c, const ps_region *r)
-{
-    const size_t ext[3] = {c->g.nz, c->g.ny, c->g.nx};
-    size_t cnt[3];
-    int a;
-    if (!r)
-        return PS_OK;
-    cnt[0] = r->count.nz;
-    cnt[1] = r->count.ny;
-    cnt[2] = r->count.nx;
-    for (a = 0; a < 3; a++)
-        if (r->start[a] > ext[a] || cnt[a] > ext[a] - r->start[a]) {
-            snprintf(c->err, sizeof c->err,
-                     "region [%zu+%zu, %zu+%zu, %zu+%zu] outside box %zux%zux%zu", r->start[0],
-                     cnt[0], r->start[1], cnt[1], r->start[2], cnt[2], ext[0], ext[1], ext[2]);
-            return PS_ERANGE;
-        }
-    return PS_OK;
-}
-
 /* Buffer/host origins and region of a rectangular copy (bytes, rows, slices). */
 static void rect(ocl_ctx *c, const ps_region *r, size_t bo[3], size_t ho[3], size_t reg[3])
 {
@@ -217,9 +209,9 @@ static void rect(ocl_ctx *c, const ps_region *r, size_t bo[3], size_t ho[3], siz
 static int ocl_upload(void *vc, const void *host, const ps_region *r)
 {
     ocl_ctx *c = vc;
-    double t0 = now_ms();
+    double t0 = ps_plugin_now_ms();
     cl_int e;
-    int st = region_check(c, r);
+    int st = ps_plugin_region_check(&c->g, r, c->err, sizeof c->err);
     if (st)
         return st;
     if (!r) {
@@ -236,16 +228,16 @@ static int ocl_upload(void *vc, const void *host, const ps_region *r)
         if (e != CL_SUCCESS)
             return ps_ocl_fail(c->err, sizeof c->err, e, "clEnqueueWriteBufferRect");
     }
-    c->upload_ms += now_ms() - t0;
+    c->upload_ms += ps_plugin_now_ms() - t0;
     return PS_OK;
 }
 
 static int ocl_download(void *vc, void *host, const ps_region *r)
 {
     ocl_ctx *c = vc;
-    double t0 = now_ms();
+    double t0 = ps_plugin_now_ms();
     cl_int e;
-    int st = region_check(c, r);
+    int st = ps_plugin_region_check(&c->g, r, c->err, sizeof c->err);
     if (st)
         return st;
     if (!r) {
@@ -262,15 +254,9 @@ static int ocl_download(void *vc, void *host, const ps_region *r)
         if (e != CL_SUCCESS)
             return ps_ocl_fail(c->err, sizeof c->err, e, "clEnqueueReadBufferRect");
     }
-    c->download_ms += now_ms() - t0;
+    c->download_ms += ps_plugin_now_ms() - t0;
     /* the blocking read waited for every step before it: read their events */
     return collect_events(c);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 static int ocl_timing(void *vc, ps_timing *t)
@@ -289,7 +275,7 @@ static int ocl_timing(void *vc, ps_timing *t)
         return st;
     t->upload_ms = c->upload_ms;
     t->download_ms = c->download_ms;
-    t->device_bytes = 2 * (uint64_t)c->bytes;
+    t->device_bytes = 2 * (uint64_t)c->bytes + (uint64_t)c->params_bytes;
     t->steps = (long)c->nstep;
     if (!c->nstep)
         return PS_OK;
@@ -299,13 +285,11 @@ static int ocl_timing(void *vc, ps_timing *t)
         return PS_ENOMEM;
     }
     memcpy(sorted, c->step_ms, c->nstep * sizeof *sorted);
-    qsort(sorted, c->nstep, sizeof *sorted, cmp_double);
+    t->step_ms_med = ps_plugin_median(sorted, c->nstep); /* sorts the copy */
     for (i = 0; i < c->nstep; i++)
         t->step_ms_sum += sorted[i];
     t->step_ms_min = sorted[0];
     t->step_ms_max = sorted[c->nstep - 1];
-    t->step_ms_med = c->nstep % 2 ? sorted[c->nstep / 2]
-                                  : 0.5 * (sorted[c->nstep / 2 - 1] + sorted[c->nstep / 2]);
     free(sorted);
     return PS_OK;
 }
@@ -326,6 +310,8 @@ static void ocl_destroy(void *vc)
         if (c->buf[b])
             clReleaseMemObject(c->buf[b]);
     }
+    if (c->params)
+        clReleaseMemObject(c->params);
     if (c->q)
         clReleaseCommandQueue(c->q);
     /* the cl_context and program belong to the process-wide cache */
@@ -416,6 +402,95 @@ static int shape(ocl_ctx *c, cl_kernel k, char *why, size_t whylen)
     return PS_OK;
 }
 
+/*
+ * The kernel for c->cfg: the stencil's tuned fast path where it has one and
+ * the config does not ask for the generic skeleton, else its generic
+ * kernels; in the shape @p kshape (PSTENCIL_OPENCL_KERNEL; NULL = row on CPU
+ * devices, ij elsewhere).
+ */
+static int pick_kernel(ocl_ctx *c, const char *kshape, char *why, size_t whylen)
+{
+    const char *name = c->cfg.stencil->name;
+    int fast = !c->cfg.generic && ps_plugin_name_index(ps_ocl_fast_paths, name) >= 0;
+    int n;
+    /*
+     * Default shape: on CPUs (PoCL) a work-item per (j, k) row with the i loop
+     * inside, which the CPU compiler vectorises (measured 3-5x faster than a
+     * range over (i, j) or (i, j, k) there); elsewhere a range over (i, j),
+     * consecutive work-items on consecutive i (coalesced), each walking its
+     * column along k.
+     */
+    if (!kshape)
+        kshape = (c->dev->type & CL_DEVICE_TYPE_CPU) ? "row" : "ij";
+    c->dims = strcmp(kshape, "ijk") ? 2 : 3;
+    c->row = !strcmp(kshape, "row");
+    n = snprintf(c->kname, sizeof c->kname, "ps_%s_%s_%s", fast ? "fast" : "gen", name, kshape);
+    if (n < 0 || (size_t)n >= sizeof c->kname) {
+        snprintf(why, whylen, "stencil name '%s' is too long for a kernel name", name);
+        return PS_EINVAL;
+    }
+    return PS_OK;
+}
+
+/* Kernel arguments: in, out, parameters, box extents, origin, global grid. */
+static int set_args(ocl_ctx *c, int b, char *why, size_t whylen)
+{
+    const ps_box *box = &c->cfg.box;
+    const cl_uint ext[3] = {(cl_uint)c->g.nz, (cl_uint)c->g.ny, (cl_uint)c->g.nx};
+    const cl_long org[3] = {(cl_long)box->origin[0], (cl_long)box->origin[1],
+                            (cl_long)box->origin[2]};
+    const cl_long glob[3] = {(cl_long)box->global.nz, (cl_long)box->global.ny,
+                             (cl_long)box->global.nx};
+    cl_int e = CL_SUCCESS;
+    cl_uint a = 0, q;
+    e = clSetKernelArg(c->k[b], a++, sizeof(cl_mem), &c->buf[b]);
+    if (e == CL_SUCCESS)
+        e = clSetKernelArg(c->k[b], a++, sizeof(cl_mem), &c->buf[1 - b]);
+    if (e == CL_SUCCESS)
+        e = clSetKernelArg(c->k[b], a++, sizeof(cl_mem), &c->params);
+    for (q = 0; q < 3 && e == CL_SUCCESS; q++)
+        e = clSetKernelArg(c->k[b], a++, sizeof ext[q], &ext[q]);
+    for (q = 0; q < 3 && e == CL_SUCCESS; q++)
+        e = clSetKernelArg(c->k[b], a++, sizeof org[q], &org[q]);
+    for (q = 0; q < 3 && e == CL_SUCCESS; q++)
+        e = clSetKernelArg(c->k[b], a++, sizeof glob[q], &glob[q]);
+    if (e != CL_SUCCESS)
+        return ps_ocl_fail(why, whylen, e, "clSetKernelArg(%s, %u)", c->kname, a - 1);
+    return PS_OK;
+}
+
+/* The read-only buffer of packed kernel parameters (at least one element). */
+static int make_params(ocl_ctx *c, char *why, size_t whylen)
+{
+    size_t n = ps_params_packed_len(&c->cfg);
+    void *host;
+    cl_int e;
+    if (n == 0)
+        n = 1;
+    c->params_bytes = n * c->es;
+    if (c->params_bytes > c->dev->max_alloc) {
+        snprintf(why, whylen, "the %zu-byte parameter buffer exceeds the device's maximum "
+                 "allocation of %llu bytes on %s", c->params_bytes,
+                 (unsigned long long)c->dev->max_alloc, c->dev->name);
+        return PS_ENOMEM;
+    }
+    host = calloc(n, c->es);
+    if (!host) {
+        snprintf(why, whylen, "out of memory");
+        return PS_ENOMEM;
+    }
+    ps_params_pack(&c->cfg, host);
+    c->params = clCreateBuffer(c->clctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                               c->params_bytes, host, &e);
+    free(host);
+    if (e != CL_SUCCESS) {
+        c->params = NULL;
+        return ps_ocl_fail(why, whylen, e, "clCreateBuffer (parameters, %zu bytes) on %s",
+                           c->params_bytes, c->dev->name);
+    }
+    return PS_OK;
+}
+
 static int ocl_create(const ps_config *cfg, void **out, char *why, size_t whylen)
 {
     ocl_ctx *c = NULL;
@@ -423,29 +498,27 @@ static int ocl_create(const ps_config *cfg, void **out, char *why, size_t whylen
     cl_program prog;
     cl_int e;
     int st, b;
-    const char *kname = NULL, *kenv = getenv(PS_OCL_KERNEL_ENV);
+    const char *kshape = getenv(PS_OCL_KERNEL_ENV);
     size_t cells;
 
     *out = NULL;
-    if (strcmp(cfg->stencil->name, "diffusion7")) {
-        snprintf(why, whylen, "stencil '%s' is not implemented", cfg->stencil->name);
+    st = ps_plugin_check_config(cfg, why, whylen);
+    if (st)
+        return st;
+    if (ps_plugin_name_index(ps_ocl_stencils, cfg->stencil->name) < 0) {
+        snprintf(why, whylen, "stencil '%s' is not in this plugin's program (it was built from "
+                 "another kernels/ps_stencils.h)", cfg->stencil->name);
         return PS_EUNSUPPORTED;
     }
     if (cfg->mode != PS_MODE_EXACT && cfg->mode != PS_MODE_FAST) {
         snprintf(why, whylen, "unknown mode %d", (int)cfg->mode);
         return PS_EINVAL;
     }
-    if (kenv && *kenv) {
-        if (!strcmp(kenv, "ijk"))
-            kname = "ps_step_ijk";
-        else if (!strcmp(kenv, "row"))
-            kname = "ps_step_row";
-        else if (!strcmp(kenv, "ij"))
-            kname = "ps_step_ij";
-        else {
-            snprintf(why, whylen, PS_OCL_KERNEL_ENV "='%s': expected ij, ijk or row", kenv);
-            return PS_EINVAL;
-        }
+    if (kshape && !*kshape)
+        kshape = NULL;
+    if (kshape && strcmp(kshape, "ij") && strcmp(kshape, "ijk") && strcmp(kshape, "row")) {
+        snprintf(why, whylen, PS_OCL_KERNEL_ENV "='%s': expected ij, ijk or row", kshape);
+        return PS_EINVAL;
     }
     c = calloc(1, sizeof *c);
     if (!c) {
@@ -477,17 +550,9 @@ static int ocl_create(const ps_config *cfg, void **out, char *why, size_t whylen
     st = ps_ocl_select(cfg->device, &c->dev, why, whylen);
     if (st)
         goto done;
-    /*
-     * Kernel shape: on CPUs (PoCL) a work-item per (j, k) row with the i loop
-     * inside, which the CPU compiler vectorises (measured 3-5x faster than a
-     * range over (i, j) or (i, j, k) there); elsewhere a range over (i, j),
-     * consecutive work-items on consecutive i (coalesced), each walking its
-     * column along k with the k-1, k, k+1 values in registers.
-     */
-    if (!kname)
-        kname = (c->dev->type & CL_DEVICE_TYPE_CPU) ? "ps_step_row" : "ps_step_ij";
-    c->dims = strcmp(kname, "ps_step_ijk") ? 2 : 3;
-    c->row = !strcmp(kname, "ps_step_row");
+    st = pick_kernel(c, kshape, why, whylen);
+    if (st)
+        goto done;
     if (cfg->precision == PS_FLOAT64 && !c->dev->fp64) {
         snprintf(why, whylen, "OpenCL device %d:%d (%s) has no double precision (no cl_khr_fp64): "
                               "float64 is not available on it, use float32",
@@ -541,33 +606,20 @@ static int ocl_create(const ps_config *cfg, void **out, char *why, size_t whylen
             goto done;
         }
     }
+    st = make_params(c, why, whylen);
+    c->cfg.params.arrays = NULL; /* the caller's memory: read once, above */
+    if (st)
+        goto done;
     for (b = 0; b < 2; b++) {
-        cl_uint nz = (cl_uint)c->g.nz, ny = (cl_uint)c->g.ny, nx = (cl_uint)c->g.nx;
-        float df = (float)cfg->params.scalars[0];
-        double dd = cfg->params.scalars[0];
-        c->k[b] = clCreateKernel(prog, kname, &e);
+        c->k[b] = clCreateKernel(prog, c->kname, &e);
         if (e != CL_SUCCESS) {
             c->k[b] = NULL;
-            st = ps_ocl_fail(why, whylen, e, "clCreateKernel(%s)", kname);
+            st = ps_ocl_fail(why, whylen, e, "clCreateKernel(%s)", c->kname);
             goto done;
         }
-#define ARG(i, size, ptr)                                                                    \
-    e = clSetKernelArg(c->k[b], i, size, ptr);                                               \
-    if (e != CL_SUCCESS) {                                                                   \
-        st = ps_ocl_fail(why, whylen, e, "clSetKernelArg(%s, %d)", kname, i);                \
-        goto done;                                                                           \
-    }
-        ARG(0, sizeof(cl_mem), &c->buf[b]);
-        ARG(1, sizeof(cl_mem), &c->buf[1 - b]);
-        ARG(2, sizeof nz, &nz);
-        ARG(3, sizeof ny, &ny);
-        ARG(4, sizeof nx, &nx);
-        if (v.f64) {
-            ARG(5, sizeof dd, &dd);
-        } else {
-            ARG(5, sizeof df, &df);
-        }
-#undef ARG
+        st = set_args(c, b, why, whylen);
+        if (st)
+            goto done;
     }
     st = shape(c, c->k[0], why, whylen);
     if (st)
@@ -586,7 +638,7 @@ static const ps_backend_ops ps_opencl_table = {
     .description = "OpenCL 1.2 devices (GPUs, accelerators, CPUs through PoCL)",
     .priority = 200,
     .flags = PS_BACKEND_GPU | PS_BACKEND_BLOCK,
-    .fast_paths = NULL,
+    .fast_paths = ps_ocl_fast_paths,
     .probe = ocl_probe,
     .create = ocl_create,
     .upload = ocl_upload,

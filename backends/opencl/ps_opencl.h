@@ -112,9 +112,12 @@ typedef struct ps_ocl_variant {
 int ps_ocl_program(const ps_ocl_dev *dev, ps_ocl_variant v, cl_context *ctx, cl_program *prog,
                    char *why, size_t whylen);
 
-/* Embedded sources, generated at build time into ps_opencl_source.c. */
-extern const char ps_ocl_src_kernel_defs[];
-extern const char ps_ocl_src_diffusion7[];
-extern const char ps_ocl_src_wrapper[];
+/*
+ * Embedded sources, generated at build time into ps_opencl_source.c
+ * (backends/opencl/local.mk): the program's files in order, NULL-terminated,
+ * and their names in the source tree.
+ */
+extern const char *const ps_ocl_src_list[];
+extern const char *const ps_ocl_src_names[];
 
 #endif /* PS_OPENCL_H */

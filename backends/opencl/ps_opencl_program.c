@@ -1,9 +1,10 @@
 /*
- * OpenCL programs: the embedded kernel sources (kernels/ps_kernel_defs.h,
- * kernels/diffusion7.h and the wrapper ps_opencl_kernel.cl, generated into
- * ps_opencl_source.c at build time) behind a short prelude of pragmas, built
- * once per device and variant (precision, exact/fast, division method) and
- * kept for the process lifetime.
+ * OpenCL programs: the embedded sources (every file of kernels/ named in
+ * kernels/local.mk, then the backend's wrappers ps_opencl_generic.cl and
+ * ps_opencl_diffusion7.cl; generated into ps_opencl_source.c at build time,
+ * listed in order in ps_ocl_src_list[]) behind a short prelude of pragmas,
+ * concatenated into one program, built once per device and variant
+ * (precision, exact/fast, division method) and kept for the process lifetime.
  */
 #include "config.h"
 #include "ps_opencl.h"
@@ -85,9 +86,10 @@ static int build(const ps_ocl_dev *dev, cl_context ctx, ps_ocl_variant v, cl_pro
                  char *why, size_t whylen)
 {
     char prelude[512], opts[1024];
-    const char *src[4], *extra = getenv(PS_OCL_OPTIONS_ENV);
+    const char **src = NULL, *extra = getenv(PS_OCL_OPTIONS_ENV);
     cl_program prog = NULL;
     cl_int e, be;
+    cl_uint nsrc;
     int st = PS_OK;
 
     variant_text(dev, v, prelude, sizeof prelude, opts, sizeof opts);
@@ -107,18 +109,24 @@ static int build(const ps_ocl_dev *dev, cl_context ctx, ps_ocl_variant v, cl_pro
         }
         snprintf(opts + used, sizeof opts - used, " %s", extra);
     }
+    /* the prelude, then the embedded files in program order */
+    for (nsrc = 1; ps_ocl_src_list[nsrc - 1]; nsrc++)
+        ;
+    src = malloc(nsrc * sizeof *src);
+    if (!src) {
+        snprintf(why, whylen, "out of memory");
+        return PS_ENOMEM;
+    }
     src[0] = prelude;
-    src[1] = ps_ocl_src_kernel_defs;
-    src[2] = ps_ocl_src_diffusion7;
-    src[3] = ps_ocl_src_wrapper;
-    prog = clCreateProgramWithSource(ctx, 4, src, NULL, &e);
+    memcpy(src + 1, ps_ocl_src_list, (nsrc - 1) * sizeof *src);
+    prog = clCreateProgramWithSource(ctx, nsrc, src, NULL, &e);
     if (e != CL_SUCCESS) {
         st = ps_ocl_fail(why, whylen, e, "clCreateProgramWithSource on %s", dev->name);
         goto done;
     }
     be = clBuildProgram(prog, 1, &dev->device, opts, NULL, NULL);
     if (be != CL_SUCCESS) {
-        size_t loglen = 0, used;
+        size_t loglen = 0, used, i;
         char *log = NULL;
         st = ps_ocl_fail(why, whylen, be, "clBuildProgram on %s with options '%s'", dev->name,
                          opts);
@@ -127,6 +135,14 @@ static int build(const ps_ocl_dev *dev, cl_context ctx, ps_ocl_variant v, cl_pro
             log = calloc(1, loglen + 1);
         if (log)
             e = clGetProgramBuildInfo(prog, dev->device, CL_PROGRAM_BUILD_LOG, loglen, log, NULL);
+        used = strlen(why);
+        snprintf(why + used, whylen - used, " (program: the prelude, then");
+        for (i = 0; ps_ocl_src_names[i]; i++) {
+            used = strlen(why);
+            snprintf(why + used, whylen - used, " %s", ps_ocl_src_names[i]);
+        }
+        used = strlen(why);
+        snprintf(why + used, whylen - used, ")");
         used = strlen(why);
         if (log && e == CL_SUCCESS)
             snprintf(why + used, whylen - used, "; build log:\n%s", log);
@@ -141,6 +157,7 @@ static int build(const ps_ocl_dev *dev, cl_context ctx, ps_ocl_variant v, cl_pro
 done:
     if (prog)
         clReleaseProgram(prog);
+    free(src);
     return st;
 }
 

@@ -1,22 +1,36 @@
 /*
- * The thin OpenCL kernels around the shared cell update (kernels/diffusion7.h).
- * The plugin compiles this after ps_kernel_defs.h and diffusion7.h, as one
- * program, with -DPS_REAL=float|double -DPS_SUFFIX=_f32|_f64; it includes
- * nothing. Every cell of the output is written: the outermost layer of the
- * box and land are copies, the rest goes through the cell update (which keeps
- * NaN cells and isolated cells unchanged by itself).
+ * diffusion7's fast path: three tuned kernels around its cell update
+ * ps_diffusion7_cell (kernels/diffusion7.h), used for diffusion7 unless the
+ * config asks for the generic skeleton (ps_opencl_generic.cl), against which
+ * they are validated bitwise. The plugin compiles this last in the program
+ * (after kernels/ and ps_opencl_generic.cl) with -DPS_REAL=float|double
+ * -DPS_SUFFIX=_f32|_f64; it includes nothing. Every cell of the output is
+ * written: the outermost layer of the box and land are copies, the rest goes
+ * through the cell update (which keeps NaN cells and isolated cells unchanged
+ * by itself).
  *
- * ps_step_ij: a 2-D range over (i, j); each work-item walks its column along
- * k, keeping the k-1, k and k+1 values in registers (each value is loaded
- * once from the k stream instead of three times).
- * ps_step_ijk: a 3-D range, one work-item per cell.
- * ps_step_row: a 2-D range over (j, k); each work-item does one row along i
- * (a loop a CPU compiler vectorises: the default on CPU devices).
+ * The arguments are the generic kernels' (in, out, packed parameters, box
+ * extents, origin, global grid), so the host treats every kernel alike;
+ * diffusion7 reads only D = params[0] and needs neither origin nor global
+ * grid (it has no coefficient arrays).
+ *
+ * ps_fast_diffusion7_ij: a 2-D range over (i, j); each work-item walks its
+ * column along k, keeping the k-1, k and k+1 values in registers (each value
+ * is loaded once from the k stream instead of three times).
+ * ps_fast_diffusion7_ijk: a 3-D range, one work-item per cell.
+ * ps_fast_diffusion7_row: a 2-D range over (j, k); each work-item does one
+ * row along i (a loop a CPU compiler vectorises: the default on CPU devices).
  */
 
-__kernel void ps_step_ij(__global const PS_REAL *restrict in, __global PS_REAL *restrict out,
-                         const uint nz, const uint ny, const uint nx, const PS_REAL d)
+#define PS_FAST_D7_ARGS                                                                  \
+    __global const PS_REAL *restrict in, __global PS_REAL *restrict out,                \
+        __global const PS_REAL *restrict params, const uint nz, const uint ny,          \
+        const uint nx, const long ok, const long oj, const long oi, const long gz,      \
+        const long gy, const long gx
+
+__kernel void ps_fast_diffusion7_ij(PS_FAST_D7_ARGS)
 {
+    const PS_REAL d = params[0];
     const uint i = (uint)get_global_id(0);
     const uint j = (uint)get_global_id(1);
     const size_t plane = (size_t)ny * nx;
@@ -45,9 +59,9 @@ __kernel void ps_step_ij(__global const PS_REAL *restrict in, __global PS_REAL *
     out[p] = c;
 }
 
-__kernel void ps_step_ijk(__global const PS_REAL *restrict in, __global PS_REAL *restrict out,
-                          const uint nz, const uint ny, const uint nx, const PS_REAL d)
+__kernel void ps_fast_diffusion7_ijk(PS_FAST_D7_ARGS)
 {
+    const PS_REAL d = params[0];
     const uint i = (uint)get_global_id(0);
     const uint j = (uint)get_global_id(1);
     const uint k = (uint)get_global_id(2);
@@ -64,9 +78,9 @@ __kernel void ps_step_ijk(__global const PS_REAL *restrict in, __global PS_REAL 
                                                        in[p + 1], d);
 }
 
-__kernel void ps_step_row(__global const PS_REAL *restrict in, __global PS_REAL *restrict out,
-                          const uint nz, const uint ny, const uint nx, const PS_REAL d)
+__kernel void ps_fast_diffusion7_row(PS_FAST_D7_ARGS)
 {
+    const PS_REAL d = params[0];
     const uint j = (uint)get_global_id(0);
     const uint k = (uint)get_global_id(1);
     const size_t plane = (size_t)ny * nx;
