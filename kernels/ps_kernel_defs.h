@@ -24,7 +24,7 @@
 #define PS_KERNEL_DEFS_H
 
 #if defined(__OPENCL_VERSION__)
-#  define PS_KERNEL_FN inline
+#  define PS_KERNEL_FN static inline
 #elif defined(__CUDACC__) || defined(__HIPCC__)
 #  define PS_KERNEL_FN static __host__ __device__ __forceinline__
 #else
