@@ -3,7 +3,8 @@
  * built for another ABI, plugins that cannot load (undefined symbol; a
  * "vendor" library out of reach), a plugin without the entry point, a working
  * plugin, and `auto` passing over what cannot run. Each failure must come
- * back as a status with a message naming the reason, never a crash.
+ * back as a status with a message naming the reason, never a crash. And the
+ * backend list (backends/ps_backends.h) as the loader serves it.
  */
 #include "config.h"
 #include "pstencil.h"
@@ -57,6 +58,54 @@ static int copy_file(const char *from, const char *to)
     return fclose(out);
 }
 
+/* The list as the loader serves it: names, kinds, built-in tables, help text. */
+static void check_list(void)
+{
+    const ps_backend_entry *list;
+    const char *const *known;
+    char joined[1024] = "";
+    int n, nk, i, j;
+    ps_backend_list(&list, &n);
+    ps_backend_known(&known, &nk);
+    CHECK(n >= 2 && nk >= 2 && nk <= n, "list of %d, %d known", n, nk);
+    for (i = 0; i < n; i++) {
+        int found = 0;
+        size_t used = strlen(joined);
+        for (j = 0; j < i; j++)
+            CHECK(strcmp(list[i].name, list[j].name), "%s listed twice", list[i].name);
+        for (j = 0; j < nk; j++)
+            found |= !strcmp(known[j], list[i].name);
+        CHECK(found || list[i].kind == PS_BACKEND_KIND_CHECK, "%s is listed but not known",
+              list[i].name);
+        CHECK(ps_backend_is_built(list[i].name) == list[i].built, "%s: is_built disagrees",
+              list[i].name);
+        if (list[i].kind != PS_BACKEND_KIND_CHECK)
+            snprintf(joined + used, sizeof joined - used, "%s%s", used ? ", " : "",
+                     list[i].name);
+        if (list[i].kind == PS_BACKEND_KIND_BUILTIN && list[i].built) {
+            ps_backend *b = NULL;
+            int st = ps_backend_open(list[i].name, &b);
+            CHECK(st == 0 && !strcmp(ps_backend_path(b), "built-in") &&
+                      !strcmp(ps_backend_get_ops(b)->name, list[i].name),
+                  "built-in %s: %s", list[i].name, st ? ps_error_detail() : "wrong table");
+            ps_backend_close(b);
+        }
+        if (list[i].kind == PS_BACKEND_KIND_BUILTIN && !list[i].built)
+            expect_open(list[i].name, PS_ENOBACKEND, list[i].condition);
+    }
+    CHECK(!strcmp(ps_backend_names(), joined), "names '%s', list '%s'", ps_backend_names(),
+          joined);
+    CHECK(!strcmp(list[0].name, "reference") && list[0].built &&
+              list[0].kind == PS_BACKEND_KIND_BUILTIN,
+          "reference is not the list's first, always-built built-in");
+#ifdef PS_HAVE_OPENMP
+    CHECK(ps_backend_is_built("openmp"), "openmp built but is_built says no");
+#else
+    CHECK(!ps_backend_is_built("openmp"), "openmp not built but is_built says yes");
+#endif
+    CHECK(!ps_backend_is_built("nosuch"), "is_built(nosuch)");
+}
+
 int main(void)
 {
     const char *top = getenv("top_builddir");
@@ -72,6 +121,8 @@ int main(void)
     }
     snprintf(plugdir, sizeof plugdir, "%s/tests/.libs", top);
     setenv(PS_PLUGIN_PATH_ENV, plugdir, 1);
+
+    check_list();
 
     /* names */
     expect_open("nosuch", PS_ENOBACKEND, "unknown backend 'nosuch'");
