@@ -12,3 +12,4 @@ include $(srcdir)/backends/openmp/local.mk
 include $(srcdir)/backends/opencl/local.mk
 include $(srcdir)/backends/cuda/local.mk
 include $(srcdir)/backends/hip/local.mk
+include $(srcdir)/backends/check/local.mk

@@ -39,7 +39,8 @@
     X(openmp, BUILTIN, PS_HAVE_OPENMP)                                                 \
     X(opencl, PLUGIN, PS_BUILD_OPENCL)                                                 \
     X(cuda, PLUGIN, PS_BUILD_CUDA)                                                     \
-    X(hip, PLUGIN, PS_BUILD_HIP)
+    X(hip, PLUGIN, PS_BUILD_HIP)                                                       \
+    X(check, CHECK, 1)
 
 /*
  * PS_BACKEND_IS_SET(M): 1 if M is a macro defined as 1 (or is the literal 1),
