@@ -123,7 +123,6 @@ int ps_cmd_backends(int argc, char **argv)
         printf("ok: %d device%s%s%s\n", nd, nd == 1 ? "" : "s",
                strcmp(ps_backend_path(b), "built-in") ? ", from " : "",
                strcmp(ps_backend_path(b), "built-in") ? ps_backend_path(b) : "");
-        printf("  priority %d; capabilities: %s\n", ps_backend_get_ops(b)->priority, flags);
         for (d = 0; d < nd; d++) {
             char mem[32], modes[128];
             format_bytes(devs[d].memory_bytes, mem, sizeof mem);
@@ -134,6 +133,7 @@ int ps_cmd_backends(int argc, char **argv)
             if (devs[d].detail[0])
                 printf("    %s\n", devs[d].detail);
         }
+        printf("  priority %d; capabilities: %s\n", ps_backend_get_ops(b)->priority, flags);
         ps_backend_close(b);
     }
     printf("%d of %d backends can run here.\n", usable, n);

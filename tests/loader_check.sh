@@ -15,7 +15,7 @@ unset PSTENCIL_CHECK_PRIORITY PSTENCIL_CHECK_FLAGS PSTENCIL_BACKEND
 expect_exit 0 "$PSTENCIL" backends
 grep -Eq "^check +plugin +ok: 1 device, from $chk/pstencil_check\.so" "$TMP/out" ||
   { cat "$TMP/out"; fail "check not listed as a working plugin"; }
-grep -A1 -E '^check ' "$TMP/out" | grep -Eq '^  priority -1; capabilities: none$' ||
+grep -A5 -E '^check ' "$TMP/out" | grep -Eq '^  priority -1; capabilities: none$' ||
   { cat "$TMP/out"; fail "check's priority not shown"; }
 
 # which backend auto picks with the given environment (from run's message)
