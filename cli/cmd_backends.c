@@ -1,8 +1,9 @@
 /*
- * pstencil backends: every known backend, whether it was built, whether it
- * loads (and why not), and its devices with name, type, memory, compute
- * units and the modes they support. Always exits 0 (it reports, it does not
- * judge); 2 on a usage error.
+ * pstencil backends: every known backend (the backend list,
+ * backends/ps_backends.h), whether it was built, whether it loads (and why
+ * not), its priority and capabilities, its devices with name, type, memory,
+ * compute units and the modes they support, and what `auto` picks. Always
+ * exits 0 (it reports, it does not judge); 2 on a usage error.
  */
 #include "config.h"
 #include "ps_cli.h"
@@ -13,12 +14,14 @@
 static void usage(FILE *f)
 {
     fprintf(f, "Usage: pstencil backends [--help]\n\n"
-               "List every backend pstencil knows, in the order 'auto' prefers them: whether it\n"
-               "was built (into the library or as a plugin), whether it can run here and, if\n"
-               "not, exactly why; and each device with its type, memory, compute units and\n"
-               "numerical modes (exact float32/float64, fast).\n"
+               "List every backend pstencil knows: whether it was built (into the library or\n"
+               "as a plugin), whether it can run here and, if not, exactly why; its priority\n"
+               "and capabilities; each device with its type, memory, compute units and\n"
+               "numerical modes (exact float32/float64, fast); and which one 'auto' picks: of\n"
+               "those that can run, the highest priority, a GPU backend only with a GPU device.\n"
+               "Backends: %s.\n"
                "Plugins are searched in " PS_PLUGIN_PATH_ENV " (colon-separated) or %s.\n",
-            PS_PLUGIN_DIR);
+            ps_backend_names(), PS_PLUGIN_DIR);
 }
 
 static void format_bytes(uint64_t b, char *buf, size_t len)
@@ -55,10 +58,33 @@ static void format_modes(unsigned caps, char *buf, size_t len)
     }
 }
 
+static void format_flags(unsigned flags, char *buf, size_t len)
+{
+    static const struct {
+        unsigned bit;
+        const char *word;
+    } words[] = {{PS_BACKEND_GPU, "gpu"},
+                 {PS_BACKEND_THREADS, "threads"},
+                 {PS_BACKEND_BLOCK, "block shapes"},
+                 {PS_BACKEND_ORACLE, "the oracle"},
+                 {PS_BACKEND_NOAUTO, "never picked by auto"}};
+    size_t i, used;
+    buf[0] = '\0';
+    for (i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (flags & words[i].bit) {
+            used = strlen(buf);
+            snprintf(buf + used, len - used, "%s%s", used ? ", " : "", words[i].word);
+        }
+    if (!buf[0])
+        snprintf(buf, len, "none");
+}
+
 int ps_cmd_backends(int argc, char **argv)
 {
     const char *const *names;
     int n, i, usable = 0;
+    ps_backend *pick = NULL;
+    char why[4096], flags[128];
     if (argc > 1) {
         if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
             usage(stdout);
@@ -68,7 +94,7 @@ int ps_cmd_backends(int argc, char **argv)
                             "--help')", argv[1]);
     }
     ps_backend_known(&names, &n);
-    printf("pstencil %s backends (in 'auto' preference order):\n", PACKAGE_VERSION);
+    printf("pstencil %s backends:\n", PACKAGE_VERSION);
     for (i = 0; i < n; i++) {
         ps_backend *b = NULL;
         ps_device_info devs[16];
@@ -93,6 +119,7 @@ int ps_cmd_backends(int argc, char **argv)
         if (nd > 16)
             nd = 16;
         usable++;
+        format_flags(ps_backend_get_ops(b)->flags, flags, sizeof flags);
         printf("ok: %d device%s%s%s\n", nd, nd == 1 ? "" : "s",
                strcmp(ps_backend_path(b), "built-in") ? ", from " : "",
                strcmp(ps_backend_path(b), "built-in") ? ps_backend_path(b) : "");
@@ -106,8 +133,15 @@ int ps_cmd_backends(int argc, char **argv)
             if (devs[d].detail[0])
                 printf("    %s\n", devs[d].detail);
         }
+        printf("  priority %d; capabilities: %s\n", ps_backend_get_ops(b)->priority, flags);
         ps_backend_close(b);
     }
     printf("%d of %d backends can run here.\n", usable, n);
+    if (ps_backend_open_auto(&pick, why, sizeof why) == PS_OK) {
+        printf("auto picks %s.\n", ps_backend_name(pick));
+        ps_backend_close(pick);
+    } else {
+        printf("auto picks nothing: %s\n", ps_error_detail());
+    }
     return PS_EXIT_OK;
 }

@@ -29,8 +29,10 @@ static void usage(FILE *f)
                "Commands:\n");
     for (i = 0; i < sizeof ps_commands / sizeof ps_commands[0]; i++)
         fprintf(f, "  %-10s %s\n", ps_commands[i].name, ps_commands[i].help);
-    fprintf(f, "\n'pstencil COMMAND --help' describes each command.\n"
-               "Options: --help, --version\n");
+    fprintf(f, "\nBackends: %s ('pstencil backends' says which run here).\n"
+               "'pstencil COMMAND --help' describes each command.\n"
+               "Options: --help, --version\n",
+            ps_backend_names());
 }
 
 static char *join_cmdline(int argc, char **argv)

@@ -19,7 +19,8 @@
  * coordinates: stored cell (k,j,i) is global cell origin + (k,j,i). The
  * whole-grid run is one box with all six faces global, ghost 0.
  *
- * Plugins (opencl, cuda, hip) are libtool modules named pstencil_<name>.so in
+ * Every backend is one entry of the backend list, backends/ps_backends.h.
+ * Plugins are libtool modules named pstencil_<name>.so in
  * the package library directory, or in the colon-separated directories of
  * the environment variable PSTENCIL_PLUGIN_PATH; each exports the function
  * named by PS_PLUGIN_ENTRY returning its table.
@@ -175,8 +176,37 @@ typedef const ps_backend_ops *(*ps_plugin_entry_fn)(void);
 /** A loaded backend (built-in or plugin). */
 typedef struct ps_backend ps_backend;
 
-/** Names of every backend pstencil knows, in `auto` preference order. */
+/** How a backend of the list (backends/ps_backends.h) is built. */
+typedef enum ps_backend_kind {
+    PS_BACKEND_KIND_BUILTIN = 0, /**< compiled into libpstencil */
+    PS_BACKEND_KIND_PLUGIN = 1,  /**< pstencil_<name>.so, loaded at run time */
+    PS_BACKEND_KIND_CHECK = 2    /**< a plugin built by `make check` for the tests only */
+} ps_backend_kind;
+
+/** One entry of the backend list (backends/ps_backends.h). */
+typedef struct ps_backend_entry {
+    const char *name;      /**< the backend's name */
+    ps_backend_kind kind;  /**< how it is built */
+    int built;             /**< nonzero: this build of pstencil built it */
+    const char *condition; /**< the config.h macro saying so ("1": always built) */
+} ps_backend_entry;
+
+/**
+ * Every entry of the backend list, in its order (the order of listings and
+ * help text; a backend's plot colour is its position).
+ */
+int ps_backend_list(const ps_backend_entry **entries, int *count);
+
+/**
+ * Names of the backends a user can ask for, in the list's order: every entry
+ * except check-only (KIND_CHECK) backends whose plugin is not on the plugin
+ * path (they exist only in a build tree's test suite). The array stays valid
+ * until the calling thread's next call.
+ */
 int ps_backend_known(const char *const **names, int *count);
+
+/** The list's names for help text, comma-separated ("reference, openmp, ..."). */
+const char *ps_backend_names(void);
 
 /** Whether @p name was built into the library or configured as a plugin. */
 int ps_backend_is_built(const char *name);
@@ -189,9 +219,12 @@ int ps_backend_is_built(const char *name);
 int ps_backend_open(const char *name, ps_backend **out);
 
 /**
- * Open the best backend that has a usable device: GPU backends first (cuda,
- * hip, opencl on a GPU), then openmp, then reference. @p why receives a
- * sentence saying which was picked and why the better ones were not.
+ * Open the best backend that has a usable device: every known backend that
+ * loads and is not flagged PS_BACKEND_NOAUTO, tried by the priority of its
+ * ops table, highest first (ties in list order); one flagged PS_BACKEND_GPU
+ * counts only with a device of type "gpu" (OpenCL on a CPU is not preferred
+ * over openmp). @p why receives a sentence saying which was picked and why
+ * the better ones were not.
  */
 int ps_backend_open_auto(ps_backend **out, char *why, size_t whylen);
 

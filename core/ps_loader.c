@@ -1,7 +1,9 @@
 /*
- * The backend loader: built-in backends (reference, openmp) and plugins
- * (opencl, cuda, hip, or any pstencil_<name>.so on the plugin path) opened
- * with dlopen and found through a fixed symbol, ABI version checked.
+ * The backend loader: every backend of the backend list
+ * (backends/ps_backends.h), built-in ones from their ops tables in
+ * libpstencil, plugins (and any other pstencil_<name>.so on the plugin path)
+ * opened with dlopen and found through a fixed symbol, ABI version checked;
+ * and `auto`, which orders what loads by the priority of its ops table.
  */
 #include "config.h"
 #include "ps_backend.h"
@@ -20,52 +22,58 @@ struct ps_backend {
     char path[1200];
 };
 
-static const char *const ps_known[] = {"cuda", "hip", "opencl", "openmp", "reference"};
+/* ------------------------------------------------------------------ */
+/* The list                                                             */
+/* ------------------------------------------------------------------ */
 
-int ps_backend_known(const char *const **names, int *count)
+#define PS_LOADER_ENTRY(name, kind, built)                                              \
+    {#name, PS_BACKEND_KIND_##kind, PS_BACKEND_IS_SET(built), #built},
+static const ps_backend_entry ps_list[] = {PS_BACKEND_LIST(PS_LOADER_ENTRY)};
+#undef PS_LOADER_ENTRY
+#define PS_NLIST ((int)(sizeof ps_list / sizeof ps_list[0]))
+
+/* the ops function of each built-in backend that was built, else NULL */
+typedef const ps_backend_ops *(*ps_ops_fn)(void);
+#define PS_LOADER_OPS_BUILTIN(name, built) PS_BACKEND_IF_SET(built, ps_##name##_ops, NULL)
+#define PS_LOADER_OPS_PLUGIN(name, built) NULL
+#define PS_LOADER_OPS_CHECK(name, built) NULL
+#define PS_LOADER_OPS(name, kind, built) PS_LOADER_OPS_##kind(name, built),
+static const ps_ops_fn ps_builtin_fn[] = {PS_BACKEND_LIST(PS_LOADER_OPS)};
+#undef PS_LOADER_OPS
+
+/* "reference, openmp, ...": the names a user may ask for (no check-only ones) */
+#define PS_LOADER_NAME_BUILTIN(name) ", " #name
+#define PS_LOADER_NAME_PLUGIN(name) ", " #name
+#define PS_LOADER_NAME_CHECK(name)
+#define PS_LOADER_NAME(name, kind, built) PS_LOADER_NAME_##kind(name)
+static const char ps_names[] = "" PS_BACKEND_LIST(PS_LOADER_NAME);
+#undef PS_LOADER_NAME
+
+int ps_backend_list(const ps_backend_entry **entries, int *count)
 {
-    *names = ps_known;
-    *count = (int)(sizeof ps_known / sizeof ps_known[0]);
+    *entries = ps_list;
+    *count = PS_NLIST;
     return PS_OK;
 }
 
-static const ps_backend_ops *builtin_ops(const char *name)
+const char *ps_backend_names(void)
 {
-    if (!strcmp(name, "reference"))
-        return ps_reference_ops();
-#ifdef PS_HAVE_OPENMP
-    if (!strcmp(name, "openmp"))
-        return ps_openmp_ops();
-#endif
-    return NULL;
+    return ps_names[0] ? ps_names + 2 : ps_names;
+}
+
+static int list_index(const char *name)
+{
+    int i;
+    for (i = 0; name && i < PS_NLIST; i++)
+        if (!strcmp(ps_list[i].name, name))
+            return i;
+    return -1;
 }
 
 int ps_backend_is_built(const char *name)
 {
-    if (builtin_ops(name))
-        return 1;
-#ifdef PS_BUILD_OPENCL
-    if (!strcmp(name, "opencl"))
-        return 1;
-#endif
-#ifdef PS_BUILD_CUDA
-    if (!strcmp(name, "cuda"))
-        return 1;
-#endif
-#ifdef PS_BUILD_HIP
-    if (!strcmp(name, "hip"))
-        return 1;
-#endif
-    return 0;
-}
-
-static int is_known(const char *name)
-{
-    size_t i;
-    for (i = 0; i < sizeof ps_known / sizeof ps_known[0]; i++)
-        if (!strcmp(ps_known[i], name))
-            return 1;
-    return 0;
+    int i = list_index(name);
+    return i >= 0 && ps_list[i].built;
 }
 
 static int valid_name(const char *name)
@@ -97,19 +105,36 @@ static int find_plugin(const char *name, char *path, size_t len, char *searched,
     return 0;
 }
 
+int ps_backend_known(const char *const **names, int *count)
+{
+    static _Thread_local const char *known[PS_NLIST];
+    char path[1100], searched[2048];
+    int i, n = 0;
+    for (i = 0; i < PS_NLIST; i++)
+        if (ps_list[i].kind != PS_BACKEND_KIND_CHECK ||
+            find_plugin(ps_list[i].name, path, sizeof path, searched, sizeof searched))
+            known[n++] = ps_list[i].name;
+    *names = known;
+    *count = n;
+    return PS_OK;
+}
+
 int ps_backend_open(const char *name, ps_backend **out)
 {
     ps_backend *b;
-    const ps_backend_ops *ops;
+    const ps_backend_ops *ops = NULL;
     char path[1100], searched[2048];
     void *dl;
     ps_plugin_entry_fn entry;
+    int li;
 
     *out = NULL;
     if (!valid_name(name))
-        return ps_error(PS_ENOBACKEND, "'%s' is not a backend name (known: reference, openmp, "
-                                       "opencl, cuda, hip)", name ? name : "");
-    ops = builtin_ops(name);
+        return ps_error(PS_ENOBACKEND, "'%s' is not a backend name (known: %s)",
+                        name ? name : "", ps_backend_names());
+    li = list_index(name);
+    if (li >= 0 && ps_builtin_fn[li])
+        ops = ps_builtin_fn[li]();
     if (ops) {
         b = calloc(1, sizeof *b);
         if (!b)
@@ -119,17 +144,22 @@ int ps_backend_open(const char *name, ps_backend **out)
         *out = b;
         return PS_OK;
     }
-    if (!strcmp(name, "openmp"))
-        return ps_error(PS_ENOBACKEND, "backend 'openmp' was not built (configured with "
-                                       "--disable-openmp or no OpenMP compiler support)");
+    if (li >= 0 && ps_list[li].kind == PS_BACKEND_KIND_BUILTIN)
+        return ps_error(PS_ENOBACKEND, "backend '%s' was not built into this libpstencil "
+                                       "(configure did not define %s: see its summary)",
+                        name, ps_list[li].condition);
     if (!find_plugin(name, path, sizeof path, searched, sizeof searched)) {
-        if (is_known(name) && !ps_backend_is_built(name))
+        if (li < 0)
+            return ps_error(PS_ENOBACKEND, "unknown backend '%s' (known: %s; no plugin "
+                                           "pstencil_%s.so in %s)",
+                            name, ps_backend_names(), name, searched);
+        if (ps_list[li].kind == PS_BACKEND_KIND_CHECK)
+            return ps_error(PS_EUNAVAIL, "backend '%s' is built by 'make check' for the tests "
+                                         "and never installed: no pstencil_%s.so in %s",
+                            name, name, searched);
+        if (!ps_list[li].built)
             return ps_error(PS_ENOBACKEND, "backend '%s' was not built (configure with "
                                            "--enable-%s)", name, name);
-        if (!is_known(name))
-            return ps_error(PS_ENOBACKEND, "unknown backend '%s' (known: reference, openmp, "
-                                           "opencl, cuda, hip; no plugin pstencil_%s.so in %s)",
-                            name, name, searched);
         return ps_error(PS_EUNAVAIL, "backend '%s': plugin pstencil_%s.so not found in %s "
                                      "(set " PS_PLUGIN_PATH_ENV " to its directory)",
                         name, name, searched);
@@ -218,38 +248,62 @@ void ps_backend_close(ps_backend *b)
     free(b);
 }
 
+/* Append "; what" to a passed-over list. */
+static void note(char *list, size_t len, const char *what)
+{
+    size_t used = strlen(list);
+    snprintf(list + used, len - used, "%s%s", used ? "; " : "", what);
+}
+
 int ps_backend_open_auto(ps_backend **out, char *why, size_t whylen)
 {
-    static const char *const order[] = {"cuda", "hip", "opencl", "openmp", "reference"};
+    const char *const *names;
+    ps_backend *cand[64];
     char skipped[2048] = "";
-    size_t i;
+    int nnames, ncand = 0, i, j;
     *out = NULL;
-    for (i = 0; i < sizeof order / sizeof order[0]; i++) {
+    ps_backend_known(&names, &nnames);
+    /* every known backend that loads and may be picked, by priority (stable) */
+    for (i = 0; i < nnames && ncand < 64; i++) {
         ps_backend *b = NULL;
+        if (ps_backend_open(names[i], &b)) {
+            note(skipped, sizeof skipped, ps_error_detail());
+            continue;
+        }
+        if (b->ops->flags & PS_BACKEND_NOAUTO) {
+            ps_backend_close(b);
+            continue;
+        }
+        for (j = ncand; j > 0 && cand[j - 1]->ops->priority < b->ops->priority; j--)
+            cand[j] = cand[j - 1];
+        cand[j] = b;
+        ncand++;
+    }
+    for (i = 0; i < ncand; i++) {
+        ps_backend *b = cand[i];
         ps_device_info devs[16];
         int n = 0, st, gpu = 0, d;
-        size_t used = strlen(skipped);
-        st = ps_backend_open(order[i], &b);
-        if (!st)
-            st = ps_backend_probe(b, devs, 16, &n);
-        if (!st && !strcmp(order[i], "opencl")) {
-            /* OpenCL on a CPU (PoCL) is not preferred over openmp */
+        st = ps_backend_probe(b, devs, 16, &n);
+        if (!st && (b->ops->flags & PS_BACKEND_GPU)) {
+            /* a GPU backend on a CPU device (OpenCL on PoCL) is not preferred */
             for (d = 0; d < n; d++)
                 gpu |= !strcmp(devs[d].type, "gpu");
             if (!gpu)
-                st = ps_error(PS_ENODEVICE, "opencl: no GPU device (only CPU devices)");
+                st = ps_error(PS_ENODEVICE, "%s: no GPU device (only %s devices)",
+                              b->ops->name, devs[0].type[0] ? devs[0].type : "non-GPU");
         }
         if (!st) {
-            snprintf(why, whylen, "auto picked '%s' (%s)%s%s", order[i], devs[0].name,
+            snprintf(why, whylen, "auto picked '%s' (%s)%s%s", b->ops->name, devs[0].name,
                      skipped[0] ? "; passed over: " : "", skipped);
             *out = b;
+            for (j = i + 1; j < ncand; j++)
+                ps_backend_close(cand[j]);
             return PS_OK;
         }
-        snprintf(skipped + used, sizeof skipped - used, "%s%s", used ? "; " : "",
-                 ps_error_detail());
+        note(skipped, sizeof skipped, ps_error_detail());
         ps_backend_close(b);
     }
-    snprintf(why, whylen, "no backend can run: %s", skipped);
+    snprintf(why, whylen, "no backend can run: %s", skipped[0] ? skipped : "none loads");
     return ps_error(PS_ENOBACKEND, "%s", why);
 }
 

@@ -8,6 +8,7 @@
  * point says so.
  */
 #include "config.h"
+#include "ps_backend.h"
 #include "ps_bench.h"
 #include "ps_status.h"
 
@@ -242,15 +243,20 @@ static void add_point(series *s, double x, double y, double lo, double hi)
     s->n++;
 }
 
-/* Colours by backend so a backend keeps its colour on every plot. */
+/*
+ * Colours by backend so a backend keeps its colour on every plot: its
+ * position in the backend list (backends/ps_backends.h; new backends are
+ * added at its end), a backend not in the list the next one.
+ */
 static int color_of(const char *backend, const char *precision)
 {
-    static const char *order[] = {"reference", "openmp", "opencl", "cuda", "hip"};
-    int i, base = 6;
-    for (i = 0; i < 5; i++)
-        if (!strcmp(order[i], backend))
-            base = i;
-    return 2 + (base * 2 + (strcmp(precision, "float32") ? 1 : 0)) % (NPAL - 2);
+    const ps_backend_entry *list;
+    int i, n, base;
+    ps_backend_list(&list, &n);
+    for (base = 0; base < n && strcmp(list[base].name, backend); base++)
+        ;
+    i = base * 2 + (strcmp(precision, "float32") ? 1 : 0);
+    return 2 + i % (NPAL - 2);
 }
 
 /*

@@ -59,7 +59,7 @@ tests_test_openmp_bench_LDADD = core/libpstencil.la -lm
 PS_BACKEND_SH_TESTS = tests/validate_reference.sh tests/validate_openmp.sh \
 	tests/validate_openmp_variants.sh tests/validate_opencl.sh tests/validate_cuda.sh \
 	tests/validate_hip.sh tests/validate_catches_broken.sh tests/validate_plugin.sh \
-	tests/validate_cli.sh tests/test_openmp_env.sh tests/loader_cli.sh
+	tests/validate_cli.sh tests/test_openmp_env.sh tests/loader_cli.sh tests/loader_check.sh
 TESTS += $(PS_BACKEND_SH_TESTS)
 EXTRA_DIST += $(PS_BACKEND_SH_TESTS) tests/validate_backend.sh tests/loader_fakevendor.c
 

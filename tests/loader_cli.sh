@@ -1,23 +1,35 @@
 #!/bin/sh
-# pstencil backends lists every known backend with a reason for each that
-# cannot run; a missing, wrong-ABI or unloadable cuda plugin is reported, not
-# a crash.
+# pstencil backends lists every backend of the backend list with a reason for
+# each that cannot run, and says what auto picks; the help texts name the
+# list's backends; a missing, wrong-ABI or unloadable cuda plugin is
+# reported, not a crash.
 . "$top_srcdir/tests/lib.sh"
+# the list, read as configure reads it (check-only entries are not offered)
+names=$(sed -n '/, CHECK,/!s/^[	 ]*X(\([a-z0-9_]*\), *[A-Z]*, .*/\1/p' \
+  "$top_srcdir/backends/ps_backends.h")
+[ -n "$names" ] || fail "no entries read from backends/ps_backends.h"
 expect_exit 0 "$PSTENCIL" backends
-for b in cuda hip opencl openmp reference; do
-  grep -Eq "^$b " "$TMP/out" || { cat "$TMP/out"; fail "no line for $b"; }
-done
-grep -Eq '^openmp +built-in +ok: 1 device' "$TMP/out" || { cat "$TMP/out"; fail "openmp not ok"; }
-grep -Eq '^reference +built-in +ok: 1 device' "$TMP/out" || fail "reference not ok"
-grep -Eq 'exact float32\+float64' "$TMP/out" || fail "modes not shown"
-# each of cuda and hip either runs (device lines) or says why not
-for b in cuda hip; do
-  line=$(grep -E "^$b " "$TMP/out")
+for b in $names; do
+  line=$(grep -E "^$b " "$TMP/out") || { cat "$TMP/out"; fail "no line for $b"; }
+  # each either runs (device lines) or says why not
   case $line in
     *"cannot run: "?*|*"no usable device: "?*|*"ok: "*) ;;
     *) fail "$b line has no reason: $line" ;;
   esac
 done
+grep -Eq '^openmp +built-in +ok: 1 device' "$TMP/out" || { cat "$TMP/out"; fail "openmp not ok"; }
+grep -Eq '^reference +built-in +ok: 1 device' "$TMP/out" || fail "reference not ok"
+grep -Eq '^  priority 0; capabilities: the oracle$' "$TMP/out" || fail "reference priority not shown"
+grep -Eq 'exact float32\+float64' "$TMP/out" || fail "modes not shown"
+grep -Eq '^auto picks [a-z0-9_]+\.$' "$TMP/out" || { cat "$TMP/out"; fail "no auto line"; }
+# help texts list the same names, in the list's order
+want=$(echo $names | sed 's/ /, /g')
+expect_exit 0 "$PSTENCIL" backends --help
+grep -Fq "Backends: $want." "$TMP/out" || { cat "$TMP/out"; fail "backends --help does not list: $want"; }
+expect_exit 0 "$PSTENCIL" --help
+grep -Fq "Backends: $want (" "$TMP/out" || { cat "$TMP/out"; fail "pstencil --help does not list: $want"; }
+expect_exit 2 "$PSTENCIL" run --backend nosuch -n 1 -o "$TMP/x.nc"
+expect_err "unknown backend 'nosuch' \(known: $want;"
 mkdir "$TMP/p"
 # no plugin at all
 expect_exit 0 env PSTENCIL_PLUGIN_PATH="$TMP/p" "$PSTENCIL" backends

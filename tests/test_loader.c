@@ -3,26 +3,16 @@
  * built for another ABI, plugins that cannot load (undefined symbol; a
  * "vendor" library out of reach), a plugin without the entry point, a working
  * plugin, and `auto` passing over what cannot run. Each failure must come
- * back as a status with a message naming the reason, never a crash.
+ * back as a status with a message naming the reason, never a crash. And the
+ * backend list (backends/ps_backends.h) as the loader serves it, and the
+ * check backend made by following docs/adding-a-backend.md running every
+ * stencil bitwise equal to the reference.
  */
 #include "config.h"
 #include "pstencil.h"
+#include "ps_test.h"
 
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
-
-static int failures;
-#define CHECK(cond, ...)                                                                   \
-    do {                                                                                   \
-        if (!(cond)) {                                                                     \
-            printf("FAIL (line %d): ", __LINE__);                                          \
-            printf(__VA_ARGS__);                                                           \
-            printf("\n");                                                                  \
-            failures++;                                                                    \
-        }                                                                                  \
-    } while (0)
 
 static void expect_open(const char *name, int want, const char *fragment)
 {
@@ -57,6 +47,139 @@ static int copy_file(const char *from, const char *to)
     return fclose(out);
 }
 
+/* The list as the loader serves it: names, kinds, built-in tables, help text. */
+static void check_list(void)
+{
+    const ps_backend_entry *list;
+    const char *const *known;
+    char joined[1024] = "";
+    int n, nk, i, j;
+    ps_backend_list(&list, &n);
+    ps_backend_known(&known, &nk);
+    CHECK(n >= 2 && nk >= 2 && nk <= n, "list of %d, %d known", n, nk);
+    for (i = 0; i < n; i++) {
+        int found = 0;
+        size_t used = strlen(joined);
+        for (j = 0; j < i; j++)
+            CHECK(strcmp(list[i].name, list[j].name), "%s listed twice", list[i].name);
+        for (j = 0; j < nk; j++)
+            found |= !strcmp(known[j], list[i].name);
+        CHECK(found || list[i].kind == PS_BACKEND_KIND_CHECK, "%s is listed but not known",
+              list[i].name);
+        CHECK(ps_backend_is_built(list[i].name) == list[i].built, "%s: is_built disagrees",
+              list[i].name);
+        if (list[i].kind != PS_BACKEND_KIND_CHECK)
+            snprintf(joined + used, sizeof joined - used, "%s%s", used ? ", " : "",
+                     list[i].name);
+        if (list[i].kind == PS_BACKEND_KIND_BUILTIN && list[i].built) {
+            ps_backend *b = NULL;
+            int st = ps_backend_open(list[i].name, &b);
+            CHECK(st == 0 && !strcmp(ps_backend_path(b), "built-in") &&
+                      !strcmp(ps_backend_get_ops(b)->name, list[i].name),
+                  "built-in %s: %s", list[i].name, st ? ps_error_detail() : "wrong table");
+            ps_backend_close(b);
+        }
+        if (list[i].kind == PS_BACKEND_KIND_BUILTIN && !list[i].built)
+            expect_open(list[i].name, PS_ENOBACKEND, list[i].condition);
+    }
+    CHECK(!strcmp(ps_backend_names(), joined), "names '%s', list '%s'", ps_backend_names(),
+          joined);
+    CHECK(!strcmp(list[0].name, "reference") && list[0].built &&
+              list[0].kind == PS_BACKEND_KIND_BUILTIN,
+          "reference is not the list's first, always-built built-in");
+#ifdef PS_HAVE_OPENMP
+    CHECK(ps_backend_is_built("openmp"), "openmp built but is_built says no");
+#else
+    CHECK(!ps_backend_is_built("openmp"), "openmp not built but is_built says yes");
+#endif
+    CHECK(!ps_backend_is_built("nosuch"), "is_built(nosuch)");
+}
+
+/* Run @p steps of cfg on backend @p b from @p in into @p out. */
+static int run_steps(ps_backend *b, const ps_config *cfg, const ps_field *in, ps_field *out,
+                     long steps)
+{
+    ps_context *c = NULL;
+    int st = ps_context_create(b, cfg, &c);
+    if (!st)
+        st = ps_context_upload(c, in->data, NULL);
+    if (!st)
+        st = ps_context_step(c, steps);
+    if (!st)
+        st = ps_context_download(c, out->data, NULL);
+    ps_context_destroy(c);
+    return st;
+}
+
+/*
+ * The check backend (a folder and a list entry, nothing else) runs every
+ * registered stencil in both precisions bitwise equal to the reference, on a
+ * whole grid and on an inner box with ghost layers.
+ */
+static void check_every_stencil(const char *top)
+{
+    const ps_grid g = {9, 11, 14};
+    char dir[2100];
+    ps_backend *chk = NULL, *ref = NULL;
+    int si, p, inner;
+    snprintf(dir, sizeof dir, "%s/backends/check/.libs", top);
+    setenv(PS_PLUGIN_PATH_ENV, dir, 1);
+    if (ps_backend_open("check", &chk) || ps_backend_open("reference", &ref)) {
+        FAILF("cannot open the check backend from %s: %s", dir, ps_error_detail());
+        ps_backend_close(chk);
+        return;
+    }
+    for (si = 0; si < ps_stencil_count(); si++) {
+        const ps_stencil *s = ps_stencil_at(si);
+        ps_params pp;
+        if (ps_test_params(s, g, &pp)) {
+            FAILF("%s: parameters: %s", s->name, ps_error_detail());
+            continue;
+        }
+        for (p = 0; p < 2; p++)
+            for (inner = 0; inner < 2; inner++) {
+                ps_precision prec = p ? PS_FLOAT64 : PS_FLOAT32;
+                ps_field in, want, got;
+                ps_config cfg;
+                int st;
+                ps_config_init(&cfg, g, prec);
+                ps_params_free(&cfg.params);
+                cfg.stencil = s;
+                cfg.params = pp;
+                if (inner) {
+                    /* a box of the global grid with ghost layers on its inner faces */
+                    cfg.box.extent.nz = g.nz - 2;
+                    cfg.box.extent.nx = g.nx - 3;
+                    cfg.box.origin[0] = 2;
+                    cfg.box.ghost = (unsigned)(2 * s->radius);
+                    cfg.box.global_faces = PS_FACE_ALL & ~(unsigned)(PS_FACE_K_LO | PS_FACE_I_HI);
+                }
+                if (ps_field_alloc(&in, cfg.box.extent, prec) ||
+                    ps_field_alloc(&want, cfg.box.extent, prec) ||
+                    ps_field_alloc(&got, cfg.box.extent, prec)) {
+                    FAILF("out of memory");
+                    return;
+                }
+                ps_test_fill(&in, 11 + (uint64_t)si, 0.3);
+                st = run_steps(ref, &cfg, &in, &want, 4);
+                CHECK(!st, "reference %s %s: %s", s->name, ps_precision_name(prec),
+                      ps_error_detail());
+                st = st ? st : run_steps(chk, &cfg, &in, &got, 4);
+                CHECK(!st && ps_test_same(&want, &got), "check %s %s%s: %s", s->name,
+                      ps_precision_name(prec), inner ? " (inner box)" : "",
+                      st ? ps_error_detail() : "differs from the reference");
+                ps_field_free(&in);
+                ps_field_free(&want);
+                ps_field_free(&got);
+            }
+        ps_params_free(&pp);
+    }
+    printf("check backend: %d stencils x 2 precisions x 2 boxes against the reference\n",
+           ps_stencil_count());
+    ps_backend_close(chk);
+    ps_backend_close(ref);
+}
+
 int main(void)
 {
     const char *top = getenv("top_builddir");
@@ -72,6 +195,8 @@ int main(void)
     }
     snprintf(plugdir, sizeof plugdir, "%s/tests/.libs", top);
     setenv(PS_PLUGIN_PATH_ENV, plugdir, 1);
+
+    check_list();
 
     /* names */
     expect_open("nosuch", PS_ENOBACKEND, "unknown backend 'nosuch'");
@@ -134,13 +259,13 @@ int main(void)
         ps_backend_close(b);
     }
 
+    check_every_stencil(top);
+
     /* ps_error must survive being handed its own detail */
     ps_error(PS_EIO, "first message %d", 7);
     st = ps_error(PS_EIO, "%s", ps_error_detail());
     CHECK(st == PS_EIO && !strcmp(ps_error_detail(), "first message 7"), "detail now '%s'",
           ps_error_detail());
 
-    if (failures)
-        printf("%d failure(s)\n", failures);
-    return failures ? 1 : 0;
+    return ps_test_finish("test_loader");
 }
