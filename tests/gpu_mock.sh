@@ -19,6 +19,6 @@ grep -Eq "gpumock: no CUDA device: cudaGetDeviceCount|gpumock: no .*device" "$TM
 # too little device memory: a clear PS_ENOMEM naming the sizes
 expect_exit 3 env PSTENCIL_MOCK_MEM_MB=1 "$top_builddir/bench/gpu_bench" --backend gpumock \
   --grid 50x222x241 --steps 1 --warmup 0
-grep -q "needs 20.4 MiB of device memory (2 fields of 10.2 MiB) but device 0 (mock GPU (host memory)) has 1.0 MiB free" "$TMP/out" ||
+grep -q "needs 20.4 MiB of device memory (2 fields of 10.2 MiB and 4 bytes of parameters) but device 0 (mock GPU (host memory)) has 1.0 MiB free" "$TMP/out" ||
   { cat "$TMP/out"; fail "memory check message"; }
 exit 0
