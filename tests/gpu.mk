@@ -7,17 +7,18 @@
 #  - test_gpu_backend: bitwise comparison with the reference on a GPU
 #    (skips, exit 77, without a device);
 #  - gpu_validate.sh: `pstencil validate --backend cuda|hip` (skips without a
-#    device or while the validate subcommand does not exist).
+#    device or while the validate subcommand does not exist);
+#  - gpu_direct_build.sh: tests/gpu/run-on-gpu.sh's direct build (gcc + nvcc,
+#    no netCDF) compiles, links and runs here (skips without nvcc).
 check_PROGRAMS += tests/test_gpu_loader tests/test_gpu_backend
 tests_test_gpu_loader_SOURCES = tests/test_gpu_loader.c
 tests_test_gpu_loader_LDADD = core/libpstencil.la -lm
 tests_test_gpu_backend_SOURCES = tests/test_gpu_backend.c
 tests_test_gpu_backend_LDADD = core/libpstencil.la -lm
 TESTS += tests/test_gpu_loader tests/test_gpu_backend tests/gpu_ptx.sh tests/gpu_hip_ir.sh \
-	tests/gpu_bench.sh \
-	tests/gpu_validate.sh
+	tests/gpu_bench.sh tests/gpu_validate.sh tests/gpu_direct_build.sh
 EXTRA_DIST += tests/gpu_ptx.sh tests/gpu_hip_ir.sh tests/gpu_validate.sh tests/gpu_bench.sh \
-	tests/gpu/run-on-gpu.sh tests/gpu/README.md
+	tests/gpu_direct_build.sh tests/gpu/run-on-gpu.sh tests/gpu/README.md
 
 # the generated PTX / IR are built before the tests that read them
 if PS_BUILD_CUDA
