@@ -11,7 +11,7 @@ AC_DEFUN([PS_CHECK_HIP], [
   AC_ARG_WITH([hip-arch],
     [AS_HELP_STRING([--with-hip-arch=LIST], [comma-separated AMD targets (default: gfx908,gfx90a,gfx1030)])],
     [ps_hip_arch=$withval], [ps_hip_arch="gfx908,gfx90a,gfx1030"])
-  AC_ARG_VAR([HIPCCFLAGS], [extra flags for hipcc (the hip plugin)])
+  AC_ARG_VAR([HIPCCFLAGS], [extra flags for hipcc (the hip plugin; cannot override the exact-mode flags)])
   ps_hip_happy=no
   ps_hip_why="disabled"
   HIPCC=""
