@@ -3,7 +3,8 @@ dnl Built when nvcc is found (also in /usr/local/cuda/bin); --enable-cuda
 dnl makes its absence an error. The plugin links the CUDA runtime statically
 dnl (libcudart_static.a), so it loads on a machine without CUDA and says why
 dnl there is no device. Sets NVCC, NVCC_CCBIN, NVCC_GENCODE, NVCC_PTX_ARCH,
-dnl CUDA_HOME, CUDA_LIBDIR; the user may add NVCCFLAGS.
+dnl CUDA_HOME, CUDA_LIBDIR; the user may add NVCCFLAGS (backends/gpu/local.mk
+dnl puts them first, so the numerical-mode flags after them win).
 AC_DEFUN([PS_CHECK_CUDA], [
   AC_ARG_ENABLE([cuda],
     [AS_HELP_STRING([--enable-cuda@<:@=PATH@:>@], [build the CUDA backend plugin, optionally with the CUDA toolkit at PATH (default: when nvcc is found)])],
@@ -14,7 +15,7 @@ AC_DEFUN([PS_CHECK_CUDA], [
   AC_ARG_ENABLE([nvtx],
     [AS_HELP_STRING([--enable-nvtx], [NVTX ranges in the CUDA backend (Nsight)])],
     [], [enable_nvtx=no])
-  AC_ARG_VAR([NVCCFLAGS], [extra flags for nvcc (the cuda plugin)])
+  AC_ARG_VAR([NVCCFLAGS], [extra flags for nvcc (the cuda plugin; cannot override the exact-mode flags)])
   AC_ARG_VAR([NVCC_CCBIN], [host compiler nvcc uses (default: the first word of CC)])
   ps_cuda_happy=no
   ps_cuda_why="disabled"

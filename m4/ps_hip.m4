@@ -1,7 +1,9 @@
 dnl PS_CHECK_HIP: the hip plugin (--enable-hip[=PATH], --with-hip-arch=LIST).
 dnl Built when hipcc is found and compiles a kernel for the targets and
 dnl libamdhip64 exists; --enable-hip makes their absence an error. Sets
-dnl HIPCC, HIP_OFFLOAD, HIP_LDFLAGS, HIP_PTX_TARGET; the user may add HIPCCFLAGS.
+dnl HIPCC, HIP_OFFLOAD, HIP_LDFLAGS, HIP_TARGETS (the targets, space-separated;
+dnl also PS_HIP_TARGETS in config.h for tests/gpu_hip_ir.sh); the user may add
+dnl HIPCCFLAGS.
 AC_DEFUN([PS_CHECK_HIP], [
   AC_ARG_ENABLE([hip],
     [AS_HELP_STRING([--enable-hip@<:@=PATH@:>@], [build the HIP backend plugin, optionally with ROCm at PATH (default: when hipcc is found)])],
@@ -9,17 +11,18 @@ AC_DEFUN([PS_CHECK_HIP], [
   AC_ARG_WITH([hip-arch],
     [AS_HELP_STRING([--with-hip-arch=LIST], [comma-separated AMD targets (default: gfx908,gfx90a,gfx1030)])],
     [ps_hip_arch=$withval], [ps_hip_arch="gfx908,gfx90a,gfx1030"])
-  AC_ARG_VAR([HIPCCFLAGS], [extra flags for hipcc (the hip plugin)])
+  AC_ARG_VAR([HIPCCFLAGS], [extra flags for hipcc (the hip plugin; cannot override the exact-mode flags)])
   ps_hip_happy=no
   ps_hip_why="disabled"
   HIPCC=""
   HIP_LDFLAGS=""
   HIP_OFFLOAD=""
-  HIP_IR_TARGET=""
+  HIP_TARGETS=""
   for ps_a in `echo $ps_hip_arch | tr ',' ' '`; do
     HIP_OFFLOAD="$HIP_OFFLOAD --offload-arch=$ps_a"
-    test -z "$HIP_IR_TARGET" && HIP_IR_TARGET=$ps_a
+    HIP_TARGETS="$HIP_TARGETS $ps_a"
   done
+  HIP_TARGETS=`echo $HIP_TARGETS`
   if test "x$enable_hip" != xno; then
     case "$enable_hip" in
       yes|check) ps_hip_path=$PATH ;;
@@ -55,10 +58,11 @@ PSEOF
   fi
   if test $ps_hip_happy = yes; then
     AC_DEFINE([PS_BUILD_HIP], [1], [The hip plugin is built])
+    AC_DEFINE_UNQUOTED([PS_HIP_TARGETS], ["$HIP_TARGETS"], [AMD targets the hip plugin is built for])
   fi
   AC_SUBST([HIPCC])
   AC_SUBST([HIP_OFFLOAD])
   AC_SUBST([HIP_LDFLAGS])
-  AC_SUBST([HIP_IR_TARGET])
+  AC_SUBST([HIP_TARGETS])
   AM_CONDITIONAL([PS_BUILD_HIP], [test $ps_hip_happy = yes])
 ])

@@ -7,17 +7,18 @@
 #  - test_gpu_backend: bitwise comparison with the reference on a GPU
 #    (skips, exit 77, without a device);
 #  - gpu_validate.sh: `pstencil validate --backend cuda|hip` (skips without a
-#    device or while the validate subcommand does not exist).
+#    device or while the validate subcommand does not exist);
+#  - gpu_direct_build.sh: tests/gpu/run-on-gpu.sh's direct build (gcc + nvcc,
+#    no netCDF) compiles, links and runs here (skips without nvcc).
 check_PROGRAMS += tests/test_gpu_loader tests/test_gpu_backend
 tests_test_gpu_loader_SOURCES = tests/test_gpu_loader.c
 tests_test_gpu_loader_LDADD = core/libpstencil.la -lm
 tests_test_gpu_backend_SOURCES = tests/test_gpu_backend.c
 tests_test_gpu_backend_LDADD = core/libpstencil.la -lm
 TESTS += tests/test_gpu_loader tests/test_gpu_backend tests/gpu_ptx.sh tests/gpu_hip_ir.sh \
-	tests/gpu_bench.sh \
-	tests/gpu_validate.sh
+	tests/gpu_bench.sh tests/gpu_validate.sh tests/gpu_direct_build.sh
 EXTRA_DIST += tests/gpu_ptx.sh tests/gpu_hip_ir.sh tests/gpu_validate.sh tests/gpu_bench.sh \
-	tests/gpu/run-on-gpu.sh tests/gpu/README.md
+	tests/gpu_direct_build.sh tests/gpu/run-on-gpu.sh tests/gpu/README.md
 
 # the generated PTX / IR are built before the tests that read them
 if PS_BUILD_CUDA
@@ -27,37 +28,31 @@ if PS_BUILD_HIP
 tests/gpu_hip_ir.log: $(PS_HIP_IR)
 endif
 
-# The kernel's thread body emulated on the CPU (no GPU needed), built by nvcc
-# with the exact-mode flags; the host compiler gets -ffp-contract=off too.
+# The tuned kernel's thread body emulated on the CPU (no GPU needed), built by
+# nvcc with the exact-mode flags; the host compiler gets -ffp-contract=off too.
 EXTRA_DIST += tests/gpu/test_gpu_emulate.cu
 if PS_BUILD_CUDA
 TESTS += tests/test_gpu_emulate
 CLEANFILES += tests/test_gpu_emulate$(EXEEXT)
 tests/test_gpu_emulate$(EXEEXT): $(top_srcdir)/tests/gpu/test_gpu_emulate.cu $(PS_GPU_DEPS)
 	@$(MKDIR_P) tests
-	$(AM_V_GEN)$(NVCC) $(PS_NVCC_BASE) -Xcompiler -ffp-contract=off -arch=$(NVCC_PTX_ARCH) \
-	  $(PS_NVCC_EXACT) $(NVCCFLAGS) $(top_srcdir)/tests/gpu/test_gpu_emulate.cu -o $@ \
+	$(AM_V_GEN)$(NVCC) $(NVCCFLAGS) $(PS_NVCC_BASE) -arch=$(NVCC_PTX_ARCH) $(PS_NVCC_EXACT) \
+	  $(top_srcdir)/tests/gpu/test_gpu_emulate.cu -o $@ \
 	  -L$(CUDA_LIBDIR) -lcudart_static -lrt -lpthread -ldl
 endif
 
-# "gpumock": the shared GPU host code (ps_gpu_backend.inc) and kernel body
-# over a host-memory stand-in for the runtime (backends/gpu/ps_gpu_mock.h),
-# built with the C compiler in C++ mode as a test-only plugin next to the
-# cuda plugin (on the test plugin path), and run through test_gpu_backend:
-# graph capture/replay, staged and region copies, profiling, errors. Needs no
-# GPU and no GPU compiler.
-EXTRA_DIST += backends/gpu/ps_gpu_mock.h backends/gpu/ps_gpu_mock.cpp tests/gpu_mock.sh
+# "gpumock": the GPU plugin's sources compiled for the host-memory runtime of
+# backends/gpu/ps_gpu_mock.h by the host C++ compiler (rules in
+# backends/gpu/local.mk), a test-only plugin next to the cuda plugin (on the
+# test plugin path), run through test_gpu_backend: every stencil's generic
+# kernel and diffusion7's tuned one through the same launch mapping as the
+# device, graph capture/replay, staged and region copies, profiling, errors.
+# Needs no GPU and no GPU compiler.
+EXTRA_DIST += tests/gpu_mock.sh
 check_LTLIBRARIES += backends/cuda/pstencil_gpumock.la
 backends_cuda_pstencil_gpumock_la_SOURCES =
-backends_cuda_pstencil_gpumock_la_LIBADD = backends/cuda/ps_gpu_mock.lo -lstdc++
-backends_cuda_pstencil_gpumock_la_DEPENDENCIES = backends/cuda/ps_gpu_mock.lo
+backends_cuda_pstencil_gpumock_la_LIBADD = $(addprefix backends/gpu/mock/,$(PS_GPU_OBJS)) -lstdc++
+backends_cuda_pstencil_gpumock_la_DEPENDENCIES = $(addprefix backends/gpu/mock/,$(PS_GPU_OBJS))
 backends_cuda_pstencil_gpumock_la_LDFLAGS = -module -avoid-version -shared -rpath $(abs_builddir) \
 	-export-symbols-regex '^ps_backend_plugin_entry$$'
-backends/cuda/ps_gpu_mock.lo: $(top_srcdir)/backends/gpu/ps_gpu_mock.cpp \
-		$(top_srcdir)/backends/gpu/ps_gpu_mock.h $(PS_GPU_DEPS)
-	@$(MKDIR_P) backends/cuda/.libs
-	$(AM_V_GEN)$(CC) -x c++ -std=c++20 -O2 -fPIC -ffp-contract=off -Wno-unknown-pragmas \
-	  $(PS_GPU_CPPFLAGS) -c $(top_srcdir)/backends/gpu/ps_gpu_mock.cpp \
-	  -o backends/cuda/.libs/ps_gpu_mock.o && \
-	$(PS_LIBTOOL_OBJECT) backends/cuda ps_gpu_mock
 TESTS += tests/gpu_mock.sh

@@ -1,15 +1,37 @@
 #!/bin/sh
-# The shared GPU host code and kernel body, run over the host-memory mock
-# runtime (backends/gpu/ps_gpu_mock.h): every test_gpu_backend case
-# (bitwise vs the reference, graph replay, staged region copies,
-# profiling, errors), then the no-device path and the memory check.
+# The GPU plugin's host code and kernels, run over the host-memory mock
+# runtime (backends/gpu/ps_gpu_mock.h) through the same launch mapping as a
+# device: every test_gpu_backend case (every listed stencil in float32 and
+# float64, whole grid and sub-boxes at an origin != 0, diffusion7 tuned and
+# generic, bitwise vs the reference; graph replay, staged region copies,
+# profiling, errors), then with graphs off, the no-device path and the
+# memory check.
 . "$top_srcdir/tests/lib.sh"
 T=$top_builddir/tests/test_gpu_backend
 expect_exit 0 "$T" --backend gpumock
-grep -q "^ok: gpumock 50x222x241 float32 block 0,0,0, 102 steps bitwise equal" "$TMP/out" ||
-  { cat "$TMP/out"; fail "the graph-sized multi-piece run did not pass"; }
-[ "$(grep -c "^ok: gpumock region download/upload" "$TMP/out")" -eq 4 ] || fail "a region case did not pass"
-grep -q "(profiled) bitwise equal" "$TMP/out" || fail "profiled case did not pass"
+cp "$TMP/out" "$TMP/run1"
+grep -q "^ok: gpumock 50x222x241 float32 block 0,0,0, 102 steps bitwise equal" "$TMP/run1" ||
+  { cat "$TMP/run1"; fail "the graph-sized multi-piece run did not pass"; }
+[ "$(grep -c "^ok: gpumock region download/upload" "$TMP/run1")" -eq 4 ] || fail "a region case did not pass"
+grep -q "(profiled) bitwise equal" "$TMP/run1" || fail "profiled case did not pass"
+# every stencil of the list ran (new stencils are picked up from the list)
+stencils=$(sed -n 's/^ *X(\([A-Za-z0-9_]*\)).*/\1/p' "$top_srcdir/kernels/ps_stencils.h")
+[ -n "$stencils" ] || fail "no stencil list in kernels/ps_stencils.h"
+for s in $stencils; do
+  for p in float32 float64; do
+    for box in "box 14x19x29 at (0,0,0)" "box 8x11x15 at (3,4,7)" "box 14x11x22 at (0,4,7)"; do
+      n=$(grep -cF "ok: gpumock $s $p $box in 14x19x29, " "$TMP/run1")
+      [ "$n" -ge 2 ] || fail "$s $p $box: $n passing cases, expected at least 2"
+    done
+    grep -q "^ok: gpumock $s fast $p" "$TMP/run1" || fail "$s $p: no fast-mode case"
+  done
+done
+# diffusion7 through its tuned kernel and through the generic one
+grep -q "^ok: gpumock diffusion7 float32 box 8x11x15 at (3,4,7) .*, tuned, " "$TMP/run1" ||
+  fail "diffusion7's tuned kernel did not run on a sub-box"
+grep -q "^ok: gpumock diffusion7 float64 box 8x11x15 at (3,4,7) .*, generic, " "$TMP/run1" ||
+  fail "diffusion7's generic kernel did not run"
+echo "$(grep -c '^ok: ' "$TMP/run1") cases passed ($(echo $stencils))"
 # graphs off gives the same bits
 expect_exit 0 env PSTENCIL_GPU_GRAPH_STEPS=0 "$T" --backend gpumock
 # no device: probe fails with the runtime's reason
@@ -19,6 +41,6 @@ grep -Eq "gpumock: no CUDA device: cudaGetDeviceCount|gpumock: no .*device" "$TM
 # too little device memory: a clear PS_ENOMEM naming the sizes
 expect_exit 3 env PSTENCIL_MOCK_MEM_MB=1 "$top_builddir/bench/gpu_bench" --backend gpumock \
   --grid 50x222x241 --steps 1 --warmup 0
-grep -q "needs 20.4 MiB of device memory (2 fields of 10.2 MiB) but device 0 (mock GPU (host memory)) has 1.0 MiB free" "$TMP/out" ||
+grep -q "needs 20.4 MiB of device memory (2 fields of 10.2 MiB and 4 bytes of parameters) but device 0 (mock GPU (host memory)) has 1.0 MiB free" "$TMP/out" ||
   { cat "$TMP/out"; fail "memory check message"; }
 exit 0

@@ -1,7 +1,9 @@
 #!/bin/sh
 # The cuda plugin's kernels, as PTX built with the plugin's own flags
-# (backends/cuda/local.mk): the exact kernel must be bitwise-reproducible
-# (design.md 2), the fast kernel must differ (so this check can fail).
+# (backends/gpu/local.mk): the exact kernels must be bitwise-reproducible
+# (docs/numerical-contract.md), the fast kernels must differ (so this check
+# can fail). Both units must hold a generic kernel for every stencil of
+# kernels/ps_stencils.h in both precisions and diffusion7's tuned kernel.
 #  exact: no fma; every f32/f64 add/sub/mul carries .rn (ptxas may contract
 #         a mul and an add without a rounding modifier into an FMA, never
 #         ones with .rn); the quotient is div.rn.f32 / div.rn.f64; nothing
@@ -19,6 +21,14 @@ echo "fast kernel PTX:"; ops "$fast"
 
 grep -q '\.entry.*ps_exact.*d7_step' "$exact" || fail "no exact d7_step kernel entry in $exact"
 grep -q '\.entry.*ps_fast.*d7_step' "$fast" || fail "no fast d7_step kernel entry in $fast"
+stencils=$(sed -n 's/^ *X(\([A-Za-z0-9_]*\)).*/\1/p' "$top_srcdir/kernels/ps_stencils.h")
+[ -n "$stencils" ] || fail "no stencil list in kernels/ps_stencils.h"
+for s in $stencils; do
+  for p in f32 f64; do
+    grep -qE "\.entry .*ps_exact[0-9]*gen_${s}_$p" "$exact" || fail "no exact generic kernel for $s ($p)"
+    grep -qE "\.entry .*ps_fast[0-9]*gen_${s}_$p" "$fast" || fail "no fast generic kernel for $s ($p)"
+  done
+done
 if grep -nE '\b(fma|mad)(\.[a-z]+)*\.f(32|64)\b' "$exact"; then
   fail "the exact kernel contains fused multiply-add instructions"
 fi
@@ -34,5 +44,5 @@ grep -q 'div\.rn\.f64' "$exact" || fail "no div.rn.f64 (IEEE double division) in
 if ! grep -qE '\b(fma(\.[a-z]+)*|add|sub|mul|div\.approx|div\.full|rcp\.approx(\.[a-z]+)*)\.f32\b' "$fast"; then
   fail "the fast kernel is as strict as the exact one (no fma, no contractible op, exact division)"
 fi
-echo "PASS: exact PTX has no fma, only .rn arithmetic and div.rn; fast PTX is relaxed"
+echo "PASS: exact PTX ("$(echo $stencils)", diffusion7 tuned) has no fma, only .rn arithmetic and div.rn; fast PTX is relaxed"
 exit 0

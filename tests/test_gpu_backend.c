@@ -1,16 +1,28 @@
 /*
- * The cuda and hip backends on a real GPU against the reference backend:
- * exact mode bitwise identical (float32 and float64; 1, 2, odd and graph-
- * sized step counts; default and odd block shapes and k-chunks; grids with
- * land, isolated cells, subnormals and degenerate extents; profiling on),
- * region download and halo-style region upload, fast mode within a bound
- * with the same NaN mask, and clear errors for a missing device index and a
- * grid larger than the device. Skips (77) when no GPU backend has a device.
+ * The cuda and hip backends on a real GPU (and the gpumock plugin, the same
+ * sources over a host-memory runtime) against the reference backend:
+ *  - every stencil of the registry (kernels/ps_stencils.h), float32 and
+ *    float64, 1, 2 and graph-sized step counts, the whole grid and sub-boxes
+ *    at an origin != 0 in a larger global grid (one strictly inside, one on
+ *    three global faces), land and planted isolated cells; diffusion7 through
+ *    its tuned kernel and through the generic kernel (cfg->generic): exact
+ *    mode bitwise identical to the reference with the same box;
+ *  - diffusion7's tuned kernel in depth: default and odd block shapes and
+ *    k-chunks, degenerate extents, subnormals, profiling on;
+ *  - region download and halo-style region upload, fast mode within a bound
+ *    with the same NaN mask (every stencil), and clear errors for a missing
+ *    device index, a grid larger than the device, a stencil the plugin was
+ *    not built with and a box without the ghost layers its stencil needs.
+ * Every stencil case also checks that the step changed cells (a backend that
+ * copied everything would not pass), and each interior sub-box case that the
+ * reference with the origin moved by one cell gives other bits for a stencil
+ * with coefficient arrays, so wrong origin indexing cannot pass.
+ * Skips (77) when no GPU backend has a device.
  *
  * `test_gpu_backend --probe NAME` only says whether NAME has a device
  * (exit 0) or why not (exit 1); tests/gpu_validate.sh uses it.
  * `test_gpu_backend --backend NAME` tests only NAME (tests/gpu_mock.sh runs
- * the shared GPU host code and kernel body over a host-memory runtime).
+ * the GPU plugin's host code and kernels over a host-memory runtime).
  */
 #include "config.h"
 #include "pstencil.h"
@@ -147,6 +159,165 @@ static void exact_case(ps_backend *gpu, ps_backend *ref, ps_grid g, ps_precision
     free(got);
 }
 
+/* Whether the backend lists a tuned kernel (fast path) for stencil @p s. */
+static int has_fast_path(ps_backend *b, const ps_stencil *s)
+{
+    const char *const *f = ps_backend_get_ops(b)->fast_paths;
+    for (; f && *f; f++)
+        if (!strcmp(*f, s->name))
+            return 1;
+    return 0;
+}
+
+/*
+ * The parameters of stencil @p s on the global grid @p g from its default
+ * options and synthetic coordinates: depth 5 + 10 q^2 m, latitude
+ * 40 + 0.25 q, longitude -10 + 0.25 q (what hdiff needs; the others ignore them).
+ */
+static int prepare(const ps_stencil *s, ps_grid g, ps_params *out)
+{
+    double *depth = malloc(g.nz * sizeof *depth), *lat = malloc(g.ny * sizeof *lat);
+    double *lon = malloc(g.nx * sizeof *lon), *opts = calloc(s->noptions + 1, sizeof *opts);
+    ps_stencil_setup su;
+    ps_stencil_report rep;
+    size_t q;
+    int st;
+    for (q = 0; q < g.nz; q++)
+        depth[q] = 5.0 + 10.0 * (double)q * (double)q;
+    for (q = 0; q < g.ny; q++)
+        lat[q] = 40.0 + 0.25 * (double)q;
+    for (q = 0; q < g.nx; q++)
+        lon[q] = -10.0 + 0.25 * (double)q;
+    ps_stencil_default_options(s, opts);
+    memset(&su, 0, sizeof su);
+    su.grid = g;
+    su.depth = depth;
+    su.lat = lat;
+    su.lon = lon;
+    su.options = opts;
+    st = ps_stencil_prepare(s, &su, out, &rep);
+    free(depth); free(lat); free(lon); free(opts);
+    return st;
+}
+
+/* The box of @p extent at @p origin in @p global: its global faces, @p ghost layers. */
+static ps_box make_box(ps_grid global, const size_t origin[3], ps_grid extent, unsigned ghost)
+{
+    const size_t ext[3] = {extent.nz, extent.ny, extent.nx};
+    const size_t glo[3] = {global.nz, global.ny, global.nx};
+    ps_box b;
+    int a;
+    memset(&b, 0, sizeof b);
+    b.extent = extent;
+    b.global = global;
+    b.ghost = ghost;
+    for (a = 0; a < 3; a++) {
+        b.origin[a] = origin[a];
+        if (origin[a] == 0)
+            b.global_faces |= 1u << (2 * a);
+        if (origin[a] + ext[a] == glo[a])
+            b.global_faces |= 1u << (2 * a + 1);
+    }
+    return b;
+}
+
+/* An ocean cell whose every neighbour (in the stencil's list) is land. */
+static void plant_isolated(double *t, ps_grid g, const ps_stencil *s, size_t k, size_t j,
+                           size_t i)
+{
+    int q;
+    for (q = 0; q < s->nneighbours; q++)
+        t[((k + s->offsets[q][0]) * g.ny + j + s->offsets[q][1]) * g.nx + i +
+          s->offsets[q][2]] = NAN;
+    t[(k * g.ny + j) * g.nx + i] = 11.5;
+}
+
+/*
+ * Stencil @p s on the box of @p extent at @p origin of the global grid @p G:
+ * the GPU backend (tuned kernel or, with @p generic, the generic one) against
+ * the reference on the same box and input, bitwise.
+ */
+static void stencil_case(ps_backend *gpu, ps_backend *ref, const ps_stencil *s, ps_grid G,
+                         const size_t origin[3], ps_grid e, ps_precision p, const long *pieces,
+                         int npieces, int generic, const int block[3])
+{
+    size_t n = e.nz * e.ny * e.nx, ng = G.nz * G.ny * G.nx, es = ps_precision_size(p), at;
+    size_t k, j, i, changed = 0, r = (size_t)s->radius;
+    double *tg = malloc(ng * sizeof *tg), *tb = malloc(n * sizeof *tb);
+    void *in, *want = malloc(n * es), *got = malloc(n * es);
+    ps_config cfg;
+    long total = 0;
+    int q, st;
+    char what[256];
+    fill(tg, G);
+    /* isolated ocean cells inside the box, one near its low corner */
+    if (e.nz > 2 * r + 2 && e.ny > 2 * r + 2 && e.nx > 2 * r + 2) {
+        plant_isolated(tg, G, s, origin[0] + r + 1, origin[1] + r + 1, origin[2] + r + 1);
+        plant_isolated(tg, G, s, origin[0] + e.nz / 2, origin[1] + e.ny - r - 2,
+                       origin[2] + e.nx / 2);
+    }
+    for (k = 0; k < e.nz; k++)
+        for (j = 0; j < e.ny; j++)
+            for (i = 0; i < e.nx; i++)
+                tb[(k * e.ny + j) * e.nx + i] =
+                    tg[((origin[0] + k) * G.ny + origin[1] + j) * G.nx + origin[2] + i];
+    in = convert(tb, n, p);
+    for (q = 0; q < npieces; q++)
+        total += pieces[q];
+    snprintf(what, sizeof what, "%s %s %s box %zux%zux%zu at (%zu,%zu,%zu) in %zux%zux%zu, "
+             "%ld steps, %s, block %d,%d,%d", ps_backend_name(gpu), s->name,
+             ps_precision_name(p), e.nz, e.ny, e.nx, origin[0], origin[1], origin[2], G.nz,
+             G.ny, G.nx, total,
+             generic || !has_fast_path(gpu, s) ? "generic" : "tuned", block[0],
+             block[1], block[2]);
+    ps_config_init(&cfg, e, p);
+    ps_params_free(&cfg.params);
+    cfg.stencil = s;
+    cfg.box = make_box(G, origin, e, 2);
+    if ((st = prepare(s, G, &cfg.params))) {
+        FAILF("%s: parameters: %s", what, ps_error_detail());
+        goto done;
+    }
+    if ((st = run(ref, &cfg, in, want, pieces, npieces))) {
+        FAILF("%s: reference: %s", what, ps_error_detail());
+        goto done;
+    }
+    cfg.generic = generic;
+    memcpy(cfg.block, block, sizeof cfg.block);
+    memset(got, 0xa5, n * es);
+    for (at = 0; at < n; at++)
+        changed += memcmp((char *)want + at * es, (char *)in + at * es, es) != 0;
+    if ((st = run(gpu, &cfg, in, got, pieces, npieces)))
+        FAILF("%s: %s", what, ps_error_detail());
+    else if ((at = first_diff(want, got, n, es)) != (size_t)-1)
+        FAILF("%s: cell %zu (k=%zu j=%zu i=%zu) differs: %.9g vs reference %.9g", what, at,
+              at / (e.ny * e.nx), at / e.nx % e.ny, at % e.nx,
+              p == PS_FLOAT32 ? ((float *)got)[at] : ((double *)got)[at],
+              p == PS_FLOAT32 ? ((float *)want)[at] : ((double *)want)[at]);
+    else if (!changed)
+        FAILF("%s: the steps changed no cell (the case proves nothing)", what);
+    else
+        printf("ok: %s: bitwise equal (%zu cells changed)\n", what, changed);
+
+    /* the case must see a wrong origin: the reference with the origin moved
+     * by one cell along every axis gives other bits (strictly inner boxes) */
+    if (!st && s->narrays > 0 && cfg.box.global_faces == 0 && origin[0] + e.nz < G.nz &&
+        origin[1] + e.ny < G.ny && origin[2] + e.nx < G.nx) {
+        const size_t moved[3] = {origin[0] + 1, origin[1] + 1, origin[2] + 1};
+        cfg.box = make_box(G, moved, e, 2);
+        cfg.generic = 0;
+        memset(cfg.block, 0, sizeof cfg.block);
+        if (run(ref, &cfg, in, got, pieces, npieces))
+            FAILF("%s: reference at a moved origin: %s", what, ps_error_detail());
+        else if (!memcmp(want, got, n * es))
+            FAILF("%s: moving the origin changes nothing: this case cannot catch wrong "
+                  "origin indexing", what);
+    }
+done:
+    ps_params_free(&cfg.params);
+    free(tg); free(tb); free(in); free(want); free(got);
+}
+
 /* Download a sub-region; upload a halo-like region and step again. */
 static void region_case(ps_backend *gpu, ps_backend *ref, ps_grid g, ps_region r)
 {
@@ -196,8 +367,8 @@ done:
     free(t); free(patch); free(in); free(pf); free(a); free(b); free(wa); free(wb);
 }
 
-/* Fast mode: same NaN mask, relative error bounded. */
-static void fast_case(ps_backend *gpu, ps_backend *ref, ps_precision p)
+/* Fast mode: same NaN mask, relative error bounded (stencil s, its default path). */
+static void fast_case(ps_backend *gpu, ps_backend *ref, const ps_stencil *s, ps_precision p)
 {
     ps_grid g = {20, 60, 90};
     size_t n = g.nz * g.ny * g.nx, i, bad = 0;
@@ -208,13 +379,15 @@ static void fast_case(ps_backend *gpu, ps_backend *ref, ps_precision p)
     fill(t, g);
     in = convert(t, n, p);
     ps_config_init(&cfg, g, p);
-    if (run(ref, &cfg, in, want, steps, 1)) {
-        FAILF("reference: %s", ps_error_detail());
+    ps_params_free(&cfg.params);
+    cfg.stencil = s;
+    if (prepare(s, g, &cfg.params) || run(ref, &cfg, in, want, steps, 1)) {
+        FAILF("%s reference: %s", s->name, ps_error_detail());
         goto done;
     }
     cfg.mode = PS_MODE_FAST;
     if (run(gpu, &cfg, in, got, steps, 1)) {
-        FAILF("%s fast: %s", ps_backend_name(gpu), ps_error_detail());
+        FAILF("%s %s fast: %s", ps_backend_name(gpu), s->name, ps_error_detail());
         goto done;
     }
     for (i = 0; i < n; i++) {
@@ -232,15 +405,16 @@ static void fast_case(ps_backend *gpu, ps_backend *ref, ps_precision p)
             maxrel = rel;
     }
     if (bad)
-        FAILF("%s fast %s: %zu cells where NaN-ness differs", ps_backend_name(gpu),
+        FAILF("%s %s fast %s: %zu cells where NaN-ness differs", ps_backend_name(gpu), s->name,
               ps_precision_name(p), bad);
     else if (maxrel > (p == PS_FLOAT32 ? 1e-4 : 1e-12))
-        FAILF("%s fast %s: max relative error %g after 50 steps", ps_backend_name(gpu),
-              ps_precision_name(p), maxrel);
+        FAILF("%s %s fast %s: max relative error %g after 50 steps", ps_backend_name(gpu),
+              s->name, ps_precision_name(p), maxrel);
     else
-        printf("ok: %s fast %s, 50 steps: max relative error %g\n", ps_backend_name(gpu),
-               ps_precision_name(p), maxrel);
+        printf("ok: %s %s fast %s, 50 steps: max relative error %g\n", ps_backend_name(gpu),
+               s->name, ps_precision_name(p), maxrel);
 done:
+    ps_params_free(&cfg.params);
     free(t); free(in); free(want); free(got);
 }
 
@@ -271,6 +445,58 @@ static void errors_case(ps_backend *gpu, int ndev)
     if (ps_context_create(gpu, &cfg, &c) != PS_EINVAL)
         FAILF("block 4096x4096 was not refused");
     ps_context_destroy(c);
+    c = NULL;
+    /* a stencil this plugin was not built with (a registry entry renamed) */
+    {
+        ps_stencil other = *ps_stencil_default();
+        other.name = "nosuchstencil";
+        ps_config_init(&cfg, (ps_grid){4, 4, 4}, PS_FLOAT32);
+        cfg.stencil = &other;
+        st = ps_context_create(gpu, &cfg, &c);
+        if (st != PS_EUNSUPPORTED || !strstr(ps_error_detail(), "nosuchstencil"))
+            FAILF("an unknown stencil: %s (%s), expected PS_EUNSUPPORTED naming it",
+                  ps_strerror(st), ps_error_detail());
+        else
+            printf("ok: unknown stencil: %s\n", ps_error_detail());
+        ps_context_destroy(c);
+        c = NULL;
+    }
+    /* a box with an inner face and no ghost layers */
+    {
+        const size_t origin[3] = {0, 2, 0};
+        ps_config_init(&cfg, (ps_grid){4, 4, 4}, PS_FLOAT32);
+        cfg.box = make_box((ps_grid){4, 8, 4}, origin, (ps_grid){4, 4, 4}, 0);
+        st = ps_context_create(gpu, &cfg, &c);
+        if (st != PS_EINVAL || !strstr(ps_error_detail(), "ghost"))
+            FAILF("a box without ghost layers: %s (%s), expected PS_EINVAL naming the ghosts",
+                  ps_strerror(st), ps_error_detail());
+        ps_context_destroy(c);
+    }
+}
+
+/*
+ * Every case of one stencil: whole grid and two sub-boxes (strictly inside;
+ * on three global faces) of a larger global grid, float32 and float64, 1, 2
+ * and 37 steps (a graph of 32 and 5 launches), default and odd blocks.
+ */
+static void stencil_cases(ps_backend *gpu, ps_backend *ref, const ps_stencil *s, int generic)
+{
+    static const ps_grid G = {14, 19, 29};
+    static const size_t at0[3] = {0, 0, 0}, inner[3] = {3, 4, 7}, faces[3] = {0, 4, 7};
+    static const ps_grid inner_e = {8, 11, 15}, faces_e = {14, 11, 22};
+    static const int dflt[3] = {0, 0, 0}, odd[3] = {8, 4, 3};
+    static const long p1[] = {1}, p2[] = {2}, p37[] = {32, 5};
+    int pi;
+    for (pi = 0; pi < 2; pi++) {
+        ps_precision p = pi ? PS_FLOAT64 : PS_FLOAT32;
+        stencil_case(gpu, ref, s, G, at0, G, p, p1, 1, generic, dflt);
+        stencil_case(gpu, ref, s, G, at0, G, p, p37, 2, generic, odd);
+        stencil_case(gpu, ref, s, G, inner, inner_e, p, p1, 1, generic, dflt);
+        stencil_case(gpu, ref, s, G, inner, inner_e, p, p2, 1, generic, odd);
+        stencil_case(gpu, ref, s, G, inner, inner_e, p, p37, 2, generic, dflt);
+        stencil_case(gpu, ref, s, G, faces, faces_e, p, p2, 1, generic, dflt);
+        stencil_case(gpu, ref, s, G, faces, faces_e, p, p37, 2, generic, odd);
+    }
 }
 
 static int has_device(const char *name, ps_backend **out, int *ndev)
@@ -304,6 +530,7 @@ int main(int argc, char **argv)
     ps_backend *ref = NULL, *gpu = NULL;
     int tested = 0, ndev = 0;
     size_t gi, bi, ni;
+    int si;
     const char *only = NULL;
     if (argc == 3 && !strcmp(argv[1], "--probe"))
         return has_device(argv[2], &gpu, &ndev) ? 0 : 1;
@@ -334,8 +561,14 @@ int main(int argc, char **argv)
         region_case(gpu, ref, (ps_grid){4, 6, 1300}, (ps_region){{1, 1, 3}, {3, 4, 1290}});
         region_case(gpu, ref, (ps_grid){5, 7, 40}, (ps_region){{1, 0, 0}, {3, 7, 40}});
         region_case(gpu, ref, (ps_grid){5, 7, 40}, (ps_region){{1, 2, 0}, {3, 4, 40}});
-        fast_case(gpu, ref, PS_FLOAT32);
-        fast_case(gpu, ref, PS_FLOAT64);
+        for (si = 0; si < ps_stencil_count(); si++) {
+            const ps_stencil *s = ps_stencil_at(si);
+            stencil_cases(gpu, ref, s, 0);
+            if (has_fast_path(gpu, s))
+                stencil_cases(gpu, ref, s, 1); /* and its generic kernel */
+            fast_case(gpu, ref, s, PS_FLOAT32);
+            fast_case(gpu, ref, s, PS_FLOAT64);
+        }
         errors_case(gpu, ndev);
         ps_backend_close(gpu);
     }

@@ -1,24 +1,34 @@
 /**
  * @file ps_gpu_kernels.h
- * @brief The GPU step kernel shared by the cuda and hip plugins, built from
- *        the one cell-update definition in kernels/diffusion7.h.
+ * @brief The GPU step kernels of the cuda, hip and gpumock plugins: a generic
+ *        kernel for every stencil of kernels/ps_stencils.h in both
+ *        precisions, and diffusion7's tuned 2.5-D kernel (its fast path).
  *
- * Include once per translation unit after defining
- *   PS_GPU_KNS          a namespace for this unit's kernels (ps_exact, ps_fast),
- *                       so the exact and fast instantiations never merge;
- *   PS_GPU_LAUNCH_NAME  the launcher to define (ps_gpu_launch_exact/_fast).
- * The unit's compiler flags decide the arithmetic: the exact unit is built
- * with nvcc --fmad=false -prec-div=true (hipcc -ffp-contract=off), the fast
- * unit with contraction and approximate division.
+ * Include once per translation unit after defining PS_GPU_KNS, a namespace
+ * for this unit's kernels (ps_exact, ps_fast), so the exact and fast
+ * instantiations never merge. The unit's compiler flags decide the
+ * arithmetic (backends/gpu/local.mk): exact with nvcc --fmad=false
+ * -prec-div=true (hipcc -ffp-contract=off), fast with contraction and
+ * approximate division.
  *
- * Design (docs/gpu.md): 2.5-D blocking. A thread block covers a (j,i) tile,
- * threadIdx.x along i (coalesced rows), and streams along k through a chunk
- * of kchunk planes. Each thread keeps its column's k-1, k and k+1 values in
- * registers, so each plane is read from device memory once per chunk; the
- * j+-1 and i+-1 neighbours are read through the read-only data path and are
- * served by L1/L2 since the neighbouring threads of the tile load the same
- * lines. The outermost layer of the box is copied; every output cell is
- * written exactly once.
+ * Both kernels use one launch geometry (docs/gpu.md): a thread block covers
+ * a (j, i) tile, threadIdx.x along i (coalesced rows), blockIdx.z a chunk of
+ * kchunk planes along k; each thread walks its column (j, i) through the
+ * chunk. Every output cell of the box is written exactly once: cells closer
+ * than the stencil's radius to a face of the box are copied, the others get
+ * the update.
+ *
+ * Generic kernel: ps_NAME_apply (kernels/ps_skeleton.h) gathers the
+ * neighbours in the order the stencil lists them, its scalars and its
+ * coefficient arrays at the cell's global coordinates (box origin + local)
+ * from the packed parameter block in device memory, and calls the stencil's
+ * cell function. Nothing here names a stencil: every entry of the list gets
+ * a kernel gen_NAME_f32 / gen_NAME_f64.
+ *
+ * Tuned kernel (diffusion7): each thread keeps its column's k-1, k and k+1
+ * values in registers, so each plane is read from device memory once per
+ * chunk; the j+-1 and i+-1 neighbours are read through the read-only data
+ * path and served by L1/L2 since the tile's threads load the same lines.
  */
 #ifndef PS_GPU_KERNELS_H
 #define PS_GPU_KERNELS_H
@@ -28,38 +38,113 @@
 #ifndef PS_GPU_KNS
 #  error "define PS_GPU_KNS (kernel namespace) before including ps_gpu_kernels.h"
 #endif
-#ifndef PS_GPU_LAUNCH_NAME
-#  error "define PS_GPU_LAUNCH_NAME before including ps_gpu_kernels.h"
-#endif
 
+/* every stencil's cell function and generic point update, in both precisions
+ * (nvcc calls the skeleton's deliberately unread running offset of a stencil
+ * without coefficient arrays "set but never used", warning 550: silenced here
+ * only; gcc -Wall -Wextra and clang accept the (void) cast that marks it) */
+#ifdef __NVCC__
+#  pragma nv_diag_suppress 550
+#endif
 #define PS_REAL float
 #define PS_SUFFIX _f32
-#include "diffusion7.h"
+#include "ps_stencils.h"
+#include "ps_skeleton.h"
+PS_STENCIL_LIST(PS_SKELETON_DEFINE)
 #undef PS_REAL
 #undef PS_SUFFIX
 #define PS_REAL double
 #define PS_SUFFIX _f64
-#include "diffusion7.h"
+#include "ps_stencils.h"
+#include "ps_skeleton.h"
+PS_STENCIL_LIST(PS_SKELETON_DEFINE)
 #undef PS_REAL
 #undef PS_SUFFIX
+#ifdef __NVCC__
+#  pragma nv_diag_default 550
+#endif
+
+/* an unrolling hint for the device passes (host compilers know no such pragma) */
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#  define PS_GPU_UNROLL4 _Pragma("unroll 4")
+#else
+#  define PS_GPU_UNROLL4
+#endif
 
 namespace PS_GPU_KNS {
 
-static __host__ __device__ __forceinline__ float cell(float c, float km, float kp, float jm, float jp,
-                                             float im, float ip, float d)
+/* ---- the generic kernel ---------------------------------------------------- */
+
+/* The signature of ps_NAME_apply<SUFFIX> (kernels/ps_skeleton.h). */
+template <typename T>
+using apply_fn = T (*)(const T *, long, long, long, const T *, long, long, long, long, long,
+                       long);
+
+/*
+ * The work of one thread of a generic kernel: column (j, i), planes k0 ..
+ * k0+kchunk-1. R is the stencil's radius, APPLY its point update.
+ */
+template <typename T, int R, apply_fn<T> APPLY>
+static __host__ __device__ __forceinline__ void
+gen_column(const T *__restrict__ in, T *__restrict__ out, const T *__restrict__ params,
+           const ps_gpu_geom &g, long long i, long long j, long long k0)
+{
+    long long k, k1, p;
+    if (i >= g.nx || j >= g.ny || k0 >= g.nz)
+        return;
+    k1 = k0 + g.kchunk < g.nz ? k0 + g.kchunk : g.nz;
+    const long long plane = g.nx * g.ny;
+    p = (k0 * g.ny + j) * g.nx + i;
+    if (i < R || j < R || i >= g.nx - R || j >= g.ny - R) {
+        for (k = k0; k < k1; k++, p += plane) /* a column near a side face: copied */
+            out[p] = in[p];
+        return;
+    }
+    for (k = k0; k < k1; k++, p += plane)
+        out[p] = k < R || k >= g.nz - R
+                     ? in[p] /* near the top or bottom face: copied */
+                     : APPLY(in, (long)p, (long)plane, (long)g.nx, params, (long)(g.oz + k),
+                             (long)(g.oy + j), (long)(g.ox + i), (long)g.gz, (long)g.gy,
+                             (long)g.gx);
+}
+
+/*
+ * gen_NAME_f32 / gen_NAME_f64: one step of stencil NAME, in -> out. Grid
+ * (ceil(nx/bx), ceil(ny/by), ceil(nz/kchunk)), block (bx, by, 1).
+ */
+#define PS_GPU_GEN_KERNEL(NAME, T, SFX)                                                    \
+    __global__ void __launch_bounds__(1024)                                                \
+        gen_##NAME##SFX(const T *__restrict__ in, T *__restrict__ out,                     \
+                        const T *__restrict__ params, ps_gpu_geom g)                       \
+    {                                                                                      \
+        gen_column<T, PS_##NAME##_RADIUS, ps_##NAME##_apply##SFX>(                         \
+            in, out, params, g, (long long)blockIdx.x * blockDim.x + threadIdx.x,          \
+            (long long)blockIdx.y * blockDim.y + threadIdx.y,                              \
+            (long long)blockIdx.z * g.kchunk);                                             \
+    }
+#define PS_GPU_GEN_F32(NAME) PS_GPU_GEN_KERNEL(NAME, float, _f32)
+#define PS_GPU_GEN_F64(NAME) PS_GPU_GEN_KERNEL(NAME, double, _f64)
+PS_STENCIL_LIST(PS_GPU_GEN_F32)
+PS_STENCIL_LIST(PS_GPU_GEN_F64)
+
+/* ---- diffusion7's tuned kernel (the fast path) --------------------------- */
+
+static __host__ __device__ __forceinline__ float cell(float c, float km, float kp, float jm,
+                                                      float jp, float im, float ip, float d)
 {
     return ps_diffusion7_cell_f32(c, km, kp, jm, jp, im, ip, d);
 }
 
-static __host__ __device__ __forceinline__ double cell(double c, double km, double kp, double jm,
-                                              double jp, double im, double ip, double d)
+static __host__ __device__ __forceinline__ double cell(double c, double km, double kp,
+                                                       double jm, double jp, double im,
+                                                       double ip, double d)
 {
     return ps_diffusion7_cell_f64(c, km, kp, jm, jp, im, ip, d);
 }
 
 /*
  * The work of one thread: column (j, i), planes k0 .. k0+kchunk-1. A host
- * function too, so tests/test_gpu_emulate.cu can run every thread of a
+ * function too, so tests/gpu/test_gpu_emulate.cu can run every thread of a
  * launch on the CPU (the threads share nothing, so that is exact).
  */
 template <typename T>
@@ -84,7 +169,7 @@ d7_column(const T *__restrict__ in, T *__restrict__ out, long long nz, long long
     /* registers: km = T[k-1], c = T[k] of this column (km unused at k == 0) */
     T km = k0 > 0 ? src[-plane] : (T)0;
     T c = *src;
-#pragma unroll 4
+    PS_GPU_UNROLL4
     for (k = k0; k < k1; k++, src += plane, dst += plane) {
         if (k == 0 || k == nz - 1) {
             *dst = c; /* surface and bottom layers are copied */
@@ -104,7 +189,6 @@ d7_column(const T *__restrict__ in, T *__restrict__ out, long long nz, long long
     }
 }
 
-#ifndef PS_GPU_MOCK
 /*
  * One Jacobi step of the box in -> out. Grid: (ceil(nx/bx), ceil(ny/by),
  * ceil(nz/kchunk)); block (bx, by, 1).
@@ -120,52 +204,6 @@ __global__ void __launch_bounds__(1024)
                  (long long)blockIdx.z * kchunk);
 }
 
-#endif /* !PS_GPU_MOCK */
-
 } /* namespace PS_GPU_KNS */
-
-#ifdef PS_GPU_MOCK
-/* tests: every thread of the launch on the host, in stream order */
-gpuError_t PS_GPU_LAUNCH_NAME(const ps_gpu_launch *l)
-{
-    const ps_gpu_launch g = *l;
-    return ps_mock_submit(l->stream, [g]() {
-        long long gx = (g.nx + g.bx - 1) / g.bx, gy = (g.ny + g.by - 1) / g.by;
-        long long gz = (g.nz + g.kchunk - 1) / g.kchunk, x, y, z;
-        int tx, ty;
-        for (z = 0; z < gz; z++)
-            for (y = 0; y < gy; y++)
-                for (x = 0; x < gx; x++)
-                    for (ty = 0; ty < g.by; ty++)
-                        for (tx = 0; tx < g.bx; tx++) {
-                            if (g.real == PS_GPU_F64)
-                                PS_GPU_KNS::d7_column<double>(
-                                    (const double *)g.in, (double *)g.out, g.nz, g.ny, g.nx,
-                                    g.coeff, g.kchunk, x * g.bx + tx, y * g.by + ty, z * g.kchunk);
-                            else
-                                PS_GPU_KNS::d7_column<float>(
-                                    (const float *)g.in, (float *)g.out, g.nz, g.ny, g.nx,
-                                    (float)g.coeff, g.kchunk, x * g.bx + tx, y * g.by + ty,
-                                    z * g.kchunk);
-                        }
-    });
-}
-#else
-
-gpuError_t PS_GPU_LAUNCH_NAME(const ps_gpu_launch *l)
-{
-    dim3 block((unsigned)l->bx, (unsigned)l->by, 1);
-    dim3 grid((unsigned)((l->nx + l->bx - 1) / l->bx), (unsigned)((l->ny + l->by - 1) / l->by),
-              (unsigned)((l->nz + l->kchunk - 1) / l->kchunk));
-    if (l->real == PS_GPU_F64)
-        PS_GPU_KNS::d7_step<double><<<grid, block, 0, l->stream>>>(
-            (const double *)l->in, (double *)l->out, l->nz, l->ny, l->nx, l->coeff, l->kchunk);
-    else
-        PS_GPU_KNS::d7_step<float><<<grid, block, 0, l->stream>>>(
-            (const float *)l->in, (float *)l->out, l->nz, l->ny, l->nx, (float)l->coeff,
-            l->kchunk);
-    return gpuGetLastError();
-}
-#endif /* PS_GPU_MOCK */
 
 #endif /* PS_GPU_KERNELS_H */

@@ -1,15 +1,23 @@
 /**
  * @file ps_gpu_mock.h
- * @brief A host-memory stand-in for the CUDA/HIP runtime, so the shared GPU
- *        host code (ps_gpu_backend.inc) and kernel (ps_gpu_kernels.h) run
- *        and are tested on machines without a GPU or a GPU compiler.
+ * @brief The mock port of the GPU backend: a host-memory stand-in for the
+ *        CUDA/HIP runtime, so the shared GPU host code and kernels run and
+ *        are tested on machines without a GPU or a GPU compiler (selected
+ *        by -DPS_GPU_PORT_MOCK; include ps_gpu_port.h, not this file).
  *
- * Only for tests (tests/gpu.mk builds pstencil_gpumock.so from
- * ps_gpu_mock.cpp with the C++ compiler). Streams execute at once, except
- * while a stream captures: then copies and kernel launches are recorded and
- * a graph replays them. Kernels run every thread of the launch on the CPU
- * (d7_column). Environment: PSTENCIL_MOCK_DEVICES (default 1) and
- * PSTENCIL_MOCK_MEM_MB (free device memory, default 1024).
+ * Only for tests: backends/gpu/local.mk compiles the same sources as the
+ * cuda and hip plugins with the host C++ compiler into the test plugin
+ * pstencil_gpumock.so. Streams execute at once, except while a stream
+ * captures: then copies and kernel launches are recorded and a graph replays
+ * them. A kernel launch runs the very __global__ function the device would,
+ * once per thread of the launch, with blockIdx, threadIdx, blockDim and
+ * gridDim set as the device would set them (blocks in reverse order: the
+ * kernels must not depend on any order). Launches the real runtimes refuse
+ * (more than 1024 threads per block, a grid beyond the limits) are refused.
+ * Small staging buffers and a short profiling ring make the chunked-copy
+ * and harvesting paths run on small grids. Environment:
+ * PSTENCIL_MOCK_DEVICES (default 1) and PSTENCIL_MOCK_MEM_MB (free device
+ * memory, default 1024).
  */
 #ifndef PS_GPU_MOCK_H
 #define PS_GPU_MOCK_H
@@ -30,6 +38,8 @@
 #define PS_GPU_RUNTIME "mock GPU runtime"
 #define PS_GPU_DEFAULT_BX 32
 #define PS_GPU_DEFAULT_BY 8
+#define PS_GPU_STAGE_BYTES ((size_t)4096) /* tiny: chunked copies on small grids */
+#define PS_GPU_PROF_RING 4                /* short: harvesting on few steps */
 
 typedef int gpuError_t;
 enum {
@@ -61,6 +71,13 @@ struct gpuDeviceProp {
     size_t totalGlobalMem;
 };
 
+/* The built-in variables of a kernel, as CUDA and HIP define them. */
+struct dim3 {
+    unsigned x, y, z;
+    constexpr dim3(unsigned a = 1, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {}
+};
+inline dim3 blockIdx, threadIdx, blockDim, gridDim;
+
 static inline int ps_mock_env(const char *name, int dflt)
 {
     const char *v = getenv(name);
@@ -76,6 +93,47 @@ static inline gpuError_t ps_mock_submit(gpuStream_t s, std::function<void()> op)
         op();
     return gpuSuccess;
 }
+
+/*
+ * A kernel launch: `thread` (the kernel called with its arguments) runs once
+ * per thread of the grid, with the built-in variables set; refused as the
+ * device would refuse it.
+ */
+static inline gpuError_t ps_mock_launch(dim3 grid, dim3 block, gpuStream_t s,
+                                        std::function<void()> thread)
+{
+    if ((unsigned long long)block.x * block.y * block.z > 1024 || block.z > 64 ||
+        !grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z ||
+        grid.y > 65535 || grid.z > 65535)
+        return gpuErrorInvalidValue;
+    return ps_mock_submit(s, [=]() {
+        gridDim = grid;
+        blockDim = block;
+        for (unsigned bz = grid.z; bz-- > 0;)
+            for (unsigned by = grid.y; by-- > 0;)
+                for (unsigned bx = grid.x; bx-- > 0;) {
+                    blockIdx = dim3(bx, by, bz);
+                    for (unsigned tz = 0; tz < block.z; tz++)
+                        for (unsigned ty = 0; ty < block.y; ty++)
+                            for (unsigned tx = 0; tx < block.x; tx++) {
+                                threadIdx = dim3(tx, ty, tz);
+                                thread();
+                            }
+                }
+    });
+}
+
+/* A kernel launch: the arguments are taken (copied) now, as a launch does. */
+template <typename... P, typename... A>
+static inline gpuError_t ps_mock_kernel(void (*kernel)(P...), dim3 grid, dim3 block,
+                                        gpuStream_t s, A... args)
+{
+    return ps_mock_launch(grid, block, s, [=]() { kernel(args...); });
+}
+
+/* Launch a __global__ kernel on a stream; the launch's status. */
+#define PS_GPU_KERNEL_LAUNCH(kernel, grid, block, stream, ...)                             \
+    ps_mock_kernel(kernel, (grid), (block), (stream), __VA_ARGS__)
 
 static inline const char *gpuGetErrorString(gpuError_t e)
 {
@@ -109,8 +167,12 @@ static inline gpuError_t gpuGetDeviceProperties(gpuDeviceProp *p, int d)
     p->totalGlobalMem = (size_t)ps_mock_env("PSTENCIL_MOCK_MEM_MB", 1024) << 20;
     return gpuSuccess;
 }
-static inline gpuError_t gpuDeviceGetAttribute(int *v, int attr, int d) { *v = 1000000; return gpuSuccess; }
-static inline gpuError_t gpuSetDevice(int d) { return gpuSuccess; }
+static inline gpuError_t gpuDeviceGetAttribute(int *v, int, int)
+{
+    *v = 1000000;
+    return gpuSuccess;
+}
+static inline gpuError_t gpuSetDevice(int) { return gpuSuccess; }
 static inline gpuError_t gpuDriverGetVersion(int *v) { *v = 13000; return gpuSuccess; }
 static inline gpuError_t gpuRuntimeGetVersion(int *v) { *v = 13000; return gpuSuccess; }
 static inline gpuError_t gpuMemGetInfo(size_t *f, size_t *t)
@@ -118,15 +180,15 @@ static inline gpuError_t gpuMemGetInfo(size_t *f, size_t *t)
     *t = *f = (size_t)ps_mock_env("PSTENCIL_MOCK_MEM_MB", 1024) << 20;
     return gpuSuccess;
 }
-static inline gpuError_t gpuMalloc(void **p, size_t n)
+template <typename T> static inline gpuError_t gpuMalloc(T **p, size_t n)
 {
-    *p = malloc(n);
+    *p = (T *)malloc(n);
     return *p ? gpuSuccess : gpuErrorMemoryAllocation;
 }
 static inline gpuError_t gpuFree(void *p) { free(p); return gpuSuccess; }
 #define gpuMallocHost(p, n) gpuMalloc((p), (n))
 #define gpuFreeHost gpuFree
-static inline gpuError_t gpuMemcpyAsync(void *d, const void *s, size_t n, int kind, gpuStream_t st)
+static inline gpuError_t gpuMemcpyAsync(void *d, const void *s, size_t n, int, gpuStream_t st)
 {
     return ps_mock_submit(st, [=]() { memmove(d, s, n); });
 }
@@ -135,7 +197,7 @@ static inline gpuError_t gpuMemsetAsync(void *d, int v, size_t n, gpuStream_t st
     return ps_mock_submit(st, [=]() { memset(d, v, n); });
 }
 static inline gpuError_t gpuMemcpy2DAsync(void *d, size_t dp, const void *s, size_t sp, size_t w,
-                                          size_t h, int kind, gpuStream_t st)
+                                          size_t h, int, gpuStream_t st)
 {
     if (w > dp || w > sp)
         return gpuErrorInvalidValue; /* as the real runtimes answer */
@@ -144,7 +206,7 @@ static inline gpuError_t gpuMemcpy2DAsync(void *d, size_t dp, const void *s, siz
             memcpy((char *)d + r * dp, (const char *)s + r * sp, w);
     });
 }
-static inline gpuError_t gpuStreamCreateWithFlags(gpuStream_t *s, unsigned f)
+static inline gpuError_t gpuStreamCreateWithFlags(gpuStream_t *s, unsigned)
 {
     *s = new ps_mock_stream();
     return gpuSuccess;
@@ -154,7 +216,7 @@ static inline gpuError_t gpuStreamSynchronize(gpuStream_t s)
 {
     return s && s->capture ? gpuErrorInvalidValue : gpuSuccess;
 }
-static inline gpuError_t gpuStreamBeginCapture(gpuStream_t s, int mode)
+static inline gpuError_t gpuStreamBeginCapture(gpuStream_t s, int)
 {
     if (s->capture)
         return gpuErrorInvalidValue;
@@ -168,7 +230,7 @@ static inline gpuError_t gpuStreamEndCapture(gpuStream_t s, gpuGraph_t *g)
     return *g ? gpuSuccess : gpuErrorInvalidValue;
 }
 static inline gpuError_t gpuGraphInstantiateWithFlags(gpuGraphExec_t *e, gpuGraph_t g,
-                                                      unsigned long long f)
+                                                      unsigned long long)
 {
     *e = new ps_mock_graph(*g);
     return gpuSuccess;
@@ -183,9 +245,9 @@ static inline gpuError_t gpuGraphDestroy(gpuGraph_t g) { delete g; return gpuSuc
 static inline gpuError_t gpuGraphExecDestroy(gpuGraphExec_t g) { delete g; return gpuSuccess; }
 static inline gpuError_t gpuEventCreate(gpuEvent_t *e) { *e = new int(0); return gpuSuccess; }
 static inline gpuError_t gpuEventDestroy(gpuEvent_t e) { delete e; return gpuSuccess; }
-static inline gpuError_t gpuEventRecord(gpuEvent_t e, gpuStream_t s) { return gpuSuccess; }
-static inline gpuError_t gpuEventSynchronize(gpuEvent_t e) { return gpuSuccess; }
-static inline gpuError_t gpuEventElapsedTime(float *ms, gpuEvent_t a, gpuEvent_t b)
+static inline gpuError_t gpuEventRecord(gpuEvent_t, gpuStream_t) { return gpuSuccess; }
+static inline gpuError_t gpuEventSynchronize(gpuEvent_t) { return gpuSuccess; }
+static inline gpuError_t gpuEventElapsedTime(float *ms, gpuEvent_t, gpuEvent_t)
 {
     *ms = 0.125f;
     return gpuSuccess;

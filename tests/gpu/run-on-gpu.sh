@@ -4,17 +4,48 @@
 # >= 400M-cell grid, measure the device copy bandwidth, and print a short
 # table last. Full logs go to the folder given as the argument.
 #
-#   tests/gpu/run-on-gpu.sh OUTDIR        (run from the source tree's root)
+#   tests/gpu/run-on-gpu.sh OUTDIR               (run from anywhere)
+#   tests/gpu/run-on-gpu.sh --build-only OUTDIR  (build, then stop: exit 0)
 #
-# Assumptions (docs/gpu.md): gcc/g++ and nvcc are installed (nvcc on PATH or
-# in /usr/local/cuda/bin); nothing is downloaded. Autotools and netCDF-C are
-# NOT assumed: with autoreconf (or a ./configure from `make dist`) and
-# netCDF the normal build is used (--enable-cuda, plus --enable-opencl when
+# Assumptions (docs/gpu.md): gcc and nvcc are installed (nvcc on PATH or in
+# /usr/local/cuda/bin); nothing is downloaded. Autotools and netCDF-C are NOT
+# assumed: with autoreconf (or a ./configure from `make dist`) and netCDF the
+# normal build is used (--enable-cuda, plus --enable-opencl when
 # /etc/OpenCL/vendors/nvidia.icd exists); otherwise the script says so and
-# builds what it can directly: libpstencil's core and reference backend, the
-# cuda plugin, bench/gpu_bench and tests/test_gpu_backend. Each stage has a
-# time limit; the whole run stays well inside 10 minutes on 16 cores.
+# builds directly, with gcc and nvcc and no make: the engine (the sources in
+# PS_ENGINE_SRCS below: no io/, no netCDF, no plotting, no validation layer)
+# as lib/libpstencil.so, the cuda plugin from every unit of backends/gpu/,
+# bench/gpu_bench and tests/test_gpu_backend (which validates reference vs
+# cuda bitwise for every stencil through the public context API). Where the
+# build finds no CUDA device the script says why and exits 77. Each stage has
+# a time limit; the whole run stays well inside 10 minutes on 16 cores.
+# tests/gpu_direct_build.sh runs the direct build (--build-only) in `make
+# check`, so it cannot break unnoticed on machines without a GPU.
 set -u
+
+# ---- what the direct build compiles (paths relative to the source tree) ----
+# the engine: types, status, registry, loader, driver, region, timer,
+# comparison, and the backends built into the library
+PS_ENGINE_SRCS="core/ps_status.c core/ps_field.c core/ps_registry.c core/ps_loader.c
+  core/ps_region.c core/ps_driver.c core/ps_timer.c core/ps_compare.c
+  backends/reference/ps_reference.c backends/openmp/ps_openmp.c"
+# compiled once per instruction set: -DPS_OMP_ISA=base, and avx2 with -mavx2
+PS_ENGINE_ISA_SRCS="backends/openmp/ps_openmp_generic.c"
+# include directories (the public headers include io/ps_io.h: declarations only)
+PS_ENGINE_INCS="core kernels io backends/openmp"
+# the cuda plugin: every backends/gpu/*.cpp is a unit; the kernel unit
+# ps_gpu_launch.cpp is compiled twice (exact and fast flags)
+PS_GPU_DIR="backends/gpu"
+PS_GPU_KERNEL_UNIT="ps_gpu_launch.cpp"
+# the programs linked against the engine
+PS_BENCH_SRC="bench/gpu_bench.c"
+PS_TEST_SRC="tests/test_gpu_backend.c"
+
+BUILD_ONLY=0
+if [ "${1:-}" = --build-only ]; then
+  BUILD_ONLY=1
+  shift
+fi
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${1:-$PWD/gpu-results}
 mkdir -p "$OUT" || exit 2
@@ -115,35 +146,82 @@ if [ "$MODE" != autotools ]; then
   MODE=direct
   M=$B
   mkdir -p "$M/lib" "$M/plugins" "$M/obj"
-  cat > "$M/config.h" <<EOF
+  OMP_DEFS=""
+  if echo 'int main(void){return 0;}' | gcc -x c -fopenmp - -o "$M/obj/omp-test" 2>/dev/null; then
+    OMP_DEFS="#define PS_HAVE_OPENMP 1"
+    case $(uname -m) in
+      x86_64) OMP_DEFS="$OMP_DEFS
+#define PS_HAVE_OMP_AVX2 1" ;;
+    esac
+  else
+    note "gcc has no OpenMP: the engine is built without the openmp backend"
+  fi
+  cat > "$M/config.h" <<CONFEOF
 /* written by tests/gpu/run-on-gpu.sh for a direct build (no configure) */
 #define PS_BUILD_CUDA 1
+$OMP_DEFS
 #define PACKAGE "pstencil"
 #define PACKAGE_VERSION "direct-build"
 #define PACKAGE_STRING "pstencil direct-build"
 #define VERSION "direct-build"
-EOF
-  INC="-I$M -I$SRC/core -I$SRC/kernels -I$SRC/io -I$SRC/backends/gpu"
-  CFL="-std=gnu11 -O2 -g -ffp-contract=off -fno-fast-math -fPIC -DHAVE_CONFIG_H $INC"
+CONFEOF
+  INC="-I$M"
+  for d in $PS_ENGINE_INCS; do INC="$INC -I$SRC/$d"; done
+  CFL="-std=gnu11 -O2 -g -ffp-contract=off -fno-fast-math -fno-math-errno -Wall -Wextra -Wno-unused-parameter -fPIC -DHAVE_CONFIG_H $INC"
   CUDA_HOME=$(dirname "$(dirname "$(command -v nvcc)")")
   CUDA_LIBDIR=$CUDA_HOME/lib64
   [ -f "$CUDA_LIBDIR/libcudart_static.a" ] || CUDA_LIBDIR=$CUDA_HOME/targets/x86_64-linux/lib
-  NV="nvcc -std=c++20 -O3 -ccbin gcc -Xcompiler -fPIC -DHAVE_CONFIG_H $INC -gencode arch=compute_$ARCH,code=sm_$ARCH -gencode arch=compute_$ARCH,code=compute_$ARCH"
-  EXACT="--fmad=false -prec-div=true -prec-sqrt=true -ftz=false"
-  FAST="--fmad=true -prec-div=false -prec-sqrt=false -ftz=false"
-  cat > "$M/build.sh" <<EOF
-set -ex
-cd "$M"
-gcc $CFL -shared -o lib/libpstencil.so $SRC/core/*.c $SRC/backends/reference/ps_reference.c \
-  -DPS_PLUGIN_DIR='"$M/plugins"' -DPS_PKGDATADIR='"$M"' -ldl -lm
-$NV $EXACT -c $SRC/backends/cuda/ps_cuda.cu -o obj/ps_cuda.o &
-$NV $FAST -c $SRC/backends/cuda/ps_cuda_fast.cu -o obj/ps_cuda_fast.o &
-wait
-gcc -shared -o plugins/pstencil_cuda.so obj/ps_cuda.o obj/ps_cuda_fast.o -L$CUDA_LIBDIR \
-  -lcudart_static -lrt -lpthread -ldl -lstdc++
-gcc $CFL -DPS_GPU_BENCH_NO_IO -o gpu_bench $SRC/bench/gpu_bench.c -Llib -lpstencil -Wl,-rpath,$M/lib -lm
-gcc $CFL -o test_gpu_backend $SRC/tests/test_gpu_backend.c -Llib -lpstencil -Wl,-rpath,$M/lib -lm
-EOF
+  # the flags of backends/gpu/local.mk, the numerical-mode flags last
+  NV="nvcc -std=c++20 -O3 -ccbin gcc -Xcompiler -fPIC,-Wall,-Wextra -Xcompiler -ffp-contract=off -DHAVE_CONFIG_H -DPS_GPU_PORT_CUDA -I$M -I$SRC/core -I$SRC/kernels -I$SRC/$PS_GPU_DIR"
+  GENCODE="-gencode arch=compute_$ARCH,code=sm_$ARCH -gencode arch=compute_$ARCH,code=compute_$ARCH"
+  EXACT="-DPS_GPU_EXACT --fmad=false -prec-div=true -prec-sqrt=true -ftz=false"
+  FAST="-DPS_GPU_FAST --fmad=true -prec-div=false -prec-sqrt=false -ftz=false"
+  OMPFL=""
+  [ -n "$OMP_DEFS" ] && OMPFL="-fopenmp"
+  # the plugin exports its entry point only (as libtool's -export-symbols-regex)
+  printf '{ global: ps_backend_plugin_entry; local: *; };\n' > "$M/obj/plugin.map"
+  {
+    echo 'set -e'
+    echo "cd '$M'"
+    # at most JOBS compilations at a time; any failure fails the build
+    echo "JOBS=$JOBS; pids=''; failed=0"
+    echo 'bg() { "$@" & pids="$pids $!"; set -- $pids; if [ $# -ge $JOBS ]; then wait $1 || failed=1; pids=${pids# $1}; fi; }'
+    echo 'wait_all() { for p in $pids; do wait $p || failed=1; done; pids=""; [ $failed -eq 0 ]; }'
+    echo 'set -x'
+    objs=""
+    for f in $PS_ENGINE_SRCS; do
+      o=obj/$(basename "$f" .c).o
+      echo "bg gcc $CFL $OMPFL -DPS_PLUGIN_DIR='\"$M/plugins\"' -DPS_PKGDATADIR='\"$M\"' -c '$SRC/$f' -o $o"
+      objs="$objs $o"
+    done
+    for f in $PS_ENGINE_ISA_SRCS; do
+      o=obj/$(basename "$f" .c)
+      echo "bg gcc $CFL $OMPFL -O3 -fno-trapping-math -DPS_OMP_ISA=base -c '$SRC/$f' -o $o-base.o"
+      objs="$objs $o-base.o"
+      if echo "$OMP_DEFS" | grep -q AVX2; then
+        echo "bg gcc $CFL $OMPFL -O3 -fno-trapping-math -mavx2 -DPS_OMP_ISA=avx2 -c '$SRC/$f' -o $o-avx2.o"
+        objs="$objs $o-avx2.o"
+      fi
+    done
+    gobjs=""
+    for f in "$SRC/$PS_GPU_DIR"/*.cpp; do
+      u=$(basename "$f" .cpp)
+      if [ "$u.cpp" = "$PS_GPU_KERNEL_UNIT" ]; then
+        echo "bg $NV $GENCODE $EXACT -x cu -c '$f' -o obj/${u}_exact.o"
+        echo "bg $NV $GENCODE $FAST -x cu -c '$f' -o obj/${u}_fast.o"
+        gobjs="$gobjs obj/${u}_exact.o obj/${u}_fast.o"
+      else
+        echo "bg $NV -c '$f' -o obj/$u.o"
+        gobjs="$gobjs obj/$u.o"
+      fi
+    done
+    echo 'wait_all'
+    # -z defs: an engine source needing a symbol from outside the list fails here
+    echo "gcc -shared -Wl,-z,defs -o lib/libpstencil.so $objs $OMPFL -ldl -lm"
+    echo "gcc -shared -Wl,-z,defs -Wl,--version-script=obj/plugin.map -o plugins/pstencil_cuda.so $gobjs -L$CUDA_LIBDIR -lcudart_static -lrt -lpthread -ldl -lstdc++"
+    echo "gcc $CFL -DPS_GPU_BENCH_NO_IO -o gpu_bench '$SRC/$PS_BENCH_SRC' -Llib -lpstencil -Wl,-rpath,'$M/lib' -lm"
+    echo "gcc $CFL -o test_gpu_backend '$SRC/$PS_TEST_SRC' -Llib -lpstencil -Wl,-rpath,'$M/lib' -lm"
+  } > "$M/build.sh"
   stage direct-build 300 bash "$M/build.sh" || { note "direct build failed (see direct-build.log)"; exit 1; }
   PSTENCIL=""
   BENCH=$M/gpu_bench
@@ -151,6 +229,16 @@ EOF
   export PSTENCIL_PLUGIN_PATH="$M/plugins"
 fi
 note "build: $MODE (sm_$ARCH), in $B"
+if [ "$BUILD_ONLY" = 1 ]; then
+  note "--build-only: built $BENCH and $TESTGPU; plugins in $PSTENCIL_PLUGIN_PATH"
+  exit 0
+fi
+BE=${PSTENCIL_GPU_BENCH_BACKEND:-cuda} # another backend only to smoke-test this script
+if ! "$TESTGPU" --probe cuda > "$OUT/probe.log" 2>&1 && [ "$BE" = cuda ]; then
+  note "no CUDA device: $(tail -1 "$OUT/probe.log")"
+  note "SKIP: built, but nothing to validate or measure on this machine"
+  exit 77
+fi
 
 # ---- validation ---------------------------------------------------------------
 VALID=""
@@ -182,7 +270,6 @@ fi
 note "validation:$VALID"
 
 # ---- benchmarks ------------------------------------------------------------------
-BE=${PSTENCIL_GPU_BENCH_BACKEND:-cuda} # another backend only to smoke-test this script
 ROWS=$OUT/rows.txt
 : > "$ROWS"
 # bench LABEL LIMIT ARGS...: run gpu_bench, keep its RESULT line

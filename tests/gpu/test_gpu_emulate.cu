@@ -1,15 +1,16 @@
 /*
- * The GPU step kernel's thread body (d7_column in backends/gpu/
+ * diffusion7's tuned GPU kernel's thread body (d7_column in backends/gpu/
  * ps_gpu_kernels.h) run on the CPU for every thread of a launch, with the
  * launcher's grid arithmetic, for many grid, block and k-chunk shapes, and
- * compared bitwise with literal loops written from design.md section 1.
- * Needs nvcc (the kernel header is CUDA C++) but no GPU: this is how the
- * 2.5-D indexing, the chunking along k and "every output cell written" are
- * checked on machines without one. Compiled with the exact-mode flags.
+ * compared bitwise with literal loops written from docs/numerical-contract.md.
+ * Needs nvcc (the kernel header is compiled as CUDA C++, as in the plugin)
+ * but no GPU: the 2.5-D indexing, the chunking along k and "every output
+ * cell written" are checked by nvcc's own host compilation of the kernel
+ * code. Compiled with the exact-mode flags. (The generic kernels and the
+ * whole launch path run in the gpumock plugin: tests/gpu_mock.sh.)
  */
 #include "config.h"
 #define PS_GPU_KNS ps_emul
-#define PS_GPU_LAUNCH_NAME ps_gpu_launch_emul
 #include "ps_gpu_kernels.h"
 
 #include <math.h>

@@ -1,0 +1,62 @@
+/*
+ * The GPU backend's kernels and their launcher. Compiled twice per port by
+ * backends/gpu/local.mk: with -DPS_GPU_EXACT and the exact-mode flags (nvcc
+ * --fmad=false -prec-div=true -prec-sqrt=true -ftz=false; hipcc
+ * -ffp-contract=off; the mock -ffp-contract=off) into ps_gpu_launch_exact,
+ * bitwise equal to the reference backend; and with -DPS_GPU_FAST and
+ * contraction and approximate division into ps_gpu_launch_fast. The two
+ * units put their kernels in different namespaces so they never merge.
+ */
+#include "config.h"
+
+#if defined(PS_GPU_EXACT) == defined(PS_GPU_FAST)
+#  error "define exactly one of PS_GPU_EXACT, PS_GPU_FAST"
+#endif
+#ifdef PS_GPU_EXACT
+#  define PS_GPU_KNS ps_exact
+#  define PS_GPU_LAUNCH_NAME ps_gpu_launch_exact
+#else
+#  define PS_GPU_KNS ps_fast
+#  define PS_GPU_LAUNCH_NAME ps_gpu_launch_fast
+#endif
+
+#include "ps_gpu_kernels.h"
+
+namespace {
+
+/* Positions in PS_STENCIL_LIST (ps_gpu_context.cpp numbers the names alike). */
+#define PS_GPU_ENUM(NAME) stencil_##NAME,
+enum { PS_STENCIL_LIST(PS_GPU_ENUM) n_stencils };
+#undef PS_GPU_ENUM
+
+} /* namespace */
+
+gpuError_t PS_GPU_LAUNCH_NAME(const ps_gpu_launch *l)
+{
+    const ps_gpu_geom &g = l->geom;
+    dim3 block((unsigned)l->bx, (unsigned)l->by, 1);
+    dim3 grid((unsigned)((g.nx + l->bx - 1) / l->bx), (unsigned)((g.ny + l->by - 1) / l->by),
+              (unsigned)((g.nz + g.kchunk - 1) / g.kchunk));
+    const bool f64 = l->real == PS_GPU_F64;
+    if (l->tuned)
+        return f64 ? PS_GPU_KERNEL_LAUNCH(PS_GPU_KNS::d7_step<double>, grid, block, l->stream,
+                                          (const double *)l->in, (double *)l->out, g.nz, g.ny,
+                                          g.nx, l->coeff, g.kchunk)
+                   : PS_GPU_KERNEL_LAUNCH(PS_GPU_KNS::d7_step<float>, grid, block, l->stream,
+                                          (const float *)l->in, (float *)l->out, g.nz, g.ny,
+                                          g.nx, (float)l->coeff, g.kchunk);
+    switch (l->stencil) {
+#define PS_GPU_GEN_CASE(NAME)                                                              \
+    case stencil_##NAME:                                                                   \
+        return f64 ? PS_GPU_KERNEL_LAUNCH(PS_GPU_KNS::gen_##NAME##_f64, grid, block,         \
+                                          l->stream, (const double *)l->in,                \
+                                          (double *)l->out, (const double *)l->params, g)  \
+                   : PS_GPU_KERNEL_LAUNCH(PS_GPU_KNS::gen_##NAME##_f32, grid, block,         \
+                                          l->stream, (const float *)l->in, (float *)l->out, \
+                                          (const float *)l->params, g);
+        PS_STENCIL_LIST(PS_GPU_GEN_CASE)
+#undef PS_GPU_GEN_CASE
+    default:
+        return gpuErrorInvalidValue;
+    }
+}

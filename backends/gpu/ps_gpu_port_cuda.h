@@ -1,0 +1,71 @@
+/**
+ * @file ps_gpu_port_cuda.h
+ * @brief The CUDA port of the GPU backend: the gpu* names the shared sources
+ *        use, mapped to the CUDA runtime (selected by -DPS_GPU_PORT_CUDA;
+ *        include ps_gpu_port.h, not this file).
+ */
+#ifndef PS_GPU_PORT_CUDA_H
+#define PS_GPU_PORT_CUDA_H
+
+#include <cuda_runtime.h>
+
+#define PS_GPU_BACKEND_NAME "cuda"
+#define PS_GPU_PRIORITY 400
+#define PS_GPU_RUNTIME "CUDA"
+#define PS_GPU_DEFAULT_BX 32 /* one warp per row: 128-byte coalesced float rows */
+#define PS_GPU_DEFAULT_BY 8
+
+typedef cudaError_t gpuError_t;
+typedef cudaStream_t gpuStream_t;
+typedef cudaEvent_t gpuEvent_t;
+typedef cudaGraph_t gpuGraph_t;
+typedef cudaGraphExec_t gpuGraphExec_t;
+typedef cudaDeviceProp gpuDeviceProp;
+#define gpuSuccess cudaSuccess
+#define gpuErrorInvalidValue cudaErrorInvalidValue
+#define gpuErrorNoDevice cudaErrorNoDevice
+#define gpuErrorInsufficientDriver cudaErrorInsufficientDriver
+#define gpuErrorMemoryAllocation cudaErrorMemoryAllocation
+#define gpuGetErrorString cudaGetErrorString
+#define gpuGetErrorName cudaGetErrorName
+#define gpuGetLastError cudaGetLastError
+#define gpuGetDeviceCount cudaGetDeviceCount
+#define gpuGetDeviceProperties cudaGetDeviceProperties
+#define gpuDeviceGetAttribute cudaDeviceGetAttribute
+#define gpuDevAttrMemoryClockRate cudaDevAttrMemoryClockRate
+#define gpuSetDevice cudaSetDevice
+#define gpuDriverGetVersion cudaDriverGetVersion
+#define gpuRuntimeGetVersion cudaRuntimeGetVersion
+#define gpuMemGetInfo cudaMemGetInfo
+#define gpuMalloc cudaMalloc
+#define gpuFree cudaFree
+#define gpuMallocHost(p, n) cudaMallocHost((p), (n))
+#define gpuFreeHost cudaFreeHost
+#define gpuMemcpyAsync cudaMemcpyAsync
+#define gpuMemsetAsync cudaMemsetAsync
+#define gpuMemcpy2DAsync cudaMemcpy2DAsync
+#define gpuMemcpyHostToDevice cudaMemcpyHostToDevice
+#define gpuMemcpyDeviceToHost cudaMemcpyDeviceToHost
+#define gpuMemcpyDeviceToDevice cudaMemcpyDeviceToDevice
+#define gpuStreamCreateWithFlags cudaStreamCreateWithFlags
+#define gpuStreamNonBlocking cudaStreamNonBlocking
+#define gpuStreamDestroy cudaStreamDestroy
+#define gpuStreamSynchronize cudaStreamSynchronize
+#define gpuStreamBeginCapture cudaStreamBeginCapture
+#define gpuStreamEndCapture cudaStreamEndCapture
+#define gpuStreamCaptureModeThreadLocal cudaStreamCaptureModeThreadLocal
+#define gpuGraphInstantiateWithFlags cudaGraphInstantiateWithFlags
+#define gpuGraphLaunch cudaGraphLaunch
+#define gpuGraphDestroy cudaGraphDestroy
+#define gpuGraphExecDestroy cudaGraphExecDestroy
+#define gpuEventCreate cudaEventCreate
+#define gpuEventDestroy cudaEventDestroy
+#define gpuEventRecord cudaEventRecord
+#define gpuEventSynchronize cudaEventSynchronize
+#define gpuEventElapsedTime cudaEventElapsedTime
+
+/* Launch a __global__ kernel on a stream; the launch's status. */
+#define PS_GPU_KERNEL_LAUNCH(kernel, grid, block, stream, ...)                             \
+    (kernel<<<(grid), (block), 0, (stream)>>>(__VA_ARGS__), cudaGetLastError())
+
+#endif /* PS_GPU_PORT_CUDA_H */

@@ -1,0 +1,91 @@
+/*
+ * The GPU backend's steps: each step is one kernel launch from buf[cur] to
+ * buf[cur^1] on the context's stream, queued without host synchronisation.
+ * Runs of graph_steps steps (an even number: the current buffer does not
+ * change) are captured once per starting buffer into a graph (CUDA graph /
+ * hipGraph) and replayed, so a step of a small grid costs about a kernel's
+ * run time, not a launch; with cfg->profile each step is launched between
+ * two events instead (ps_gpu_timing.cpp).
+ */
+#include "config.h"
+#include "ps_gpu_context.h"
+
+namespace {
+
+int launch_one(ps_gpu_ctx *c)
+{
+    c->launch.in = c->buf[c->cur];
+    c->launch.out = c->buf[c->cur ^ 1];
+    PS_GPU_TRY(c, c->launcher(&c->launch));
+    c->cur ^= 1;
+    return PS_OK;
+}
+
+int build_graph(ps_gpu_ctx *c, int from)
+{
+    gpuGraph_t g = NULL;
+    gpuError_t e, e2;
+    int s, st = PS_OK;
+    PS_GPU_TRY(c, gpuStreamBeginCapture(c->stream, gpuStreamCaptureModeThreadLocal));
+    for (s = 0; s < c->graph_steps && !st; s++) {
+        c->launch.in = c->buf[(from + s) & 1];
+        c->launch.out = c->buf[(from + s + 1) & 1];
+        e = c->launcher(&c->launch);
+        if (e != gpuSuccess)
+            st = ps_gpu_fail(c, e, "kernel launch during graph capture");
+    }
+    e2 = gpuStreamEndCapture(c->stream, &g);
+    if (st) {
+        if (g)
+            (void)gpuGraphDestroy(g);
+        return st;
+    }
+    if (e2 != gpuSuccess)
+        return ps_gpu_fail(c, e2, "gpuStreamEndCapture");
+    e = gpuGraphInstantiateWithFlags(&c->graph[from], g, 0);
+    (void)gpuGraphDestroy(g);
+    if (e != gpuSuccess) {
+        c->graph[from] = NULL;
+        return ps_gpu_fail(c, e, "gpuGraphInstantiateWithFlags");
+    }
+    return PS_OK;
+}
+
+} /* namespace */
+
+int ps_gpu_step(void *vc, long nsteps)
+{
+    ps_gpu_ctx *c = (ps_gpu_ctx *)vc;
+    long t = 0;
+    int st;
+    PS_GPU_TRY(c, gpuSetDevice(c->dev));
+    if (c->cfg.profile) {
+        for (t = 0; t < nsteps; t++)
+            if ((st = ps_gpu_prof_record(c, launch_one)))
+                return st;
+        return PS_OK;
+    }
+    if (c->graph_steps > 0 && nsteps >= c->graph_steps) {
+        if (!c->graph[c->cur] && build_graph(c, c->cur)) {
+            /* graphs are an optimisation: if capture or instantiation is refused
+             * (old driver, unusual runtime), launch step by step instead */
+            (void)gpuGetLastError();
+            c->graph_steps = 0;
+        } else {
+            for (; t + c->graph_steps <= nsteps; t += c->graph_steps) /* even: cur unchanged */
+                PS_GPU_TRY(c, gpuGraphLaunch(c->graph[c->cur], c->stream));
+        }
+    }
+    for (; t < nsteps; t++)
+        if ((st = launch_one(c)))
+            return st;
+    return PS_OK;
+}
+
+int ps_gpu_finish(void *vc)
+{
+    ps_gpu_ctx *c = (ps_gpu_ctx *)vc;
+    PS_GPU_TRY(c, gpuSetDevice(c->dev));
+    PS_GPU_TRY(c, gpuStreamSynchronize(c->stream));
+    return ps_gpu_prof_harvest(c);
+}
