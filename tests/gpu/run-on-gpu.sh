@@ -28,9 +28,12 @@ set -u
 # comparison, and the backends built into the library
 PS_ENGINE_SRCS="core/ps_status.c core/ps_field.c core/ps_registry.c core/ps_loader.c
   core/ps_region.c core/ps_driver.c core/ps_timer.c core/ps_compare.c
-  backends/reference/ps_reference.c backends/openmp/ps_openmp.c"
-# compiled once per instruction set: -DPS_OMP_ISA=base, and avx2 with -mavx2
-PS_ENGINE_ISA_SRCS="backends/openmp/ps_openmp_generic.c"
+  backends/reference/ps_reference.c backends/openmp/ps_openmp.c
+  backends/openmp/ps_openmp_tblock.c backends/openmp/ps_openmp_zeroland.c
+  backends/openmp/ps_openmp_tune.c"
+# compiled once per instruction set (as backends/openmp/local.mk does):
+# -DPS_OMP_ISA=base; avx2 with -mavx2; the rows also fma with -mavx2 -mfma
+PS_ENGINE_ISA_SRCS="backends/openmp/ps_openmp_generic.c backends/openmp/ps_openmp_rows.c"
 # include directories (the public headers include io/ps_io.h: declarations only)
 PS_ENGINE_INCS="core kernels io backends/openmp"
 # the cuda plugin: every backends/gpu/*.cpp is a unit; the kernel unit
@@ -201,6 +204,11 @@ CONFEOF
       if echo "$OMP_DEFS" | grep -q AVX2; then
         echo "bg gcc $CFL $OMPFL -O3 -fno-trapping-math -mavx2 -DPS_OMP_ISA=avx2 -c '$SRC/$f' -o $o-avx2.o"
         objs="$objs $o-avx2.o"
+        case $f in
+          *_rows.c)
+            echo "bg gcc $CFL $OMPFL -O3 -fno-trapping-math -mavx2 -mfma -DPS_OMP_ISA=fma -DPS_OMP_ROW_FMA -c '$SRC/$f' -o $o-fma.o"
+            objs="$objs $o-fma.o" ;;
+        esac
       fi
     done
     gobjs=""
