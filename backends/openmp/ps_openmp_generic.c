@@ -40,14 +40,17 @@ PS_STENCIL_LIST(PS_SKELETON_DEFINE)
         const ps_box *b = &cfg->box;                                                    \
         const long nz = (long)b->extent.nz, ny = (long)b->extent.ny,                    \
                    nx = (long)b->extent.nx, r = PS_##NAME##_RADIUS;                     \
+        const long ok = (long)b->origin[0], oj = (long)b->origin[1],                    \
+                   oi = (long)b->origin[2], gz = (long)b->global.nz,                    \
+                   gy = (long)b->global.ny, gx = (long)b->global.nx;                    \
         const long rows_j = ny - 2 * r, rows = (nz - 2 * r) * rows_j;                   \
-        const REAL *P = params;                                                         \
+        const REAL *restrict P = params;                                                \
         long t;                                                                         \
         if (nz <= 2 * r || ny <= 2 * r || nx <= 2 * r)                                  \
             return;                                                                     \
         for (t = 0; t < nsteps; t++) {                                                  \
-            const REAL *T = *cur;                                                       \
-            REAL *Tn = *next;                                                           \
+            const REAL *restrict T = *cur;                                              \
+            REAL *restrict Tn = *next;                                                  \
             void *tmp;                                                                  \
             long q;                                                                     \
             _Pragma("omp parallel for schedule(static) num_threads(threads)")           \
@@ -56,10 +59,9 @@ PS_STENCIL_LIST(PS_SKELETON_DEFINE)
                 const long row = (k * ny + j) * nx;                                     \
                 long i;                                                                 \
                 for (i = r; i < nx - r; i++)                                            \
-                    Tn[row + i] = ps_##NAME##_apply##SFX(                               \
-                        T, row + i, ny * nx, nx, P, (long)b->origin[0] + k,             \
-                        (long)b->origin[1] + j, (long)b->origin[2] + i,                 \
-                        (long)b->global.nz, (long)b->global.ny, (long)b->global.nx);    \
+                    Tn[row + i] = ps_##NAME##_apply##SFX(T, row + i, ny * nx, nx, P,    \
+                                                         ok + k, oj + j, oi + i, gz,    \
+                                                         gy, gx);                       \
             }                                                                           \
             tmp = *cur;                                                                 \
             *cur = *next;                                                               \
