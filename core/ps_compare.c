@@ -12,6 +12,7 @@ void ps_compare_init(ps_compare_stats *st, const ps_compare_tol *tol)
     if (tol)
         st->tol = *tol;
     st->first_a = st->first_b = NAN;
+    st->first_bits_a = st->first_bits_b = NAN;
     st->max_abs_a = st->max_abs_b = NAN;
 }
 
@@ -69,6 +70,23 @@ static void set_loc(ps_compare_loc *l, size_t t, size_t c, const ps_grid *g)
     l->k = c / (g->nx * g->ny);
 }
 
+/* Record the first cell whose bit patterns differ in any way. */
+static void first_bits(ps_compare_stats *st, size_t c, const ps_grid *g, double va, double vb)
+{
+    if (st->have_first_bits)
+        return;
+    st->have_first_bits = 1;
+    set_loc(&st->first_bits_at, st->time, c, g);
+    st->first_bits_a = va;
+    st->first_bits_b = vb;
+}
+
+/* Whether bit pattern @p bits of a cell of @p f is the poison of ps_field_poison(). */
+static inline int poisoned(const ps_field *f, uint64_t bits)
+{
+    return f->precision == PS_FLOAT64 ? bits == PS_POISON_F64 : bits == PS_POISON_F32;
+}
+
 /* Fetch element c of a field as a double, its bit pattern for the bitwise
  * test, and its ulp-comparison value. */
 static inline double get(const ps_field *f, size_t c, uint64_t *bits)
@@ -107,11 +125,18 @@ int ps_compare_fields(const ps_field *a, const ps_field *b, ps_compare_stats *st
         int na = isnan(va), nb = isnan(vb);
         double d, m, rel;
         st->cells++;
+        if (nb && poisoned(b, bb) && !(na && same && ba == bb))
+            st->unwritten++;
         if (na && nb) {
             st->both_nan++;
+            if (same && ba != bb) {
+                st->nan_bits_differ++;
+                first_bits(st, c, &a->grid, va, vb);
+            }
             continue;
         }
         if (na || nb) {
+            first_bits(st, c, &a->grid, va, vb);
             st->nan_mismatch++;
             if (na)
                 st->nan_only_a++;
@@ -131,6 +156,7 @@ int ps_compare_fields(const ps_field *a, const ps_field *b, ps_compare_stats *st
         if (same ? ba == bb : va == vb && signbit(va) == signbit(vb))
             continue;
         st->bit_differ++;
+        first_bits(st, c, &a->grid, va, vb);
         if (!st->have_first) {
             st->have_first = 1;
             set_loc(&st->first_at, st->time, c, &a->grid);
@@ -178,6 +204,16 @@ int ps_compare_within(const ps_compare_stats *st)
     return st->nan_mismatch == 0 && st->exceed == 0;
 }
 
+int ps_compare_bitwise(const ps_compare_stats *st)
+{
+    return ps_compare_bits_differ(st) == 0;
+}
+
+uint64_t ps_compare_bits_differ(const ps_compare_stats *st)
+{
+    return st->nan_mismatch + st->bit_differ + st->nan_bits_differ;
+}
+
 static void print_loc(FILE *f, const ps_compare_loc *l)
 {
     fprintf(f, "(t=%zu, k=%zu, j=%zu, i=%zu)", l->t, l->k, l->j, l->i);
@@ -196,6 +232,12 @@ void ps_compare_print(FILE *f, const ps_compare_stats *st, const char *in)
     fprintf(f, "%sdiffering cells     : %llu (bitwise: %llu, outside tolerance: %llu)\n", in,
             (unsigned long long)st->differ, (unsigned long long)st->bit_differ,
             (unsigned long long)st->exceed);
+    if (st->nan_bits_differ)
+        fprintf(f, "%sNaN bits differ     : %llu (land in both, another NaN payload)\n", in,
+                (unsigned long long)st->nan_bits_differ);
+    if (st->unwritten)
+        fprintf(f, "%sunwritten cells     : %llu (the second holds the poison pattern)\n", in,
+                (unsigned long long)st->unwritten);
     if (st->differ) {
         fprintf(f, "%smax abs difference  : %.9g at ", in, st->max_abs);
         print_loc(f, &st->max_abs_at);
