@@ -13,6 +13,9 @@
  */
 #include "config.h"
 #include "pstencil.h"
+#ifndef PS_GPU_BENCH_NO_IO
+#include "ps_io.h" /* the built-in ocean (libpstencil-io) */
+#endif
 
 #include <math.h>
 #include <stdint.h>
