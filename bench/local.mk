@@ -11,7 +11,7 @@ bench_libps_bench_la_CFLAGS = $(AM_CFLAGS) -O3 -ftree-vectorize -fno-tree-loop-d
 	$(OPENMP_CFLAGS) $(PLPLOT_CFLAGS)
 bench_libps_bench_la_LIBADD = $(PLPLOT_LIBS)
 # what a program linking bench/libps_bench.la adds (OpenMP for the copy loop)
-PS_BENCH_LDFLAGS = $(OPENMP_CFLAGS)
+PS_BENCH_LINK = $(OPENMP_CFLAGS)
 
 # make bench: NumPy baseline side by side with pstencil on the same input.
 dist_noinst_SCRIPTS += bench/run-bench.sh bench/numpy_baseline.py bench/bench_report.py

@@ -245,11 +245,7 @@ static void add_point(series *s, double x, double y, double lo, double hi)
 /* Colours by backend so a backend keeps its colour on every plot. */
 static int color_of(const char *backend, const char *precision)
 {
-    static const char *order[] = {"reference", "openmp", "opencl", "cuda", "hip"};
-    int i, base = 6;
-    for (i = 0; i < 5; i++)
-        if (!strcmp(order[i], backend))
-            base = i;
+    int base = ps_bench_backend_slot(backend);
     return 2 + (base * 2 + (strcmp(precision, "float32") ? 1 : 0)) % (NPAL - 2);
 }
 
@@ -387,7 +383,7 @@ int ps_bench_plot(const ps_bench_row *rows, int n, const ps_bench_plot_options *
     for (i = 0; i < n; i++) {
         const ps_bench_row *r = &rows[i];
         int k;
-        if (isnan(r->speedup_ref) || !strcmp(r->backend, "reference") ||
+        if (isnan(r->speedup_ref) || !strcmp(r->backend, ps_bench_oracle_name()) ||
             (ngrids > 1 ? !best_for_grid(rows, n, i) : !!strcmp(r->experiment, "steps")))
             continue;
         if ((k = find_series(s, &ns, r, "", 0)) < 0)

@@ -7,4 +7,4 @@ cli_pstencil_SOURCES = cli/main.c cli/ps_cli.c cli/ps_cli.h \
 cli_pstencil_CFLAGS = $(AM_CFLAGS) $(NETCDF_CFLAGS) $(PLPLOT_CFLAGS)
 cli_pstencil_LDADD = bench/libps_bench.la validate/libpstencil-validate.la \
 	plot/libpstencil-plot.la io/libpstencil-io.la core/libpstencil.la -lm
-cli_pstencil_LDFLAGS = $(PS_BENCH_LDFLAGS)
+cli_pstencil_LDFLAGS = $(PS_BENCH_LINK)

@@ -1,7 +1,7 @@
 /**
  * @file pstencil.h
  * @brief Umbrella header of libpstencil, the engine: status codes, fields,
- *        the stencil registry, backends and their loader, regions, the
+ *        the stencil registry, backends and their loader, the oracle, regions, the
  *        driver, the timer and the cell-by-cell comparison.
  *
  * The layers above have their own headers and libraries (docs/architecture.md):
@@ -19,6 +19,7 @@
 #include "ps_field.h"
 #include "ps_stencil.h"
 #include "ps_backend.h"
+#include "ps_oracle.h"
 #include "ps_region.h"
 #include "ps_driver.h"
 #include "ps_timer.h"

@@ -10,6 +10,7 @@
  */
 #include "config.h"
 #include "ps_validate_internal.h"
+#include "ps_oracle.h"
 #include "ps_status.h"
 
 #include <stdio.h>
@@ -105,29 +106,13 @@ static int is_known_name(const char *name)
     return 0;
 }
 
-/*
- * The oracle: the backend flagged PS_BACKEND_ORACLE. Known backends come in
- * `auto` order, best first; the oracle (plain loops) is the last resort, so
- * the search starts at the end and usually opens one backend.
- */
+/* The oracle: the backend flagged PS_BACKEND_ORACLE (core/ps_oracle.h). */
 static int open_oracle(psv_plan *pl)
 {
-    const char *const *names;
-    int n, i;
-    ps_backend_known(&names, &n);
-    for (i = n - 1; i >= 0; i--) {
-        ps_backend *b = NULL;
-        if (ps_backend_open(names[i], &b))
-            continue;
-        if (ps_backend_get_ops(b)->flags & PS_BACKEND_ORACLE) {
-            pl->oracle = b;
-            snprintf(pl->oracle_name, sizeof pl->oracle_name, "%s", names[i]);
-            return PS_OK;
-        }
-        ps_backend_close(b);
-    }
-    return ps_error(PS_ENOBACKEND, "no backend with the PS_BACKEND_ORACLE flag could be opened "
-                    "(the reference the others are compared with)");
+    int st = ps_backend_open_oracle(&pl->oracle);
+    if (!st)
+        snprintf(pl->oracle_name, sizeof pl->oracle_name, "%s", ps_backend_name(pl->oracle));
+    return st;
 }
 
 /* Why device @p d cannot run precision @p p in mode @p m (NULL: it can). */
