@@ -104,6 +104,82 @@ static inline double get(const ps_field *f, size_t c, uint64_t *bits)
     }
 }
 
+/* Compare cell @p c of @p a and @p b and add what it is to @p st. */
+static void compare_cell(ps_compare_stats *st, const ps_field *a, const ps_field *b, size_t c,
+                         int same, ps_precision up)
+{
+    uint64_t ba, bb, ulp;
+    double va = get(a, c, &ba), vb = get(b, c, &bb);
+    int na = isnan(va), nb = isnan(vb);
+    double d, m, rel;
+    st->cells++;
+    if (nb && poisoned(b, bb) && !(na && same && ba == bb))
+        st->unwritten++;
+    if (na && nb) {
+        st->both_nan++;
+        if (same && ba != bb) {
+            st->nan_bits_differ++;
+            first_bits(st, c, &a->grid, va, vb);
+        }
+        return;
+    }
+    if (na || nb) {
+        first_bits(st, c, &a->grid, va, vb);
+        st->nan_mismatch++;
+        if (na)
+            st->nan_only_a++;
+        if (!st->have_first_nan) {
+            st->have_first_nan = 1;
+            set_loc(&st->first_nan_at, st->time, c, &a->grid);
+        }
+        if (!st->have_first) {
+            st->have_first = 1;
+            set_loc(&st->first_at, st->time, c, &a->grid);
+            st->first_a = va;
+            st->first_b = vb;
+        }
+        return;
+    }
+    st->both_number++;
+    if (same ? ba == bb : va == vb && signbit(va) == signbit(vb))
+        return;
+    st->bit_differ++;
+    first_bits(st, c, &a->grid, va, vb);
+    if (!st->have_first) {
+        st->have_first = 1;
+        set_loc(&st->first_at, st->time, c, &a->grid);
+        st->first_a = va;
+        st->first_b = vb;
+    }
+    if (va == vb)
+        return; /* +0 vs -0: numerically equal */
+    st->differ++;
+    d = fabs(va - vb);
+    m = fmax(fabs(va), fabs(vb));
+    rel = m > 0 ? d / m : 0.0;
+    if (up == PS_FLOAT64)
+        ulp = ps_ulp_distance_f64(va, vb);
+    else
+        ulp = ps_ulp_distance_f32((float)va, (float)vb);
+    if (d > st->max_abs || (isinf(d) && !isinf(st->max_abs))) {
+        st->max_abs = d;
+        st->max_abs_a = va;
+        st->max_abs_b = vb;
+        set_loc(&st->max_abs_at, st->time, c, &a->grid);
+    }
+    if (rel > st->max_rel) {
+        st->max_rel = rel;
+        set_loc(&st->max_rel_at, st->time, c, &a->grid);
+    }
+    if (ulp > st->max_ulp) {
+        st->max_ulp = ulp;
+        set_loc(&st->max_ulp_at, st->time, c, &a->grid);
+    }
+    if (!(d <= st->tol.abs) && !(st->tol.rel > 0 && d <= st->tol.rel * m) &&
+        !(st->tol.ulps > 0 && ulp <= st->tol.ulps))
+        st->exceed++;
+}
+
 int ps_compare_fields(const ps_field *a, const ps_field *b, ps_compare_stats *st)
 {
     size_t n, c;
@@ -119,78 +195,47 @@ int ps_compare_fields(const ps_field *a, const ps_field *b, ps_compare_stats *st
     same = a->precision == b->precision;
     up = (same && a->precision == PS_FLOAT64) ? PS_FLOAT64 : PS_FLOAT32;
     st->ulp_precision = up;
-    for (c = 0; c < n; c++) {
-        uint64_t ba, bb, ulp;
-        double va = get(a, c, &ba), vb = get(b, c, &bb);
-        int na = isnan(va), nb = isnan(vb);
-        double d, m, rel;
-        st->cells++;
-        if (nb && poisoned(b, bb) && !(na && same && ba == bb))
-            st->unwritten++;
-        if (na && nb) {
-            st->both_nan++;
-            if (same && ba != bb) {
-                st->nan_bits_differ++;
-                first_bits(st, c, &a->grid, va, vb);
+    if (same && a->precision == PS_FLOAT32) {
+        /* most cells are bitwise equal: classify those from their bits alone */
+        const char *pa = a->data, *pb = b->data;
+        uint64_t equal = 0, nan = 0;
+        for (c = 0; c < n; c++) {
+            uint32_t x, y;
+            memcpy(&x, pa + 4 * c, 4); /* bits of a float, without aliasing it */
+            memcpy(&y, pb + 4 * c, 4);
+            if (x != y) {
+                compare_cell(st, a, b, c, same, up);
+                continue;
             }
-            continue;
+            equal++;
+            nan += (x & UINT32_C(0x7fffffff)) > UINT32_C(0x7f800000);
         }
-        if (na || nb) {
-            first_bits(st, c, &a->grid, va, vb);
-            st->nan_mismatch++;
-            if (na)
-                st->nan_only_a++;
-            if (!st->have_first_nan) {
-                st->have_first_nan = 1;
-                set_loc(&st->first_nan_at, st->time, c, &a->grid);
-            }
-            if (!st->have_first) {
-                st->have_first = 1;
-                set_loc(&st->first_at, st->time, c, &a->grid);
-                st->first_a = va;
-                st->first_b = vb;
-            }
-            continue;
-        }
-        st->both_number++;
-        if (same ? ba == bb : va == vb && signbit(va) == signbit(vb))
-            continue;
-        st->bit_differ++;
-        first_bits(st, c, &a->grid, va, vb);
-        if (!st->have_first) {
-            st->have_first = 1;
-            set_loc(&st->first_at, st->time, c, &a->grid);
-            st->first_a = va;
-            st->first_b = vb;
-        }
-        if (va == vb)
-            continue; /* +0 vs -0: numerically equal */
-        st->differ++;
-        d = fabs(va - vb);
-        m = fmax(fabs(va), fabs(vb));
-        rel = m > 0 ? d / m : 0.0;
-        if (up == PS_FLOAT64)
-            ulp = ps_ulp_distance_f64(va, vb);
-        else
-            ulp = ps_ulp_distance_f32((float)va, (float)vb);
-        if (d > st->max_abs || (isinf(d) && !isinf(st->max_abs))) {
-            st->max_abs = d;
-            st->max_abs_a = va;
-            st->max_abs_b = vb;
-            set_loc(&st->max_abs_at, st->time, c, &a->grid);
-        }
-        if (rel > st->max_rel) {
-            st->max_rel = rel;
-            set_loc(&st->max_rel_at, st->time, c, &a->grid);
-        }
-        if (ulp > st->max_ulp) {
-            st->max_ulp = ulp;
-            set_loc(&st->max_ulp_at, st->time, c, &a->grid);
-        }
-        if (!(d <= st->tol.abs) && !(st->tol.rel > 0 && d <= st->tol.rel * m) &&
-            !(st->tol.ulps > 0 && ulp <= st->tol.ulps))
-            st->exceed++;
+        st->cells += equal;
+        st->both_nan += nan;
+        st->both_number += equal - nan;
+        return PS_OK;
     }
+    if (same) {
+        const char *pa = a->data, *pb = b->data;
+        uint64_t equal = 0, nan = 0;
+        for (c = 0; c < n; c++) {
+            uint64_t x, y;
+            memcpy(&x, pa + 8 * c, 8);
+            memcpy(&y, pb + 8 * c, 8);
+            if (x != y) {
+                compare_cell(st, a, b, c, same, up);
+                continue;
+            }
+            equal++;
+            nan += (x & UINT64_C(0x7fffffffffffffff)) > UINT64_C(0x7ff0000000000000);
+        }
+        st->cells += equal;
+        st->both_nan += nan;
+        st->both_number += equal - nan;
+        return PS_OK;
+    }
+    for (c = 0; c < n; c++)
+        compare_cell(st, a, b, c, same, up);
     return PS_OK;
 }
 
