@@ -21,7 +21,7 @@ typedef enum ps_precision {
     PS_FLOAT64 = 1  /**< IEEE binary64 */
 } ps_precision;
 
-/** Numerical mode (design.md section 2). */
+/** Numerical mode (docs/numerical-contract.md). */
 typedef enum ps_mode {
     PS_MODE_EXACT = 0, /**< bitwise identical to the reference backend */
     PS_MODE_FAST = 1   /**< contraction/reciprocals allowed, validated within a bound */
