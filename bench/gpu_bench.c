@@ -13,6 +13,9 @@
  */
 #include "config.h"
 #include "pstencil.h"
+#ifndef PS_GPU_BENCH_NO_IO
+#include "ps_io.h" /* the built-in ocean (libpstencil-io) */
+#endif
 
 #include <math.h>
 #include <stdint.h>
@@ -263,7 +266,7 @@ int main(int argc, char **argv)
     if (o.validate > 0) {
         ps_field want = {{0, 0, 0}, PS_FLOAT32, NULL, 0}, got = {{0, 0, 0}, PS_FLOAT32, NULL, 0};
         ps_config rc_cfg;
-        if ((st = ps_backend_open("reference", &ref)) || (st = ps_field_alloc(&want, o.grid, o.prec)) ||
+        if ((st = ps_backend_open_oracle(&ref)) || (st = ps_field_alloc(&want, o.grid, o.prec)) ||
             (st = ps_field_alloc(&got, o.grid, o.prec))) {
             printf("validate: %s\n", ps_error_detail());
             rc = 3;

@@ -1,13 +1,17 @@
-# bench/: the benchmark's measurement library (built into libpstencil as a
-# convenience library so the STREAM-like copy gets OpenMP and keeps its loop),
-# the benchmark plots, the NumPy baseline and `make bench`.
+# bench/: the benchmark layer, above every library: the measurement code
+# behind `pstencil bench` (machine description, STREAM-like copy bound, CSV
+# and JSON rows) and its plots (PLplot; a stub without it), as a convenience
+# library linked into the program and the benchmark tests (not installed);
+# gpu_bench, the NumPy baseline and `make bench`.
 noinst_LTLIBRARIES += bench/libps_bench.la
-bench_libps_bench_la_SOURCES = core/ps_bench.c core/ps_stream.c core/ps_bench.h
-bench_libps_bench_la_CFLAGS = $(AM_CFLAGS) -O3 -ftree-vectorize -fno-tree-loop-distribute-patterns $(OPENMP_CFLAGS)
-PS_BUILTIN_LIBS += bench/libps_bench.la
-pkginclude_HEADERS += core/ps_bench.h
-# Plots (PLplot cairo); the file compiles to a stub without PLplot.
-core_libpstencil_la_SOURCES += io/ps_plot_bench.c
+bench_libps_bench_la_SOURCES = bench/ps_bench.c bench/ps_stream.c bench/ps_bench_plot.c \
+	bench/ps_bench.h
+# -O3 and OpenMP so the STREAM-like copy gets threads and keeps its loop
+bench_libps_bench_la_CFLAGS = $(AM_CFLAGS) -O3 -ftree-vectorize -fno-tree-loop-distribute-patterns \
+	$(OPENMP_CFLAGS) $(PLPLOT_CFLAGS)
+bench_libps_bench_la_LIBADD = $(PLPLOT_LIBS)
+# what a program linking bench/libps_bench.la adds (OpenMP for the copy loop)
+PS_BENCH_LINK = $(OPENMP_CFLAGS)
 
 # make bench: NumPy baseline side by side with pstencil on the same input.
 dist_noinst_SCRIPTS += bench/run-bench.sh bench/numpy_baseline.py bench/bench_report.py
@@ -16,11 +20,9 @@ bench: all
 	PYTHON3='$(PYTHON3)' PSTENCIL_PLUGIN_PATH='$(abs_top_builddir)/backends/opencl/.libs:$(abs_top_builddir)/backends/cuda/.libs:$(abs_top_builddir)/backends/hip/.libs' \
 	  $(SHELL) $(srcdir)/bench/run-bench.sh $(abs_top_builddir)/cli/pstencil $(BENCH_ARGS)
 
-# The performance report and its plots.
-
-
 # gpu_bench: per-step time, copy bound and validation of any backend through
-# the library API (tests/gpu/run-on-gpu.sh runs it on GPU machines).
+# the library API (tests/gpu/run-on-gpu.sh runs it on GPU machines; its
+# direct build compiles it with -DPS_GPU_BENCH_NO_IO against the engine only).
 noinst_PROGRAMS += bench/gpu_bench
 bench_gpu_bench_SOURCES = bench/gpu_bench.c
-bench_gpu_bench_LDADD = core/libpstencil.la -lm
+bench_gpu_bench_LDADD = io/libpstencil-io.la core/libpstencil.la -lm

@@ -54,6 +54,7 @@ typedef struct bench_backend {
     char name[32];
     ps_device_info dev;
     int is_cpu;
+    unsigned flags; /* PS_BACKEND_* of its ops table */
 } bench_backend;
 
 typedef struct bench_samples {
@@ -352,6 +353,7 @@ static int open_backends(bench_state *s)
         snprintf(s->be[s->nbe].name, sizeof s->be[0].name, "%s", name);
         s->be[s->nbe].dev = devs[0];
         s->be[s->nbe].is_cpu = !strcmp(devs[0].type, "cpu");
+        s->be[s->nbe].flags = ps_backend_get_ops(b)->flags;
         if (!strcmp(devs[0].type, "gpu") && !s->gpu_name[0])
             snprintf(s->gpu_name, sizeof s->gpu_name, "%s", devs[0].name);
         s->nbe++;
@@ -611,7 +613,7 @@ static int step_scaling(bench_state *s)
             }
             if (st)
                 return ps_cli_status_error(st, bb->name);
-            if (!strcmp(bb->name, "reference") && !s->o.all) {
+            if ((bb->flags & PS_BACKEND_ORACLE) && !s->o.all) {
                 long total = 0;
                 double est;
                 for (si = 0; si < s->o.nsteps; si++)
@@ -724,7 +726,7 @@ static int grid_scaling(bench_state *s)
                 memset(&ro, 0, sizeof ro);
                 for (bi = 0; bi < s->nbe; bi++) {
                     dev_bytes[bi] = peak[bi] = 0;
-                    if (!strcmp(s->be[bi].name, "reference") && !s->o.all) {
+                    if ((s->be[bi].flags & PS_BACKEND_ORACLE) && !s->o.all) {
                         double est = REF_NS_PER_CELL * 1e-9 * cells *
                                      (double)s->o.grid_steps * (double)(s->o.repeat + 1);
                         if (est > REF_BUDGET_S) {
@@ -882,7 +884,7 @@ static double ref_best(const bench_state *s, const ps_bench_row *r)
     int i;
     for (i = 0; i < s->nrows; i++) {
         const ps_bench_row *q = &s->rows[i];
-        if (!strcmp(q->backend, "reference") && !strcmp(q->precision, r->precision) &&
+        if (!strcmp(q->backend, ps_bench_oracle_name()) && !strcmp(q->precision, r->precision) &&
             !strcmp(q->experiment, r->experiment) && q->nx == r->nx && q->ny == r->ny &&
             q->nz == r->nz && q->num_timesteps == r->num_timesteps)
             return q->best_step_ms;
@@ -890,13 +892,24 @@ static double ref_best(const bench_state *s, const ps_bench_row *r)
     return NAN;
 }
 
+/* The threaded CPU backend the goals are about (PS_BACKEND_THREADS, not a GPU). */
+static const char *threaded_cpu_backend(const bench_state *s)
+{
+    int i;
+    for (i = 0; i < s->nbe; i++)
+        if ((s->be[i].flags & PS_BACKEND_THREADS) && !(s->be[i].flags & PS_BACKEND_GPU))
+            return s->be[i].name;
+    return NULL;
+}
+
 static void print_quick(bench_state *s, FILE *f)
 {
     int i;
     const ps_bench_row *omp1 = NULL, *ompL = NULL;
+    const char *cpu = threaded_cpu_backend(s);
     for (i = 0; i < s->nrows; i++) {
         const ps_bench_row *r = &s->rows[i];
-        if (strcmp(r->backend, "openmp") || strcmp(r->precision, "float32"))
+        if (!cpu || strcmp(r->backend, cpu) || strcmp(r->precision, "float32"))
             continue;
         if (!strcmp(r->experiment, "steps") && r->num_timesteps == 100 && !s->o.input)
             omp1 = r;
@@ -905,12 +918,12 @@ static void print_quick(bench_state *s, FILE *f)
     }
     fprintf(f, "\nGoals (issue 3, this machine):\n");
     if (omp1) {
-        fprintf(f, "  openmp >= 15x reference on the built-in ocean:  %s (%.1fx mean; "
-                   "%.1fx best runs)\n",
+        fprintf(f, "  %s >= 15x %s on the built-in ocean:  %s (%.1fx mean; "
+                   "%.1fx best runs)\n", cpu, ps_bench_oracle_name(),
                 omp1->speedup_ref >= 15 ? "reached" : "NOT reached", omp1->speedup_ref,
                 ref_best(s, omp1) / omp1->best_step_ms);
-        fprintf(f, "  openmp >= 1.5 Gcell/s on the built-in ocean:    %s (%.2f Gcell/s mean; "
-                   "%.2f best run)\n",
+        fprintf(f, "  %s >= 1.5 Gcell/s on the built-in ocean:    %s (%.2f Gcell/s mean; "
+                   "%.2f best run)\n", cpu,
                 omp1->cells_per_s >= 1.5e9 ? "reached" : "NOT reached", omp1->cells_per_s / 1e9,
                 omp1->cells / (omp1->best_step_ms * 1e-3) / 1e9);
         fprintf(f, "  whole 100-step job < 1.7 s:                     %s (%.3f s mean; "
@@ -918,16 +931,18 @@ static void print_quick(bench_state *s, FILE *f)
                 omp1->job_mean_s < 1.7 ? "reached" : "NOT reached", omp1->job_mean_s,
                 omp1->best_job_s);
     } else {
-        fprintf(f, "  (no openmp float32 100-step run on the built-in ocean)\n");
+        fprintf(f, "  (no %s float32 100-step run on the built-in ocean)\n",
+                cpu ? cpu : "threaded CPU backend");
     }
     if (ompL)
-        fprintf(f, "  openmp >= 85%% of the measured bound, large grid: %s (%.0f%% of %.1f GB/s "
-                   "mean; %.0f%% best run)\n",
+        fprintf(f, "  %s >= 85%% of the measured bound, large grid: %s (%.0f%% of %.1f GB/s "
+                   "mean; %.0f%% best run)\n", cpu,
                 ompL->bound_fraction >= 0.85 ? "reached" : "NOT reached",
                 100 * ompL->bound_fraction, ompL->bound_gbps,
                 100 * ompL->bytes_per_step / (ompL->best_step_ms * 1e-3) / 1e9 / ompL->bound_gbps);
     else
-        fprintf(f, "  (no openmp float32 run on a grid >= 40M cells)\n");
+        fprintf(f, "  (no %s float32 run on a grid >= 40M cells)\n",
+                cpu ? cpu : "threaded CPU backend");
 }
 
 static int write_json(bench_state *s, const char *path, double elapsed)
@@ -1015,24 +1030,6 @@ static int write_csv(bench_state *s, const char *path)
     st = ps_bench_csv_write(f, s->rows, s->nrows);
     if (fclose(f) != 0 || st)
         return ps_cli_error("writing %s failed", path);
-    return 0;
-}
-
-static int plot_rows(ps_bench_row *rows, int n, const char *dir, const char *format,
-                     int log_axes, const char *title)
-{
-    ps_bench_plot_options po;
-    char written[8][4096];
-    int nw = 0, st, i;
-    po.dir = dir;
-    po.format = format;
-    po.log_axes = log_axes;
-    po.title = title;
-    st = ps_bench_plot(rows, n, &po, written, 8, &nw);
-    if (st)
-        return ps_cli_status_error(st, "plots");
-    for (i = 0; i < nw; i++)
-        printf("wrote %s\n", written[i]);
     return 0;
 }
 
@@ -1173,54 +1170,12 @@ int ps_cmd_bench(int argc, char **argv)
     if (s->o.plot) {
         char title[300];
         snprintf(title, sizeof title, "%s, %d CPUs", s->m.cpu_name, s->m.cpus_online);
-        rc = plot_rows(s->rows, s->nrows, s->o.plot, s->o.format, s->o.log_axes, title);
+        rc = ps_cli_bench_plots(s->rows, s->nrows, s->o.plot, s->o.format, s->o.log_axes, title);
     }
 done:
     for (i = 0; i < s->nbe; i++)
         ps_backend_close(s->be[i].b);
     rmdir(s->tmpdir);
     free(s);
-    return rc;
-}
-
-/* pstencil plot bench FILE.csv [-o DIR] [--log] [--format png|svg] */
-int ps_cmd_plot_bench(int argc, char **argv)
-{
-    const char *csv = NULL, *dir = ".", *format = "png";
-    int log_axes = 0, i, n = 0, st, rc;
-    ps_bench_row *rows = NULL;
-    for (i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            printf("Usage: pstencil plot bench FILE.csv [-o DIR] [--log] [--format png|svg]\n"
-                   "Draw the benchmark plots from a CSV written by 'pstencil bench --csv'.\n");
-            return PS_EXIT_OK;
-        } else if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) {
-            if (++i >= argc)
-                return ps_cli_error("%s needs a directory", argv[i - 1]);
-            dir = argv[i];
-        } else if (!strcmp(argv[i], "--log")) {
-            log_axes = 1;
-        } else if (!strcmp(argv[i], "--format")) {
-            if (++i >= argc)
-                return ps_cli_error("--format needs png or svg");
-            if (strcmp(argv[i], "png") && strcmp(argv[i], "svg"))
-                return ps_cli_error("--format: '%s' is not png or svg", argv[i]);
-            format = argv[i];
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            return ps_cli_error("plot bench: unknown option '%s'", argv[i]);
-        } else if (!csv) {
-            csv = argv[i];
-        } else {
-            return ps_cli_error("plot bench: more than one CSV file given");
-        }
-    }
-    if (!csv)
-        return ps_cli_error("plot bench needs a CSV file (from 'pstencil bench --csv FILE')");
-    st = ps_bench_csv_read(csv, &rows, &n);
-    if (st)
-        return ps_cli_status_error(st, csv);
-    ps_bench_speedups(rows, n);
-    rc = plot_rows(rows, n, dir, format, log_axes, rows[0].cpu_name);
-    free(rows);
     return rc;
 }

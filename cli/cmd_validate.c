@@ -1,7 +1,7 @@
 /*
- * pstencil validate: every backend against the reference on generated cases
- * (core/ps_validate.h). Exit 0 if nothing failed, 1 on any failure, 2 on a
- * usage error.
+ * pstencil validate: every backend against the oracle, for every stencil, on
+ * generated cases (validate/ps_validate.h). Exit 0 if nothing failed, 1 on
+ * any failure, 2 on a usage error.
  */
 #include "config.h"
 #include "ps_cli.h"
@@ -17,15 +17,18 @@ static void usage(FILE *f)
     fprintf(f,
             "Usage: pstencil validate [OPTIONS]\n\n"
             "Run every available backend and the reference backend from the same generated\n"
-            "inputs and compare: bitwise in exact mode, within a stated error bound in fast\n"
-            "mode; the NaN (land) mask must not change and every cell must be written.\n\n"
+            "inputs, for every stencil, and compare: bitwise in exact mode, within a stated\n"
+            "error bound in fast mode; the NaN (land) mask must not change and every cell\n"
+            "must be written. A backend with a fast path for a stencil is validated on the\n"
+            "fast path and on its generic skeleton.\n\n"
             "Options:\n"
             "  --backend NAME[,NAME]  validate these backends (repeatable; default: all known)\n"
+            "  --stencil NAME[,NAME]  only these stencils (repeatable; default: all)\n"
             "  --quick                smaller case set, steps 1,2,7\n"
             "  --precision P          float or double (default: both)\n"
             "  --mode M               exact or fast (default: both)\n"
             "  --steps LIST           step counts (default 1,2,7,50)\n"
-            "  --threads LIST         openmp thread counts (default 1,2,3)\n"
+            "  --threads LIST         thread counts, for backends that take one (default 1,2,3)\n"
             "  --case NAME[,NAME]     only these cases (repeatable)\n"
             "  --list-cases           list the cases and exit\n"
             "  --verbose              one line per comparison\n"
@@ -56,10 +59,10 @@ int ps_cmd_validate(int argc, char **argv)
 {
     ps_validate_options o;
     ps_validate_summary s;
-    const char *backends[32], *cases[64];
+    const char *backends[32], *cases[64], *stencils[64];
     long steps[16], thr_l[16];
     int threads[16];
-    int nb = 0, nc = 0, i, st;
+    int nb = 0, nc = 0, ns = 0, i, st;
     memset(&o, 0, sizeof o);
     for (i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -86,7 +89,8 @@ int ps_cmd_validate(int argc, char **argv)
         /* options with a value: --opt VALUE or --opt=VALUE */
         {
             static const char *const withval[] = {"--backend", "--precision", "--mode",
-                                                  "--steps", "--threads", "--case"};
+                                                  "--steps", "--threads", "--case",
+                                                  "--stencil"};
             size_t w, l;
             const char *name = NULL;
             for (w = 0; w < sizeof withval / sizeof withval[0]; w++) {
@@ -111,6 +115,10 @@ int ps_cmd_validate(int argc, char **argv)
                 nb = split_names(name, (char *)val, backends, nb,
                                  32);
                 if (nb < 0)
+                    return PS_EXIT_USAGE;
+            } else if (!strcmp(name, "--stencil")) {
+                ns = split_names(name, (char *)val, stencils, ns, 64);
+                if (ns < 0)
                     return PS_EXIT_USAGE;
             } else if (!strcmp(name, "--case")) {
                 nc = split_names(name, (char *)val, cases, nc, 64);
@@ -158,6 +166,10 @@ int ps_cmd_validate(int argc, char **argv)
     if (nc > 0) {
         o.cases = cases;
         o.ncases = nc;
+    }
+    if (ns > 0) {
+        o.stencils = stencils;
+        o.nstencils = ns;
     }
     o.out = stdout;
     st = ps_validate_suite(&o, &s);

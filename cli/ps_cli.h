@@ -10,7 +10,7 @@
 
 #include <stdio.h>
 
-#include "pstencil.h"
+#include "pstencil_io.h"
 
 enum { PS_EXIT_OK = 0, PS_EXIT_DIFFER = 1, PS_EXIT_USAGE = 2 };
 
@@ -51,6 +51,11 @@ int ps_cmd_backends(int argc, char **argv);
 int ps_cmd_validate(int argc, char **argv);
 int ps_cmd_bench(int argc, char **argv);
 int ps_cmd_plot(int argc, char **argv);
-int ps_cmd_plot_bench(int argc, char **argv); /* `pstencil plot bench`, in cmd_bench.c */
+int ps_cmd_plot_bench(int argc, char **argv); /* `pstencil plot bench` (cmd_plot_bench.c) */
+
+struct ps_bench_row;
+/** Draw the benchmark plots of @p rows into @p dir and list them (cmd_plot_bench.c). */
+int ps_cli_bench_plots(struct ps_bench_row *rows, int n, const char *dir, const char *format,
+                       int log_axes, const char *title);
 
 #endif

@@ -12,6 +12,7 @@ void ps_compare_init(ps_compare_stats *st, const ps_compare_tol *tol)
     if (tol)
         st->tol = *tol;
     st->first_a = st->first_b = NAN;
+    st->first_bits_a = st->first_bits_b = NAN;
     st->max_abs_a = st->max_abs_b = NAN;
 }
 
@@ -69,6 +70,23 @@ static void set_loc(ps_compare_loc *l, size_t t, size_t c, const ps_grid *g)
     l->k = c / (g->nx * g->ny);
 }
 
+/* Record the first cell whose bit patterns differ in any way. */
+static void first_bits(ps_compare_stats *st, size_t c, const ps_grid *g, double va, double vb)
+{
+    if (st->have_first_bits)
+        return;
+    st->have_first_bits = 1;
+    set_loc(&st->first_bits_at, st->time, c, g);
+    st->first_bits_a = va;
+    st->first_bits_b = vb;
+}
+
+/* Whether bit pattern @p bits of a cell of @p f is the poison of ps_field_poison(). */
+static inline int poisoned(const ps_field *f, uint64_t bits)
+{
+    return f->precision == PS_FLOAT64 ? bits == PS_POISON_F64 : bits == PS_POISON_F32;
+}
+
 /* Fetch element c of a field as a double, its bit pattern for the bitwise
  * test, and its ulp-comparison value. */
 static inline double get(const ps_field *f, size_t c, uint64_t *bits)
@@ -86,6 +104,82 @@ static inline double get(const ps_field *f, size_t c, uint64_t *bits)
     }
 }
 
+/* Compare cell @p c of @p a and @p b and add what it is to @p st. */
+static void compare_cell(ps_compare_stats *st, const ps_field *a, const ps_field *b, size_t c,
+                         int same, ps_precision up)
+{
+    uint64_t ba, bb, ulp;
+    double va = get(a, c, &ba), vb = get(b, c, &bb);
+    int na = isnan(va), nb = isnan(vb);
+    double d, m, rel;
+    st->cells++;
+    if (nb && poisoned(b, bb) && !(na && same && ba == bb))
+        st->unwritten++;
+    if (na && nb) {
+        st->both_nan++;
+        if (same && ba != bb) {
+            st->nan_bits_differ++;
+            first_bits(st, c, &a->grid, va, vb);
+        }
+        return;
+    }
+    if (na || nb) {
+        first_bits(st, c, &a->grid, va, vb);
+        st->nan_mismatch++;
+        if (na)
+            st->nan_only_a++;
+        if (!st->have_first_nan) {
+            st->have_first_nan = 1;
+            set_loc(&st->first_nan_at, st->time, c, &a->grid);
+        }
+        if (!st->have_first) {
+            st->have_first = 1;
+            set_loc(&st->first_at, st->time, c, &a->grid);
+            st->first_a = va;
+            st->first_b = vb;
+        }
+        return;
+    }
+    st->both_number++;
+    if (same ? ba == bb : va == vb && signbit(va) == signbit(vb))
+        return;
+    st->bit_differ++;
+    first_bits(st, c, &a->grid, va, vb);
+    if (!st->have_first) {
+        st->have_first = 1;
+        set_loc(&st->first_at, st->time, c, &a->grid);
+        st->first_a = va;
+        st->first_b = vb;
+    }
+    if (va == vb)
+        return; /* +0 vs -0: numerically equal */
+    st->differ++;
+    d = fabs(va - vb);
+    m = fmax(fabs(va), fabs(vb));
+    rel = m > 0 ? d / m : 0.0;
+    if (up == PS_FLOAT64)
+        ulp = ps_ulp_distance_f64(va, vb);
+    else
+        ulp = ps_ulp_distance_f32((float)va, (float)vb);
+    if (d > st->max_abs || (isinf(d) && !isinf(st->max_abs))) {
+        st->max_abs = d;
+        st->max_abs_a = va;
+        st->max_abs_b = vb;
+        set_loc(&st->max_abs_at, st->time, c, &a->grid);
+    }
+    if (rel > st->max_rel) {
+        st->max_rel = rel;
+        set_loc(&st->max_rel_at, st->time, c, &a->grid);
+    }
+    if (ulp > st->max_ulp) {
+        st->max_ulp = ulp;
+        set_loc(&st->max_ulp_at, st->time, c, &a->grid);
+    }
+    if (!(d <= st->tol.abs) && !(st->tol.rel > 0 && d <= st->tol.rel * m) &&
+        !(st->tol.ulps > 0 && ulp <= st->tol.ulps))
+        st->exceed++;
+}
+
 int ps_compare_fields(const ps_field *a, const ps_field *b, ps_compare_stats *st)
 {
     size_t n, c;
@@ -101,70 +195,47 @@ int ps_compare_fields(const ps_field *a, const ps_field *b, ps_compare_stats *st
     same = a->precision == b->precision;
     up = (same && a->precision == PS_FLOAT64) ? PS_FLOAT64 : PS_FLOAT32;
     st->ulp_precision = up;
-    for (c = 0; c < n; c++) {
-        uint64_t ba, bb, ulp;
-        double va = get(a, c, &ba), vb = get(b, c, &bb);
-        int na = isnan(va), nb = isnan(vb);
-        double d, m, rel;
-        st->cells++;
-        if (na && nb) {
-            st->both_nan++;
-            continue;
-        }
-        if (na || nb) {
-            st->nan_mismatch++;
-            if (na)
-                st->nan_only_a++;
-            if (!st->have_first_nan) {
-                st->have_first_nan = 1;
-                set_loc(&st->first_nan_at, st->time, c, &a->grid);
+    if (same && a->precision == PS_FLOAT32) {
+        /* most cells are bitwise equal: classify those from their bits alone */
+        const char *pa = a->data, *pb = b->data;
+        uint64_t equal = 0, nan = 0;
+        for (c = 0; c < n; c++) {
+            uint32_t x, y;
+            memcpy(&x, pa + 4 * c, 4); /* bits of a float, without aliasing it */
+            memcpy(&y, pb + 4 * c, 4);
+            if (x != y) {
+                compare_cell(st, a, b, c, same, up);
+                continue;
             }
-            if (!st->have_first) {
-                st->have_first = 1;
-                set_loc(&st->first_at, st->time, c, &a->grid);
-                st->first_a = va;
-                st->first_b = vb;
-            }
-            continue;
+            equal++;
+            nan += (x & UINT32_C(0x7fffffff)) > UINT32_C(0x7f800000);
         }
-        st->both_number++;
-        if (same ? ba == bb : va == vb && signbit(va) == signbit(vb))
-            continue;
-        st->bit_differ++;
-        if (!st->have_first) {
-            st->have_first = 1;
-            set_loc(&st->first_at, st->time, c, &a->grid);
-            st->first_a = va;
-            st->first_b = vb;
-        }
-        if (va == vb)
-            continue; /* +0 vs -0: numerically equal */
-        st->differ++;
-        d = fabs(va - vb);
-        m = fmax(fabs(va), fabs(vb));
-        rel = m > 0 ? d / m : 0.0;
-        if (up == PS_FLOAT64)
-            ulp = ps_ulp_distance_f64(va, vb);
-        else
-            ulp = ps_ulp_distance_f32((float)va, (float)vb);
-        if (d > st->max_abs || (isinf(d) && !isinf(st->max_abs))) {
-            st->max_abs = d;
-            st->max_abs_a = va;
-            st->max_abs_b = vb;
-            set_loc(&st->max_abs_at, st->time, c, &a->grid);
-        }
-        if (rel > st->max_rel) {
-            st->max_rel = rel;
-            set_loc(&st->max_rel_at, st->time, c, &a->grid);
-        }
-        if (ulp > st->max_ulp) {
-            st->max_ulp = ulp;
-            set_loc(&st->max_ulp_at, st->time, c, &a->grid);
-        }
-        if (!(d <= st->tol.abs) && !(st->tol.rel > 0 && d <= st->tol.rel * m) &&
-            !(st->tol.ulps > 0 && ulp <= st->tol.ulps))
-            st->exceed++;
+        st->cells += equal;
+        st->both_nan += nan;
+        st->both_number += equal - nan;
+        return PS_OK;
     }
+    if (same) {
+        const char *pa = a->data, *pb = b->data;
+        uint64_t equal = 0, nan = 0;
+        for (c = 0; c < n; c++) {
+            uint64_t x, y;
+            memcpy(&x, pa + 8 * c, 8);
+            memcpy(&y, pb + 8 * c, 8);
+            if (x != y) {
+                compare_cell(st, a, b, c, same, up);
+                continue;
+            }
+            equal++;
+            nan += (x & UINT64_C(0x7fffffffffffffff)) > UINT64_C(0x7ff0000000000000);
+        }
+        st->cells += equal;
+        st->both_nan += nan;
+        st->both_number += equal - nan;
+        return PS_OK;
+    }
+    for (c = 0; c < n; c++)
+        compare_cell(st, a, b, c, same, up);
     return PS_OK;
 }
 
@@ -176,6 +247,16 @@ int ps_compare_identical(const ps_compare_stats *st)
 int ps_compare_within(const ps_compare_stats *st)
 {
     return st->nan_mismatch == 0 && st->exceed == 0;
+}
+
+int ps_compare_bitwise(const ps_compare_stats *st)
+{
+    return ps_compare_bits_differ(st) == 0;
+}
+
+uint64_t ps_compare_bits_differ(const ps_compare_stats *st)
+{
+    return st->nan_mismatch + st->bit_differ + st->nan_bits_differ;
 }
 
 static void print_loc(FILE *f, const ps_compare_loc *l)
@@ -196,6 +277,12 @@ void ps_compare_print(FILE *f, const ps_compare_stats *st, const char *in)
     fprintf(f, "%sdiffering cells     : %llu (bitwise: %llu, outside tolerance: %llu)\n", in,
             (unsigned long long)st->differ, (unsigned long long)st->bit_differ,
             (unsigned long long)st->exceed);
+    if (st->nan_bits_differ)
+        fprintf(f, "%sNaN bits differ     : %llu (land in both, another NaN payload)\n", in,
+                (unsigned long long)st->nan_bits_differ);
+    if (st->unwritten)
+        fprintf(f, "%sunwritten cells     : %llu (the second holds the poison pattern)\n", in,
+                (unsigned long long)st->unwritten);
     if (st->differ) {
         fprintf(f, "%smax abs difference  : %.9g at ", in, st->max_abs);
         print_loc(f, &st->max_abs_at);

@@ -3,8 +3,9 @@
  * @brief Cell-by-cell comparison of two fields: counts, NaN-mask mismatches,
  *        maximum absolute, relative and ulp differences and where they occur.
  *
- * Used by `pstencil compare` (two NetCDF files, all time records) and by the
- * validation suite (every backend against the reference).
+ * The one comparison engine of pstencil: `pstencil compare` (two NetCDF
+ * files, all time records) and the validation layer (validate/ps_validate.h:
+ * every backend against the reference, bitwise or within a bound) both use it.
  *
  * Typical use, accumulating over several time records:
  * @code
@@ -36,6 +37,13 @@
  * - a numeric difference is within tolerance if abs <= tol.abs, or
  *   rel <= tol.rel, or ulp <= tol.ulps (any of the three accepts it; with
  *   all three 0 only numerically equal cells, e.g. +0 vs -0, are accepted).
+ *
+ * - NaN bits: both NaN with different bit patterns (another payload or sign);
+ *   counted apart (nan_bits_differ), equal for ps_compare_identical(), not for
+ *   ps_compare_bitwise().
+ * - unwritten: b holds the pattern ps_field_poison() writes (PS_POISON_F32/F64)
+ *   and a does not: a cell a backend never wrote into a poisoned buffer. It
+ *   is also counted as what it is (a NaN mismatch, or NaN bits).
  *
  * Maxima keep the first location where they occur, in the order the cells
  * are visited (time records in the order passed, then C order k, j, i).
@@ -82,6 +90,8 @@ typedef struct ps_compare_stats {
     uint64_t bit_differ;     /**< numbers in both with different bit patterns */
     uint64_t differ;         /**< numbers in both with a != b */
     uint64_t exceed;         /**< numeric differences outside every tolerance */
+    uint64_t nan_bits_differ; /**< NaN in both with different bit patterns (same precision) */
+    uint64_t unwritten;      /**< cells of b holding the poison pattern where a does not */
 
     /* maxima (over cells that are numbers in both) */
     double max_abs;          /**< largest |a-b| */
@@ -99,6 +109,12 @@ typedef struct ps_compare_stats {
     ps_compare_loc first_at; /**< where */
     double first_a;          /**< a there (NaN if NaN) */
     double first_b;          /**< b there */
+
+    /* first cell whose bit patterns differ in any way (NaN payloads included) */
+    int have_first_bits;     /**< nonzero if there is one */
+    ps_compare_loc first_bits_at; /**< where */
+    double first_bits_a;     /**< a there */
+    double first_bits_b;     /**< b there */
 
     /* first NaN-mask mismatch */
     int have_first_nan;      /**< nonzero if there is one */
@@ -125,6 +141,16 @@ int ps_compare_identical(const ps_compare_stats *st);
 
 /** Nonzero if no NaN mismatch and every numeric difference is within tolerance. */
 int ps_compare_within(const ps_compare_stats *st);
+
+/**
+ * Nonzero if every cell has the same bit pattern in both fields, NaN
+ * payloads included (the exact-mode verdict of validation). Meaningful for
+ * fields of the same precision.
+ */
+int ps_compare_bitwise(const ps_compare_stats *st);
+
+/** Cells whose bit patterns differ in any way (NaN mask, numbers, NaN bits). */
+uint64_t ps_compare_bits_differ(const ps_compare_stats *st);
 
 /** Ulp distance between two floats (ordered-integer mapping; NaN: UINT64_MAX). */
 uint64_t ps_ulp_distance_f32(float a, float b);

@@ -136,11 +136,11 @@ void ps_field_poison(ps_field *f)
     if (f->precision == PS_FLOAT64) {
         uint64_t *d = f->data;
         for (i = 0; i < n; i++)
-            d[i] = UINT64_C(0x7ff4dead0badf00d);
+            d[i] = PS_POISON_F64;
     } else {
         uint32_t *d = f->data;
         for (i = 0; i < n; i++)
-            d[i] = UINT32_C(0x7fbadbad);
+            d[i] = PS_POISON_F32;
     }
 }
 

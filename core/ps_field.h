@@ -78,7 +78,12 @@ size_t ps_field_cells(const ps_field *f);
 /** Copy a field, converting precision if needed (dst must be allocated with the same grid). */
 int ps_field_convert(ps_field *dst, const ps_field *src);
 
-/** Fill every cell with a signalling-style poison value (a NaN payload no kernel produces). */
+/** Bit pattern ps_field_poison() writes into a float32 cell (a NaN payload no kernel produces). */
+#define PS_POISON_F32 UINT32_C(0x7fbadbad)
+/** Bit pattern ps_field_poison() writes into a float64 cell. */
+#define PS_POISON_F64 UINT64_C(0x7ff4dead0badf00d)
+
+/** Fill every cell with the poison pattern PS_POISON_F32 / PS_POISON_F64 (unwritten cells show). */
 void ps_field_poison(ps_field *f);
 
 /**

@@ -1,9 +1,15 @@
 /**
  * @file pstencil.h
- * @brief Umbrella header of libpstencil.
+ * @brief Umbrella header of libpstencil, the engine: status codes, fields,
+ *        the stencil registry, backends and their loader, the oracle, regions, the
+ *        driver, the timer and the cell-by-cell comparison.
+ *
+ * The layers above have their own headers and libraries (docs/architecture.md):
+ * NetCDF io `pstencil_io.h` (libpstencil-io), pictures `ps_plot.h`
+ * (libpstencil-plot), validation `ps_validate.h` (libpstencil-validate).
  *
  * @code
- * #include <pstencil/pstencil.h>
+ * #include <pstencil/pstencil.h>     // pkg-config --cflags --libs pstencil
  * @endcode
  */
 #ifndef PSTENCIL_H
@@ -13,11 +19,10 @@
 #include "ps_field.h"
 #include "ps_stencil.h"
 #include "ps_backend.h"
+#include "ps_oracle.h"
 #include "ps_region.h"
 #include "ps_driver.h"
 #include "ps_timer.h"
 #include "ps_compare.h"
-#include "ps_validate.h"
-#include "ps_io.h"
 
 #endif

@@ -41,9 +41,9 @@ check_PROGRAMS += tests/test_loader tests/test_openmp tests/test_validate_compar
 tests_test_loader_SOURCES = tests/test_loader.c
 tests_test_loader_LDADD = core/libpstencil.la -lm
 tests_test_openmp_SOURCES = tests/test_openmp.c
-tests_test_openmp_LDADD = core/libpstencil.la -lm
+tests_test_openmp_LDADD = validate/libpstencil-validate.la core/libpstencil.la -lm
 tests_test_validate_compare_SOURCES = tests/test_validate_compare.c
-tests_test_validate_compare_LDADD = core/libpstencil.la -lm
+tests_test_validate_compare_LDADD = validate/libpstencil-validate.la core/libpstencil.la -lm
 TESTS += tests/test_loader tests/test_openmp tests/test_validate_compare
 # a grid decomposed into boxes with halos equals one box, on every backend here
 check_PROGRAMS += tests/test_decompose
@@ -53,7 +53,7 @@ TESTS += tests/test_decompose
 # a benchmark for development (built, never run by make check)
 check_PROGRAMS += tests/test_openmp_bench
 tests_test_openmp_bench_SOURCES = tests/test_openmp_bench.c
-tests_test_openmp_bench_LDADD = core/libpstencil.la -lm
+tests_test_openmp_bench_LDADD = validate/libpstencil-validate.la core/libpstencil.la -lm
 
 # --- shell tests ------------------------------------------------------------------
 PS_BACKEND_SH_TESTS = tests/validate_reference.sh tests/validate_openmp.sh \

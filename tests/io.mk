@@ -2,10 +2,10 @@
 check_PROGRAMS += tests/test_io_read tests/test_io_write tests/test_io_compare
 tests_test_io_read_SOURCES = tests/test_io_read.c
 tests_test_io_read_CFLAGS = $(AM_CFLAGS) $(NETCDF_CFLAGS)
-tests_test_io_read_LDADD = core/libpstencil.la $(NETCDF_LIBS) -lm
+tests_test_io_read_LDADD = io/libpstencil-io.la core/libpstencil.la $(NETCDF_LIBS) -lm
 tests_test_io_write_SOURCES = tests/test_io_write.c
 tests_test_io_write_CFLAGS = $(AM_CFLAGS) $(NETCDF_CFLAGS)
-tests_test_io_write_LDADD = core/libpstencil.la $(NETCDF_LIBS) -lm
+tests_test_io_write_LDADD = io/libpstencil-io.la core/libpstencil.la $(NETCDF_LIBS) -lm
 tests_test_io_compare_SOURCES = tests/test_io_compare.c
 tests_test_io_compare_LDADD = core/libpstencil.la -lm
 TESTS += tests/test_io_read tests/test_io_write tests/test_io_compare \

@@ -93,6 +93,11 @@ static int t_create(const ps_config *cfg, void **out, char *why, size_t whylen)
         snprintf(why, whylen, "exact mode only");
         return PS_EUNSUPPORTED;
     }
+    if (cfg->stencil && strcmp(cfg->stencil->name, "diffusion7")) {
+        free(c);
+        snprintf(why, whylen, "stencil %s: this test plugin has diffusion7 only", cfg->stencil->name);
+        return PS_EUNSUPPORTED;
+    }
     c->g = cfg->box.extent;
     c->f64 = cfg->precision == PS_FLOAT64;
     c->es = c->f64 ? 8 : 4;

@@ -14,3 +14,8 @@ tests_test_reference_SOURCES = tests/test_reference.c
 tests_test_reference_LDADD = core/libpstencil.la -lm
 TESTS += tests/test_cell_update tests/test_reference
 EXTRA_DIST += tests/ps-test-env.sh.in tests/lib.sh
+
+# The layers hold in the sources and the built libraries (docs/architecture.md);
+# a DESTDIR install gives usable headers, libraries and pkg-config files.
+TESTS += tests/layers.sh tests/install.sh
+EXTRA_DIST += tests/layers.sh tests/install.sh

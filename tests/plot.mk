@@ -1,7 +1,7 @@
 # Pictures: unit tests on synthetic data, pixel checks, browser checks, CLI.
 check_PROGRAMS += tests/test_plot
 tests_test_plot_SOURCES = tests/test_plot.c
-tests_test_plot_LDADD = core/libpstencil.la -lm
+tests_test_plot_LDADD = plot/libpstencil-plot.la io/libpstencil-io.la core/libpstencil.la -lm
 TESTS += tests/test_plot
 TESTS += tests/plot_pixels.sh tests/plot_browser.sh tests/plot_cli.sh
 EXTRA_DIST += tests/plot_lib.sh tests/plot_pixels.sh tests/plot_browser.sh tests/plot_cli.sh \

@@ -11,7 +11,7 @@
  * of range, several candidates.
  */
 #include "config.h"
-#include "pstencil.h"
+#include "pstencil_io.h"
 
 #include <math.h>
 #include <netcdf.h>

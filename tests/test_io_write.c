@@ -8,7 +8,7 @@
  * ocean: deterministic, plausible, and written through the same writer.
  */
 #include "config.h"
-#include "pstencil.h"
+#include "pstencil_io.h"
 
 #include <dirent.h>
 #include <math.h>

@@ -1,8 +1,7 @@
 /*
- * Plot helpers that need no drawing library: colour limits, nearest level,
- * decimation, level extraction, differences; and the dataset-level maps
- * (titles from the file's variable, depth axis and time axis) used by
- * `pstencil plot` and `pstencil run --plot`.
+ * Maps of a dataset's fields, with titles from the file's variable, depth
+ * axis and time axis, drawn by ps_plot_slice(): used by `pstencil plot` and
+ * `pstencil run --plot`.
  */
 #include "config.h"
 #include "ps_plot.h"
@@ -14,164 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-static int ps_cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Percentile by linear interpolation between order statistics. */
-static double ps_percentile(const double *sorted, size_t n, double pct)
-{
-    double pos = pct / 100.0 * (double)(n - 1);
-    size_t lo = (size_t)floor(pos);
-    size_t hi = lo + 1 < n ? lo + 1 : lo;
-    double w = pos - (double)lo;
-    return sorted[lo] + w * (sorted[hi] - sorted[lo]);
-}
-
-static int ps_finite_sorted(const double *v, size_t n, int absval, double **out, size_t *m)
-{
-    size_t i, c = 0;
-    double *s = malloc((n ? n : 1) * sizeof *s);
-    if (!s)
-        return ps_error(PS_ENOMEM, "out of memory computing colour limits");
-    for (i = 0; i < n; i++)
-        if (isfinite(v[i]))
-            s[c++] = absval ? fabs(v[i]) : v[i];
-    if (!c) {
-        free(s);
-        return ps_error(PS_ERANGE, "no ocean cell: every value is land (NaN)");
-    }
-    qsort(s, c, sizeof *s, ps_cmp_double);
-    *out = s;
-    *m = c;
-    return PS_OK;
-}
-
-int ps_plot_robust_limits(const double *v, size_t n, double lo_pct, double hi_pct,
-                          double *vmin, double *vmax)
-{
-    double *s, lo, hi;
-    size_t m;
-    int rc = ps_finite_sorted(v, n, 0, &s, &m);
-    if (rc)
-        return rc;
-    lo = ps_percentile(s, m, lo_pct);
-    hi = ps_percentile(s, m, hi_pct);
-    if (!(hi > lo)) {
-        /* A constant field: widen by the value's magnitude (or 1). */
-        double w = fabs(lo) > 0 ? fabs(lo) * 1e-3 : 0.5;
-        lo = s[0] - w;
-        hi = s[m - 1] + w;
-    }
-    free(s);
-    *vmin = lo;
-    *vmax = hi;
-    return PS_OK;
-}
-
-int ps_plot_symmetric_limits(const double *v, size_t n, double *vmin, double *vmax)
-{
-    double *s, l;
-    size_t m;
-    int rc = ps_finite_sorted(v, n, 1, &s, &m);
-    if (rc)
-        return rc;
-    l = ps_percentile(s, m, 99.0);
-    if (!(l > 0))
-        l = s[m - 1];
-    if (!(l > 0))
-        l = 1.0;
-    free(s);
-    *vmin = -l;
-    *vmax = l;
-    return PS_OK;
-}
-
-size_t ps_plot_nearest_level(const double *depth, size_t n, double want)
-{
-    size_t k, best = 0;
-    for (k = 1; k < n; k++)
-        if (fabs(depth[k] - want) < fabs(depth[best] - want))
-            best = k;
-    return best;
-}
-
-size_t ps_plot_stride(size_t nx, size_t ny, size_t max_cells)
-{
-    size_t s = 1;
-    if (max_cells < 1)
-        max_cells = 1;
-    while (((nx + s - 1) / s) * ((ny + s - 1) / s) > max_cells)
-        s++;
-    return s;
-}
-
-int ps_plot_extract_level(const ps_field *f, size_t k, double *out)
-{
-    size_t i, n;
-    if (!f || !f->data || k >= f->grid.nz)
-        return ps_error(PS_ERANGE, "level %zu is out of range (the field has %zu levels)", k,
-                        f ? f->grid.nz : 0);
-    n = f->grid.ny * f->grid.nx;
-    if (f->precision == PS_FLOAT32) {
-        const float *p = (const float *)f->data + k * n;
-        for (i = 0; i < n; i++)
-            out[i] = p[i];
-    } else {
-        const double *p = (const double *)f->data + k * n;
-        for (i = 0; i < n; i++)
-            out[i] = p[i];
-    }
-    return PS_OK;
-}
-
-int ps_plot_diff_level(const ps_field *a, const ps_field *b, size_t k, double *d,
-                       unsigned char *mark, ps_diff_info *info)
-{
-    size_t i, n;
-    double *va = NULL;
-    ps_diff_info in = {0};
-    int rc;
-    if (a->grid.nz != b->grid.nz || a->grid.ny != b->grid.ny || a->grid.nx != b->grid.nx)
-        return ps_error(PS_EDIM, "the grids differ: %zux%zux%zu and %zux%zux%zu (depth x lat x lon)",
-                        a->grid.nz, a->grid.ny, a->grid.nx, b->grid.nz, b->grid.ny, b->grid.nx);
-    n = a->grid.ny * a->grid.nx;
-    va = malloc((n ? n : 1) * sizeof *va);
-    if (!va)
-        return ps_error(PS_ENOMEM, "out of memory computing a difference");
-    if ((rc = ps_plot_extract_level(a, k, va)) || (rc = ps_plot_extract_level(b, k, d)))
-        goto done;
-    for (i = 0; i < n; i++) {
-        int fa = !isnan(va[i]), fb = !isnan(d[i]);
-        if (mark)
-            mark[i] = fa != fb;
-        if (fa != fb) {
-            in.mismatched++;
-            d[i] = NAN;
-        } else if (!fa) {
-            d[i] = NAN;
-        } else {
-            double x = d[i] - va[i];
-            in.compared++;
-            if (x != 0.0)
-                in.differing++;
-            if (fabs(x) > in.max_abs || (isnan(x) && !isnan(in.max_abs))) {
-                in.max_abs = fabs(x);
-                in.max_j = i / a->grid.nx;
-                in.max_i = i % a->grid.nx;
-            }
-            d[i] = x;
-        }
-    }
-    if (info)
-        *info = in;
-done:
-    free(va);
-    return rc;
-}
 
 /* Attribute text of an axis (e.g. units), or "". */
 static const char *ps_axis_text(const ps_axis *ax, const char *name)
@@ -215,7 +56,7 @@ static int ps_check_grid(const ps_dataset *ds, const ps_field *f)
 }
 
 /* Draw ny*nx values of ds's grid with titles. */
-static int ps_plot_values(const ps_dataset *ds, const ps_field *f, const double *v,
+static int ps_draw_values(const ps_dataset *ds, const ps_field *f, const double *v,
                           const unsigned char *mark, const char *title, const char *subtitle,
                           const char *units, const ps_image_options *o, ps_image_info *info)
 {
@@ -282,7 +123,7 @@ int ps_plot_field_level(const ps_dataset *ds, const ps_field *f, size_t k, size_
                  f->grid.nx, f->grid.ny, ocean, lo, hi, ds->units);
     else
         snprintf(sub, sizeof sub, "%zu x %zu cells, all land", f->grid.nx, f->grid.ny);
-    rc = ps_plot_values(ds, f, v, NULL, title, sub, ds->units, o, info);
+    rc = ps_draw_values(ds, f, v, NULL, title, sub, ds->units, o, info);
 done:
     free(v);
     return rc;
@@ -327,7 +168,7 @@ int ps_plot_field_diff(const ps_dataset *ds, const ps_field *a, const ps_field *
         if (c && !c->diverging)
             oo.cmap = "rdbu"; /* a difference needs a map centred on zero */
     }
-    rc = ps_plot_values(ds, a, d, di.mismatched ? mark : NULL, title, sub, ds->units, &oo, NULL);
+    rc = ps_draw_values(ds, a, d, di.mismatched ? mark : NULL, title, sub, ds->units, &oo, NULL);
     if (!rc && info)
         *info = di;
 done:

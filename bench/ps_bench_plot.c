@@ -393,7 +393,7 @@ int ps_bench_plot(const ps_bench_row *rows, int n, const ps_bench_plot_options *
     for (i = 0; i < n; i++) {
         const ps_bench_row *r = &rows[i];
         int k;
-        if (isnan(r->speedup_ref) || !strcmp(r->backend, "reference") ||
+        if (isnan(r->speedup_ref) || !strcmp(r->backend, ps_bench_oracle_name()) ||
             (ngrids > 1 ? !best_for_grid(rows, n, i) : !!strcmp(r->experiment, "steps")))
             continue;
         if ((k = find_series(s, &ns, r, "", 0)) < 0)

@@ -4,6 +4,7 @@
  */
 #include "config.h"
 #include "ps_bench.h"
+#include "ps_oracle.h"
 #include "ps_status.h"
 
 #include <math.h>
@@ -421,8 +422,32 @@ done:
 /* Speedups                                                            */
 /* ------------------------------------------------------------------ */
 
+const char *ps_bench_oracle_name(void)
+{
+    static char name[64];
+    if (!name[0]) {
+        ps_backend *b = NULL;
+        snprintf(name, sizeof name, "%s",
+                 ps_backend_open_oracle(&b) ? "reference" : ps_backend_name(b));
+        ps_backend_close(b);
+    }
+    return name;
+}
+
+int ps_bench_backend_slot(const char *backend)
+{
+    const char *const *names;
+    int n, i;
+    ps_backend_known(&names, &n);
+    for (i = 0; i < n; i++)
+        if (!strcmp(names[i], backend))
+            return i;
+    return n;
+}
+
 void ps_bench_speedups(ps_bench_row *rows, int n)
 {
+    const char *oracle = ps_bench_oracle_name();
     int i, j;
     for (i = 0; i < n; i++) {
         ps_bench_row *r = &rows[i];
@@ -431,7 +456,7 @@ void ps_bench_speedups(ps_bench_row *rows, int n)
         r->speedup_noise = 0;
         for (j = 0; j < n; j++) {
             const ps_bench_row *c = &rows[j];
-            if (strcmp(c->backend, "reference") || strcmp(c->precision, r->precision) ||
+            if (strcmp(c->backend, oracle) || strcmp(c->precision, r->precision) ||
                 c->nz != r->nz || c->ny != r->ny || c->nx != r->nx || !(c->step_ms > 0))
                 continue;
             if (!ref || (c->num_timesteps == r->num_timesteps &&

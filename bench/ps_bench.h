@@ -131,10 +131,25 @@ int ps_bench_csv_write(FILE *f, const ps_bench_row *rows, int n);
 int ps_bench_csv_read(const char *path, ps_bench_row **rows, int *n);
 
 /**
- * Fill speedup_ref/speedup_noise of every row from the reference rows with
- * the same precision and grid (same step count preferred).
+ * Name of the oracle, the backend the speedups are relative to: the one
+ * whose ops table has PS_BACKEND_ORACLE (core/ps_oracle.h), looked up once;
+ * "reference" if none can be opened.
+ */
+const char *ps_bench_oracle_name(void);
+
+/**
+ * Fill speedup_ref/speedup_noise of every row from the oracle's rows
+ * (ps_bench_oracle_name()) with the same precision and grid (same step count
+ * preferred).
  */
 void ps_bench_speedups(ps_bench_row *rows, int n);
+
+/**
+ * Colour slot of a backend on the plots: its position in ps_backend_known()
+ * (the one backend list), so a backend keeps its colour everywhere; the
+ * number of known backends for a name that is not known.
+ */
+int ps_bench_backend_slot(const char *backend);
 
 /** Write the fields of one row as JSON members ("name": value, ...), no braces. */
 void ps_bench_json_fields(FILE *f, const ps_bench_row *r);
