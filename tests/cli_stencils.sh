@@ -44,11 +44,12 @@ grep -A12 '^smooth2: ' all.txt > smooth2.txt
 grep -q "radius      : 2" smooth2.txt || fail "smooth2 radius 2"
 grep -q "test stencil: yes" smooth2.txt || fail "smooth2 is a test stencil"
 grep -q "weight\[i\]" smooth2.txt || fail "smooth2's array varies along i"
-# fast paths: each backend named there is one that runs (pstencil backends says "ok")
+# fast paths: each backend named there is one that 'pstencil backends' lists as loadable
+# (its plugin opened; it may still have no device here)
 "$PSTENCIL" backends > backends.txt
 sed -n 's/^  fast paths  : \([^;]*\).*/\1/p' all.txt | tr ', ' '\n\n' | grep -v '^$' | grep -v '^none$' |
   sort -u | while read -r b; do
-    grep -q "^$b  *.* ok: " backends.txt || fail "fast path on '$b', which does not run here"
+    { grep -E "^$b " backends.txt | grep -vq "cannot run"; } || fail "fast path on '$b', which is not loadable here"
   done || exit 1
 # a built plugin that cannot load is listed as such (plugins hidden on purpose)
 mkdir empty

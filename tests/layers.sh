@@ -15,11 +15,13 @@ S=$top_srcdir
 B=$top_builddir
 
 # ---- 1. includes ------------------------------------------------------------------
-# layer of a header found by name in the layer directories (empty: not ours)
+# layer of a header found by name in the layer directories (empty: not ours);
+# the backend list (backends/ps_backends.h) is header-only data at the bottom,
+# like the stencil list in kernels/: the engine's loader reads it
 find "$S/kernels" "$S/core" "$S/io" "$S/plot" "$S/validate" "$S/bench" "$S/cli" \
      "$S/backends" -name '*.h' 2>/dev/null |
   awk -v s="$S/" '{ f = $0; sub(s, "", f); n = split(f, p, "/"); d = p[1];
-                    if (d == "backends") d = "backends"; print p[n], d }' > "$TMP/headers"
+                    if (f == "backends/ps_backends.h") d = "kernels"; print p[n], d }' > "$TMP/headers"
 [ -s "$TMP/headers" ] || fail "no headers found under $S"
 # allowed[layer] = layers it may include from
 allowed() {
