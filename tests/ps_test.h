@@ -20,7 +20,7 @@
 /** Exit status of a test that cannot run here (automake's SKIP). */
 #define PS_TEST_SKIP 77
 
-static int ps_test_failures, ps_test_checks;
+static int ps_test_failures __attribute__((unused)), ps_test_checks __attribute__((unused));
 
 /** Record a failure with a printf-style message. */
 #define FAILF(...)                                                                      \
@@ -37,6 +37,10 @@ static int ps_test_failures, ps_test_checks;
         if (!(cond))                                                                    \
             FAILF(__VA_ARGS__);                                                         \
     } while (0)
+
+/** Count a check whose message is the condition itself (and the error detail). */
+#define EXPECT(cond)                                                                    \
+    CHECK(cond, "%s:%d: %s (%s)", __FILE__, __LINE__, #cond, ps_error_detail())
 
 /** Print the summary and return main()'s exit status. */
 static inline int ps_test_finish(const char *name)

@@ -3,6 +3,7 @@
 #include "config.h"
 #include "pstencil.h"
 #include "ps_bench.h"
+#include "ps_test.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -10,14 +11,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static int failures;
-#define CHECK(c)                                                                            \
-    do {                                                                                    \
-        if (!(c)) {                                                                         \
-            fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #c);                    \
-            failures++;                                                                     \
-        }                                                                                   \
-    } while (0)
 
 static void row(ps_bench_row *r, const char *backend, double step_ms, double spread)
 {
@@ -65,7 +58,7 @@ int main(void)
     /* header starts with the course's six columns */
     {
         const char *course = "gpu_name,cpu_name,method,num_timesteps,mean_time_sec,std_dev_sec,";
-        CHECK(!strncmp(ps_bench_csv_header(), course, strlen(course)));
+        EXPECT(!strncmp(ps_bench_csv_header(), course, strlen(course)));
     }
 
     /* round trip */
@@ -73,66 +66,66 @@ int main(void)
     row(&rows[1], "openmp", 1.0, 0.02);
     row(&rows[2], "opencl", 19.9, 0.05);
     f = fopen(path, "w");
-    CHECK(ps_bench_csv_write(f, rows, 3) == 0);
+    EXPECT(ps_bench_csv_write(f, rows, 3) == 0);
     fclose(f);
     st = ps_bench_csv_read(path, &back, &n);
-    CHECK(st == 0);
-    CHECK(n == 3);
+    EXPECT(st == 0);
+    EXPECT(n == 3);
     if (st == 0 && n == 3) {
-        CHECK(!strcmp(back[0].cpu_name, rows[0].cpu_name));
-        CHECK(!strcmp(back[1].method, "pstencil openmp float32 (CPU)"));
-        CHECK(back[1].num_timesteps == 10);
-        CHECK(back[0].nx == 241);
-        CHECK(isnan(back[0].bound_gbps));     /* n/a */
-        CHECK(fabs(back[0].job_mean_s - 0.123456789) < 1e-12);
-        CHECK(back[2].dram_bound_gbps == 21.5);
+        EXPECT(!strcmp(back[0].cpu_name, rows[0].cpu_name));
+        EXPECT(!strcmp(back[1].method, "pstencil openmp float32 (CPU)"));
+        EXPECT(back[1].num_timesteps == 10);
+        EXPECT(back[0].nx == 241);
+        EXPECT(isnan(back[0].bound_gbps));     /* n/a */
+        EXPECT(fabs(back[0].job_mean_s - 0.123456789) < 1e-12);
+        EXPECT(back[2].dram_bound_gbps == 21.5);
         /* speedups: openmp 20x, not noise; opencl within the spread: noise */
         ps_bench_speedups(back, n);
-        CHECK(fabs(back[1].speedup_ref - 20.0) < 1e-9 && !back[1].speedup_noise);
-        CHECK(back[2].speedup_noise == 1);
-        CHECK(back[0].speedup_ref == 1.0 && back[0].speedup_noise == 0);
+        EXPECT(fabs(back[1].speedup_ref - 20.0) < 1e-9 && !back[1].speedup_noise);
+        EXPECT(back[2].speedup_noise == 1);
+        EXPECT(back[0].speedup_ref == 1.0 && back[0].speedup_noise == 0);
     }
     free(back);
 
     /* malformed files are rejected with a reason */
     write_file(path, "a,b,c\n1,2,3\n");
-    CHECK(ps_bench_csv_read(path, &back, &n) == PS_EFORMAT);
-    CHECK(strstr(ps_error_detail(), "gpu_name") != NULL);
+    EXPECT(ps_bench_csv_read(path, &back, &n) == PS_EFORMAT);
+    EXPECT(strstr(ps_error_detail(), "gpu_name") != NULL);
     f = fopen(path, "w");
     fprintf(f, "%s\n", ps_bench_csv_header());
     fputs("none,cpu,m,ten,1,2\n", f);
     fclose(f);
-    CHECK(ps_bench_csv_read(path, &back, &n) == PS_EFORMAT);
+    EXPECT(ps_bench_csv_read(path, &back, &n) == PS_EFORMAT);
     write_file(path, "gpu_name,cpu_name,method,num_timesteps,mean_time_sec,std_dev_sec\n"
                      "none,cpu,m,10,1.5,abc\n");
-    CHECK(ps_bench_csv_read(path, &back, &n) == PS_EFORMAT);
-    CHECK(strstr(ps_error_detail(), "std_dev_sec") != NULL);
+    EXPECT(ps_bench_csv_read(path, &back, &n) == PS_EFORMAT);
+    EXPECT(strstr(ps_error_detail(), "std_dev_sec") != NULL);
     /* the course's own six columns alone are enough */
     write_file(path, "gpu_name,cpu_name,method,num_timesteps,mean_time_sec,std_dev_sec\n"
                      "NVIDIA H100 NVL,AMD EPYC 9V84 96-Core Processor,NumPy (CPU),100,347.883550,3.980833\n");
     st = ps_bench_csv_read(path, &back, &n);
-    CHECK(st == 0 && n == 1 && back && back[0].num_timesteps == 100 &&
+    EXPECT(st == 0 && n == 1 && back && back[0].num_timesteps == 100 &&
           fabs(back[0].mean_time_sec - 347.88355) < 1e-9);
     free(back);
     back = NULL;
-    CHECK(ps_bench_csv_read("/nonexistent/x.csv", &back, &n) == PS_EIO);
+    EXPECT(ps_bench_csv_read("/nonexistent/x.csv", &back, &n) == PS_EIO);
 
     /* statistics: sample standard deviation */
     ps_bench_stats(x, 4, &mean, &sd);
-    CHECK(mean == 2.5 && fabs(sd - sqrt(5.0 / 3.0)) < 1e-12);
+    EXPECT(mean == 2.5 && fabs(sd - sqrt(5.0 / 3.0)) < 1e-12);
     ps_bench_stats(x, 1, &mean, &sd);
-    CHECK(mean == 1 && sd == 0);
+    EXPECT(mean == 1 && sd == 0);
 
     /* the copy bound measures something plausible */
     {
         ps_stream_result r;
-        CHECK(ps_stream_copy(1 << 20, 1, 2, &r) == 0);
-        CHECK(r.best_gbps > 0.1 && r.best_gbps < 1e5 && r.array_bytes == 1 << 20);
+        EXPECT(ps_stream_copy(1 << 20, 1, 2, &r) == 0);
+        EXPECT(r.best_gbps > 0.1 && r.best_gbps < 1e5 && r.array_bytes == 1 << 20);
     }
-    CHECK(ps_bench_peak_host_mb() > 0);
+    EXPECT(ps_bench_peak_host_mb() > 0);
 
     unlink(path);
-    if (failures)
-        fprintf(stderr, "%d failure(s)\n", failures);
-    return failures ? 1 : 0;
+    if (ps_test_failures)
+        fprintf(stderr, "%d failure(s)\n", ps_test_failures);
+    return ps_test_failures ? 1 : 0;
 }

@@ -19,10 +19,10 @@
 #define PS_REAL double
 #define PS_SUFFIX _f64
 #include "diffusion7.h"
+#include "ps_test.h"
 #undef PS_REAL
 #undef PS_SUFFIX
 
-static int failures;
 
 #define CHECK_BITS(T, UT, got, want, what, mask)                                         \
     do {                                                                             \
@@ -33,7 +33,7 @@ static int failures;
         if (gb_ != wb_) {                                                            \
             printf("FAIL %s mask=0x%02x: got %a expected %a\n", what, mask, (double)g_, \
                    (double)w_);                                                      \
-            failures++;                                                              \
+            ps_test_failures++;                                                              \
         }                                                                            \
     } while (0)
 
@@ -103,13 +103,13 @@ int main(void)
         if (!isnan(ps_diffusion7_cell_f64(NAN, nbd[0], nbd[1], nbd[2], nbd[3], nbd[4], nbd[5], 0.1)) ||
             !isnan(ps_diffusion7_cell_f32(NAN, nbf[0], nbf[1], nbf[2], nbf[3], nbf[4], nbf[5], 0.1f))) {
             printf("FAIL land cell changed, mask=0x%02x\n", mask);
-            failures++;
+            ps_test_failures++;
         }
     }
     for (q = 0; q <= 6; q++)
         if (count_seen[q] == 0) {
             printf("FAIL neighbour count %d never tested\n", q);
-            failures++;
+            ps_test_failures++;
         }
 
     /* n == 0 keeps the value, n == 6 uniform field: exact hand values */
@@ -131,8 +131,8 @@ int main(void)
     CHECK_BITS(double, uint64_t, ps_diffusion7_cell_f64(0.0, -0.0, -0.0, -0.0, -0.0, -0.0, -0.0, 0.1),
                0.0, "signed zeros", 0);
 
-    if (failures) {
-        printf("%d failures\n", failures);
+    if (ps_test_failures) {
+        printf("%d failures\n", ps_test_failures);
         return 1;
     }
     printf("cell update: 64 NaN mixes x 2 precisions and hand values: ok\n");

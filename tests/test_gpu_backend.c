@@ -13,7 +13,7 @@
  *    with the same NaN mask (every stencil), and clear errors for a missing
  *    device index, a grid larger than the device, a stencil the plugin was
  *    not built with and a box without the ghost layers its stencil needs.
- * Every stencil case also checks that the step changed cells (a backend that
+ * Every stencil case also ps_test_checks that the step changed cells (a backend that
  * copied everything would not pass), and each interior sub-box case that the
  * reference with the origin moved by one cell gives other bits for a stencil
  * with coefficient arrays, so wrong origin indexing cannot pass.
@@ -26,6 +26,7 @@
  */
 #include "config.h"
 #include "pstencil.h"
+#include "ps_test.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -33,8 +34,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures;
-#define FAILF(...) do { printf("FAIL: " __VA_ARGS__); printf("\n"); failures++; } while (0)
 
 static uint64_t rng = 88172645463325252ull;
 static double urand(void)
@@ -577,7 +576,7 @@ int main(int argc, char **argv)
         printf("SKIP: no GPU backend has a device\n");
         return 77;
     }
-    if (failures)
-        printf("%d failure(s)\n", failures);
-    return failures ? 1 : 0;
+    if (ps_test_failures)
+        printf("%d failure(s)\n", ps_test_failures);
+    return ps_test_failures ? 1 : 0;
 }

@@ -8,13 +8,12 @@
  */
 #include "config.h"
 #include "pstencil.h"
+#include "ps_test.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
 
-static int failures;
-#define FAILF(...) do { printf("FAIL: " __VA_ARGS__); printf("\n"); failures++; } while (0)
 
 static int contains_any(const char *s, const char *const *words)
 {
@@ -133,7 +132,7 @@ int main(void)
         printf("SKIP: neither the cuda nor the hip plugin was built\n");
         return 77;
     }
-    if (failures)
-        printf("%d failure(s)\n", failures);
-    return failures ? 1 : 0;
+    if (ps_test_failures)
+        printf("%d failure(s)\n", ps_test_failures);
+    return ps_test_failures ? 1 : 0;
 }

@@ -13,6 +13,7 @@
 #include "config.h"
 #include "ps_oracle.h"
 #include "pstencil.h"
+#include "ps_test.h"
 
 #include <float.h>
 #include <math.h>
@@ -27,8 +28,6 @@
 #define STEPS 200
 #define AT(k, j, i) (((size_t)(k) * NY + (size_t)(j)) * NX + (size_t)(i))
 
-static int failures;
-#define FAILF(...) do { printf("FAIL: " __VA_ARGS__); printf("\n"); failures++; } while (0)
 
 static const double depth[NZ] = {0.5, 2.0, 5.0, 12.0, 25.0, 50.0, 100.0, 180.0, 300.0};
 static double lat[NY], lon[NX];
@@ -153,5 +152,5 @@ int main(void)
                   ps_precision_name(ps[q]), bad, bound);
     }
     ps_backend_close(b);
-    return failures ? 1 : 0;
+    return ps_test_failures ? 1 : 0;
 }

@@ -5,14 +5,13 @@
  */
 #include "config.h"
 #include "pstencil.h"
+#include "ps_test.h"
 
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-static int failures, checks;
-#define CHECK(c, ...) do { checks++; if (!(c)) { printf("FAIL: " __VA_ARGS__); printf("\n"); failures++; } } while (0)
 
 static float nextf(float x, int n)
 {
@@ -144,6 +143,6 @@ int main(void)
     ps_field_free(&a);
     ps_field_free(&b);
     ps_field_free(&d);
-    printf("%d checks, %d failures\n", checks, failures);
-    return failures ? 1 : 0;
+    printf("%d checks, %d failures\n", ps_test_checks, ps_test_failures);
+    return ps_test_failures ? 1 : 0;
 }

@@ -12,6 +12,7 @@
  */
 #include "config.h"
 #include "pstencil_io.h"
+#include "ps_test.h"
 
 #include <math.h>
 #include <netcdf.h>
@@ -20,8 +21,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static int failures, checks;
-#define FAILF(...) do { printf("FAIL: " __VA_ARGS__); printf("\n"); failures++; } while (0)
 #define NCX(x) do { int rc_ = (x); if (rc_) { printf("netCDF error %s at %s:%d\n", nc_strerror(rc_), __FILE__, __LINE__); exit(99); } } while (0)
 
 enum { NT = 3, NZ = 4, NY = 5, NX = 6 };
@@ -270,7 +269,7 @@ static void check_read(const char *label, const char *path, const spec *s, const
     ps_dataset ds;
     ps_field f32, f64;
     int st, t, nt = s->rank == 4 ? NT : 1;
-    checks++;
+    ps_test_checks++;
     st = ps_dataset_open(&ds, path, var);
     if (st) {
         FAILF("%s: open: %s: %s", label, ps_strerror(st), ps_error_detail());
@@ -327,7 +326,7 @@ static void expect_open_error(const char *label, const char *path, const char *v
 {
     ps_dataset ds;
     int st = ps_dataset_open(&ds, path, var);
-    checks++;
+    ps_test_checks++;
     if (st != want)
         FAILF("%s: got %s (%s), expected %s", label, ps_strerror(st), ps_error_detail(),
               ps_strerror(want));
@@ -585,7 +584,7 @@ int main(void)
             NCX(nc_def_var_chunking(nc, v, NC_CHUNKED, ch));
         }
         NCX(nc_close(nc));
-        checks++;
+        ps_test_checks++;
         st = ps_dataset_open(&ds, path, NULL);
         if (st)
             FAILF("huge: open: %s", ps_error_detail());
@@ -623,7 +622,7 @@ int main(void)
         NCX(nc_enddef(nc));
         NCX(nc_put_var_short(nc, v, raw));
         NCX(nc_close(nc));
-        checks++;
+        ps_test_checks++;
         if ((st = ps_dataset_open(&ds, path, NULL)) || (st = ps_dataset_read(&ds, 0, PS_FLOAT64, &fld))) {
             FAILF("valid_min in unpacked units: %s", ps_error_detail());
         } else {
@@ -650,7 +649,7 @@ int main(void)
         NCX(nc_enddef(nc));
         NCX(nc_put_var_schar(nc, v, braw));
         NCX(nc_close(nc));
-        checks++;
+        ps_test_checks++;
         if ((st = ps_dataset_open(&ds, path, NULL)) || (st = ps_dataset_read(&ds, 0, PS_FLOAT32, &fld))) {
             FAILF("_Unsigned byte: %s", ps_error_detail());
         } else {
@@ -660,7 +659,7 @@ int main(void)
             ps_field_free(&fld);
             ps_dataset_close(&ds);
         }
-        checks++;
+        ps_test_checks++;
         if ((st = ps_dataset_open(&ds, path, "empty"))) {
             FAILF("no records: open: %s", ps_error_detail());
         } else {
@@ -688,7 +687,7 @@ int main(void)
         }
         nc_close(nc);
         if (rc == NC_NOERR) {
-            checks++;
+            ps_test_checks++;
             st = ps_dataset_open(&ds, path, NULL);
             if (st)
                 FAILF("overflow: open: %s", ps_error_detail());
@@ -713,6 +712,6 @@ int main(void)
         if (system(cmd) != 0)
             printf("warning: could not remove %s\n", dir);
     }
-    printf("%d checks, %d failures\n", checks, failures);
-    return failures ? 1 : 0;
+    printf("%d checks, %d failures\n", ps_test_checks, ps_test_failures);
+    return ps_test_failures ? 1 : 0;
 }

@@ -9,6 +9,7 @@
  */
 #include "config.h"
 #include "pstencil_io.h"
+#include "ps_test.h"
 
 #include <dirent.h>
 #include <math.h>
@@ -19,9 +20,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int failures, checks;
-#define FAILF(...) do { printf("FAIL: " __VA_ARGS__); printf("\n"); failures++; } while (0)
-#define CHECK(c, ...) do { checks++; if (!(c)) FAILF(__VA_ARGS__); } while (0)
 #define NCX(x) do { int rc_ = (x); if (rc_) { printf("netCDF error %s at %s:%d\n", nc_strerror(rc_), __FILE__, __LINE__); exit(99); } } while (0)
 
 static char dir[] = "/tmp/pstencil-io-write.XXXXXX";
@@ -499,6 +497,6 @@ int main(void)
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)
         printf("warning: could not remove %s\n", dir);
-    printf("%d checks, %d failures\n", checks, failures);
-    return failures ? 1 : 0;
+    printf("%d checks, %d failures\n", ps_test_checks, ps_test_failures);
+    return ps_test_failures ? 1 : 0;
 }

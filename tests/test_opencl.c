@@ -22,6 +22,7 @@
  */
 #include "config.h"
 #include "pstencil.h"
+#include "ps_test.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -29,9 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures;
 static int block[3];
-#define FAILF(...) do { printf("FAIL: " __VA_ARGS__); printf("\n"); failures++; } while (0)
 
 typedef enum { FILL_OCEAN, FILL_MASK50, FILL_ISOLATED, FILL_EXTREME } fill_kind;
 
@@ -629,7 +628,7 @@ static int no_platform(void)
         FAILF("create without a platform: status %d (%s)", st, ps_error_detail());
     ps_context_destroy(ctx);
     ps_backend_close(b);
-    return failures ? 1 : 0;
+    return ps_test_failures ? 1 : 0;
 }
 
 /* With a program that cannot compile: create fails with the build log. */
@@ -667,7 +666,7 @@ static int build_fails(void)
         FAILF("exact mode accepted -cl-fast-relaxed-math: status %d (%s)", st,
               ps_error_detail());
     ps_backend_close(b);
-    return failures ? 1 : 0;
+    return ps_test_failures ? 1 : 0;
 }
 
 /* Whether the plugin lists a fast path for @p name. */
@@ -817,8 +816,8 @@ int main(int argc, char **argv)
     check_errors(ocl, ndev);
     ps_backend_close(ocl);
     ps_backend_close(ref);
-    if (failures) {
-        printf("%d failure(s)\n", failures);
+    if (ps_test_failures) {
+        printf("%d failure(s)\n", ps_test_failures);
         return 1;
     }
     printf("opencl backend: ok\n");

@@ -14,6 +14,7 @@
 #include "config.h"
 #include "pstencil.h"
 #include "ps_validate.h"
+#include "ps_test.h"
 
 #include <float.h>
 #include <math.h>
@@ -21,16 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures;
-#define CHECK(cond, ...)                                                                   \
-    do {                                                                                   \
-        if (!(cond)) {                                                                     \
-            printf("FAIL (line %d): ", __LINE__);                                          \
-            printf(__VA_ARGS__);                                                           \
-            printf("\n");                                                                  \
-            failures++;                                                                    \
-        }                                                                                  \
-    } while (0)
 
 static ps_backend *ref, *omp;
 
@@ -338,9 +329,9 @@ int main(void)
 
     ps_backend_close(ref);
     ps_backend_close(omp);
-    if (failures)
-        printf("%d failure(s)\n", failures);
+    if (ps_test_failures)
+        printf("%d failure(s)\n", ps_test_failures);
     else
         printf("openmp: region sequences, tiles and threads bitwise equal to the reference\n");
-    return failures ? 1 : 0;
+    return ps_test_failures ? 1 : 0;
 }

@@ -10,14 +10,13 @@
 #include "config.h"
 #include "ps_oracle.h"
 #include "pstencil.h"
+#include "ps_test.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int failures, checks;
-#define FAILF(...) do { printf("FAIL: " __VA_ARGS__); printf("\n"); failures++; } while (0)
 
 #define NZ 7
 #define NY 9
@@ -106,7 +105,7 @@ static void compare(const char *what, ps_backend *b, const ps_stencil *s,
             oracle32(f_a, f_b, octx);
             memcpy(f_a, f_b, sizeof f_a);
         }
-        checks++;
+        ps_test_checks++;
         if ((bad = first_diff(f_ref, f_a, sizeof(float))) >= 0)
             FAILF("%s float32, %ld steps: cell %ld: reference %.9g, oracle %.9g", what, steps,
                   bad, f_ref[bad], f_a[bad]);
@@ -122,7 +121,7 @@ static void compare(const char *what, ps_backend *b, const ps_stencil *s,
             oracle64(d_a, d_b, octx);
             memcpy(d_a, d_b, sizeof d_a);
         }
-        checks++;
+        ps_test_checks++;
         if ((bad = first_diff(d_ref, d_a, sizeof(double))) >= 0)
             FAILF("%s float64, %ld steps: cell %ld: reference %.17g, oracle %.17g", what,
                   steps, bad, d_ref[bad], d_a[bad]);
@@ -181,7 +180,7 @@ static void check_arrays(const char *what, const ps_params *p, const ps_oracle_h
 {
     const double *up = p->arrays, *dn = up + NZ, *so = dn + NZ, *no = so + NY, *ew = no + NY;
     size_t k, j;
-    checks++;
+    ps_test_checks++;
     if (p->array_values != 2 * NZ + 3 * NY) {
         FAILF("%s: %zu coefficient values, expected %d", what, p->array_values, 2 * NZ + 3 * NY);
         return;
@@ -237,7 +236,7 @@ static void test_hdiff(ps_backend *b, const double *t0, const double *lat, const
     opts[2] = PS_OPTION_AUTO;
     snprintf(what, sizeof what, "hdiff kh=%g kv=%g, %s latitude, dt auto", kh, kv, latname);
     st = ps_stencil_prepare(s, &in, &params, &rep);
-    checks++;
+    ps_test_checks++;
     if (st) {
         FAILF("%s: %s", what, ps_error_detail());
     } else {
@@ -273,7 +272,7 @@ static void test_hdiff(ps_backend *b, const double *t0, const double *lat, const
     /* unstable: refused, the message gives the limit */
     opts[2] = 1.01 * c.co.limit;
     st = ps_stencil_prepare(s, &in, &params, &rep);
-    checks++;
+    ps_test_checks++;
     if (st != PS_ERANGE) {
         FAILF("hdiff dt %g above the limit %g: status %d, expected PS_ERANGE", opts[2],
               c.co.limit, st);
@@ -311,6 +310,6 @@ int main(void)
     test_hdiff(b, t0, down, "descending", 1000.0, 1e-5);
     test_hdiff(b, t0, irregular, "irregular southern", 5e4, 1e-3);
     ps_backend_close(b);
-    printf("%d checks, %d failures\n", checks, failures);
-    return failures ? 1 : 0;
+    printf("%d checks, %d failures\n", ps_test_checks, ps_test_failures);
+    return ps_test_failures ? 1 : 0;
 }

@@ -6,13 +6,12 @@
  */
 #include "config.h"
 #include "pstencil.h"
+#include "ps_test.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-static int failures;
-#define FAILF(...) do { printf("FAIL: " __VA_ARGS__); printf("\n"); failures++; } while (0)
 
 static void run_ref(ps_backend *b, ps_precision p, ps_grid g, const double *in, double *out,
                     long steps, double d)
@@ -174,7 +173,7 @@ int main(void)
             FAILF("path-like backend name accepted");
     }
     ps_backend_close(b);
-    if (failures)
+    if (ps_test_failures)
         return 1;
     printf("reference backend: ok\n");
     return 0;

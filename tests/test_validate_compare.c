@@ -12,21 +12,12 @@
 #include "config.h"
 #include "pstencil.h"
 #include "ps_validate.h"
+#include "ps_test.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-static int failures;
-#define CHECK(cond, ...)                                                                   \
-    do {                                                                                   \
-        if (!(cond)) {                                                                     \
-            printf("FAIL (line %d): ", __LINE__);                                          \
-            printf(__VA_ARGS__);                                                           \
-            printf("\n");                                                                  \
-            failures++;                                                                    \
-        }                                                                                  \
-    } while (0)
 
 /* One step with the neighbours summed i, j, k (instead of k, j, i). */
 static void broken_step(const float *T, float *O, ps_grid g, float D)
@@ -276,7 +267,7 @@ int main(void)
 
     ps_field_free(&a);
     ps_field_free(&b);
-    if (failures)
-        printf("%d failure(s)\n", failures);
-    return failures ? 1 : 0;
+    if (ps_test_failures)
+        printf("%d failure(s)\n", ps_test_failures);
+    return ps_test_failures ? 1 : 0;
 }
