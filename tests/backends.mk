@@ -50,6 +50,11 @@ check_PROGRAMS += tests/test_decompose
 tests_test_decompose_SOURCES = tests/test_decompose.c tests/ps_test.h
 tests_test_decompose_LDADD = core/libpstencil.la -lm
 TESTS += tests/test_decompose
+# the decomposition engine (core/ps_decomp.h) against one box
+check_PROGRAMS += tests/test_decomp_engine
+tests_test_decomp_engine_SOURCES = tests/test_decomp_engine.c tests/ps_test.h
+tests_test_decomp_engine_LDADD = core/libpstencil.la -lm
+TESTS += tests/test_decomp_engine
 # a benchmark for development (built, never run by make check)
 check_PROGRAMS += tests/test_openmp_bench
 tests_test_openmp_bench_SOURCES = tests/test_openmp_bench.c

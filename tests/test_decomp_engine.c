@@ -1,0 +1,200 @@
+/*
+ * The decomposition engine (core/ps_decomp.h): boxes, the axis-by-axis
+ * exchange plan and the round driver over the in-process transport give the
+ * one-box result bitwise, for every stencil and backend that runs here, with
+ * uneven splits, a box one cell thick (its ghost slabs reach past its
+ * neighbour), halo widths 1, 2 and 4 radii and step counts that are not
+ * multiples of a round; plus the split parser, the factorisation and the
+ * refusals.
+ */
+#include "config.h"
+#include "pstencil.h"
+#include "ps_decomp.h"
+#include "ps_test.h"
+
+static int run_one(ps_backend *b, const ps_config *base, ps_field *f, long steps)
+{
+    ps_context *c = NULL;
+    int st = ps_context_create(b, base, &c);
+    if (!st)
+        st = ps_context_upload(c, f->data, NULL);
+    if (!st)
+        st = ps_context_step(c, steps);
+    if (!st)
+        st = ps_context_download(c, f->data, NULL);
+    ps_context_destroy(c);
+    return st;
+}
+
+static int run_split(ps_backend *b, const ps_config *base, ps_field *f, const int split[3],
+                     unsigned ghost, long steps, long *moves)
+{
+    ps_decomp d;
+    ps_decomp_local l;
+    ps_decomp_transport t;
+    ps_context **ctx = NULL;
+    int q, st = ps_decomp_create(&d, f->grid, split, ghost);
+    if (st)
+        return st;
+    ctx = calloc((size_t)d.nboxes, sizeof *ctx);
+    if (!ctx) {
+        ps_decomp_free(&d);
+        return PS_ENOMEM;
+    }
+    for (q = 0; q < d.nboxes && !st; q++) {
+        ps_config cfg = *base;
+        cfg.box = d.boxes[q].box;
+        st = ps_context_create(b, &cfg, &ctx[q]);
+    }
+    if (!st)
+        st = ps_decomp_local_init(&l, &d, ctx, f->precision, &t);
+    if (!st) {
+        st = ps_decomp_upload(&d, ctx, f);
+        if (!st)
+            st = ps_decomp_step(&d, ctx, &t, base->stencil->radius, steps);
+        if (!st)
+            st = ps_decomp_download(&d, ctx, f);
+        *moves = l.moves;
+        ps_decomp_local_free(&l);
+    }
+    for (q = 0; q < d.nboxes; q++)
+        ps_context_destroy(ctx[q]);
+    free(ctx);
+    ps_decomp_free(&d);
+    return st;
+}
+
+static void check_backend(const char *name, int thorough)
+{
+    static const int splits[][3] = {{1, 1, 2}, {1, 2, 1}, {2, 1, 1}, {2, 2, 2},
+                                    {3, 2, 1}, {5, 1, 1}, {1, 1, 6}};
+    static const long steps_all[] = {1, 5, 13};
+    const ps_grid g = {7, 10, 14}; /* 5 boxes along k: thicknesses 2, 2, 1, 1, 1 */
+    ps_backend *b = NULL;
+    ps_device_info dev;
+    int nd = 0, si, p, sp;
+    if (ps_backend_open(name, &b) || ps_backend_probe(b, &dev, 1, &nd) || nd < 1) {
+        printf("%s: not available here (%s)\n", name, ps_error_detail());
+        ps_backend_close(b);
+        return;
+    }
+    for (si = 0; si < ps_stencil_count(); si++) {
+        const ps_stencil *s = ps_stencil_at(si);
+        ps_params pp;
+        if (ps_test_params(s, g, &pp)) {
+            FAILF("%s: parameters: %s", s->name, ps_error_detail());
+            continue;
+        }
+        for (p = 0; p < 2; p++) {
+            ps_precision prec = p ? PS_FLOAT64 : PS_FLOAT32;
+            int ns;
+            if (prec == PS_FLOAT64 && !(dev.caps & PS_CAP_FP64))
+                continue;
+            for (ns = thorough ? 0 : 2; ns < 3; ns++) {
+                long steps = steps_all[ns];
+                ps_config cfg;
+                ps_field in, one, parts;
+                unsigned mult;
+                ps_config_init(&cfg, g, prec);
+                ps_params_free(&cfg.params);
+                cfg.stencil = s;
+                cfg.params = pp;
+                if (ps_field_alloc(&in, g, prec) || ps_field_alloc(&one, g, prec) ||
+                    ps_field_alloc(&parts, g, prec)) {
+                    FAILF("out of memory");
+                    return;
+                }
+                ps_test_fill(&in, 11 + (uint64_t)si, 0.25);
+                memcpy(one.data, in.data, ps_field_cells(&in) * ps_precision_size(prec));
+                if (run_one(b, &cfg, &one, steps))
+                    FAILF("%s %s: one box: %s", name, s->name, ps_error_detail());
+                for (sp = 0; sp < (int)(sizeof splits / sizeof splits[0]); sp++)
+                    for (mult = 1; mult <= 4; mult *= 2) {
+                        unsigned ghost = mult * (unsigned)s->radius;
+                        long moves = 0;
+                        int st;
+                        if (!thorough && mult == 2)
+                            continue;
+                        memcpy(parts.data, in.data,
+                               ps_field_cells(&in) * ps_precision_size(prec));
+                        st = run_split(b, &cfg, &parts, splits[sp], ghost, steps, &moves);
+                        CHECK(!st && ps_test_same(&one, &parts),
+                              "%s %s %s: split %dx%dx%d ghost %u, %ld steps: %s", name,
+                              s->name, ps_precision_name(prec), splits[sp][0], splits[sp][1],
+                              splits[sp][2], ghost, steps,
+                              st ? ps_error_detail() : "differs from one box");
+                        /* more than one round means the exchange really ran */
+                        CHECK(steps <= (long)mult || moves > 0,
+                              "%s: %ld steps in rounds of %u made no exchange", name, steps,
+                              mult);
+                    }
+                ps_field_free(&in);
+                ps_field_free(&one);
+                ps_field_free(&parts);
+            }
+        }
+        ps_params_free(&pp);
+    }
+    printf("%s: checked\n", name);
+    ps_backend_close(b);
+}
+
+static void check_plans(void)
+{
+    const ps_grid g = {50, 222, 241};
+    int s[3];
+    ps_decomp d;
+    CHECK(!ps_decomp_parse_split("2x1x3", g, s) && s[0] == 2 && s[1] == 1 && s[2] == 3,
+          "parse 2x1x3");
+    CHECK(!ps_decomp_parse_split("1", g, s) && s[0] * s[1] * s[2] == 1, "parse 1");
+    /* 2 boxes: cutting across k (222 x 241 cells) costs most, across i least */
+    CHECK(!ps_decomp_parse_split("2", g, s) && s[0] == 1 && s[1] == 1 && s[2] == 2,
+          "2 boxes split the longest axis, got %dx%dx%d", s[0], s[1], s[2]);
+    CHECK(!ps_decomp_factor(8, g, s) && s[0] * s[1] * s[2] == 8, "8 boxes factorised");
+    CHECK(ps_decomp_parse_split("2x", g, s) == PS_EINVAL, "'2x' refused");
+    CHECK(ps_decomp_parse_split("2x0x1", g, s) == PS_EINVAL, "'2x0x1' refused");
+    CHECK(ps_decomp_parse_split("abc", g, s) == PS_EINVAL, "'abc' refused");
+    CHECK(ps_decomp_parse_split("1x1x1x1", g, s) == PS_EINVAL, "'1x1x1x1' refused");
+    {
+        int bad[3] = {51, 1, 1};
+        CHECK(ps_decomp_create(&d, g, bad, 1) == PS_EINVAL &&
+                  strstr(ps_error_detail(), "only 50 cells"),
+              "more boxes than cells refused: %s", ps_error_detail());
+    }
+    {
+        int two[3] = {1, 2, 1};
+        CHECK(ps_decomp_create(&d, g, two, 0) == PS_EINVAL, "two boxes without ghosts refused");
+    }
+    {
+        /* the plan: 2x2x2 boxes, ghost 1: every box gets one slab per split axis from its
+         * neighbour, the later axes' slabs spanning the earlier axes' ghosts */
+        int s222[3] = {2, 2, 2}, q;
+        size_t cells = 0;
+        CHECK(!ps_decomp_create(&d, (ps_grid){6, 8, 10}, s222, 1), "2x2x2 plan");
+        CHECK(d.ncopies == 24, "2x2x2: %d copies, expected 24", d.ncopies);
+        for (q = 0; q < d.ncopies; q++)
+            cells += d.copies[q].dst_region.count.nz * d.copies[q].dst_region.count.ny *
+                     d.copies[q].dst_region.count.nx;
+        /* per box (owned 3x4x5, one inner face per axis): the k slab 1x4x5 (owned j, i),
+         * the j slab 4x1x5 (stored k), the i slab 4x5x1 (stored k, j): 60 cells */
+        CHECK(cells == 8 * 60, "copy volume %zu, expected 480", cells);
+        ps_decomp_free(&d);
+    }
+}
+
+int main(void)
+{
+    const char *const *names;
+    int n, i;
+    check_plans();
+    ps_backend_known(&names, &n);
+    for (i = 0; i < n; i++) {
+        ps_backend *b = NULL;
+        int thorough = 1;
+        if (!ps_backend_open(names[i], &b))
+            thorough = !(ps_backend_get_ops(b)->flags & PS_BACKEND_GPU); /* device set-up is slow */
+        ps_backend_close(b);
+        check_backend(names[i], thorough);
+    }
+    return ps_test_finish("test_decomp_engine");
+}
