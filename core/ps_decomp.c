@@ -314,6 +314,9 @@ static int transfer(const ps_decomp *d, ps_context **ctx, ps_field *f, int down)
     size_t es = ps_precision_size(f->precision), most = 1;
     void *buf;
     int q, a, st = PS_OK;
+    if (d->nboxes == 1) /* the whole grid: no staging */
+        return down ? ps_context_download(ctx[0], f->data, NULL)
+                    : ps_context_upload(ctx[0], f->data, NULL);
     for (q = 0; q < d->nboxes; q++) {
         const ps_grid e = d->boxes[q].box.extent;
         if (e.nz * e.ny * e.nx > most)
@@ -367,12 +370,13 @@ int ps_decomp_step(const ps_decomp *d, ps_context **ctx, const ps_decomp_transpo
     per_round = d->nboxes > 1 ? (long)(d->ghost / (unsigned)radius) : steps;
     while (done < steps) {
         long n = steps - done < per_round ? steps - done : per_round;
-        if (done > 0 && (st = ps_decomp_exchange(d, t)))
-            return st;
         for (q = 0; q < d->nboxes; q++)
             if ((st = ps_context_step(ctx[q], n)))
                 return st;
         done += n;
+        /* leave the ghosts current: the next round, or the next call, needs them */
+        if (d->nboxes > 1 && (st = ps_decomp_exchange(d, t)))
+            return st;
     }
     for (q = 0; q < d->nboxes; q++)
         if ((st = ps_context_finish(ctx[q])))

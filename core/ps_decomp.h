@@ -126,9 +126,10 @@ int ps_decomp_upload(const ps_decomp *d, ps_context **ctx, const ps_field *f);
 int ps_decomp_download(const ps_decomp *d, ps_context **ctx, ps_field *f);
 
 /**
- * Run @p steps steps of the decomposed grid whose state is already in the
- * contexts: rounds of min(ghost/radius, steps left) steps on every box, with
- * an exchange between rounds. @p radius is the stencil's radius.
+ * Run @p steps steps of the decomposed grid whose state (ghosts included) is
+ * in the contexts: rounds of min(ghost/radius, steps left) steps on every
+ * box, each followed by an exchange, so the ghosts are current again on
+ * return and the call can be repeated. @p radius is the stencil's radius.
  */
 int ps_decomp_step(const ps_decomp *d, ps_context **ctx, const ps_decomp_transport *t,
                    int radius, long steps);

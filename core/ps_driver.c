@@ -1,5 +1,10 @@
-/* The time-stepping driver. */
+/*
+ * The time-stepping driver: one context per box of a decomposition (one box,
+ * the whole grid, by default), upload, steps in calls as long as snapshots
+ * and progress allow, snapshots, download.
+ */
 #include "config.h"
+#include "ps_decomp.h"
 #include "ps_driver.h"
 #include "ps_status.h"
 #include "ps_timer.h"
@@ -7,17 +12,48 @@
 #include <stdlib.h>
 #include <string.h>
 
-int ps_run(ps_backend *b, const ps_config *cfg_in, ps_field *field, const ps_run_options *opt,
-           ps_run_stats *stats)
+/* A transport that times the in-process one. */
+typedef struct timed_transport {
+    ps_decomp_transport inner;
+    double secs;
+} timed_transport;
+
+static int timed_move(void *self, const ps_decomp_copy *c)
+{
+    timed_transport *tt = self;
+    double t = ps_now();
+    int st = tt->inner.move(tt->inner.self, c);
+    tt->secs += ps_now() - t;
+    return st;
+}
+
+static int snapshot(const ps_run_options *opt, long step, ps_field *field, ps_run_stats *st)
+{
+    double t = ps_now();
+    int rc = PS_OK;
+    if (opt->snapshot(opt->user, step, field))
+        rc = ps_error(PS_EIO, "%s", ps_error_detail()[0] ? ps_error_detail() : "snapshot failed");
+    st->snapshot_s += ps_now() - t;
+    return rc;
+}
+
+int ps_run_split(ps_backend *b, const ps_config *cfg_in, ps_field *field, const ps_run_options *opt,
+                 const ps_split_options *so, ps_run_stats *stats)
 {
     ps_config cfg = *cfg_in;
-    ps_context *ctx = NULL;
+    ps_decomp d;
+    ps_decomp_local local;
+    timed_transport tt;
+    ps_decomp_transport tr;
+    ps_context **ctx = NULL;
     ps_run_stats st;
     double t0 = ps_now(), t;
     long done = 0, chunk_cap;
-    int rc = PS_OK;
+    int split[3] = {1, 1, 1}, q, a, rc = PS_OK, have_local = 0;
+    unsigned halo;
 
     memset(&st, 0, sizeof st);
+    memset(&d, 0, sizeof d);
     if (opt->steps < 0)
         return ps_error(PS_EINVAL, "negative step count %ld", opt->steps);
     if (opt->every < 0)
@@ -25,28 +61,46 @@ int ps_run(ps_backend *b, const ps_config *cfg_in, ps_field *field, const ps_run
     if (cfg.precision != field->precision)
         return ps_error(PS_EINVAL, "config precision %s differs from field precision %s",
                         ps_precision_name(cfg.precision), ps_precision_name(field->precision));
-    cfg.box = ps_box_whole(field->grid);
+    if (!cfg.stencil)
+        cfg.stencil = ps_stencil_default();
+    for (a = 0; so && a < 3; a++)
+        split[a] = so->split[a] > 0 ? so->split[a] : 1;
+    halo = so && so->halo ? so->halo : 2u * (unsigned)cfg.stencil->radius;
+    if ((rc = ps_decomp_create(&d, field->grid, split, halo)))
+        return rc;
+    ctx = calloc((size_t)d.nboxes, sizeof *ctx);
+    if (!ctx) {
+        rc = ps_error(PS_ENOMEM, "out of memory for %d contexts", d.nboxes);
+        goto done;
+    }
+    st.boxes = d.nboxes;
 
     t = ps_now();
-    rc = ps_context_create(b, &cfg, &ctx);
+    for (q = 0; q < d.nboxes && !rc; q++) {
+        ps_config c = cfg;
+        c.box = d.boxes[q].box;
+        if (so && so->devices && so->ndevices > 0)
+            c.device = so->devices[q % so->ndevices];
+        rc = ps_context_create(b, &c, &ctx[q]);
+    }
     st.create_s = ps_now() - t;
     if (rc)
         goto done;
+    if ((rc = ps_decomp_local_init(&local, &d, ctx, cfg.precision, &tt.inner)))
+        goto done;
+    have_local = 1;
+    tt.secs = 0;
+    tr.move = timed_move;
+    tr.self = &tt;
     t = ps_now();
-    rc = ps_context_upload(ctx, field->data, NULL);
-    if (!rc)
-        rc = ps_context_finish(ctx);
+    rc = ps_decomp_upload(&d, ctx, field);
+    for (q = 0; q < d.nboxes && !rc; q++)
+        rc = ps_context_finish(ctx[q]);
     st.upload_s = ps_now() - t;
     if (rc)
         goto done;
-    if (opt->snapshot) {
-        t = ps_now();
-        if (opt->snapshot(opt->user, 0, field))
-            rc = ps_error(PS_EIO, "%s", ps_error_detail()[0] ? ps_error_detail() : "snapshot failed");
-        st.snapshot_s += ps_now() - t;
-        if (rc)
-            goto done;
-    }
+    if (opt->snapshot && (rc = snapshot(opt, 0, field, &st)))
+        goto done;
     if (cfg.profile && opt->steps > 0) {
         st.step_times = malloc((size_t)opt->steps * sizeof *st.step_times);
         if (!st.step_times) {
@@ -74,9 +128,7 @@ int ps_run(ps_backend *b, const ps_config *cfg_in, ps_field *field, const ps_run
         if (st.step_times)
             n = 1;
         t = ps_now();
-        rc = ps_context_step(ctx, n);
-        if (!rc)
-            rc = ps_context_finish(ctx);
+        rc = ps_decomp_step(&d, ctx, &tr, cfg.stencil->radius, n);
         t = ps_now() - t;
         if (rc)
             goto done;
@@ -88,36 +140,42 @@ int ps_run(ps_backend *b, const ps_config *cfg_in, ps_field *field, const ps_run
             opt->progress(opt->user, done, opt->steps, st.step_s);
         if (opt->snapshot && (done == opt->steps || (opt->every > 0 && done % opt->every == 0))) {
             t = ps_now();
-            rc = ps_context_download(ctx, field->data, NULL);
+            rc = ps_decomp_download(&d, ctx, field);
             st.download_s += ps_now() - t;
-            if (rc)
-                goto done;
-            t = ps_now();
-            if (opt->snapshot(opt->user, done, field))
-                rc = ps_error(PS_EIO, "%s",
-                              ps_error_detail()[0] ? ps_error_detail() : "snapshot failed");
-            st.snapshot_s += ps_now() - t;
-            if (rc)
+            if (rc || (rc = snapshot(opt, done, field, &st)))
                 goto done;
         }
     }
     if (!opt->snapshot || opt->steps == 0) {
         t = ps_now();
-        rc = ps_context_download(ctx, field->data, NULL);
+        rc = ps_decomp_download(&d, ctx, field);
         st.download_s += ps_now() - t;
         if (rc)
             goto done;
     }
     st.steps = done;
-    if (ps_context_timing(ctx, &st.device) == PS_OK)
+    st.exchange_s = tt.secs;
+    st.exchange_bytes = local.bytes;
+    if (ps_context_timing(ctx[0], &st.device) == PS_OK)
         st.have_device_timing = 1;
     ps_error_clear();
 done:
-    ps_context_destroy(ctx);
+    if (have_local)
+        ps_decomp_local_free(&local);
+    for (q = 0; ctx && q < d.nboxes; q++)
+        ps_context_destroy(ctx[q]);
+    free(ctx);
+    ps_decomp_free(&d);
     st.total_s = ps_now() - t0;
     if (stats)
         *stats = st;
     else
         free(st.step_times);
     return rc;
+}
+
+int ps_run(ps_backend *b, const ps_config *cfg, ps_field *field, const ps_run_options *opt,
+           ps_run_stats *stats)
+{
+    return ps_run_split(b, cfg, field, opt, NULL, stats);
 }

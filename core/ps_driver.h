@@ -29,6 +29,9 @@ typedef struct ps_run_stats {
     double total_s;      /**< everything in ps_run */
     double *step_times;  /**< per-step seconds when cfg->profile (caller frees), else NULL */
     ps_timing device;    /**< backend's own timing, if have_device_timing */
+    int boxes;           /**< contexts the grid was split into (1: the whole grid) */
+    double exchange_s;   /**< time in halo exchanges (included in step_s) */
+    double exchange_bytes; /**< bytes the exchanges moved (downloads + uploads) */
     int have_device_timing; /**< nonzero if the backend reported device timing */
 } ps_run_stats;
 
@@ -40,6 +43,24 @@ typedef struct ps_run_options {
     ps_progress_fn progress; /**< may be NULL */
     void *user;            /**< passed to the callbacks */
 } ps_run_options;
+
+/** How ps_run_split() decomposes the grid (all zero: one box, the whole grid). */
+typedef struct ps_split_options {
+    int split[3];        /**< boxes along k, j, i (0 or 1: not split along that axis) */
+    unsigned halo;       /**< ghost layers on inner faces (0 = twice the stencil's radius) */
+    const int *devices;  /**< devices the boxes are placed on, round-robin (NULL = cfg->device) */
+    int ndevices;        /**< entries in @c devices */
+} ps_split_options;
+
+/**
+ * Run the model on @p field (whole grid, cfg->box ignored and set to the
+ * field's grid) decomposed into boxes as @p so says (NULL: one box), one
+ * context per box, stepped in rounds of halo/radius steps with a halo
+ * exchange between them (core/ps_decomp.h); the result is bitwise the one-box
+ * result. Snapshots see the whole field. stats->device is the first box's.
+ */
+int ps_run_split(ps_backend *b, const ps_config *cfg, ps_field *field, const ps_run_options *opt,
+                 const ps_split_options *so, ps_run_stats *stats);
 
 /**
  * Run the model on @p field (whole grid, cfg->box ignored and set to the

@@ -182,11 +182,78 @@ static void check_plans(void)
     }
 }
 
+/* The driver: ps_run_split with snapshots equals ps_run, snapshot by snapshot. */
+typedef struct snaps {
+    uint64_t sum[16];
+    int n;
+} snaps;
+
+static int on_snap(void *user, long step, const ps_field *f)
+{
+    snaps *s = user;
+    (void)step;
+    if (s->n < 16)
+        s->sum[s->n++] = ps_field_checksum(f);
+    return 0;
+}
+
+static void check_driver(const char *name)
+{
+    const ps_grid g = {9, 12, 16};
+    ps_backend *b = NULL;
+    ps_config cfg;
+    ps_field f1, f2;
+    ps_run_options ro;
+    ps_split_options so;
+    ps_run_stats s1, s2;
+    snaps a, c;
+    int q, dev[2] = {0, 0};
+    if (ps_backend_open(name, &b)) {
+        FAILF("open %s: %s", name, ps_error_detail());
+        return;
+    }
+    ps_config_init(&cfg, g, PS_FLOAT32);
+    CHECK(!ps_field_alloc(&f1, g, PS_FLOAT32) && !ps_field_alloc(&f2, g, PS_FLOAT32), "alloc");
+    ps_test_fill(&f1, 3, 0.3);
+    memcpy(f2.data, f1.data, ps_field_cells(&f1) * sizeof(float));
+    memset(&ro, 0, sizeof ro);
+    memset(&a, 0, sizeof a);
+    memset(&c, 0, sizeof c);
+    ro.steps = 11;
+    ro.every = 3;
+    ro.snapshot = on_snap;
+    ro.user = &a;
+    CHECK(!ps_run(b, &cfg, &f1, &ro, &s1), "%s: ps_run: %s", name, ps_error_detail());
+    memset(&so, 0, sizeof so);
+    so.split[0] = 2;
+    so.split[1] = 2;
+    so.split[2] = 1;
+    so.halo = 3;
+    so.devices = dev;
+    so.ndevices = 2;
+    ro.user = &c;
+    CHECK(!ps_run_split(b, &cfg, &f2, &ro, &so, &s2), "%s: ps_run_split: %s", name,
+          ps_error_detail());
+    CHECK(a.n == 5 && c.n == a.n, "%s: %d and %d snapshots (steps 0, 3, 6, 9, 11)", name,
+          a.n, c.n);
+    for (q = 0; q < a.n && q < c.n; q++)
+        CHECK(a.sum[q] == c.sum[q], "%s: snapshot %d differs between one box and 2x2x1", name,
+              q);
+    CHECK(ps_test_same(&f1, &f2), "%s: final field differs", name);
+    CHECK(s2.boxes == 4 && s2.exchange_bytes > 0 && s1.boxes == 1,
+          "%s: stats: %d boxes, %g bytes exchanged", name, s2.boxes, s2.exchange_bytes);
+    ps_field_free(&f1);
+    ps_field_free(&f2);
+    ps_backend_close(b);
+}
+
 int main(void)
 {
     const char *const *names;
     int n, i;
     check_plans();
+    check_driver("reference");
+    check_driver("openmp");
     ps_backend_known(&names, &n);
     for (i = 0; i < n; i++) {
         ps_backend *b = NULL;
