@@ -57,9 +57,15 @@ PS_STENCIL_LIST(PS_SKELETON_DEFINE)
             for (q = 0; q < rows; q++) {                                                \
                 const long k = r + q / rows_j, j = r + q % rows_j;                      \
                 const long row = (k * ny + j) * nx;                                     \
+                /* restrict again inside the outlined parallel body, where gcc  */      \
+                /* no longer sees the function's, and ivdep: the i loop writes  */      \
+                /* only To, which no load reads (gcc then vectorises it)         */     \
+                const REAL *restrict Ti = T, *restrict Pi = P;                          \
+                REAL *restrict To = Tn;                                                 \
                 long i;                                                                 \
+                _Pragma("GCC ivdep")                                                    \
                 for (i = r; i < nx - r; i++)                                            \
-                    Tn[row + i] = ps_##NAME##_apply##SFX(T, row + i, ny * nx, nx, P,    \
+                    To[row + i] = ps_##NAME##_apply##SFX(Ti, row + i, ny * nx, nx, Pi,  \
                                                          ok + k, oj + j, oi + i, gz,    \
                                                          gy, gx);                       \
             }                                                                           \
