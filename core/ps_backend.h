@@ -49,7 +49,10 @@ extern "C" {
 /** Name of the function a plugin exports: const ps_backend_ops *fn(void). */
 #define PS_PLUGIN_ENTRY "ps_backend_plugin_entry"
 
-/** Environment variable overriding the plugin directory (colon-separated). */
+/**
+ * Environment variable replacing the plugin directories (colon-separated
+ * absolute directories; see ps_backend_plugin_dirs()).
+ */
 #define PS_PLUGIN_PATH_ENV "PSTENCIL_PLUGIN_PATH"
 
 /** Face flags of a box. */
@@ -236,6 +239,25 @@ const char *ps_backend_name(const ps_backend *b);
 
 /** Path the plugin was loaded from ("built-in" for built-in backends). */
 const char *ps_backend_path(const ps_backend *b);
+
+/**
+ * Where an open backend came from: "built-in", "build tree" (the
+ * uninstalled pstencil loads its own build's plugins), "PSTENCIL_PLUGIN_PATH"
+ * or "installed" (the plugin directory of the install).
+ */
+const char *ps_backend_origin(const ps_backend *b);
+
+/**
+ * The plugin directories searched, colon-separated, into @p dirs, and where
+ * they come from into @p origin (optional; the words of ps_backend_origin()).
+ * One source only, never mixed: PSTENCIL_PLUGIN_PATH when set (absolute
+ * directories only; relative entries are ignored with a warning on stderr),
+ * else the build tree's backends/NAME/.libs when this is the uninstalled
+ * pstencil of that build tree, else the install's plugin directory (pstencil/
+ * beside the libpstencil in use, else the configured one). Never the current
+ * directory. Returns PS_OK, or PS_EINVAL without room.
+ */
+int ps_backend_plugin_dirs(char *dirs, size_t len, const char **origin);
 
 /**
  * Probe devices. Returns PS_ENODEVICE with the reason in the thread's error

@@ -24,5 +24,6 @@
 #include "ps_driver.h"
 #include "ps_timer.h"
 #include "ps_compare.h"
+#include "ps_version.h"
 
 #endif

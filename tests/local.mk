@@ -19,3 +19,8 @@ EXTRA_DIST += tests/ps-test-env.sh.in tests/lib.sh
 # a DESTDIR install gives usable headers, libraries and pkg-config files.
 TESTS += tests/layers.sh tests/install.sh
 EXTRA_DIST += tests/layers.sh tests/install.sh
+
+# The uninstalled program loads its own build tree's plugins without
+# PSTENCIL_PLUGIN_PATH, never an install's, never a relative path.
+TESTS += tests/loader_buildtree.sh
+EXTRA_DIST += tests/loader_buildtree.sh
