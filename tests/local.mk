@@ -24,3 +24,8 @@ EXTRA_DIST += tests/layers.sh tests/install.sh
 # PSTENCIL_PLUGIN_PATH, never an install's, never a relative path.
 TESTS += tests/loader_buildtree.sh
 EXTRA_DIST += tests/loader_buildtree.sh
+
+# An install into a scratch prefix runs without LD_LIBRARY_PATH or ldconfig,
+# with its own plugins; the installed example builds through pkg-config.
+TESTS += tests/install_prefix.sh
+EXTRA_DIST += tests/install_prefix.sh
