@@ -278,12 +278,20 @@ typedef struct ps_context ps_context;
 
 /** Create a context; fills defaults (stencil, box) where cfg leaves them 0. */
 int ps_context_create(ps_backend *b, const ps_config *cfg, ps_context **out);
+/**
+ * Copy @p host (the region @p r of the field; NULL = the whole box) to the
+ * context. The copy may be asynchronous: ps_context_finish() waits for it.
+ */
 int ps_context_upload(ps_context *c, const void *host, const ps_region *r);
+/** Take @p nsteps steps (0 does nothing; negative is PS_EINVAL). May return before they end. */
 int ps_context_step(ps_context *c, long nsteps);
+/** Wait until every upload and step queued on @p c has finished. */
 int ps_context_finish(ps_context *c);
+/** Copy the region @p r (NULL = the whole box) of the current state into @p host. */
 int ps_context_download(ps_context *c, void *host, const ps_region *r);
-/** PS_ENOTIMPL if the backend keeps no timing. */
+/** The backend's own timing into @p t; PS_ENOTIMPL if the backend keeps none. */
 int ps_context_timing(ps_context *c, ps_timing *t);
+/** Free a context and its device memory (NULL is ignored). */
 void ps_context_destroy(ps_context *c);
 
 /** A box covering a whole grid: all faces global, no ghosts. */

@@ -29,3 +29,7 @@ EXTRA_DIST += tests/loader_buildtree.sh
 # with its own plugins; the installed example builds through pkg-config.
 TESTS += tests/install_prefix.sh
 EXTRA_DIST += tests/install_prefix.sh
+
+# No undocumented public symbol: make doc (Doxygen) warns about none.
+TESTS += tests/doxygen.sh
+EXTRA_DIST += tests/doxygen.sh
