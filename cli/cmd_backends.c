@@ -20,7 +20,10 @@ static void usage(FILE *f)
                "numerical modes (exact float32/float64, fast); and which one 'auto' picks: of\n"
                "those that can run, the highest priority, a GPU backend only with a GPU device.\n"
                "Backends: %s.\n"
-               "Plugins are searched in " PS_PLUGIN_PATH_ENV " (colon-separated) or %s.\n",
+               "Plugins are searched in one place only, never mixed: the absolute directories\n"
+               "of " PS_PLUGIN_PATH_ENV " (colon-separated) when it is set; else, for the\n"
+               "uninstalled pstencil of a build tree, that build tree's backends/NAME/.libs;\n"
+               "else the installed %s. Each plugin is listed with where it came from.\n",
             ps_backend_names(), PS_PLUGIN_DIR);
 }
 
@@ -84,7 +87,8 @@ int ps_cmd_backends(int argc, char **argv)
     const char *const *names;
     int n, i, usable = 0;
     ps_backend *pick = NULL;
-    char why[4096], flags[128];
+    char why[4096], flags[128], dirs[4096];
+    const char *origin = "";
     if (argc > 1) {
         if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
             usage(stdout);
@@ -94,7 +98,9 @@ int ps_cmd_backends(int argc, char **argv)
                             "--help')", argv[1]);
     }
     ps_backend_known(&names, &n);
-    printf("pstencil %s backends:\n", PACKAGE_VERSION);
+    printf("pstencil %s backends:\n", ps_version());
+    ps_backend_plugin_dirs(dirs, sizeof dirs, &origin);
+    printf("plugins from %s: %s\n", origin, dirs[0] ? dirs : "(no directory)");
     for (i = 0; i < n; i++) {
         ps_backend *b = NULL;
         ps_device_info devs[16];
@@ -111,8 +117,8 @@ int ps_cmd_backends(int argc, char **argv)
         memset(devs, 0, sizeof devs);
         st = ps_backend_probe(b, devs, 16, &nd);
         if (st) {
-            printf("loads from %s, but has no usable device: %s\n", ps_backend_path(b),
-                   ps_error_detail());
+            printf("loads from %s (%s), but has no usable device: %s\n", ps_backend_path(b),
+                   ps_backend_origin(b), ps_error_detail());
             ps_backend_close(b);
             continue;
         }
@@ -120,9 +126,11 @@ int ps_cmd_backends(int argc, char **argv)
             nd = 16;
         usable++;
         format_flags(ps_backend_get_ops(b)->flags, flags, sizeof flags);
-        printf("ok: %d device%s%s%s\n", nd, nd == 1 ? "" : "s",
-               strcmp(ps_backend_path(b), "built-in") ? ", from " : "",
-               strcmp(ps_backend_path(b), "built-in") ? ps_backend_path(b) : "");
+        if (strcmp(ps_backend_path(b), "built-in"))
+            printf("ok: %d device%s, from %s (%s)\n", nd, nd == 1 ? "" : "s", ps_backend_path(b),
+                   ps_backend_origin(b));
+        else
+            printf("ok: %d device%s\n", nd, nd == 1 ? "" : "s");
         for (d = 0; d < nd; d++) {
             char mem[32], modes[128];
             format_bytes(devs[d].memory_bytes, mem, sizeof mem);

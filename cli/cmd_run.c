@@ -680,6 +680,8 @@ int ps_cmd_run(int argc, char **argv)
 
     /* 6. report */
     rep.backend = ps_backend_name(b);
+    rep.backend_path = ps_backend_path(b);
+    rep.backend_origin = ps_backend_origin(b);
     rep.device = &devs[dev];
     rep.input = a.input ? a.input : "built-in ocean";
     rep.output = a.output;

@@ -68,7 +68,11 @@ int main(int argc, char **argv)
         return PS_EXIT_OK;
     }
     if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
-        printf("pstencil %s\n", PACKAGE_VERSION);
+        /* the library's version; the program's too when they differ (a stale library) */
+        if (strcmp(ps_version(), PACKAGE_VERSION))
+            printf("pstencil %s (program %s)\n", ps_version(), PACKAGE_VERSION);
+        else
+            printf("pstencil %s\n", ps_version());
         return PS_EXIT_OK;
     }
     cmdline = join_cmdline(argc, argv);

@@ -87,6 +87,9 @@ void ps_run_report_print(FILE *f, const run_report *r)
             count_ocean(r->field));
     fprintf(f, "  backend     : %s on %s, %s, %s mode\n", r->backend, r->device->name,
             ps_precision_name(r->precision), ps_mode_name(r->mode));
+    if (r->backend_path && strcmp(r->backend_path, "built-in"))
+        fprintf(f, "  plugin      : %s (%s)\n", r->backend_path,
+                r->backend_origin ? r->backend_origin : "?");
     if (r->seconds_per_step > 0) {
         double mt = r->seconds_per_step * (double)s->steps;
         fprintf(f, "  model time  : %ld x %.6g s = %.6g s (%.4g days)", s->steps,

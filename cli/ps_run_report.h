@@ -8,6 +8,8 @@
 
 typedef struct run_report {
     const char *backend;
+    const char *backend_path;   /* ps_backend_path(): "built-in" or the plugin file */
+    const char *backend_origin; /* ps_backend_origin(): where the plugin came from */
     const ps_device_info *device;
     const char *input;
     const char *output;

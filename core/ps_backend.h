@@ -49,7 +49,10 @@ extern "C" {
 /** Name of the function a plugin exports: const ps_backend_ops *fn(void). */
 #define PS_PLUGIN_ENTRY "ps_backend_plugin_entry"
 
-/** Environment variable overriding the plugin directory (colon-separated). */
+/**
+ * Environment variable replacing the plugin directories (colon-separated
+ * absolute directories; see ps_backend_plugin_dirs()).
+ */
 #define PS_PLUGIN_PATH_ENV "PSTENCIL_PLUGIN_PATH"
 
 /** Face flags of a box. */
@@ -238,6 +241,25 @@ const char *ps_backend_name(const ps_backend *b);
 const char *ps_backend_path(const ps_backend *b);
 
 /**
+ * Where an open backend came from: "built-in", "build tree" (the
+ * uninstalled pstencil loads its own build's plugins), "PSTENCIL_PLUGIN_PATH"
+ * or "installed" (the plugin directory of the install).
+ */
+const char *ps_backend_origin(const ps_backend *b);
+
+/**
+ * The plugin directories searched, colon-separated, into @p dirs, and where
+ * they come from into @p origin (optional; the words of ps_backend_origin()).
+ * One source only, never mixed: PSTENCIL_PLUGIN_PATH when set (absolute
+ * directories only; relative entries are ignored with a warning on stderr),
+ * else the build tree's backends/NAME/.libs when this is the uninstalled
+ * pstencil of that build tree, else the install's plugin directory (pstencil/
+ * beside the libpstencil in use, else the configured one). Never the current
+ * directory. Returns PS_OK, or PS_EINVAL without room.
+ */
+int ps_backend_plugin_dirs(char *dirs, size_t len, const char **origin);
+
+/**
  * Probe devices. Returns PS_ENODEVICE with the reason in the thread's error
  * detail when there are none.
  */
@@ -256,12 +278,20 @@ typedef struct ps_context ps_context;
 
 /** Create a context; fills defaults (stencil, box) where cfg leaves them 0. */
 int ps_context_create(ps_backend *b, const ps_config *cfg, ps_context **out);
+/**
+ * Copy @p host (the region @p r of the field; NULL = the whole box) to the
+ * context. The copy may be asynchronous: ps_context_finish() waits for it.
+ */
 int ps_context_upload(ps_context *c, const void *host, const ps_region *r);
+/** Take @p nsteps steps (0 does nothing; negative is PS_EINVAL). May return before they end. */
 int ps_context_step(ps_context *c, long nsteps);
+/** Wait until every upload and step queued on @p c has finished. */
 int ps_context_finish(ps_context *c);
+/** Copy the region @p r (NULL = the whole box) of the current state into @p host. */
 int ps_context_download(ps_context *c, void *host, const ps_region *r);
-/** PS_ENOTIMPL if the backend keeps no timing. */
+/** The backend's own timing into @p t; PS_ENOTIMPL if the backend keeps none. */
 int ps_context_timing(ps_context *c, ps_timing *t);
+/** Free a context and its device memory (NULL is ignored). */
 void ps_context_destroy(ps_context *c);
 
 /** A box covering a whole grid: all faces global, no ghosts. */

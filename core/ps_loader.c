@@ -4,13 +4,27 @@
  * libpstencil, plugins (and any other pstencil_<name>.so on the plugin path)
  * opened with dlopen and found through a fixed symbol, ABI version checked;
  * and `auto`, which orders what loads by the priority of its ops table.
+ *
+ * Where plugins come from, in this order, one source only (never mixed):
+ * PSTENCIL_PLUGIN_PATH when set (its absolute directories; relative entries
+ * are ignored with a warning, so the current directory is never searched);
+ * else, when this libpstencil or the running program is the uninstalled one
+ * of the build tree (core/.libs, cli/ or cli/.libs under PS_BUILD_DIR, the
+ * way libtool's uninstalled wrappers and PoCL's build-tree mode work), the
+ * build tree's backends/NAME/.libs; else the install's own plugin folder,
+ * pstencil/ beside the libpstencil in use (PS_PLUGIN_DIR, $(pkglibdir), for
+ * an install where it was configured; the same folder found from the library
+ * for one moved or installed with another prefix).
  */
+#define _GNU_SOURCE 1 /* dladdr */
 #include "config.h"
 #include "ps_backend.h"
 #include "ps_status.h"
 #include "ps_builtin.h"
 
 #include <dlfcn.h>
+#include <limits.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +34,18 @@ struct ps_backend {
     const ps_backend_ops *ops;
     void *dl;       /* dlopen handle, NULL for built-ins */
     char path[1200];
+    const char *origin; /* ps_backend_origin() */
 };
+
+#ifndef PS_BUILD_DIR
+#define PS_BUILD_DIR ""
+#endif
+
+#define PS_ORIGIN_BUILTIN "built-in"
+#define PS_ORIGIN_ENV PS_PLUGIN_PATH_ENV
+#define PS_ORIGIN_BUILD "build tree"
+#define PS_ORIGIN_INSTALLED "installed"
+
 
 /* ------------------------------------------------------------------ */
 /* The list                                                             */
@@ -87,13 +112,128 @@ static int valid_name(const char *name)
     return 1;
 }
 
-/* Find pstencil_<name>.so on the plugin path; 1 if found (path filled). */
-static int find_plugin(const char *name, char *path, size_t len, char *searched, size_t slen)
+/* 1 if @p file's directory is @p dir (both resolved). */
+static int file_in_dir(const char *file, const char *dir)
+{
+    char f[PATH_MAX], d[PATH_MAX], *slash;
+    if (!file || !*file || !dir || !*dir || !realpath(file, f) || !realpath(dir, d))
+        return 0;
+    slash = strrchr(f, '/');
+    if (!slash)
+        return 0;
+    *slash = '\0';
+    return !strcmp(f, d);
+}
+
+/* The pstencil/ folder beside the libpstencil in use into @p dir; 0 if unknown. */
+static int installed_dir(char *dir, size_t len)
+{
+    char lib[PATH_MAX], *slash;
+    Dl_info info;
+    if (!dladdr((void *)(uintptr_t)&ps_backend_open, &info) || !info.dli_fname ||
+        !realpath(info.dli_fname, lib))
+        return 0;
+    slash = strrchr(lib, '/');
+    if (!slash || slash == lib)
+        return 0;
+    *slash = '\0';
+    snprintf(dir, len, "%s/pstencil", lib);
+    return access(dir, F_OK) == 0;
+}
+
+/*
+ * 1 if this is the uninstalled pstencil of the build tree PS_BUILD_DIR: this
+ * libpstencil is core/.libs's, or the running program is cli/'s (the libtool
+ * wrapper's .libs binary or an lt- copy). An installed copy lies elsewhere,
+ * even when its prefix is inside the build tree.
+ */
+static int in_build_tree(void)
+{
+    static const char *const exe_dirs[] = {"/cli/.libs", "/cli"};
+    char dir[PATH_MAX], exe[PATH_MAX];
+    Dl_info info;
+    ssize_t n;
+    size_t i;
+    if (!PS_BUILD_DIR[0] || PS_BUILD_DIR[0] != '/')
+        return 0;
+    snprintf(dir, sizeof dir, "%s/core/.libs", PS_BUILD_DIR);
+    if (dladdr((void *)(uintptr_t)&ps_backend_open, &info) && info.dli_fname &&
+        file_in_dir(info.dli_fname, dir))
+        return 1;
+    n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return 0;
+    exe[n] = '\0';
+    for (i = 0; i < sizeof exe_dirs / sizeof exe_dirs[0]; i++) {
+        snprintf(dir, sizeof dir, "%s%s", PS_BUILD_DIR, exe_dirs[i]);
+        if (file_in_dir(exe, dir))
+            return 1;
+    }
+    return 0;
+}
+
+/* Warn once per process about relative entries of the plugin path. */
+static void warn_relative(const char *entry)
+{
+    static atomic_int warned;
+    if (atomic_exchange(&warned, 1))
+        return;
+    fprintf(stderr, "pstencil: warning: ignoring '%s' in " PS_PLUGIN_PATH_ENV
+                    ": only absolute directories are searched for plugins\n", entry);
+}
+
+int ps_backend_plugin_dirs(char *dirs, size_t len, const char **origin)
 {
     const char *env = getenv(PS_PLUGIN_PATH_ENV);
+    char buf[4096], *save = NULL, *dir;
+    size_t used = 0;
+    int i;
+    if (!dirs || len == 0)
+        return ps_error(PS_EINVAL, "no room for the plugin directories");
+    dirs[0] = '\0';
+    if (env && *env) {
+        if (origin)
+            *origin = PS_ORIGIN_ENV;
+        snprintf(buf, sizeof buf, "%s", env);
+        /* empty entries (which would mean the current directory) are skipped */
+        for (dir = strtok_r(buf, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+            if (dir[0] != '/') {
+                warn_relative(dir);
+                continue;
+            }
+            snprintf(dirs + used, len - used, "%s%s", used ? ":" : "", dir);
+            used = strlen(dirs);
+        }
+        return PS_OK;
+    }
+    if (in_build_tree()) {
+        if (origin)
+            *origin = PS_ORIGIN_BUILD;
+        for (i = 0; i < PS_NLIST; i++)
+            if (ps_list[i].kind != PS_BACKEND_KIND_BUILTIN) {
+                snprintf(dirs + used, len - used, "%s%s/backends/%s/.libs", used ? ":" : "",
+                         PS_BUILD_DIR, ps_list[i].name);
+                used = strlen(dirs);
+            }
+        return PS_OK;
+    }
+    if (origin)
+        *origin = PS_ORIGIN_INSTALLED;
+    if (!installed_dir(dirs, len))
+        snprintf(dirs, len, "%s", PS_PLUGIN_DIR);
+    return PS_OK;
+}
+
+/* Find pstencil_<name>.so on the plugin path; 1 if found (path filled). */
+static int find_plugin(const char *name, char *path, size_t len, char *searched, size_t slen,
+                       const char **origin)
+{
     char dirs[4096];
     char *save = NULL, *dir;
-    snprintf(dirs, sizeof dirs, "%s", (env && *env) ? env : PS_PLUGIN_DIR);
+    const char *from = NULL;
+    ps_backend_plugin_dirs(dirs, sizeof dirs, &from);
+    if (origin)
+        *origin = from;
     searched[0] = '\0';
     for (dir = strtok_r(dirs, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
         size_t used = strlen(searched);
@@ -102,6 +242,9 @@ static int find_plugin(const char *name, char *path, size_t len, char *searched,
         if (access(path, F_OK) == 0)
             return 1;
     }
+    if (!searched[0])
+        snprintf(searched, slen, "no directory (" PS_PLUGIN_PATH_ENV
+                                 " has no absolute directory)");
     return 0;
 }
 
@@ -112,7 +255,7 @@ int ps_backend_known(const char *const **names, int *count)
     int i, n = 0;
     for (i = 0; i < PS_NLIST; i++)
         if (ps_list[i].kind != PS_BACKEND_KIND_CHECK ||
-            find_plugin(ps_list[i].name, path, sizeof path, searched, sizeof searched))
+            find_plugin(ps_list[i].name, path, sizeof path, searched, sizeof searched, NULL))
             known[n++] = ps_list[i].name;
     *names = known;
     *count = n;
@@ -124,6 +267,7 @@ int ps_backend_open(const char *name, ps_backend **out)
     ps_backend *b;
     const ps_backend_ops *ops = NULL;
     char path[1100], searched[2048];
+    const char *origin = NULL;
     void *dl;
     ps_plugin_entry_fn entry;
     int li;
@@ -141,6 +285,7 @@ int ps_backend_open(const char *name, ps_backend **out)
             return ps_error(PS_ENOMEM, "out of memory");
         b->ops = ops;
         snprintf(b->path, sizeof b->path, "built-in");
+        b->origin = PS_ORIGIN_BUILTIN;
         *out = b;
         return PS_OK;
     }
@@ -148,7 +293,7 @@ int ps_backend_open(const char *name, ps_backend **out)
         return ps_error(PS_ENOBACKEND, "backend '%s' was not built into this libpstencil "
                                        "(configure did not define %s: see its summary)",
                         name, ps_list[li].condition);
-    if (!find_plugin(name, path, sizeof path, searched, sizeof searched)) {
+    if (!find_plugin(name, path, sizeof path, searched, sizeof searched, &origin)) {
         if (li < 0)
             return ps_error(PS_ENOBACKEND, "unknown backend '%s' (known: %s; no plugin "
                                            "pstencil_%s.so in %s)",
@@ -203,6 +348,7 @@ int ps_backend_open(const char *name, ps_backend **out)
     b->ops = ops;
     b->dl = dl;
     snprintf(b->path, sizeof b->path, "%s", path);
+    b->origin = origin;
     *out = b;
     return PS_OK;
 }
@@ -220,6 +366,11 @@ const char *ps_backend_name(const ps_backend *b)
 const char *ps_backend_path(const ps_backend *b)
 {
     return b->path;
+}
+
+const char *ps_backend_origin(const ps_backend *b)
+{
+    return b->origin ? b->origin : PS_ORIGIN_BUILTIN;
 }
 
 int ps_backend_probe(ps_backend *b, ps_device_info *devs, int max, int *ndevs)

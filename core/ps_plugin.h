@@ -144,6 +144,7 @@ static inline double ps_plugin_now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
+/** qsort() comparison of two doubles, ascending (for step-time medians). */
 static inline int ps_plugin_cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;

@@ -115,8 +115,9 @@ const ps_stencil *ps_stencil_find(const char *name);
 /** The default stencil (diffusion7). */
 const ps_stencil *ps_stencil_default(void);
 
-/** Number of registered stencils and the i-th one (NULL outside 0..count-1). */
+/** Number of registered stencils. */
 int ps_stencil_count(void);
+/** The i-th registered stencil, in the list's order (NULL outside 0..count-1). */
 const ps_stencil *ps_stencil_at(int i);
 
 /** Index of option @p name of @p s, or -1. */

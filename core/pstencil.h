@@ -25,5 +25,6 @@
 #include "ps_timer.h"
 #include "ps_compare.h"
 #include "ps_decomp.h"
+#include "ps_version.h"
 
 #endif

@@ -26,20 +26,21 @@
 #include "ps_kernel_defs.h"
 
 /* ---- description ------------------------------------------------------ */
+/** One line saying what the stencil computes (pstencil stencils, help). */
 #define PS_diffusion7_DESCRIPTION \
     "masked 7-point temperature diffusion (the course's model, NaN = land)"
-/* halo width a step reads */
-/* PS_STENCIL_* flags (core/ps_stencil.h): host side only */
+/** PS_STENCIL_* flags (core/ps_stencil.h): host side only. */
 #define PS_diffusion7_FLAGS 0
+/** Halo width a step reads. */
 #define PS_diffusion7_RADIUS 1
-/* neighbours (dk, dj, di) in the order the sum visits them */
+/** Neighbours (dk, dj, di) in the order the sum visits them. */
 #define PS_diffusion7_NEIGHBOURS(X) \
     X(-1, 0, 0) X(1, 0, 0) X(0, -1, 0) X(0, 1, 0) X(0, 0, -1) X(0, 0, 1)
-/* kernel scalars, in the order the cell function receives them in sc[] */
+/** Kernel scalars, in the order the cell function receives them in sc[]. */
 #define PS_diffusion7_SCALARS(X) X(D)
-/* coefficient arrays (name, axes): none */
+/** Coefficient arrays (name, axes): none. */
 #define PS_diffusion7_ARRAYS(X)
-/* user options (name, unit, default, "auto" allowed, help) */
+/** User options (name, unit, default, "auto" allowed, help). */
 #define PS_diffusion7_OPTIONS(X) \
     X(coeff, "1", 0.1, 0, "diffusion coefficient D (dimensionless, as in the course)")
 

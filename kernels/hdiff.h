@@ -17,18 +17,23 @@
  */
 #include "ps_kernel_defs.h"
 
+/** One line saying what the stencil computes (pstencil stencils, help). */
 #define PS_hdiff_DESCRIPTION \
     "finite-volume heat diffusion on the sphere in SI units (needs the grid's coordinates)"
-/* PS_STENCIL_* flags (core/ps_stencil.h): host side only */
+/** PS_STENCIL_* flags (core/ps_stencil.h): host side only; it needs coordinates. */
 #define PS_hdiff_FLAGS PS_STENCIL_COORDS
+/** Halo width a step reads. */
 #define PS_hdiff_RADIUS 1
+/** Neighbours (dk, dj, di) in the order the sum visits them. */
 #define PS_hdiff_NEIGHBOURS(X) \
     X(-1, 0, 0) X(1, 0, 0) X(0, -1, 0) X(0, 1, 0) X(0, 0, -1) X(0, 0, 1)
+/** Kernel scalars: the time step dt (s). */
 #define PS_hdiff_SCALARS(X) X(dt)
-/* face coefficients (1/s): up = k-1/2, down = k+1/2, south, north, east = west */
+/** Face coefficients (1/s): up = k-1/2, down = k+1/2, south, north, east = west. */
 #define PS_hdiff_ARRAYS(X) \
     X(c_up, PS_AXIS_K) X(c_down, PS_AXIS_K) X(c_south, PS_AXIS_J) X(c_north, PS_AXIS_J) \
     X(c_east_west, PS_AXIS_J)
+/** User options (name, unit, default, "auto" allowed, help). */
 #define PS_hdiff_OPTIONS(X)                                                         \
     X(kh, "m2/s", 1000.0, 0, "horizontal diffusivity")                           \
     X(kv, "m2/s", 1e-5, 0, "vertical diffusivity")                               \

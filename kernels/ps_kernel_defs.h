@@ -23,6 +23,7 @@
 #ifndef PS_KERNEL_DEFS_H
 #define PS_KERNEL_DEFS_H
 
+/** Qualifiers of a cell function: inline, and callable on the device under CUDA/HIP. */
 #if defined(__OPENCL_VERSION__)
 #  define PS_KERNEL_FN static inline
 #elif defined(__CUDACC__) || defined(__HIPCC__)
@@ -31,7 +32,7 @@
 #  define PS_KERNEL_FN static inline
 #endif
 
-/*
+/**
  * PS_DIV(a, b): the one division of a cell update, a / b. The OpenCL backend
  * redefines it, on a device without correctly rounded float division, as the
  * float quotient computed in double and rounded once (which is correctly
@@ -41,7 +42,7 @@
 #  define PS_DIV(a, b) ((a) / (b))
 #endif
 
-/*
+/**
  * PS_GLOBAL: the address space of device memory in a kernel's pointer
  * arguments (__global in OpenCL C, nothing elsewhere).
  */
@@ -57,12 +58,18 @@
  * PS_AXIS_K alone has nz values, PS_AXIS_K|PS_AXIS_J has nz*ny, all three
  * (PS_AXIS_CELL) one value per cell.
  */
+/** Array axis bit: longitude (i). */
 #define PS_AXIS_I 1
+/** Array axis bit: latitude (j). */
 #define PS_AXIS_J 2
+/** Array axis bit: depth (k). */
 #define PS_AXIS_K 4
+/** All three axes: one value per cell. */
 #define PS_AXIS_CELL 7
 
+/** Token pasting, without expanding its arguments (PS_CAT's helper). */
 #define PS_CAT_(a, b) a##b
+/** Token pasting after expanding both arguments (names with PS_SUFFIX). */
 #define PS_CAT(a, b) PS_CAT_(a, b)
 
 #endif /* PS_KERNEL_DEFS_H */

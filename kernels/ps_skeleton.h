@@ -23,25 +23,36 @@
 #define PS_SKELETON_COMMON_H
 
 /* counting list entries: (0 PS_x_NEIGHBOURS(PS_SK_ONE3)) */
+/** Counts a one-field list entry (+1). */
 #define PS_SK_ONE1(a) +1
+/** Counts a two-field list entry (+1). */
 #define PS_SK_ONE2(a, b) +1
+/** Counts a three-field list entry (+1). */
 #define PS_SK_ONE3(a, b, c) +1
+/** Counts a five-field list entry (+1). */
 #define PS_SK_ONE5(a, b, c, d, e) +1
-/** Number of neighbours, scalars, arrays and options of stencil NAME. */
+/** Number of neighbours of stencil NAME. */
 #define PS_STENCIL_NNB(NAME) (0 PS_##NAME##_NEIGHBOURS(PS_SK_ONE3))
+/** Number of kernel scalars of stencil NAME. */
 #define PS_STENCIL_NSC(NAME) (0 PS_##NAME##_SCALARS(PS_SK_ONE1))
+/** Number of coefficient arrays of stencil NAME. */
 #define PS_STENCIL_NAR(NAME) (0 PS_##NAME##_ARRAYS(PS_SK_ONE2))
+/** Number of user options of stencil NAME. */
 #define PS_STENCIL_NOPT(NAME) (0 PS_##NAME##_OPTIONS(PS_SK_ONE5))
 
-/* index into an array over axes A of a global grid, and its length */
+/** Index of global cell (gk, gj, gi) into an array over axes A (grid gy x gx). */
 #define PS_SK_AXIDX(A, gk, gj, gi, gy, gx)                                          \
     ((((A)&PS_AXIS_K) ? (gk) : 0) * ((((A)&PS_AXIS_J) ? (gy) : 1) * (((A)&PS_AXIS_I) ? (gx) : 1)) + \
      (((A)&PS_AXIS_J) ? (gj) : 0) * (((A)&PS_AXIS_I) ? (gx) : 1) + (((A)&PS_AXIS_I) ? (gi) : 0))
+/** Length of an array over axes A of a gz x gy x gx global grid. */
 #define PS_SK_AXLEN(A, gz, gy, gx)                                                  \
     ((((A)&PS_AXIS_K) ? (gz) : 1) * (((A)&PS_AXIS_J) ? (gy) : 1) * (((A)&PS_AXIS_I) ? (gx) : 1))
 
+/** Skeleton step: gathers neighbour (dk, dj, di) of cell p into nb[]. */
 #define PS_SK_NB(dk, dj, di) nb[q++] = in[p + (long)(dk)*sk + (long)(dj)*sj + (long)(di)];
+/** Skeleton step: copies the next kernel scalar from params into sc[]. */
 #define PS_SK_SC(name) sc[q] = params[q]; q++;
+/** Skeleton step: this cell's value of the next coefficient array into ar[]. */
 #define PS_SK_AR(name, A)                                                           \
     ar[q++] = params[off + PS_SK_AXIDX(A, gk, gj, gi, gy, gx)];                     \
     off += PS_SK_AXLEN(A, gz, gy, gx);

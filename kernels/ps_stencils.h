@@ -11,7 +11,7 @@
  * Include once per precision after defining PS_REAL and PS_SUFFIX to get the
  * cell functions, or without PS_REAL for the descriptions alone.
  *
- * (OpenCL receives the files concatenated, with the #include lines removed,
+ * (OpenCL receives the files concatenated, with the \#include lines removed,
  * so every kernel file must also be listed in kernels/local.mk.)
  */
 /* No include guard: included again after each change of PS_REAL, it brings
@@ -22,6 +22,7 @@
 #include "smooth2.h"
 
 #ifndef PS_STENCIL_LIST
+/** Every stencil, X(NAME) each; the first is the default. */
 #define PS_STENCIL_LIST(X) \
     X(diffusion7)          \
     X(hdiff)               \

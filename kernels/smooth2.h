@@ -13,13 +13,19 @@
  */
 #include "ps_kernel_defs.h"
 
+/** One line saying what the stencil computes (pstencil stencils, help). */
 #define PS_smooth2_DESCRIPTION "radius-2 smoother along longitude (test stencil)"
-/* PS_STENCIL_* flags (core/ps_stencil.h): host side only */
+/** PS_STENCIL_* flags (core/ps_stencil.h): host side only; a test stencil. */
 #define PS_smooth2_FLAGS PS_STENCIL_TEST
+/** Halo width a step reads. */
 #define PS_smooth2_RADIUS 2
+/** Neighbours (dk, dj, di) in the order the sum visits them. */
 #define PS_smooth2_NEIGHBOURS(X) X(0, 0, -2) X(0, 0, -1) X(0, 0, 1) X(0, 0, 2)
+/** Kernel scalars: none. */
 #define PS_smooth2_SCALARS(X)
+/** Coefficient arrays (name, axes): a weight per longitude. */
 #define PS_smooth2_ARRAYS(X) X(weight, PS_AXIS_I)
+/** User options (name, unit, default, "auto" allowed, help). */
 #define PS_smooth2_OPTIONS(X) X(w, "1", 0.5, 0, "smoothing weight (0..1)")
 
 #ifdef PS_REAL

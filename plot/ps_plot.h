@@ -55,13 +55,17 @@ void ps_cmap_names(char *buf, size_t n);
 /** Colour at position @p t in [0,1] (clamped; NaN gives the low end). */
 void ps_cmap_eval(const ps_cmap *c, double t, double rgb[3]);
 
-/** Land: a neutral mid grey, distinct from every colour of every map. */
+/** Land: a neutral mid grey, distinct from every colour of every map (red). */
 #define PS_PLOT_LAND_R 150
+/** Land colour, green component. */
 #define PS_PLOT_LAND_G 150
+/** Land colour, blue component. */
 #define PS_PLOT_LAND_B 150
-/** Cells whose land/sea masks disagree in a difference map: magenta. */
+/** Cells whose land/sea masks disagree in a difference map: magenta (red). */
 #define PS_PLOT_MARK_R 255
+/** Mask-disagreement colour, green component. */
 #define PS_PLOT_MARK_G 0
+/** Mask-disagreement colour, blue component. */
 #define PS_PLOT_MARK_B 255
 
 /* ---------------------------------------------------------------- helpers */
@@ -129,8 +133,8 @@ void ps_image_options_init(ps_image_options *o);
 
 /** What was drawn. */
 typedef struct ps_image_info {
-    double vmin;    /**< colour limits used */
-    double vmax;
+    double vmin;    /**< colour limits used: low end */
+    double vmax;    /**< colour limits used: high end */
     size_t ocean;   /**< finite cells */
     size_t land;    /**< NaN cells (not marked) */
     size_t marked;  /**< marked cells */
@@ -166,7 +170,8 @@ int ps_plot_field_level(const ps_dataset *ds, const ps_field *f, size_t k, size_
 /** Statistics of a difference B - A at one level. */
 typedef struct ps_diff_info {
     double max_abs;       /**< max |B - A| over cells that are ocean in both */
-    size_t max_j, max_i;  /**< where (latitude, longitude index) */
+    size_t max_j;         /**< where: latitude index */
+    size_t max_i;         /**< where: longitude index */
     size_t compared;      /**< cells that are ocean in both */
     size_t differing;     /**< of those, cells with B != A */
     size_t mismatched;    /**< cells that are land in one and ocean in the other */
@@ -194,8 +199,8 @@ int ps_plot_field_diff(const ps_dataset *ds, const ps_field *a, const ps_field *
                        ps_diff_info *info);
 
 /**
- * The pictures of a run: DIR/<stem>_before.png, DIR/<stem>_after.png (same
- * colour limits) and DIR/<stem>_diff.png (after - before). They show level 1,
+ * The pictures of a run: DIR/STEM_before.png, DIR/STEM_after.png (same
+ * colour limits) and DIR/STEM_diff.png (after - before). They show level 1,
  * the shallowest level the model changes (the surface layer is a boundary
  * the model copies unchanged), or level 0 when there are fewer than 3
  * levels. Creates DIR if needed (not its parents).
@@ -214,7 +219,8 @@ typedef int (*ps_html_get_fn)(void *ctx, size_t t, size_t k, double *out);
 
 /** The data of an interactive page. */
 typedef struct ps_html_source {
-    size_t nx, ny;             /**< grid of one level */
+    size_t nx;                 /**< grid of one level: longitudes */
+    size_t ny;                 /**< grid of one level: latitudes */
     const double *lon;         /**< nx longitudes */
     const double *lat;         /**< ny latitudes */
     size_t ntimes;             /**< frames: time indices 0..ntimes-1 */
@@ -236,8 +242,10 @@ typedef struct ps_html_options {
     int plotly_cdn;         /**< reference the CDN instead of embedding plotly.js */
     const char *plotly_js;  /**< file to embed; NULL: the one configure found */
     const char *cmap;       /**< NULL: viridis */
-    int have_vmin, have_vmax;
-    double vmin, vmax;      /**< colour limits (else robust 2/98 % over all frames) */
+    int have_vmin;          /**< nonzero: vmin is set */
+    int have_vmax;          /**< nonzero: vmax is set */
+    double vmin;            /**< low colour limit (else robust 2 % over all frames) */
+    double vmax;            /**< high colour limit (else robust 98 % over all frames) */
     int frame_ms;           /**< milliseconds per frame (default 500) */
     size_t max_cells;       /**< decimation budget per heatmap frame / per surface (0: default) */
     int quiet;              /**< do not print the decimation note on stderr */
@@ -249,13 +257,16 @@ void ps_html_options_init(ps_html_options *o);
 /** What was written. */
 typedef struct ps_html_info {
     size_t stride;      /**< decimation factor (1 = none) */
-    size_t nx, ny;      /**< grid after decimation */
-    double vmin, vmax;  /**< colour limits */
+    size_t nx;          /**< grid after decimation: longitudes */
+    size_t ny;          /**< grid after decimation: latitudes */
+    double vmin;        /**< colour limits: low end */
+    double vmax;        /**< colour limits: high end */
     size_t bytes;       /**< size of the page */
 } ps_html_info;
 
-/** Default decimation budgets (cells per frame, per surface). */
+/** Default decimation budget of an animation: cells per frame. */
 #define PS_HTML_ANIMATE_MAX_CELLS 250000
+/** Default decimation budget of a cube page: cells per surface. */
 #define PS_HTML_CUBE_MAX_CELLS 60000
 
 /**

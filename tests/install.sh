@@ -1,8 +1,8 @@
 #!/bin/sh
 # A DESTDIR install works and what it installs is usable from outside the
 # build tree:
-#  - every installed header compiles on its own with its library's
-#    `pkg-config --cflags`;
+#  - every installed header compiles on its own, included as the headers
+#    document it (`#include <pstencil/NAME.h>`), with `pkg-config --cflags`;
 #  - a program using only the engine builds with `pkg-config --libs pstencil`
 #    (no netCDF, no PLplot on its link line or in its NEEDED entries) and runs
 #    a stencil on the built-in reference backend; programs for the io, plot and
@@ -50,13 +50,13 @@ esac
 # every installed header on its own
 CFL="$(pc --cflags pstencil) -std=gnu11 -Wall -Werror"
 for h in "$incdir"/*.h; do
-  printf '#include "%s"\nint ps_header_test_%s;\n' "${h##*/}" "$(echo "${h##*/}" | tr -c 'a-z0-9\n' _)" > "$TMP/h.c"
+  printf '#include <pstencil/%s>\nint ps_header_test_%s;\n' "${h##*/}" "$(echo "${h##*/}" | tr -c 'a-z0-9\n' _)" > "$TMP/h.c"
   "$CC" $CFL -c "$TMP/h.c" -o "$TMP/h.o" 2>"$TMP/h.err" || { cat "$TMP/h.err"; fail "installed header ${h##*/} does not compile on its own"; }
 done
 
 # an engine-only program: the reference backend runs a stencil
 cat > "$TMP/engine.c" <<'EOF'
-#include <pstencil.h>
+#include <pstencil/pstencil.h>
 #include <stdio.h>
 #include <string.h>
 int main(void)
@@ -92,17 +92,17 @@ grep -q ' 0 13$' "$TMP/out" || { cat "$TMP/out"; fail "unexpected result: $(cat 
 
 # one program per upper library, built with its .pc file
 cat > "$TMP/io.c" <<'EOF'
-#include <pstencil_io.h>
+#include <pstencil/pstencil_io.h>
 int main(void) { ps_ocean_options o; ps_ocean_defaults(&o); return o.nz == 0; }
 EOF
 cat > "$TMP/plot.c" <<'EOF'
-#include <pstencil.h>
-#include <ps_plot.h>
+#include <pstencil/pstencil.h>
+#include <pstencil/ps_plot.h>
 int main(void) { return ps_cmap_find("viridis") == NULL; }
 EOF
 cat > "$TMP/val.c" <<'EOF'
-#include <pstencil.h>
-#include <ps_validate.h>
+#include <pstencil/pstencil.h>
+#include <pstencil/ps_validate.h>
 #include <stdio.h>
 int main(void)
 {

@@ -19,3 +19,17 @@ EXTRA_DIST += tests/ps-test-env.sh.in tests/lib.sh
 # a DESTDIR install gives usable headers, libraries and pkg-config files.
 TESTS += tests/layers.sh tests/install.sh
 EXTRA_DIST += tests/layers.sh tests/install.sh
+
+# The uninstalled program loads its own build tree's plugins without
+# PSTENCIL_PLUGIN_PATH, never an install's, never a relative path.
+TESTS += tests/loader_buildtree.sh
+EXTRA_DIST += tests/loader_buildtree.sh
+
+# An install into a scratch prefix runs without LD_LIBRARY_PATH or ldconfig,
+# with its own plugins; the installed example builds through pkg-config.
+TESTS += tests/install_prefix.sh
+EXTRA_DIST += tests/install_prefix.sh
+
+# No undocumented public symbol: make doc (Doxygen) warns about none.
+TESTS += tests/doxygen.sh
+EXTRA_DIST += tests/doxygen.sh
