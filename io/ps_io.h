@@ -238,7 +238,10 @@ typedef struct ps_writer ps_writer;
  *   dimensions and values (depth-dependent ones flipped with a reversed depth
  *   axis; none when the grid differs from the source's);
  * - coordinate variables copied from @p src with their type and attributes
- *   (index values without a source or when the grid differs from it);
+ *   (none for a dimension without one in @p src but with an auxiliary
+ *   coordinate carried over, such as NEMO's x and y with nav_lat/nav_lon;
+ *   index values, long_name "... index" and units "1", without a source or
+ *   when the grid differs from it);
  * - the temperature variable named as in @p src (else `thetao`),
  *   (time, depth, lat, lon), float32 (float64 if opt->precision is
  *   PS_FLOAT64), chunks of one horizontal slab (1, 1, ny, nx), deflate level

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -533,17 +534,30 @@ static int define_coord(ps_writer *w, int role, int dimid, size_t len, int *vari
     if ((rc = nc_def_var(w->ncid, name, (nc_type)t, 1, &dimid, varid)))
         return nc_fail(w, rc, name);
     if (have && ax->var_name[0]) {
+        const ps_attr *u = ps_attr_find(&ax->attrs, "units"), *p;
         if ((st = copy_attrs(w, *varid, &ax->attrs, 2, t)))
             return st;
+        /* CF 4: name the axis the reader found, if the source did not */
+        if (!ps_attr_find(&ax->attrs, "standard_name")) {
+            p = ps_attr_find(&ax->attrs, "positive");
+            if (role == PS_AXIS_LAT || role == PS_AXIS_LON)
+                st = put_text(w, *varid, "standard_name",
+                              role == PS_AXIS_LAT ? "latitude" : "longitude");
+            else if (role == PS_AXIS_DEPTH && u && u->text &&
+                     (!strcmp(u->text, "m") || !strncmp(u->text, "met", 3)) &&
+                     !(p && p->text && !strcasecmp(p->text, "up")))
+                st = put_text(w, *varid, "standard_name", "depth");
+            if (st)
+                return st;
+        }
     } else {
         /* no coordinate variable in the source: index values, named by role */
         static const char *const ln[4] = {"time index", "depth level index",
                                           "latitude index", "longitude index"};
-        static const char *const axn[4] = {"T", "Z", "Y", "X"};
+        /* no axis, positive or units naming a geographic axis: CF would then
+         * require degrees or metres, which an index is not */
         if ((st = put_text(w, *varid, "long_name", ln[role])) ||
-            (st = put_text(w, *varid, "axis", axn[role])))
-            return st;
-        if (role == PS_AXIS_DEPTH && (st = put_text(w, *varid, "positive", "down")))
+            (st = put_text(w, *varid, "units", "1")))
             return st;
     }
     return PS_OK;
@@ -604,6 +618,17 @@ static int define_carried(ps_writer *w, const int *cv)
             return st;
     }
     return PS_OK;
+}
+
+/* Whether an auxiliary coordinate carried over spans dimension @p dim. */
+static int carried_uses_dim(const ps_writer *w, const char *dim)
+{
+    int i, k;
+    for (i = 0; i < w->ncarried; i++)
+        for (k = 0; k < w->carried[i].ndims; k++)
+            if (!w->carried[i].role_bounds && !strcmp(w->carried[i].dim[k], dim))
+                return 1;
+    return 0;
 }
 
 /* The data variable's `coordinates`: the auxiliary coordinates carried over
@@ -687,9 +712,17 @@ static int define(ps_writer *w, const ps_grid *g)
         if ((rc = nc_put_att_double(w->ncid, w->step_id, "seconds_per_step", NC_DOUBLE, 1, &dt)))
             return nc_fail(w, rc, "seconds_per_step");
     }
-    for (a = 1; a < 4; a++)
+    for (a = 1; a < 4; a++) {
+        cv[a] = -1;
+        /* a dimension the source has no coordinate variable for but an
+         * auxiliary coordinate carried over (NEMO's x and y, located by the
+         * 2-D nav_lat/nav_lon) gets none */
+        if (w->have_src && w->src.axes[a].present && !w->src.axes[a].var_name[0] &&
+            w->src.axes[a].len == lens[a] && carried_uses_dim(w, w->src.axes[a].dim_name))
+            continue;
         if ((st = define_coord(w, a, dims[a], lens[a], &cv[a])))
             return st;
+    }
     if ((st = define_carried(w, cv)))
         return st;
 
@@ -743,7 +776,7 @@ static int define(ps_writer *w, const ps_grid *g)
     if ((rc = nc_enddef(w->ncid)))
         return nc_fail(w, rc, "header");
     for (a = 1; a < 4; a++)
-        if ((st = write_coord(w, a, cv[a], lens[a])))
+        if (cv[a] >= 0 && (st = write_coord(w, a, cv[a], lens[a])))
             return st;
     for (a = 0; a < w->ncarried; a++)
         if (w->carried[a].varid >= 0 &&
