@@ -35,13 +35,14 @@ typedef struct plot_args {
     int nfiles;
     const char *var, *out, *cmap;
     long time, level, width, height, frame_ms, depths, times, max_cells;
-    int have_level, have_depth, have_vmin, have_vmax, plotly_cdn;
+    int have_level, have_depth, have_vmin, have_vmax, plotly_cdn, force;
     double depth, vmin, vmax;
 } plot_args;
 
 static const struct option plot_options[] = {
     {"help", no_argument, NULL, 'h'},
     {"output", required_argument, NULL, 'o'},
+    {"force", no_argument, NULL, 'f'},
     {"var", required_argument, NULL, OPT_VAR},
     {"time", required_argument, NULL, OPT_TIME},
     {"depth", required_argument, NULL, OPT_DEPTH},
@@ -77,7 +78,8 @@ static void help_common(FILE *f)
             "  --var NAME          the variable (default: found by CF rules)\n"
             "  --cmap NAME         colour map: %s\n"
             "  --vmin V, --vmax V  colour limits (default: 2nd/98th percentiles of the ocean)\n"
-            "  -o, --output PATH   output file\n"
+            "  -o, --output PATH   output file (default below); an existing one is refused\n"
+            "  -f, --force         overwrite an existing output file\n"
             "  -h, --help          this help\n",
             names);
 }
@@ -155,7 +157,7 @@ static int parse_args(const char *sub, int argc, char **argv, plot_args *a, int 
     a->times = -1;
     optind = 0; /* reinitialise getopt for this argv */
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":ho:", plot_options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":ho:f", plot_options, NULL)) != -1) {
         switch (c) {
         case 'h':
             help(sub, stdout);
@@ -163,6 +165,9 @@ static int parse_args(const char *sub, int argc, char **argv, plot_args *a, int 
             return 0;
         case 'o':
             a->out = optarg;
+            break;
+        case 'f':
+            a->force = 1;
             break;
         case OPT_VAR:
             a->var = optarg;
@@ -267,6 +272,16 @@ static void file_stem(const char *path, char *buf, size_t n)
         len = n - 1;
     memcpy(buf, b, len);
     buf[len] = '\0';
+}
+
+/* One overwrite policy for every command: an existing output (default or
+ * not) is refused without --force. */
+static int refuse_existing(const plot_args *a)
+{
+    struct stat sb;
+    if (!a->force && stat(a->out, &sb) == 0)
+        return ps_cli_error("output %s exists; use --force to overwrite it", a->out);
+    return 0;
 }
 
 /* Default output under output/ (created if needed). */
@@ -375,6 +390,8 @@ static int plot_slice(int argc, char **argv)
             goto done;
         a.out = out;
     }
+    if ((rc = refuse_existing(&a)))
+        goto done;
     image_options(&a, a.out, &o);
     if ((rc = ps_plot_field_level(&ds, &f, k, (size_t)a.time, NULL, &o, &info))) {
         rc = ps_cli_status_error(rc, a.out);
@@ -436,6 +453,8 @@ static int plot_diff(int argc, char **argv)
             goto done;
         a.out = out;
     }
+    if ((rc = refuse_existing(&a)))
+        goto done;
     image_options(&a, a.out, &o);
     if (a.have_vmax) {
         o.have_vmin = 1;
@@ -638,6 +657,8 @@ static int plot_page(const char *sub, int argc, char **argv)
             goto done;
         a.out = out;
     }
+    if ((rc = refuse_existing(&a)))
+        goto done;
     ps_plot_level_label(&ds, k, lev, sizeof lev);
     if (cube)
         snprintf(title, sizeof title, "%s: %s, first %zu level%s, %zu time%s", stem, ds.var_name, nlev,

@@ -96,7 +96,9 @@ static void run_usage(FILE *f)
         "Usage: pstencil run [INPUT.nc] [OPTIONS]\n\n"
         "Run a stencil (default: the ocean temperature diffusion model of docs/model.md) and\n"
         "write CF NetCDF. With no INPUT it runs on the built-in ocean (see 'pstencil gen').\n\n"
-        "  -o, --output FILE       output file (default output/predicted_temperatures_<backend>.nc)\n"
+        "  -o, --output FILE       output file; an existing one is refused without --force\n"
+        "                          (default output/predicted_temperatures_<backend>.nc,\n"
+        "                          which is replaced: the default command can run again)\n"
         "  -n, --steps N           time steps (default %d); alias --num_timesteps\n"
         "      --data-file FILE    the input file (the course's option name)\n"
         "  -s, --stencil NAME      the stencil to run (default %s; see below)\n"
@@ -111,11 +113,15 @@ static void run_usage(FILE *f)
         "      --var NAME          the temperature variable (default: found by CF rules)\n"
         "      --time-index I      time record of the input to start from (default 0)\n"
         "      --output-every K    write a snapshot every K steps (default: initial and final)\n"
-        "      --dt SECONDS        model seconds per step, written to the output's model_time;\n"
-        "                          a stencil with its own --dt option (below) takes it as its\n"
-        "                          time step (seconds, or auto where allowed)\n"
+        "      --dt SECONDS        model seconds per step: record n of the output is at the\n"
+        "                          input record's time + steps * dt, in the input's time\n"
+        "                          units and calendar. Default for a dimensionless stencil\n"
+        "                          (diffusion7, smooth2): 1 s per step, so the output keeps\n"
+        "                          the input's date; a stencil with its own --dt option\n"
+        "                          (below, e.g. hdiff) takes it as its physical time step\n"
+        "                          (seconds, or auto where allowed) and always has one\n"
         "      --compress N        netCDF-4 deflate level 1..9 (default 0: none)\n"
-        "  -f, --force             overwrite an existing output file\n"
+        "  -f, --force             overwrite an existing output file (-o, --profile)\n"
         "      --profile FILE      write per-phase and per-step timings as JSON\n"
         "      --plot DIR          write before/after/difference slice images into DIR\n"
         "  -q, --quiet             no progress bar and no report\n"
@@ -472,6 +478,7 @@ int ps_cmd_run(int argc, char **argv)
     run_state rs;
     run_report rep;
     char outbuf[4096], why[4096], source[1024];
+    int default_output = 0;
     const char *bname;
     int ndev = 0, st, rc = PS_EXIT_USAGE, dev;
     double t0 = ps_now(), t;
@@ -605,18 +612,21 @@ int ps_cmd_run(int argc, char **argv)
 
     /* 4. the output, opened before running so a bad path fails at once */
     if (!a.output) {
+        /* the default output is replaced, so README's command runs twice */
         if (make_default_output(outbuf, sizeof outbuf, ps_backend_name(b)))
             goto done;
         a.output = outbuf;
+        default_output = 1;
     }
     snprintf(source, sizeof source, "pstencil %s, backend %s, device %s, %s, %s mode",
              PACKAGE_VERSION, ps_backend_name(b), devs[dev].name, ps_precision_name(a.precision),
              ps_mode_name(a.mode));
     memset(&wo, 0, sizeof wo);
     wo.path = a.output;
-    wo.force = a.force;
+    wo.force = a.force || default_output;
     wo.compress = (int)a.compress;
-    wo.dt = a.dt;
+    wo.dt = a.dt; /* 0: PS_WRITE_DEFAULT_DT */
+    wo.time_index = a.time_index;
     wo.history = ps_cli_cmdline;
     wo.source = source;
     wo.precision = a.precision;

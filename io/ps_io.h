@@ -178,21 +178,28 @@ int ps_dataset_coords(const ps_dataset *ds, ps_grid_coords *c);
 /** Free what ps_dataset_coords() allocated (safe on a zeroed or freed @p c). */
 void ps_grid_coords_free(ps_grid_coords *c);
 
+/** Seconds per step of the output's time axis when ps_write_options::dt is 0. */
+#define PS_WRITE_DEFAULT_DT 1.0
+
 /** Options for writing. */
 typedef struct ps_write_options {
     const char *path;        /**< final output path */
     int force;               /**< overwrite an existing output */
     int compress;            /**< deflate level 0..9 (0 = none) */
-    double dt;               /**< model seconds per step (0 = none: time is the step number) */
-    const char *history;     /**< line to append to history (timestamp added by the writer) */
+    double dt;               /**< model seconds per step: record n is at the input's time
+                                  + step * dt (0 = PS_WRITE_DEFAULT_DT, one second) */
+    const char *history;     /**< line to put first in history (timestamp added by the writer) */
     const char *source;      /**< e.g. "pstencil 0.1.0, backend openmp, device ..." */
     ps_precision precision;  /**< precision of the fields passed to ps_writer_append */
     int keep_time;           /**< nonzero: the time coordinate is the source's time axis
                                   (record n gets src time value number `step`, with its
-                                  attributes) instead of the step number; used by gen */
+                                  attributes) instead of the model time; used by gen */
     int reproducible;        /**< nonzero: no timestamp in the history line, so the file's
                                   bytes depend only on the data (gen); otherwise the time is
                                   now, or $SOURCE_DATE_EPOCH when set */
+    long time_index;         /**< the source's time record the model started from: the
+                                  time axis starts at its value, and `step` at the source's
+                                  own `step` there (a continued run) */
 } ps_write_options;
 
 /** An output file being written. */
@@ -211,26 +218,45 @@ typedef struct ps_writer ps_writer;
  * The file (netCDF-4, classic model), defined at the first append:
  * - dimensions `time` (unlimited), then depth, latitude, longitude named as
  *   in @p src (or `depth`, `latitude`, `longitude` without a source);
- * - `time(time)` double: the step number passed to ps_writer_append(), with
- *   long_name "model step", axis "T" and no units attribute (a dimensionless
- *   count, which CF allows and CDO/xarray read without complaint). With
+ * - `time(time)` double: the source's time value at opt->time_index plus
+ *   step * dt seconds (dt = opt->dt, or PS_WRITE_DEFAULT_DT when 0) in the
+ *   source time axis's units, with its attributes (units, calendar,
+ *   standard_name...; not `bounds`): see ps_time_units_parse() for the units
+ *   accepted. A source without a time axis, or whose time units are not
+ *   "<unit> since <date>", gives "seconds since 1970-01-01 00:00:00"
+ *   (calendar standard), an arbitrary origin said in a comment. With
  *   opt->keep_time, the source's time values and attributes instead;
- * - `model_time(time)` double, units "s" (step * dt), only when opt->dt > 0;
+ * - `step(time)` double, units "1": the model steps since the source's state,
+ *   plus the source's own `step` at opt->time_index when it has one (the
+ *   output of an earlier run), so a continued run keeps counting; its
+ *   `seconds_per_step` attribute is dt. Listed in the data variable's
+ *   `coordinates` (not written with opt->keep_time);
+ * - bounds variables of the depth, latitude and longitude coordinates (their
+ *   `bounds` attribute) and the variables the source variable's
+ *   `coordinates` attribute names whose dimensions are all spatial (NEMO's
+ *   2-D nav_lat/nav_lon, scalar coordinates), copied with their attributes,
+ *   dimensions and values (depth-dependent ones flipped with a reversed depth
+ *   axis; none when the grid differs from the source's);
  * - coordinate variables copied from @p src with their type and attributes
- *   (index values without a source or when the grid differs from it);
+ *   (none for a dimension without one in @p src but with an auxiliary
+ *   coordinate carried over, such as NEMO's x and y with nav_lat/nav_lon;
+ *   index values, long_name "... index" and units "1", without a source or
+ *   when the grid differs from it);
  * - the temperature variable named as in @p src (else `thetao`),
  *   (time, depth, lat, lon), float32 (float64 if opt->precision is
  *   PS_FLOAT64), chunks of one horizontal slab (1, 1, ny, nx), deflate level
  *   opt->compress with shuffle when > 0; its attributes copied from @p src
  *   except packing and missing-data ones (scale_factor, add_offset,
  *   missing_value, valid_*, _Unsigned) and references to variables not
- *   written (coordinates, bounds, grid_mapping, ...); units, long_name and
+ *   written (grid_mapping, cell_measures, ...; `coordinates` is rewritten as
+ *   above); units, long_name and
  *   standard_name added if absent; `_FillValue` = the source's if it was a
  *   float/double fill (NaN included), else 1e20; NaN cells are written as it;
  * - global attributes copied from @p src, then Conventions "CF-1.8",
- *   source = opt->source, history = the source's history, a newline, and
- *   "YYYY-MM-DDThh:mm:ssZ: <opt->history>" (UTC now, or $SOURCE_DATE_EPOCH;
- *   no timestamp with opt->reproducible), pstencil_input = the source path.
+ *   source = opt->source, history = "YYYY-MM-DDThh:mm:ssZ: <opt->history>"
+ *   (UTC now, or $SOURCE_DATE_EPOCH; no timestamp with opt->reproducible),
+ *   a newline, then the source's history (newest line first, as NCO and CDO
+ *   write it), pstencil_input = the source path.
  *
  * @p src may be NULL (generic names, index coordinates); it is copied, so it
  * may be closed once this returns.

@@ -4,6 +4,7 @@
 #include "ps_io.h"
 #include "ps_nc_internal.h"
 #include "ps_status.h"
+#include "ps_time.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,9 +15,27 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+/* A variable of the source carried over unchanged: a bounds variable or an
+ * auxiliary coordinate (docs/file-conventions.md). */
+typedef struct carried_var {
+    char name[NC_MAX_NAME + 1];
+    int nc_type;
+    int ndims;
+    char dim[4][NC_MAX_NAME + 1];
+    size_t len[4];
+    size_t n;                /* number of values */
+    double *values;
+    ps_attr_list attrs;
+    int role_bounds;         /* axis role whose `bounds` this is, else 0 */
+    int varid;
+} carried_var;
+
+#define MAX_CARRIED 16
 
 struct ps_writer {
     char path[4096];       /* final path */
@@ -35,7 +54,14 @@ struct ps_writer {
     int have_src;
     ps_grid grid;
     size_t nrec;
-    int var_id, time_id, step_id, mtime_id;
+    int var_id, time_id, step_id;
+    double t0;             /* source time value at the starting record (own units: 0) */
+    double unit_s;         /* seconds per unit of the output's time axis */
+    double step0;          /* the source's `step` at the starting record (0 if none) */
+    int own_time_units;    /* 1: seconds since 1970-01-01 (no usable source time) */
+    int dt_default;        /* no dt was given: PS_WRITE_DEFAULT_DT */
+    carried_var carried[MAX_CARRIED];
+    int ncarried;
     double fill;           /* value land (NaN) is written as */
     int fill_is_nan;
     void *slab;            /* one horizontal slab with NaN replaced by the fill */
@@ -135,6 +161,13 @@ static int copy_attrs(ps_writer *w, int varid, const ps_attr_list *l, int is_var
             continue;
         if (is_var == 1 && skip_var_attr(a->name))
             continue;
+        if (is_var == 3 && /* time: its range and bounds no longer hold */
+            (!strcmp(a->name, "bounds") || !strcmp(a->name, "missing_value") ||
+             !strcmp(a->name, "valid_min") || !strcmp(a->name, "valid_max") ||
+             !strcmp(a->name, "valid_range") || !strcmp(a->name, "actual_range")))
+            continue;
+        if (is_var == 4 && !strcmp(a->name, "bounds")) /* a carried variable's own bounds */
+            continue;
         if (is_var == 2) { /* coordinate variable */
             if (!strcmp(a->name, "bounds") || !strcmp(a->name, "missing_value"))
                 continue;
@@ -155,6 +188,186 @@ static int put_text(ps_writer *w, int varid, const char *name, const char *text)
 {
     int rc = nc_put_att_text(w->ncid, varid, name, strlen(text), text);
     return rc ? nc_fail(w, rc, name) : PS_OK;
+}
+
+/* ------------------------------------------------- variables carried over */
+
+static void carried_free(ps_writer *w)
+{
+    int i;
+    for (i = 0; i < w->ncarried; i++) {
+        free(w->carried[i].values);
+        ps_attr_list_free(&w->carried[i].attrs);
+    }
+    w->ncarried = 0;
+}
+
+/* Read every attribute of a source variable (text and numbers; strings skipped). */
+static int read_var_attrs(int ncid, int varid, ps_attr_list *l, const char *path)
+{
+    int na, i, rc, st;
+    if ((rc = nc_inq_varnatts(ncid, varid, &na)))
+        return ps_error(PS_EIO, "%s: %s", path, nc_strerror(rc));
+    for (i = 0; i < na; i++) {
+        char an[NC_MAX_NAME + 1];
+        nc_type t;
+        size_t len;
+        if ((rc = nc_inq_attname(ncid, varid, i, an)) || (rc = nc_inq_att(ncid, varid, an, &t, &len)))
+            return ps_error(PS_EIO, "%s: %s", path, nc_strerror(rc));
+        if (t == NC_STRING)
+            continue;
+        if (t == NC_CHAR) {
+            char *txt = malloc(len + 1);
+            if (!txt)
+                return ps_error(PS_ENOMEM, "out of memory");
+            if ((rc = nc_get_att_text(ncid, varid, an, txt))) {
+                free(txt);
+                return ps_error(PS_EIO, "%s: %s: %s", path, an, nc_strerror(rc));
+            }
+            txt[len] = '\0';
+            st = ps_attr_set_text(l, an, txt);
+            free(txt);
+        } else {
+            double *v = malloc((len ? len : 1) * sizeof *v);
+            if (!v)
+                return ps_error(PS_ENOMEM, "out of memory");
+            if ((rc = nc_get_att_double(ncid, varid, an, v))) {
+                free(v);
+                return ps_error(PS_EIO, "%s: %s: %s", path, an, nc_strerror(rc));
+            }
+            st = ps_attr_set_values(l, an, t, v, len);
+            free(v);
+        }
+        if (st)
+            return st;
+    }
+    return PS_OK;
+}
+
+/* The role of a source dimension name (-1: not an axis of the variable). */
+static int dim_role(const ps_dataset *src, const char *dim)
+{
+    int a;
+    for (a = 0; a < 4; a++)
+        if (src->axes[a].present && !strcmp(src->axes[a].dim_name, dim))
+            return a;
+    return -1;
+}
+
+/* Carry variable @p name of the source over: a bounds variable of axis
+ * @p role_bounds (its first dimension that axis, the second any non-axis
+ * one), or (role_bounds 0) an auxiliary coordinate whose dimensions are all
+ * spatial axes. Anything else, or a name the output already uses, is left. */
+static int carry_one(ps_writer *w, int ncid, const ps_dataset *src, const char *name,
+                     int role_bounds)
+{
+    int varid, ndims, dimids[NC_MAX_VAR_DIMS], k, a, rc, st, flip = 0;
+    nc_type t;
+    carried_var *c;
+    if (w->ncarried >= MAX_CARRIED || !strcmp(name, "time") || !strcmp(name, "step") ||
+        !strcmp(name, src->var_name))
+        return PS_OK;
+    for (k = 0; k < w->ncarried; k++)
+        if (!strcmp(w->carried[k].name, name))
+            return PS_OK;
+    for (a = 0; a < 4; a++)
+        if (src->axes[a].present &&
+            (!strcmp(name, src->axes[a].var_name) || !strcmp(name, src->axes[a].dim_name)))
+            return PS_OK;
+    if (nc_inq_varid(ncid, name, &varid) ||
+        nc_inq_var(ncid, varid, NULL, &t, &ndims, dimids, NULL) || ndims > 4 ||
+        t == NC_CHAR || t == NC_STRING)
+        return PS_OK;
+    if (role_bounds && ndims != 2)
+        return PS_OK;
+    c = &w->carried[w->ncarried];
+    memset(c, 0, sizeof *c);
+    snprintf(c->name, sizeof c->name, "%s", name);
+    c->nc_type = (t == NC_BYTE || t == NC_SHORT || t == NC_INT || t == NC_FLOAT) ? t : NC_DOUBLE;
+    c->ndims = ndims;
+    c->role_bounds = role_bounds;
+    c->n = 1;
+    for (k = 0; k < ndims; k++) {
+        int r;
+        if (nc_inq_dim(ncid, dimids[k], c->dim[k], &c->len[k]))
+            return PS_OK;
+        r = dim_role(src, c->dim[k]);
+        if (r == PS_AXIS_TIME || (role_bounds && k == 0 && r != role_bounds) ||
+            (role_bounds && k == 1 && r >= 0) || (!role_bounds && r < 0))
+            return PS_OK;
+        if (r == PS_AXIS_DEPTH && src->axes[r].reversed) {
+            if (k != 0)
+                return PS_OK; /* a reversed depth that is not the slowest dimension */
+            flip = 1;
+        }
+        c->n *= c->len[k];
+    }
+    c->values = malloc((c->n ? c->n : 1) * sizeof(double));
+    if (!c->values)
+        return ps_error(PS_ENOMEM, "out of memory");
+    if ((rc = nc_get_var_double(ncid, varid, c->values))) {
+        free(c->values);
+        return ps_error(PS_EIO, "%s: %s: %s", src->path, name, nc_strerror(rc));
+    }
+    if ((st = read_var_attrs(ncid, varid, &c->attrs, src->path))) {
+        free(c->values);
+        ps_attr_list_free(&c->attrs);
+        return st;
+    }
+    if (flip) {
+        /* the output has k = 0 at the surface: reverse the depth rows, and for
+         * bounds also each pair, so every bound stays next to its cell */
+        size_t rows = c->len[0], row = c->n / rows, i, j;
+        if (role_bounds)
+            row = 1, rows = c->n;
+        for (i = 0; i < rows / 2; i++)
+            for (j = 0; j < row; j++) {
+                double tmp = c->values[i * row + j];
+                c->values[i * row + j] = c->values[(rows - 1 - i) * row + j];
+                c->values[(rows - 1 - i) * row + j] = tmp;
+            }
+    }
+    w->ncarried++;
+    return PS_OK;
+}
+
+/* Find, in the source file, the bounds of the spatial coordinates, the
+ * auxiliary coordinates of the variable and the `step` of a continued run. */
+static int load_from_source(ps_writer *w, const ps_dataset *src, long time_index)
+{
+    int ncid, a, st = PS_OK, sv, nd, did;
+    const ps_attr *ca;
+    if (!src->path[0] || nc_open(src->path, NC_NOWRITE, &ncid))
+        return PS_OK; /* the built-in ocean: nothing more to carry */
+    for (a = 1; a < 4 && !st; a++) {
+        const ps_attr *b = src->axes[a].present && src->axes[a].var_name[0]
+                               ? ps_attr_find(&src->axes[a].attrs, "bounds") : NULL;
+        if (b && b->text)
+            st = carry_one(w, ncid, src, b->text, a);
+    }
+    ca = ps_attr_find(&src->var_attrs, "coordinates");
+    if (!st && ca && ca->text) {
+        char *list = strdup(ca->text), *save = NULL, *tok;
+        if (!list)
+            st = ps_error(PS_ENOMEM, "out of memory");
+        for (tok = list ? strtok_r(list, " \t\n", &save) : NULL; tok && !st;
+             tok = strtok_r(NULL, " \t\n", &save))
+            st = carry_one(w, ncid, src, tok, 0);
+        free(list);
+    }
+    /* the output of an earlier run: its step count goes on */
+    if (!st && src->axes[0].present && time_index >= 0 &&
+        (size_t)time_index < src->axes[0].len && !nc_inq_varid(ncid, "step", &sv) &&
+        !nc_inq_varndims(ncid, sv, &nd) && nd == 1 && !nc_inq_vardimid(ncid, sv, &did)) {
+        char dn[NC_MAX_NAME + 1];
+        size_t i = (size_t)time_index;
+        double v;
+        if (!nc_inq_dimname(ncid, did, dn) && !strcmp(dn, src->axes[0].dim_name) &&
+            !nc_get_var1_double(ncid, sv, &i, &v) && isfinite(v))
+            w->step0 = v;
+    }
+    nc_close(ncid);
+    return st;
 }
 
 /* -------------------------------------------------------------------- open */
@@ -184,8 +397,23 @@ int ps_writer_open(ps_writer **wp, const ps_dataset *src, const ps_write_options
     w->ncid = -1;
     w->force = opt->force;
     w->compress = opt->compress;
-    w->dt = opt->dt;
+    w->dt = opt->dt > 0 ? opt->dt : PS_WRITE_DEFAULT_DT;
+    w->dt_default = !(opt->dt > 0);
     w->keep_time = opt->keep_time;
+    /* the time axis: the source record's time + step * dt, in the source's units */
+    w->own_time_units = 1;
+    w->unit_s = 1;
+    if (src && src->axes[0].present && src->axes[0].values && opt->time_index >= 0 &&
+        (size_t)opt->time_index < src->axes[0].len) {
+        const ps_attr *u = ps_attr_find(&src->axes[0].attrs, "units");
+        double us;
+        if (u && u->text && ps_time_units_parse(u->text, &us, NULL, 0) == PS_OK &&
+            isfinite(src->axes[0].values[opt->time_index])) {
+            w->own_time_units = 0;
+            w->unit_s = us;
+            w->t0 = src->axes[0].values[opt->time_index];
+        }
+    }
     w->precision = opt->precision;
     snprintf(w->path, sizeof w->path, "%s", opt->path);
 
@@ -209,9 +437,9 @@ int ps_writer_open(ps_writer **wp, const ps_dataset *src, const ps_write_options
             st = ps_error(PS_ENOMEM, "out of memory");
             goto fail;
         }
-        snprintf(w->history, n, "%s%s%s%s%s", old,
-                 *old && old[strlen(old) - 1] != '\n' ? "\n" : "",
-                 opt->reproducible ? "" : stamp, opt->reproducible ? "" : ": ", line);
+        /* newest line first, as NCO and CDO write it */
+        snprintf(w->history, n, "%s%s%s%s%s", opt->reproducible ? "" : stamp,
+                 opt->reproducible ? "" : ": ", line, *old ? "\n" : "", old);
     }
     w->source = xstrdup(opt->source ? opt->source : "pstencil " PACKAGE_VERSION);
     if (!w->source) {
@@ -248,6 +476,8 @@ int ps_writer_open(ps_writer **wp, const ps_dataset *src, const ps_write_options
         }
         if ((st = ps_attr_list_copy(&w->src.var_attrs, &src->var_attrs)) ||
             (st = ps_attr_list_copy(&w->src.global_attrs, &src->global_attrs)))
+            goto fail;
+        if (!w->keep_time && (st = load_from_source(w, src, opt->time_index)))
             goto fail;
     }
 
@@ -304,17 +534,30 @@ static int define_coord(ps_writer *w, int role, int dimid, size_t len, int *vari
     if ((rc = nc_def_var(w->ncid, name, (nc_type)t, 1, &dimid, varid)))
         return nc_fail(w, rc, name);
     if (have && ax->var_name[0]) {
+        const ps_attr *u = ps_attr_find(&ax->attrs, "units"), *p;
         if ((st = copy_attrs(w, *varid, &ax->attrs, 2, t)))
             return st;
+        /* CF 4: name the axis the reader found, if the source did not */
+        if (!ps_attr_find(&ax->attrs, "standard_name")) {
+            p = ps_attr_find(&ax->attrs, "positive");
+            if (role == PS_AXIS_LAT || role == PS_AXIS_LON)
+                st = put_text(w, *varid, "standard_name",
+                              role == PS_AXIS_LAT ? "latitude" : "longitude");
+            else if (role == PS_AXIS_DEPTH && u && u->text &&
+                     (!strcmp(u->text, "m") || !strncmp(u->text, "met", 3)) &&
+                     !(p && p->text && !strcasecmp(p->text, "up")))
+                st = put_text(w, *varid, "standard_name", "depth");
+            if (st)
+                return st;
+        }
     } else {
         /* no coordinate variable in the source: index values, named by role */
         static const char *const ln[4] = {"time index", "depth level index",
                                           "latitude index", "longitude index"};
-        static const char *const axn[4] = {"T", "Z", "Y", "X"};
+        /* no axis, positive or units naming a geographic axis: CF would then
+         * require degrees or metres, which an index is not */
         if ((st = put_text(w, *varid, "long_name", ln[role])) ||
-            (st = put_text(w, *varid, "axis", axn[role])))
-            return st;
-        if (role == PS_AXIS_DEPTH && (st = put_text(w, *varid, "positive", "down")))
+            (st = put_text(w, *varid, "units", "1")))
             return st;
     }
     return PS_OK;
@@ -340,6 +583,74 @@ static int write_coord(ps_writer *w, int role, int varid, size_t len)
     return rc ? nc_fail(w, rc, "coordinates") : PS_OK;
 }
 
+/* Define the carried variables (their dimensions as needed; a name whose
+ * length differs from the output's dimension of that name is left out) and
+ * point the coordinates at their bounds. */
+static int define_carried(ps_writer *w, const int *cv)
+{
+    int i, k, rc, st;
+    for (i = 0; i < w->ncarried; i++) {
+        carried_var *c = &w->carried[i];
+        int dims[4];
+        const ps_attr *fa;
+        c->varid = -1;
+        for (k = 0; k < c->ndims; k++) {
+            size_t len;
+            if (nc_inq_dimid(w->ncid, c->dim[k], &dims[k]) == NC_NOERR) {
+                if (nc_inq_dimlen(w->ncid, dims[k], &len) || len != c->len[k])
+                    break;
+            } else if ((rc = nc_def_dim(w->ncid, c->dim[k], c->len[k], &dims[k]))) {
+                return nc_fail(w, rc, c->dim[k]);
+            }
+        }
+        if (k < c->ndims)
+            continue;
+        if ((rc = nc_def_var(w->ncid, c->name, (nc_type)c->nc_type, c->ndims, dims, &c->varid)))
+            return nc_fail(w, rc, c->name);
+        if ((st = copy_attrs(w, c->varid, &c->attrs, 4, 0)))
+            return st;
+        fa = ps_attr_find(&c->attrs, "_FillValue");
+        if (fa && fa->values && fa->len == 1 &&
+            (rc = nc_put_att_double(w->ncid, c->varid, "_FillValue", (nc_type)c->nc_type, 1,
+                                    fa->values)))
+            return nc_fail(w, rc, c->name);
+        if (c->role_bounds && (st = put_text(w, cv[c->role_bounds], "bounds", c->name)))
+            return st;
+    }
+    return PS_OK;
+}
+
+/* Whether an auxiliary coordinate carried over spans dimension @p dim. */
+static int carried_uses_dim(const ps_writer *w, const char *dim)
+{
+    int i, k;
+    for (i = 0; i < w->ncarried; i++)
+        for (k = 0; k < w->carried[i].ndims; k++)
+            if (!w->carried[i].role_bounds && !strcmp(w->carried[i].dim[k], dim))
+                return 1;
+    return 0;
+}
+
+/* The data variable's `coordinates`: the auxiliary coordinates carried over
+ * and `step` (none with keep_time and nothing carried). */
+static int put_coordinates(ps_writer *w)
+{
+    char list[4096] = "";
+    size_t n = 0;
+    int i;
+    for (i = 0; i < w->ncarried; i++)
+        if (!w->carried[i].role_bounds && w->carried[i].varid >= 0)
+            n += (size_t)snprintf(list + n, n < sizeof list ? sizeof list - n : 0, "%s%s",
+                                  n ? " " : "", w->carried[i].name);
+    if (w->step_id >= 0 && n < sizeof list)
+        n += (size_t)snprintf(list + n, sizeof list - n, "%sstep", n ? " " : "");
+    if (!n)
+        return PS_OK;
+    if (n >= sizeof list)
+        return ps_error(PS_EINVAL, "writing %s: too many coordinates", w->path);
+    return put_text(w, w->var_id, "coordinates", list);
+}
+
 static int define(ps_writer *w, const ps_grid *g)
 {
     int rc, st, dims[4], cv[4], a;
@@ -358,33 +669,62 @@ static int define(ps_writer *w, const ps_grid *g)
         if ((rc = nc_def_dim(w->ncid, dn, lens[a], &dims[a])))
             return nc_fail(w, rc, dn);
     }
-    /* time = the step number; model_time = step * dt in seconds when dt > 0 */
+    /* time: the source's, advanced by step * dt; step: the model step count */
     if ((rc = nc_def_var(w->ncid, "time", NC_DOUBLE, 1, &dims[0], &w->time_id)))
         return nc_fail(w, rc, "time");
     if (w->keep_time && w->have_src && w->src.axes[0].present) {
         if ((st = copy_attrs(w, w->time_id, &w->src.axes[0].attrs, 2, NC_DOUBLE)))
             return st;
-    } else if ((st = put_text(w, w->time_id, "long_name", "model step")) ||
+    } else if (!w->own_time_units) {
+        const ps_attr_list *ta = &w->src.axes[0].attrs;
+        if ((st = copy_attrs(w, w->time_id, ta, 3, NC_DOUBLE)))
+            return st;
+        if (!ps_attr_find(ta, "standard_name") &&
+            (st = put_text(w, w->time_id, "standard_name", "time")))
+            return st;
+        if (!ps_attr_find(ta, "axis") && (st = put_text(w, w->time_id, "axis", "T")))
+            return st;
+    } else if ((st = put_text(w, w->time_id, "standard_name", "time")) ||
+               (st = put_text(w, w->time_id, "long_name", "time")) ||
+               (st = put_text(w, w->time_id, "units", "seconds since 1970-01-01 00:00:00")) ||
+               (st = put_text(w, w->time_id, "calendar", "standard")) ||
                (st = put_text(w, w->time_id, "axis", "T")) ||
                (st = put_text(w, w->time_id, "comment",
-                              "number of diffusion steps taken from the input state "
-                              "(dimensionless, hence no units attribute; see model_time "
-                              "for seconds when a time step was given)")))
+                              "the input has no time axis with units '<unit> since <date>': "
+                              "the origin is arbitrary and the values are the model time "
+                              "elapsed since the input state")))
         return st;
-    w->mtime_id = -1;
-    if (w->dt > 0) {
+    w->step_id = -1;
+    if (!w->keep_time) {
         double dt = w->dt;
-        if ((rc = nc_def_var(w->ncid, "model_time", NC_DOUBLE, 1, &dims[0], &w->mtime_id)))
-            return nc_fail(w, rc, "model_time");
-        if ((st = put_text(w, w->mtime_id, "long_name", "model time since the input state")) ||
-            (st = put_text(w, w->mtime_id, "units", "s")))
+        if ((rc = nc_def_var(w->ncid, "step", NC_DOUBLE, 1, &dims[0], &w->step_id)))
+            return nc_fail(w, rc, "step");
+        if ((st = put_text(w, w->step_id, "long_name", "model step count")) ||
+            (st = put_text(w, w->step_id, "units", "1")) ||
+            (st = put_text(w, w->step_id, "comment",
+                           w->dt_default
+                               ? "steps taken since the initial state; no time step was "
+                                 "given, so each step advances time by one second (the "
+                                 "model is dimensionless: its steps have no duration)"
+                               : "steps taken since the initial state; each advances time "
+                                 "by seconds_per_step")))
             return st;
-        if ((rc = nc_put_att_double(w->ncid, w->mtime_id, "dt", NC_DOUBLE, 1, &dt)))
-            return nc_fail(w, rc, "dt");
+        if ((rc = nc_put_att_double(w->ncid, w->step_id, "seconds_per_step", NC_DOUBLE, 1, &dt)))
+            return nc_fail(w, rc, "seconds_per_step");
     }
-    for (a = 1; a < 4; a++)
+    for (a = 1; a < 4; a++) {
+        cv[a] = -1;
+        /* a dimension the source has no coordinate variable for but an
+         * auxiliary coordinate carried over (NEMO's x and y, located by the
+         * 2-D nav_lat/nav_lon) gets none */
+        if (w->have_src && w->src.axes[a].present && !w->src.axes[a].var_name[0] &&
+            w->src.axes[a].len == lens[a] && carried_uses_dim(w, w->src.axes[a].dim_name))
+            continue;
         if ((st = define_coord(w, a, dims[a], lens[a], &cv[a])))
             return st;
+    }
+    if ((st = define_carried(w, cv)))
+        return st;
 
     if ((rc = nc_def_var(w->ncid, vname, vt, 4, dims, &w->var_id)))
         return nc_fail(w, rc, vname);
@@ -411,6 +751,8 @@ static int define(ps_writer *w, const ps_grid *g)
     }
     if (w->have_src && (st = copy_attrs(w, w->var_id, &w->src.var_attrs, 1, 0)))
         return st;
+    if ((st = put_coordinates(w)))
+        return st;
     {
         const ps_attr_list *va = w->have_src ? &w->src.var_attrs : NULL;
         if (!ps_attr_find(va, "units") && (st = put_text(w, w->var_id, "units", "degrees_C")))
@@ -434,8 +776,12 @@ static int define(ps_writer *w, const ps_grid *g)
     if ((rc = nc_enddef(w->ncid)))
         return nc_fail(w, rc, "header");
     for (a = 1; a < 4; a++)
-        if ((st = write_coord(w, a, cv[a], lens[a])))
+        if (cv[a] >= 0 && (st = write_coord(w, a, cv[a], lens[a])))
             return st;
+    for (a = 0; a < w->ncarried; a++)
+        if (w->carried[a].varid >= 0 &&
+            (rc = nc_put_var_double(w->ncid, w->carried[a].varid, w->carried[a].values)))
+            return nc_fail(w, rc, w->carried[a].name);
     w->slab = malloc(g->ny * g->nx * (vt == NC_DOUBLE ? sizeof(double) : sizeof(float)));
     if (!w->slab)
         return ps_error(PS_ENOMEM, "out of memory");
@@ -462,6 +808,7 @@ int ps_writer_append(ps_writer *w, long step, const ps_field *field)
             int a;
             for (a = 1; a < 4; a++)
                 w->src.axes[a].present = 0;
+            carried_free(w);
         }
         if ((st = define(w, &field->grid)))
             return st;
@@ -503,12 +850,14 @@ int ps_writer_append(ps_writer *w, long step, const ps_field *field)
     if (w->keep_time && w->have_src && w->src.axes[0].present && step >= 0 &&
         (size_t)step < w->src.axes[0].len && w->src.axes[0].values)
         st_step = w->src.axes[0].values[step];
+    else if (!w->keep_time)
+        st_step = w->t0 + (double)step * w->dt / w->unit_s;
     if ((rc = nc_put_vara_double(w->ncid, w->time_id, start, count, &st_step)))
         return nc_fail(w, rc, "time");
-    if (w->mtime_id >= 0) {
-        double mt = st_step * w->dt;
-        if ((rc = nc_put_vara_double(w->ncid, w->mtime_id, start, count, &mt)))
-            return nc_fail(w, rc, "model_time");
+    if (w->step_id >= 0) {
+        double sv = w->step0 + (double)step;
+        if ((rc = nc_put_vara_double(w->ncid, w->step_id, start, count, &sv)))
+            return nc_fail(w, rc, "step");
     }
     w->nrec++;
     return PS_OK;
@@ -581,5 +930,6 @@ void ps_writer_abort(ps_writer *w)
     }
     ps_attr_list_free(&w->src.var_attrs);
     ps_attr_list_free(&w->src.global_attrs);
+    carried_free(w);
     free(w);
 }

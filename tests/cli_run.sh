@@ -41,7 +41,7 @@ fi
 
 # snapshots every 2 steps of 5: steps 0, 2, 4, 5
 expect_exit 0 "$PSTENCIL" run --backend reference --steps 5 --output-every 2 -o every.nc --no-progress --dt 3600
-ncdump -v time every.nc | tr -d ' \n' | grep -q "time=0,2,4,5;" || { ncdump -v time every.nc | tail -3; fail "snapshot times are not 0,2,4,5"; }
+ncdump -v step every.nc | tr -d ' \n' | grep -q "step=0,2,4,5;" || { ncdump -v step every.nc | tail -3; fail "snapshot steps are not 0,2,4,5"; }
 
 # --profile writes JSON with per-step times
 expect_exit 0 "$PSTENCIL" run --backend reference --steps 3 -o prof.nc --profile prof.json --no-progress
