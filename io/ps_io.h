@@ -129,7 +129,10 @@ int ps_dataset_read(ps_dataset *ds, size_t t, ps_precision p, ps_field *out);
 /**
  * Check, before allocating anything, that @p nfields fields of the dataset's
  * grid in precision @p p can be addressed (overflow-safe) and fit in the
- * machine's physical memory. ps_dataset_read() does this for one field.
+ * memory this process can really use (the smallest of MemAvailable, the
+ * cgroup limit and RLIMIT_AS). The message names the buffers counted: 1
+ * input field, 2 + working copy, 3 + output field, 4 + initial-state copy.
+ * ps_dataset_read() does this for one field.
  * @return PS_OK or PS_ENOMEM (detail gives the sizes).
  */
 int ps_dataset_check_memory(const ps_dataset *ds, ps_precision p, size_t nfields);

@@ -97,7 +97,8 @@ expect_err "(same|input)"
 cmp -s good.nc o/same.nc || fail "the input was modified through a link"
 rm o/same.nc o/alias.nc
 
-# a grid too large for memory (netCDF-4 stores no data for unwritten chunks)
+# a grid that declares far more data than the file holds (netCDF-4 stores no
+# data for unwritten chunks): refused before reading, not read as fill
 cat > huge.cdl <<'CDL'
 netcdf huge {
 dimensions: depth = 4000 ; latitude = 100000 ; longitude = 100000 ;
@@ -110,7 +111,8 @@ variables:
 }
 CDL
 ncgen -k nc4 -o huge.nc huge.cdl || fail "ncgen huge"
-bad "(too large|memory)" "$PSTENCIL" run huge.nc -o o/o.nc --backend reference
+bad "huge.nc is truncated or its data were never written: variable 'thetao' declares" \
+  "$PSTENCIL" run huge.nc -o o/o.nc --backend reference
 
 # a backend that cannot run is an error with the reason, never a fallback
 bad "(cuda|CUDA)" "$PSTENCIL" run good.nc -o o/o.nc --backend cuda
