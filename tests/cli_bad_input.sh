@@ -75,6 +75,8 @@ bad "depth.*(2|< ?3|at least 3)" "$PSTENCIL" run thin.nc -o o/o.nc
 bad "steps.*(negative|range|>= 0)" "$PSTENCIL" run good.nc -o o/o.nc --steps -3
 bad "steps.*not a whole number" "$PSTENCIL" run good.nc -o o/o.nc --steps ten
 bad "steps.*not a whole number" "$PSTENCIL" run good.nc -o o/o.nc --steps 2.5
+# a whole number too large for a long is "too large", not "not a whole number"
+bad "steps: 99999999999999999999 is too large" "$PSTENCIL" run good.nc -o o/o.nc --steps 99999999999999999999
 bad "coeff.*finite" "$PSTENCIL" run good.nc -o o/o.nc --coeff inf
 bad "coeff.*(finite|number)" "$PSTENCIL" run good.nc -o o/o.nc --coeff nan
 bad "time-index 1 is out of range" "$PSTENCIL" run good.nc -o o/o.nc --time-index 1
