@@ -859,7 +859,11 @@ int ps_dataset_check_memory(const ps_dataset *ds, ps_precision p, size_t nfields
     return check_memory(&ds->grid, p, nfields, 0, field_names(nfields), label);
 }
 
-int ps_dataset_read(ps_dataset *ds, size_t t, ps_precision p, ps_field *out)
+/* Levels k0 .. k0 + nk - 1 (k = 0 the surface) of time index t, as a field
+ * of nk levels: the whole grid for ps_dataset_read(), one level for
+ * ps_dataset_read_level(). */
+static int read_levels(ps_dataset *ds, size_t t, size_t k0, size_t nk, ps_precision p,
+                       ps_field *out)
 {
     size_t start[4] = {0}, count[4] = {0}, stride_out[4] = {0};
     size_t len[4], dim_of_pos[4];
@@ -869,6 +873,7 @@ int ps_dataset_read(ps_dataset *ds, size_t t, ps_precision p, ps_field *out)
     void *buf = NULL;
     ps_grid g = ds->grid;
     int rev = ds->axes[PS_AXIS_DEPTH].reversed, identity;
+    size_t first[4] = {0};
 
     memset(out, 0, sizeof *out);
     if (ds->ncid < 0)
@@ -881,6 +886,10 @@ int ps_dataset_read(ps_dataset *ds, size_t t, ps_precision p, ps_field *out)
                                    "record%s: 0..%zu)",
                         ds->path, t, ds->ntime, ds->ntime == 1 ? "" : "s", ds->ntime - 1);
     }
+    if (k0 >= g.nz || nk == 0 || nk > g.nz - k0)
+        return ps_error(PS_ERANGE, "%s: levels %zu..%zu are out of range (the grid has %zu)",
+                        ds->path, k0, k0 + nk - 1, g.nz);
+    g.nz = nk;
     /* file position -> role, and the output stride of each role */
     for (d = 0; d < 4; d++)
         if (ds->axes[d].present)
@@ -891,8 +900,11 @@ int ps_dataset_read(ps_dataset *ds, size_t t, ps_precision p, ps_field *out)
     stride_out[PS_AXIS_LON] = 1;
     for (d = 0; d < nd; d++) {
         int r = pos_role[d];
-        len[d] = r == PS_AXIS_TIME ? 1 : ds->axes[r].len;
+        len[d] = r == PS_AXIS_TIME ? 1 : r == PS_AXIS_DEPTH ? nk : ds->axes[r].len;
         start[d] = r == PS_AXIS_TIME ? t : 0;
+        if (r == PS_AXIS_DEPTH) /* file levels, flipped when the file counts up */
+            start[d] = rev ? ds->axes[r].len - k0 - nk : k0;
+        first[d] = start[d];
         count[d] = len[d];
         dim_of_pos[d] = (size_t)r;
     }
@@ -937,7 +949,7 @@ int ps_dataset_read(ps_dataset *ds, size_t t, ps_precision p, ps_field *out)
     for (b = 0; b < nblk; b++) {
         size_t idx[4] = {0}, base = 0;
         int use_float = vt == NC_FLOAT && float_passthrough(&u);
-        start[slow] = b;
+        start[slow] = first[slow] + b;
         if (use_float)
             rc = nc_get_vara_float(ds->ncid, ds->varid, start, count, buf);
         else
@@ -1035,4 +1047,14 @@ done:
     if (st)
         ps_field_free(out);
     return st;
+}
+
+int ps_dataset_read(ps_dataset *ds, size_t t, ps_precision p, ps_field *out)
+{
+    return read_levels(ds, t, 0, ds->grid.nz, p, out);
+}
+
+int ps_dataset_read_level(ps_dataset *ds, size_t t, size_t k, ps_precision p, ps_field *out)
+{
+    return read_levels(ds, t, k, 1, p, out);
 }

@@ -313,6 +313,22 @@ static void check_read(const char *label, const char *path, const spec *s, const
                         bad = 1;
                     }
                 }
+        /* level by level (the streaming readers): the same values as the grid */
+        for (k = 0; k < NZ && !bad; k++) {
+            ps_field lv;
+            size_t plane = (size_t)NY * NX;
+            ps_test_checks++;
+            if ((st = ps_dataset_read_level(&ds, (size_t)t, (size_t)k, PS_FLOAT64, &lv))) {
+                FAILF("%s: read level %d t=%d: %s", label, k, t, ps_error_detail());
+                break;
+            }
+            if (lv.grid.nz != 1 || memcmp(lv.data, (double *)f64.data + (size_t)k * plane,
+                                          plane * sizeof(double))) {
+                FAILF("%s: level %d of t=%d differs from the whole-grid read", label, k, t);
+                bad = 1;
+            }
+            ps_field_free(&lv);
+        }
         ps_field_free(&f32);
         ps_field_free(&f64);
     }
