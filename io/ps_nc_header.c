@@ -227,7 +227,7 @@ static uint64_t sat_mul(uint64_t a, uint64_t b)
     return (b && a > UINT64_MAX / b) ? UINT64_MAX : a * b;
 }
 
-/* (x + 3) rounded down to a multiple of 4, saturating instead of wrapping. */
+/* x rounded up to a multiple of 4, saturating instead of wrapping. */
 static uint64_t sat_pad4(uint64_t x)
 {
     return x > UINT64_MAX - 3 ? UINT64_MAX : (x + 3) & ~(uint64_t)3;
