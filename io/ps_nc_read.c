@@ -835,9 +835,10 @@ static int check_memory(const ps_grid *g, ps_precision p, size_t nfields, size_t
     avail = ps_mem_available(&why);
     if (avail && (unsigned long long)bytes > avail)
         return ps_error(PS_ENOMEM,
-                        "%s: the %s (%zux%zux%zu, %s) need %zu bytes, more than the %llu bytes "
+                        "%s: the %s (%zux%zux%zu, %s) %s %zu bytes, more than the %llu bytes "
                         "this process can use (limited by %s)",
-                        path, what, g->nz, g->ny, g->nx, ps_precision_name(p), bytes, avail, why);
+                        path, what, g->nz, g->ny, g->nx, ps_precision_name(p),
+                        nfields > 1 || extra ? "need" : "needs", bytes, avail, why);
     return PS_OK;
 }
 
@@ -845,7 +846,7 @@ static int check_memory(const ps_grid *g, ps_precision p, size_t nfields, size_t
 static const char *field_names(size_t nfields)
 {
     switch (nfields) {
-    case 0: case 1: return "input field";
+    case 0: case 1: return "field";
     case 2: return "input field and working copy";
     case 3: return "input field, working copy and output field";
     case 4: return "input field, working copy, output field and initial-state copy";
