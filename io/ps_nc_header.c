@@ -46,6 +46,7 @@ typedef struct hdr {
     int v;            /* 1 classic, 2 64-bit offset, 5 CDF5 */
     const char *path;
     int status;       /* first problem found (PS_OK while none) */
+    int short_buf;    /* ran off the bytes read, not off the file */
 } hdr;
 
 /* Record the first problem, with the byte offset where it was found. */
@@ -79,8 +80,10 @@ static void hdr_eof(hdr *h, const char *what)
 {
     if ((uint64_t)h->n >= h->fsize)
         hdr_fail(h, PS_ETRUNC, "%s", what);
-    else
+    else {
+        h->short_buf = 1;
         hdr_fail(h, PS_EFORMAT, "the header is longer than %zu bytes", HDR_MAX_BYTES);
+    }
 }
 
 static uint64_t hdr_u(hdr *h, int bytes, const char *what)
@@ -447,25 +450,38 @@ cut:
                     path);
 }
 
-int ps_nc_precheck(const char *path, off_t fsize, int *kind)
+/* The first @p want bytes of the file into a new buffer; *got what was read. */
+static unsigned char *read_prefix(const char *path, size_t want, size_t *got, int *st)
 {
     FILE *f = fopen(path, "rb");
-    size_t want = fsize < (off_t)HDR_MAX_BYTES ? (size_t)fsize : HDR_MAX_BYTES;
+    unsigned char *buf;
+    *got = 0;
+    if (!f) {
+        *st = ps_error(PS_EIO, "cannot open %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    buf = malloc(want ? want : 1);
+    if (!buf)
+        *st = ps_error(PS_ENOMEM, "out of memory");
+    else
+        *got = fread(buf, 1, want, f);
+    fclose(f);
+    return buf;
+}
+
+int ps_nc_precheck(const char *path, off_t fsize, int *kind)
+{
+    /* most headers fit in the first megabyte; read more only when needed */
+    size_t most = fsize < (off_t)HDR_MAX_BYTES ? (size_t)fsize : HDR_MAX_BYTES;
+    size_t want = most < ((size_t)1 << 20) ? most : (size_t)1 << 20;
     unsigned char *buf = NULL;
     hdr h = {0};
     int status = PS_OK;
     uint64_t off;
 
     *kind = PS_NC_UNKNOWN;
-    if (!f)
-        return ps_error(PS_EIO, "cannot open %s: %s", path, strerror(errno));
-    buf = malloc(want ? want : 1);
-    if (!buf) {
-        fclose(f);
-        return ps_error(PS_ENOMEM, "out of memory");
-    }
-    h.n = fread(buf, 1, want, f);
-    fclose(f);
+    if (!(buf = read_prefix(path, want, &h.n, &status)))
+        return status;
     h.p = buf;
     h.path = path;
     h.fsize = (uint64_t)fsize;
@@ -475,8 +491,23 @@ int ps_nc_precheck(const char *path, off_t fsize, int *kind)
     }
     if (h.n >= 4 && !memcmp(buf, "CDF", 3) && (buf[3] == 1 || buf[3] == 2 || buf[3] == 5)) {
         *kind = PS_NC_CLASSIC;
-        h.v = buf[3];
-        status = check_classic(&h);
+        for (;;) {
+            h.v = buf[3];
+            status = check_classic(&h);
+            if (!status || !h.short_buf || want >= most)
+                break;
+            /* the header goes on past what was read: read 8 times more */
+            want = want > most / 8 ? most : want * 8;
+            free(buf);
+            memset(&h, 0, sizeof h);
+            if (!(buf = read_prefix(path, want, &h.n, &status)))
+                return status;
+            h.p = buf;
+            h.path = path;
+            h.fsize = (uint64_t)fsize;
+            if (h.n < 4)
+                break;
+        }
         goto done;
     }
     /* HDF5: the superblock at 0, 512, 1024, 2048, ... (after a user block) */

@@ -10,7 +10,8 @@ enum { PS_NC_UNKNOWN = 0, PS_NC_CLASSIC = 1, PS_NC_HDF5 = 2 };
 
 /**
  * Check the file at @p path of @p fsize bytes before any library reads it.
- * Classic, 64-bit-offset and CDF5: parse the whole header (at most 32 MiB),
+ * Classic, 64-bit-offset and CDF5: parse the whole header (the first MiB
+ * read, more as the header needs, at most 32 MiB),
  * checking every count, name length, attribute length and data offset
  * against the bytes present and netCDF's limits (overflow-safe), then
  * compare the size the header implies (all fixed data, every record) with

@@ -43,6 +43,16 @@ printf '\177\377\377\377' | dd of=dmg.nc bs=1 seek=16 conv=notrunc 2>/dev/null
 expect_exit 2 "$PSTENCIL" summary dmg.nc
 expect_err "dmg.nc: damaged NetCDF header at byte [0-9]+: a name of 2147483647 bytes"
 grep -q "Argument list too long" "$TMP/err" && fail "damaged header: errno text"
+# a classic header longer than the first megabyte the pre-parser reads: still
+# parsed to its end (valid file: exit 0; cut inside that header: truncated)
+{ sed -e '/^data:/,$d' "$cdl"
+  printf '\t\t:big = "'; head -c 1500000 /dev/zero | tr '\0' a; printf '" ;\n'
+  sed -n '/^data:/,$p' "$cdl"; } > bighdr.cdl
+ncgen -k classic -o bighdr.nc bighdr.cdl || fail "ncgen bighdr"
+expect_exit 0 "$PSTENCIL" summary bighdr.nc
+head -c 1400000 bighdr.nc > bighdrcut.nc
+expect_exit 2 "$PSTENCIL" summary bighdrcut.nc
+expect_err "bighdrcut.nc is truncated: the file ends inside its header"
 # a truncated netCDF-4 file is truncated, not "not a NetCDF file"
 ncgen -k nc4 -o t4.nc "$cdl" || fail "ncgen t4"
 size=$(wc -c < t4.nc)
