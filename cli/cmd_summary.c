@@ -143,7 +143,7 @@ int ps_cmd_summary(int argc, char **argv)
     int c, s, rc = PS_EXIT_USAGE, levels = 1, d, pass;
     ps_dataset ds;
     ps_field f;
-    size_t t, k, n, plane, i, nocean = 0, ncells = 0;
+    size_t t, k, n, i, nocean = 0, ncells = 0;
     ksum sum = {0, 0}, sq = {0, 0};
     double mean = NAN, mx = -INFINITY, mn = INFINITY, sd = NAN;
     level_stats *lv = NULL;
@@ -178,44 +178,46 @@ int ps_cmd_summary(int argc, char **argv)
         lv[k].mn = INFINITY;
         lv[k].mx = -INFINITY;
     }
-    plane = ds.grid.ny * ds.grid.nx;
-    /* pass 0: sums, extremes, counts; pass 1: squared deviations from the mean */
+    /* pass 0: sums, extremes, counts; pass 1: squared deviations from the mean.
+     * One level at a time (same order of sums as the whole grid): memory is one
+     * plane, however deep the file. */
     for (pass = 0; pass < 2; pass++) {
         for (t = 0; t < ds.ntime; t++) {
-            const double *v;
-            if ((s = ps_dataset_read(&ds, t, PS_FLOAT64, &f))) {
-                rc = ps_cli_status_error(s, "summary");
-                goto done;
-            }
-            v = f.data;
-            n = ps_field_cells(&f);
-            for (i = 0; i < n; i++) {
-                double x = v[i];
-                if (pass == 1) {
-                    if (!isnan(x))
-                        kadd(&sq, (x - mean) * (x - mean));
-                    continue;
+            for (k = 0; k < ds.grid.nz; k++) {
+                const double *v;
+                if ((s = ps_dataset_read_level(&ds, t, k, PS_FLOAT64, &f))) {
+                    rc = ps_cli_status_error(s, "summary");
+                    goto done;
                 }
-                k = i / plane;
-                ncells++;
-                if (isnan(x)) {
-                    lv[k].land++;
-                    continue;
+                v = f.data;
+                n = ps_field_cells(&f);
+                for (i = 0; i < n; i++) {
+                    double x = v[i];
+                    if (pass == 1) {
+                        if (!isnan(x))
+                            kadd(&sq, (x - mean) * (x - mean));
+                        continue;
+                    }
+                    ncells++;
+                    if (isnan(x)) {
+                        lv[k].land++;
+                        continue;
+                    }
+                    nocean++;
+                    kadd(&sum, x);
+                    kadd(&lv[k].sum, x);
+                    lv[k].ocean++;
+                    if (x > mx)
+                        mx = x;
+                    if (x < mn)
+                        mn = x;
+                    if (x > lv[k].mx)
+                        lv[k].mx = x;
+                    if (x < lv[k].mn)
+                        lv[k].mn = x;
                 }
-                nocean++;
-                kadd(&sum, x);
-                kadd(&lv[k].sum, x);
-                lv[k].ocean++;
-                if (x > mx)
-                    mx = x;
-                if (x < mn)
-                    mn = x;
-                if (x > lv[k].mx)
-                    lv[k].mx = x;
-                if (x < lv[k].mn)
-                    lv[k].mn = x;
+                ps_field_free(&f);
             }
-            ps_field_free(&f);
         }
         if (pass == 0) {
             if (nocean == 0)

@@ -51,7 +51,17 @@ int ps_cli_parse_long(const char *opt, const char *s, long min, long max, long *
         return ps_cli_error("%s needs a value", opt);
     errno = 0;
     v = strtol(s, &end, 10);
-    if (errno || !end || *end || end == s)
+    if (!end || *end || end == s)
+        return ps_cli_error("%s: '%s' is not a whole number", opt, s);
+    if (errno == ERANGE) {
+        /* a whole number, just too large (or too small) for this option */
+        if (v > 0 && max >= LONG_MAX / 2)
+            return ps_cli_error("%s: %s is too large (must be at most %ld)", opt, s, max);
+        if (v > 0)
+            return ps_cli_error("%s: %s is too large (%ld..%ld)", opt, s, min, max);
+        return ps_cli_error("%s: %s is out of range (must be >= %ld)", opt, s, min);
+    }
+    if (errno)
         return ps_cli_error("%s: '%s' is not a whole number", opt, s);
     if (v < min || v > max) {
         if (max >= LONG_MAX / 2)

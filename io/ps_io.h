@@ -127,9 +127,20 @@ int ps_dataset_open(ps_dataset *ds, const char *path, const char *var);
 int ps_dataset_read(ps_dataset *ds, size_t t, ps_precision p, ps_field *out);
 
 /**
+ * Read one depth level @p k (0 = the surface) of time index @p t as a field
+ * of 1 x ny x nx, converted like ps_dataset_read(): readers that only
+ * summarise stream level by level instead of holding the whole grid.
+ * @return as ps_dataset_read(); PS_ERANGE also if @p k >= nz.
+ */
+int ps_dataset_read_level(ps_dataset *ds, size_t t, size_t k, ps_precision p, ps_field *out);
+
+/**
  * Check, before allocating anything, that @p nfields fields of the dataset's
  * grid in precision @p p can be addressed (overflow-safe) and fit in the
- * machine's physical memory. ps_dataset_read() does this for one field.
+ * memory this process can really use (the smallest of MemAvailable, the
+ * cgroup limit and RLIMIT_AS). The message names the buffers counted: 1
+ * input field, 2 + working copy, 3 + output field, 4 + initial-state copy.
+ * ps_dataset_read() does this for one field.
  * @return PS_OK or PS_ENOMEM (detail gives the sizes).
  */
 int ps_dataset_check_memory(const ps_dataset *ds, ps_precision p, size_t nfields);

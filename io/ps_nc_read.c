@@ -4,9 +4,11 @@
 #include "ps_io.h"
 #include "ps_nc_header.h"
 #include "ps_nc_internal.h"
+#include "ps_mem.h"
 #include "ps_status.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <netcdf.h>
 #include <stdint.h>
@@ -499,14 +501,67 @@ static void dataset_init(ps_dataset *ds)
     ds->varid = -1;
 }
 
+/* zlib cannot compress better than about 1032:1 */
+#define PS_MAX_COMPRESSION 1032u
+
+/*
+ * Before reading anything large: the data a variable declares must be in
+ * the file (classic formats: checked by the pre-parser already). For
+ * netCDF-4, an uncompressed variable's data cannot exceed the file, nor a
+ * compressed one's the file times the best ratio of zlib: a few kilobytes
+ * declaring gigabytes are refused here instead of read as fill values.
+ */
+static int check_declared_size(const ps_dataset *ds, int nd, const int *dimids,
+                               unsigned long long fsize)
+{
+    nc_type t;
+    size_t ts = 0, len;
+    unsigned long long bytes, limit;
+    int d, shuffle = 0, deflate = 0, level = 0, filtered;
+    unsigned int fid = 0;
+    if (ds->format == NC_FORMAT_CLASSIC || ds->format == NC_FORMAT_64BIT_OFFSET ||
+        ds->format == NC_FORMAT_CDF5)
+        return PS_OK;
+    if (nc_inq_vartype(ds->ncid, ds->varid, &t) || nc_inq_type(ds->ncid, t, NULL, &ts) || !ts)
+        return PS_OK; /* not numeric: refused later with its own message */
+    bytes = ts;
+    for (d = 0; d < nd; d++) {
+        if (nc_inq_dimlen(ds->ncid, dimids[d], &len))
+            return ps_error(PS_ENETCDF, "%s: cannot read the dimensions of '%s'", ds->path,
+                            ds->var_name);
+        bytes = len && bytes > ULLONG_MAX / len ? ULLONG_MAX : bytes * len;
+    }
+    if (bytes == ULLONG_MAX)
+        return ps_error(PS_ENOMEM, "%s: variable '%s' is too large to address (its dimensions "
+                        "multiply past 2^64 bytes)", ds->path, ds->var_name);
+    filtered = (nc_inq_var_deflate(ds->ncid, ds->varid, &shuffle, &deflate, &level) == NC_NOERR &&
+                deflate) ||
+               (nc_inq_var_filter(ds->ncid, ds->varid, &fid, NULL, NULL) == NC_NOERR && fid);
+    limit = filtered ? (fsize > ULLONG_MAX / PS_MAX_COMPRESSION ? ULLONG_MAX
+                                                                : fsize * PS_MAX_COMPRESSION)
+                     : fsize;
+    if (bytes > limit)
+        return ps_error(PS_ETRUNC,
+                        "%s is truncated or its data were never written: variable '%s' declares "
+                        "%llu bytes of data%s but the file has %llu bytes",
+                        ds->path, ds->var_name, bytes,
+                        filtered ? " (more than the best compression could hold)" : "", fsize);
+    return PS_OK;
+}
+
+/* netCDF-C's text for an open failure; positive codes are errno values that
+ * mean little here ("Argument list too long"), so they get a plainer text. */
+static const char *open_error(int rc)
+{
+    if (rc > 0)
+        return "the library could not parse it";
+    return nc_strerror(rc);
+}
+
 int ps_dataset_open(ps_dataset *ds, const char *path, const char *var)
 {
     struct stat sb;
-    unsigned char magic[8] = {0};
-    FILE *f;
-    size_t got;
-    int rc, st = PS_OK, nd, dimids[NC_MAX_VAR_DIMS], unlimdim = -1, i, fmt;
-    int is_cdf, is_hdf;
+    int rc, st = PS_OK, nd, dimids[NC_MAX_VAR_DIMS], unlimdim = -1, i, fmt, kind;
     nc_type vt;
 
     dataset_init(ds);
@@ -517,33 +572,22 @@ int ps_dataset_open(ps_dataset *ds, const char *path, const char *var)
         return ps_error(PS_EIO, "cannot open %s: %s", path, strerror(errno));
     if (S_ISDIR(sb.st_mode))
         return ps_error(PS_EIO, "cannot read %s: it is a directory", path);
-    f = fopen(path, "rb");
-    if (!f)
+    if (access(path, R_OK) != 0)
         return ps_error(PS_EIO, "cannot read %s: %s", path, strerror(errno));
-    got = fread(magic, 1, sizeof magic, f);
-    fclose(f);
-    is_cdf = got >= 4 && magic[0] == 'C' && magic[1] == 'D' && magic[2] == 'F' &&
-             (magic[3] == 1 || magic[3] == 2 || magic[3] == 5);
-    is_hdf = got >= 8 && !memcmp(magic, "\211HDF\r\n\032\n", 8);
-    if (!is_cdf && !is_hdf && got < 8)
-        return ps_error(PS_EFORMAT, "%s is not a NetCDF file (%s)", path,
-                        got == 0 ? "it is empty" : "too short");
+    /* untrusted input: the bounded pre-parser first, netCDF-C only after it */
+    if ((st = ps_nc_precheck(path, sb.st_size, &kind)))
+        return st;
     rc = nc_open(path, NC_NOWRITE, &ds->ncid);
     if (rc) {
         ds->ncid = -1;
-        if (is_cdf)
-            return ps_error(PS_ETRUNC, "%s: damaged or truncated NetCDF header: %s", path,
-                            nc_strerror(rc));
-        if (rc == NC_ENOTNC || rc == NC_EHDFERR || !is_hdf)
-            return ps_error(PS_EFORMAT, "%s is not a NetCDF file (%s)", path, nc_strerror(rc));
-        return ps_error(PS_EFORMAT, "%s: cannot open as NetCDF: %s", path, nc_strerror(rc));
+        if (kind == PS_NC_CLASSIC)
+            return ps_error(PS_EFORMAT, "%s: damaged NetCDF header (netCDF: %s)", path,
+                            open_error(rc));
+        return ps_error(PS_EFORMAT, "%s: damaged or unsupported netCDF-4/HDF5 file (netCDF: %s)",
+                        path, open_error(rc));
     }
     nc_inq_format(ds->ncid, &fmt);
     ds->format = fmt;
-    if (fmt == NC_FORMAT_CLASSIC || fmt == NC_FORMAT_64BIT_OFFSET || fmt == NC_FORMAT_CDF5) {
-        if ((st = ps_nc_check_classic_size(path, sb.st_size)))
-            goto fail;
-    }
     if ((st = find_variable(ds->ncid, path, var, &ds->varid)))
         goto fail;
     nc_inq_varname(ds->ncid, ds->varid, ds->var_name);
@@ -566,6 +610,8 @@ int ps_dataset_open(ps_dataset *ds, const char *path, const char *var)
     }
     nc_inq_vardimid(ds->ncid, ds->varid, dimids);
     nc_inq_unlimdim(ds->ncid, &unlimdim);
+    if ((st = check_declared_size(ds, nd, dimids, (unsigned long long)sb.st_size)))
+        goto fail;
     for (i = 0; i < nd; i++) {
         int cv, role = axis_role(ds->ncid, dimids[i], &cv);
         char dname[NC_MAX_NAME + 1] = "";
@@ -605,6 +651,11 @@ int ps_dataset_open(ps_dataset *ds, const char *path, const char *var)
     }
     orient_depth(&ds->axes[PS_AXIS_DEPTH]);
     ds->ntime = nd == 4 ? ds->axes[PS_AXIS_TIME].len : 1;
+    if (ds->ntime == 0) {
+        st = ps_error(PS_ERANGE, "%s: variable '%s' has no time records (dimension '%s' is empty)",
+                      path, ds->var_name, ds->axes[PS_AXIS_TIME].dim_name);
+        goto fail;
+    }
     ds->grid.nz = ds->axes[PS_AXIS_DEPTH].len;
     ds->grid.ny = ds->axes[PS_AXIS_LAT].len;
     ds->grid.nx = ds->axes[PS_AXIS_LON].len;
@@ -764,44 +815,56 @@ static int float_passthrough(const unpack *u)
     return !u->scaled && !u->uns_bits;
 }
 
-static int check_memory(const ps_grid *g, ps_precision p, size_t extra, const char *path)
+/*
+ * Whether @p nfields fields of grid @p g plus @p extra bytes (named in
+ * @p what, e.g. "input field, working copy, output field") fit in the memory
+ * this process can really use (io/ps_mem.c), overflow-safe.
+ */
+static int check_memory(const ps_grid *g, ps_precision p, size_t nfields, size_t extra,
+                        const char *what, const char *path)
 {
     size_t cells, bytes;
-    long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+    unsigned long long avail;
+    const char *why = NULL;
     int st = ps_grid_size(g, p, &cells, &bytes);
-    if (st)
-        return ps_error(PS_ENOMEM, "%s: grid %zux%zux%zu is too large to address", path, g->nz,
-                        g->ny, g->nx);
-    if (bytes > SIZE_MAX - extra)
-        return ps_error(PS_ENOMEM, "%s: grid %zux%zux%zu is too large to address", path, g->nz,
-                        g->ny, g->nx);
-    if (pages > 0 && psz > 0) {
-        unsigned long long phys = (unsigned long long)pages * (unsigned long long)psz;
-        if ((unsigned long long)(bytes + extra) > phys)
-            return ps_error(PS_ENOMEM,
-                            "%s: a %zux%zux%zu %s field needs %zu bytes, more than this "
-                            "machine's %llu bytes of memory",
-                            path, g->nz, g->ny, g->nx, ps_precision_name(p), bytes + extra, phys);
-    }
+    if (st || (nfields > 1 && bytes > SIZE_MAX / nfields) ||
+        bytes * (nfields ? nfields : 1) > SIZE_MAX - extra)
+        return ps_error(PS_ENOMEM, "%s: the %s of a %zux%zux%zu grid are too large to address",
+                        path, what, g->nz, g->ny, g->nx);
+    bytes = bytes * (nfields ? nfields : 1) + extra;
+    avail = ps_mem_available(&why);
+    if (avail && (unsigned long long)bytes > avail)
+        return ps_error(PS_ENOMEM,
+                        "%s: the %s (%zux%zux%zu, %s) %s %zu bytes, more than the %llu bytes "
+                        "this process can use (limited by %s)",
+                        path, what, g->nz, g->ny, g->nx, ps_precision_name(p),
+                        nfields > 1 || extra ? "need" : "needs", bytes, avail, why);
     return PS_OK;
+}
+
+/* What ps_dataset_check_memory() counts, by number of fields. */
+static const char *field_names(size_t nfields)
+{
+    switch (nfields) {
+    case 0: case 1: return "field";
+    case 2: return "input field and working copy";
+    case 3: return "input field, working copy and output field";
+    case 4: return "input field, working copy, output field and initial-state copy";
+    default: return "fields";
+    }
 }
 
 int ps_dataset_check_memory(const ps_dataset *ds, ps_precision p, size_t nfields)
 {
-    size_t cells, bytes;
-    int st = ps_grid_size(&ds->grid, p, &cells, &bytes);
-    ps_grid g = ds->grid;
     const char *label = ds->path[0] ? ds->path : "built-in ocean";
-    if (st)
-        return ps_error(PS_ENOMEM, "%s: grid %zux%zux%zu is too large to address", label,
-                        g.nz, g.ny, g.nx);
-    if (nfields > 1 && bytes > SIZE_MAX / nfields)
-        return ps_error(PS_ENOMEM, "%s: %zu fields of %zux%zux%zu are too large to address",
-                        label, nfields, g.nz, g.ny, g.nx);
-    return check_memory(&g, p, bytes * (nfields ? nfields - 1 : 0), label);
+    return check_memory(&ds->grid, p, nfields, 0, field_names(nfields), label);
 }
 
-int ps_dataset_read(ps_dataset *ds, size_t t, ps_precision p, ps_field *out)
+/* Levels k0 .. k0 + nk - 1 (k = 0 the surface) of time index t, as a field
+ * of nk levels: the whole grid for ps_dataset_read(), one level for
+ * ps_dataset_read_level(). */
+static int read_levels(ps_dataset *ds, size_t t, size_t k0, size_t nk, ps_precision p,
+                       ps_field *out)
 {
     size_t start[4] = {0}, count[4] = {0}, stride_out[4] = {0};
     size_t len[4], dim_of_pos[4];
@@ -811,6 +874,7 @@ int ps_dataset_read(ps_dataset *ds, size_t t, ps_precision p, ps_field *out)
     void *buf = NULL;
     ps_grid g = ds->grid;
     int rev = ds->axes[PS_AXIS_DEPTH].reversed, identity;
+    size_t first[4] = {0};
 
     memset(out, 0, sizeof *out);
     if (ds->ncid < 0)
@@ -823,6 +887,10 @@ int ps_dataset_read(ps_dataset *ds, size_t t, ps_precision p, ps_field *out)
                                    "record%s: 0..%zu)",
                         ds->path, t, ds->ntime, ds->ntime == 1 ? "" : "s", ds->ntime - 1);
     }
+    if (k0 >= g.nz || nk == 0 || nk > g.nz - k0)
+        return ps_error(PS_ERANGE, "%s: levels %zu..%zu are out of range (the grid has %zu)",
+                        ds->path, k0, k0 + nk - 1, g.nz);
+    g.nz = nk;
     /* file position -> role, and the output stride of each role */
     for (d = 0; d < 4; d++)
         if (ds->axes[d].present)
@@ -833,8 +901,11 @@ int ps_dataset_read(ps_dataset *ds, size_t t, ps_precision p, ps_field *out)
     stride_out[PS_AXIS_LON] = 1;
     for (d = 0; d < nd; d++) {
         int r = pos_role[d];
-        len[d] = r == PS_AXIS_TIME ? 1 : ds->axes[r].len;
+        len[d] = r == PS_AXIS_TIME ? 1 : r == PS_AXIS_DEPTH ? nk : ds->axes[r].len;
         start[d] = r == PS_AXIS_TIME ? t : 0;
+        if (r == PS_AXIS_DEPTH) /* file levels, flipped when the file counts up */
+            start[d] = rev ? ds->axes[r].len - k0 - nk : k0;
+        first[d] = start[d];
         count[d] = len[d];
         dim_of_pos[d] = (size_t)r;
     }
@@ -846,14 +917,15 @@ int ps_dataset_read(ps_dataset *ds, size_t t, ps_precision p, ps_field *out)
             break;
         }
     /* the field first (overflow-safe); a block is at most the whole grid */
-    if ((st = check_memory(&g, p, 0, ds->path)))
+    if ((st = check_memory(&g, p, 1, 0, "field read from the file", ds->path)))
         return st;
     for (d = slow + 1; d < nd; d++)
         blk_cells *= len[d];
     nblk = len[slow];
     if (blk_cells > SIZE_MAX / sizeof(double))
         return ps_error(PS_ENOMEM, "%s: grid too large to address", ds->path);
-    if ((st = check_memory(&g, p, blk_cells * sizeof(double), ds->path)))
+    if ((st = check_memory(&g, p, 1, blk_cells * sizeof(double),
+                           "field read from the file and its read buffer", ds->path)))
         return st;
     if ((st = ps_field_alloc(out, g, p)))
         return st;
@@ -878,7 +950,7 @@ int ps_dataset_read(ps_dataset *ds, size_t t, ps_precision p, ps_field *out)
     for (b = 0; b < nblk; b++) {
         size_t idx[4] = {0}, base = 0;
         int use_float = vt == NC_FLOAT && float_passthrough(&u);
-        start[slow] = b;
+        start[slow] = first[slow] + b;
         if (use_float)
             rc = nc_get_vara_float(ds->ncid, ds->varid, start, count, buf);
         else
@@ -976,4 +1048,14 @@ done:
     if (st)
         ps_field_free(out);
     return st;
+}
+
+int ps_dataset_read(ps_dataset *ds, size_t t, ps_precision p, ps_field *out)
+{
+    return read_levels(ds, t, 0, ds->grid.nz, p, out);
+}
+
+int ps_dataset_read_level(ps_dataset *ds, size_t t, size_t k, ps_precision p, ps_field *out)
+{
+    return read_levels(ds, t, k, 1, p, out);
 }

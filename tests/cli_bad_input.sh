@@ -75,6 +75,8 @@ bad "depth.*(2|< ?3|at least 3)" "$PSTENCIL" run thin.nc -o o/o.nc
 bad "steps.*(negative|range|>= 0)" "$PSTENCIL" run good.nc -o o/o.nc --steps -3
 bad "steps.*not a whole number" "$PSTENCIL" run good.nc -o o/o.nc --steps ten
 bad "steps.*not a whole number" "$PSTENCIL" run good.nc -o o/o.nc --steps 2.5
+# a whole number too large for a long is "too large", not "not a whole number"
+bad "steps: 99999999999999999999 is too large" "$PSTENCIL" run good.nc -o o/o.nc --steps 99999999999999999999
 bad "coeff.*finite" "$PSTENCIL" run good.nc -o o/o.nc --coeff inf
 bad "coeff.*(finite|number)" "$PSTENCIL" run good.nc -o o/o.nc --coeff nan
 bad "time-index 1 is out of range" "$PSTENCIL" run good.nc -o o/o.nc --time-index 1
@@ -97,7 +99,8 @@ expect_err "(same|input)"
 cmp -s good.nc o/same.nc || fail "the input was modified through a link"
 rm o/same.nc o/alias.nc
 
-# a grid too large for memory (netCDF-4 stores no data for unwritten chunks)
+# a grid that declares far more data than the file holds (netCDF-4 stores no
+# data for unwritten chunks): refused before reading, not read as fill
 cat > huge.cdl <<'CDL'
 netcdf huge {
 dimensions: depth = 4000 ; latitude = 100000 ; longitude = 100000 ;
@@ -110,7 +113,8 @@ variables:
 }
 CDL
 ncgen -k nc4 -o huge.nc huge.cdl || fail "ncgen huge"
-bad "(too large|memory)" "$PSTENCIL" run huge.nc -o o/o.nc --backend reference
+bad "huge.nc is truncated or its data were never written: variable 'thetao' declares" \
+  "$PSTENCIL" run huge.nc -o o/o.nc --backend reference
 
 # a backend that cannot run is an error with the reason, never a fallback
 bad "(cuda|CUDA)" "$PSTENCIL" run good.nc -o o/o.nc --backend cuda

@@ -36,6 +36,42 @@ for kind in classic 64-bit-offset cdf5; do
   rm -f t.nc
 done
 
+# damaged headers: a message about the header, never an errno text such as
+# "Argument list too long" (the first dimension's name length forged)
+ncgen -k classic -o dmg.nc "$cdl" || fail "ncgen dmg"
+printf '\177\377\377\377' | dd of=dmg.nc bs=1 seek=16 conv=notrunc 2>/dev/null
+expect_exit 2 "$PSTENCIL" summary dmg.nc
+expect_err "dmg.nc: damaged NetCDF header at byte [0-9]+: a name of 2147483647 bytes"
+grep -q "Argument list too long" "$TMP/err" && fail "damaged header: errno text"
+# a classic header longer than the first megabyte the pre-parser reads: still
+# parsed to its end (valid file: exit 0; cut inside that header: truncated)
+{ sed -e '/^data:/,$d' "$cdl"
+  printf '\t\t:big = "'; head -c 1500000 /dev/zero | tr '\0' a; printf '" ;\n'
+  sed -n '/^data:/,$p' "$cdl"; } > bighdr.cdl
+ncgen -k classic -o bighdr.nc bighdr.cdl || fail "ncgen bighdr"
+expect_exit 0 "$PSTENCIL" summary bighdr.nc
+head -c 1400000 bighdr.nc > bighdrcut.nc
+expect_exit 2 "$PSTENCIL" summary bighdrcut.nc
+expect_err "bighdrcut.nc is truncated: the file ends inside its header"
+# a truncated netCDF-4 file is truncated, not "not a NetCDF file"
+ncgen -k nc4 -o t4.nc "$cdl" || fail "ncgen t4"
+size=$(wc -c < t4.nc)
+head -c $((size / 2)) t4.nc > t4cut.nc
+expect_exit 2 "$PSTENCIL" summary t4cut.nc
+expect_err "t4cut.nc is truncated: its HDF5 superblock says the file has $size bytes"
+grep -q "not a NetCDF file" "$TMP/err" && fail "truncated netCDF-4 called not NetCDF"
+# a file with no time records: its own message, not a range 0..2^64-1
+sed -e '/^data:/,$d' "$cdl" > norec.cdl
+echo "}" >> norec.cdl
+ncgen -o norec.nc norec.cdl || fail "ncgen norec"
+for cmd in summary run; do
+  if [ $cmd = run ]; then set -- run norec.nc -o norec_out.nc; else set -- summary norec.nc; fi
+  expect_exit 2 "$PSTENCIL" "$@"
+  expect_err "norec.nc: variable 'thetao' has no time records"
+  grep -q 18446744073709551615 "$TMP/err" && fail "$cmd: no records shown as a range"
+done
+[ -e norec_out.nc ] && fail "run left an output for a file with no records"
+
 # no temperature variable; several candidates; rank < 3; a dimension < 3
 sed -e 's/thetao/salinity/g' -e '/standard_name = "sea_water_potential/d' -e '/thetao:units/d' -e 's/"degC"/"psu"/' "$cdl" > nov.cdl
 ncgen -o nov.nc nov.cdl || fail "ncgen nov"

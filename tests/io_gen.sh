@@ -44,7 +44,7 @@ expect_err "nodir"
 expect_exit 2 "$PSTENCIL" gen --scale -1
 expect_err "scale"
 expect_exit 2 "$PSTENCIL" gen -o huge.nc --scale 1000
-expect_err "needs [0-9]+ bytes, more than this machine's"
+expect_err "the field \([0-9x]+, float32\) needs [0-9]+ bytes, more than the [0-9]+ bytes this process can use \(limited by "
 [ -e huge.nc ] && fail "output left behind by a grid too large for memory"
 expect_exit 2 "$PSTENCIL" gen -o small.nc --scale 0.005
 expect_err "need at least 3x3"

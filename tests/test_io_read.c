@@ -19,6 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define NCX(x) do { int rc_ = (x); if (rc_) { printf("netCDF error %s at %s:%d\n", nc_strerror(rc_), __FILE__, __LINE__); exit(99); } } while (0)
@@ -311,6 +313,22 @@ static void check_read(const char *label, const char *path, const spec *s, const
                         bad = 1;
                     }
                 }
+        /* level by level (the streaming readers): the same values as the grid */
+        for (k = 0; k < NZ && !bad; k++) {
+            ps_field lv;
+            size_t plane = (size_t)NY * NX;
+            ps_test_checks++;
+            if ((st = ps_dataset_read_level(&ds, (size_t)t, (size_t)k, PS_FLOAT64, &lv))) {
+                FAILF("%s: read level %d t=%d: %s", label, k, t, ps_error_detail());
+                break;
+            }
+            if (lv.grid.nz != 1 || memcmp(lv.data, (double *)f64.data + (size_t)k * plane,
+                                          plane * sizeof(double))) {
+                FAILF("%s: level %d of t=%d differs from the whole-grid read", label, k, t);
+                bad = 1;
+            }
+            ps_field_free(&lv);
+        }
         ps_field_free(&f32);
         ps_field_free(&f64);
     }
@@ -585,17 +603,58 @@ int main(void)
         }
         NCX(nc_close(nc));
         ps_test_checks++;
+        /* declared data far beyond the file: refused at open, nothing read */
         st = ps_dataset_open(&ds, path, NULL);
-        if (st)
-            FAILF("huge: open: %s", ps_error_detail());
-        else {
-            st = ps_dataset_read(&ds, 0, PS_FLOAT32, &fld);
-            if (st != PS_ENOMEM)
-                FAILF("huge grid: got %s, expected PS_ENOMEM", ps_strerror(st));
-            else
-                printf("ok: grid too large: %s\n", ps_error_detail());
+        if (st != PS_ETRUNC || !strstr(ps_error_detail(), "never written"))
+            FAILF("huge: open: got %s (%s), expected PS_ETRUNC", ps_strerror(st),
+                  ps_error_detail());
+        else
+            printf("ok: declared data beyond the file: %s\n", ps_error_detail());
+        if (!st) {
+            if (ps_dataset_read(&ds, 0, PS_FLOAT32, &fld) == PS_OK)
+                ps_field_free(&fld);
             ps_dataset_close(&ds);
         }
+    }
+    {
+        /* the memory check: names every buffer it counts, and under RLIMIT_AS
+         * uses that limit rather than the machine's memory */
+        ps_dataset ds;
+        pid_t pid;
+        int wst = 0;
+        memset(&ds, 0, sizeof ds);
+        ds.ncid = -1;
+        snprintf(ds.path, sizeof ds.path, "mem.nc");
+        ds.grid.nz = 100000, ds.grid.ny = 100000, ds.grid.nx = 1000; /* 4e13 bytes */
+        ps_test_checks++;
+        if (ps_dataset_check_memory(&ds, PS_FLOAT32, 3) != PS_ENOMEM ||
+            !strstr(ps_error_detail(), "input field, working copy and output field"))
+            FAILF("memory check: %s", ps_error_detail());
+        ds.grid.nz = ds.grid.ny = ds.grid.nx = (size_t)1 << 22; /* 2^66 cells */
+        ps_test_checks++;
+        if (ps_dataset_check_memory(&ds, PS_FLOAT32, 3) != PS_ENOMEM ||
+            !strstr(ps_error_detail(), "too large to address"))
+            FAILF("memory check accepts an overflowing grid: %s", ps_error_detail());
+        ds.grid.nz = 100, ds.grid.ny = 1000, ds.grid.nx = 1000; /* 4e8 bytes a field */
+        fflush(stdout);
+        pid = fork();
+        if (pid == 0) {
+            struct rlimit rl;
+            rl.rlim_cur = rl.rlim_max = (rlim_t)1 << 30; /* less than 3 fields + the process */
+            if (setrlimit(RLIMIT_AS, &rl))
+                _exit(3);
+            if (ps_dataset_check_memory(&ds, PS_FLOAT32, 3) != PS_ENOMEM ||
+                !strstr(ps_error_detail(), "RLIMIT_AS")) {
+                fprintf(stderr, "RLIMIT_AS not used: %s\n", ps_error_detail());
+                _exit(1);
+            }
+            printf("ok: memory check under RLIMIT_AS: %s\n", ps_error_detail());
+            fflush(stdout);
+            _exit(0);
+        }
+        ps_test_checks++;
+        if (pid < 0 || waitpid(pid, &wst, 0) != pid || !WIFEXITED(wst) || WEXITSTATUS(wst))
+            FAILF("memory check under RLIMIT_AS (child status %d)", wst);
     }
 
     {
@@ -660,14 +719,13 @@ int main(void)
             ps_dataset_close(&ds);
         }
         ps_test_checks++;
-        if ((st = ps_dataset_open(&ds, path, "empty"))) {
-            FAILF("no records: open: %s", ps_error_detail());
-        } else {
-            st = ps_dataset_read(&ds, 0, PS_FLOAT32, &fld);
-            if (ds.ntime != 0 || st != PS_ERANGE || !strstr(ps_error_detail(), "no time records"))
-                FAILF("no records: ntime %zu, %s (%s)", ds.ntime, ps_strerror(st), ps_error_detail());
+        /* no records: its own message at open, never a range "0..2^64-1" */
+        st = ps_dataset_open(&ds, path, "empty");
+        if (st != PS_ERANGE || !strstr(ps_error_detail(), "has no time records") ||
+            strstr(ps_error_detail(), "18446744073709551615"))
+            FAILF("no records: %s (%s)", ps_strerror(st), ps_error_detail());
+        if (!st)
             ps_dataset_close(&ds);
-        }
     }
     {
         /* a grid whose cell count overflows 64 bits: refused before any allocation */
@@ -689,9 +747,11 @@ int main(void)
         if (rc == NC_NOERR) {
             ps_test_checks++;
             st = ps_dataset_open(&ds, path, NULL);
-            if (st)
+            if (st == PS_ENOMEM && strstr(ps_error_detail(), "too large to address")) {
+                printf("ok: overflowing grid refused at open: %s\n", ps_error_detail());
+            } else if (st) {
                 FAILF("overflow: open: %s", ps_error_detail());
-            else {
+            } else {
                 st = ps_dataset_read(&ds, 0, PS_FLOAT32, &fld);
                 if (st != PS_ENOMEM || !strstr(ps_error_detail(), "too large to address"))
                     FAILF("overflowing grid: got %s (%s), expected PS_ENOMEM", ps_strerror(st),

@@ -1,0 +1,45 @@
+# The fuzz harness of the reader (tests/fuzz/, docs/reliability.md).
+# make check: tests/fuzz_regressions.sh replays tests/fuzz/regressions (hostile
+# files that once crashed or stalled a command) through the fuzz target under
+# the normal build and through every reading command.
+# make fuzz: libFuzzer for FUZZ_SECONDS on the seeds (tiny.cdl in every
+# format, made with ncgen) and the regressions; needs clang (configure: PS_FUZZ).
+check_PROGRAMS += tests/fuzz/fuzz_replay
+tests_fuzz_fuzz_replay_SOURCES = tests/fuzz/fuzz_reader.c tests/fuzz/replay_main.c
+tests_fuzz_fuzz_replay_CFLAGS = $(AM_CFLAGS) $(NETCDF_CFLAGS)
+tests_fuzz_fuzz_replay_LDADD = io/libpstencil-io.la core/libpstencil.la $(NETCDF_LIBS) -lm
+TESTS += tests/fuzz_regressions.sh
+EXTRA_DIST += tests/fuzz_regressions.sh tests/fuzz/make_regressions.py \
+	tests/fuzz/regressions/cdf5_dimname_len_max.nc tests/fuzz/regressions/classic_huge_dims.nc \
+	tests/fuzz/regressions/classic_huge_attr.nc tests/fuzz/regressions/cdf2_many_dims.nc \
+	tests/fuzz/regressions/nc4_declared_no_data.nc \
+	tests/fuzz/regressions/nc4_truncated.nc
+CLEANFILES += tests/fuzz/fuzz_reader
+
+FUZZ_SECONDS = 60
+FUZZ_IO_SRC = $(srcdir)/io/ps_nc_read.c $(srcdir)/io/ps_nc_header.c $(srcdir)/io/ps_mem.c
+FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+
+if PS_FUZZ
+# the reader's sources are compiled into the target, so libFuzzer sees their
+# coverage; the engine library below them is linked as built
+tests/fuzz/fuzz_reader: $(srcdir)/tests/fuzz/fuzz_reader.c $(FUZZ_IO_SRC) core/libpstencil.la
+	$(AM_V_CCLD)$(FUZZ_CC) $(FUZZ_FLAGS) -DHAVE_CONFIG_H -I. $(AM_CPPFLAGS) $(NETCDF_CFLAGS) \
+	  -o $@ $(srcdir)/tests/fuzz/fuzz_reader.c $(FUZZ_IO_SRC) \
+	  -Lcore/.libs -lpstencil -Wl,-rpath,$(abs_builddir)/core/.libs $(NETCDF_LIBS) -lm
+
+fuzz: tests/fuzz/fuzz_reader
+	@mkdir -p tests/fuzz/corpus tests/fuzz/seeds
+	@for k in classic 64-bit-offset cdf5 nc4; do \
+	  for c in tiny tiny_b; do \
+	    $(NCGEN) -k $$k -o tests/fuzz/seeds/$$c-$$k.nc $(srcdir)/tests/data/$$c.cdl || exit 1; \
+	  done; \
+	done
+	ASAN_OPTIONS=detect_leaks=0 tests/fuzz/fuzz_reader -max_total_time=$(FUZZ_SECONDS) \
+	  -timeout=5 -malloc_limit_mb=256 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
+	  tests/fuzz/corpus tests/fuzz/seeds $(srcdir)/tests/fuzz/regressions
+else
+fuzz:
+	@echo "make fuzz: no C compiler with -fsanitize=fuzzer was found by configure (install clang or set FUZZ_CC)" >&2; exit 1
+endif
+.PHONY: fuzz
