@@ -35,13 +35,14 @@ typedef struct plot_args {
     int nfiles;
     const char *var, *out, *cmap;
     long time, level, width, height, frame_ms, depths, times, max_cells;
-    int have_level, have_depth, have_vmin, have_vmax, plotly_cdn;
+    int have_level, have_depth, have_vmin, have_vmax, plotly_cdn, force;
     double depth, vmin, vmax;
 } plot_args;
 
 static const struct option plot_options[] = {
     {"help", no_argument, NULL, 'h'},
     {"output", required_argument, NULL, 'o'},
+    {"force", no_argument, NULL, 'f'},
     {"var", required_argument, NULL, OPT_VAR},
     {"time", required_argument, NULL, OPT_TIME},
     {"depth", required_argument, NULL, OPT_DEPTH},
@@ -78,6 +79,7 @@ static void help_common(FILE *f)
             "  --cmap NAME         colour map: %s\n"
             "  --vmin V, --vmax V  colour limits (default: 2nd/98th percentiles of the ocean)\n"
             "  -o, --output PATH   output file\n"
+            "  -f, --force         overwrite an existing output file\n"
             "  -h, --help          this help\n",
             names);
 }
@@ -155,8 +157,11 @@ static int parse_args(const char *sub, int argc, char **argv, plot_args *a, int 
     a->times = -1;
     optind = 0; /* reinitialise getopt for this argv */
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":ho:", plot_options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":ho:f", plot_options, NULL)) != -1) {
         switch (c) {
+        case 'f':
+            a->force = 1;
+            break;
         case 'h':
             help(sub, stdout);
             *done = 1;
@@ -325,6 +330,16 @@ static int read_field(ps_dataset *ds, size_t t, ps_field *f)
     return 0;
 }
 
+/* The output, checked before anything is drawn: its directory is writable, it is
+ * none of the inputs, and it does not exist unless --force was given. */
+static int check_out(const plot_args *a)
+{
+    int st = ps_outfile_check(a->out, a->files[0], a->force, "output");
+    if (!st && a->nfiles > 1)
+        st = ps_outfile_check(a->out, a->files[1], a->force, "output");
+    return st ? ps_cli_status_error(st, a->out) : 0;
+}
+
 static void image_options(const plot_args *a, const char *path, ps_image_options *o)
 {
     ps_image_options_init(o);
@@ -336,6 +351,7 @@ static void image_options(const plot_args *a, const char *path, ps_image_options
     o->have_vmax = a->have_vmax;
     o->vmin = a->vmin;
     o->vmax = a->vmax;
+    o->force = a->force;
 }
 
 static int need_images(void)
@@ -375,6 +391,8 @@ static int plot_slice(int argc, char **argv)
             goto done;
         a.out = out;
     }
+    if ((rc = check_out(&a)))
+        goto done;
     image_options(&a, a.out, &o);
     if ((rc = ps_plot_field_level(&ds, &f, k, (size_t)a.time, NULL, &o, &info))) {
         rc = ps_cli_status_error(rc, a.out);
@@ -436,6 +454,8 @@ static int plot_diff(int argc, char **argv)
             goto done;
         a.out = out;
     }
+    if ((rc = check_out(&a)))
+        goto done;
     image_options(&a, a.out, &o);
     if (a.have_vmax) {
         o.have_vmin = 1;
@@ -638,6 +658,8 @@ static int plot_page(const char *sub, int argc, char **argv)
             goto done;
         a.out = out;
     }
+    if ((rc = check_out(&a)))
+        goto done;
     ps_plot_level_label(&ds, k, lev, sizeof lev);
     if (cube)
         snprintf(title, sizeof title, "%s: %s, first %zu level%s, %zu time%s", stem, ds.var_name, nlev,
@@ -678,6 +700,7 @@ static int plot_page(const char *sub, int argc, char **argv)
     o.vmax = a.vmax;
     o.frame_ms = (int)a.frame_ms;
     o.max_cells = (size_t)a.max_cells;
+    o.force = a.force;
     if (!a.plotly_cdn && !PS_PLOTLY_JS[0])
         ps_cli_warn("no plotly.js was found at configure time: the page references the CDN "
                     "and needs the network (configure --with-plotly-js=PATH to embed one)");
