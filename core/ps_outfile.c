@@ -9,6 +9,7 @@
 #include <libgen.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -81,9 +82,18 @@ void ps_signals_install(const char *prog)
     sigaddset(&sa.sa_mask, SIGINT);
     sigaddset(&sa.sa_mask, SIGTERM);
     sigaddset(&sa.sa_mask, SIGHUP);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
+    {
+        static const int sigs[3] = {SIGINT, SIGTERM, SIGHUP};
+        int i;
+        for (i = 0; i < 3; i++) {
+            struct sigaction old;
+            /* a signal ignored by whoever started us (nohup, a background job of a
+             * shell) stays ignored */
+            if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+                continue;
+            sigaction(sigs[i], &sa, NULL);
+        }
+    }
     signal(SIGXFSZ, SIG_IGN);
 }
 

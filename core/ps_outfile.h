@@ -70,7 +70,8 @@ void ps_tempfile_forget(const char *path);
 /**
  * Install handlers for SIGINT, SIGTERM and SIGHUP that remove every
  * registered temporary file, print one line and exit with 128 + the signal
- * (130, 143, 129). SIGXFSZ is ignored, so a file-size limit is a write
+ * (130, 143, 129). A signal that was ignored when the program started
+ * (nohup, a background job) stays ignored. SIGXFSZ is ignored, so a file-size limit is a write
  * error (EFBIG) and not a kill. @p prog prefixes the message.
  */
 void ps_signals_install(const char *prog);

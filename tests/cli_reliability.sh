@@ -107,13 +107,23 @@ nothing_left "an all-missing input"
 
 # ---- 3. signals: sent while the temporary output exists; it is removed,
 #         the exit is 130/143/129 and stderr says why in one line
+env --default-signal=INT true 2>/dev/null || skip "env --default-signal not available"
 for sig in INT:130 TERM:143 HUP:129; do
-  "$PSTENCIL" run -n 1000000 --no-progress -q -o o/long.nc >/dev/null 2>"$TMP/err" & pid=$!
+  # a background job of sh ignores SIGINT, and pstencil keeps an ignored signal
+  # ignored (nohup): start it with the default dispositions
+  env --default-signal=INT,TERM,HUP "$PSTENCIL" run -n 1000000 --no-progress -q -o o/long.nc \
+    >/dev/null 2>"$TMP/err" & pid=$!
   i=0
   while [ -z "$(ls -A o)" ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done
   [ -n "$(ls -A o)" ] || { kill $pid; fail "SIG${sig%:*}: no temporary file appeared"; }
   sleep 0.3
   kill -s "${sig%:*}" $pid
+  i=0
+  while kill -0 $pid 2>/dev/null && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+  if kill -0 $pid 2>/dev/null; then
+    kill -9 $pid; wait $pid; rm -f o/.long.nc.tmp.*
+    fail "SIG${sig%:*}: still running 10 s after the signal"
+  fi
   wait $pid
   got=$?
   [ "$got" -eq "${sig#*:}" ] || { cat "$TMP/err"; fail "SIG${sig%:*}: exit $got, expected ${sig#*:}"; }
