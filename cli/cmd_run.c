@@ -71,6 +71,8 @@ typedef struct run_state {
     long last_clean;           /* step of the last snapshot with every ocean cell finite */
     long snapshots;            /* snapshots appended */
     long expect_snapshots;     /* snapshots the run will write */
+    int write_failed;          /* appending a snapshot failed */
+    int write_errno;           /* errno right after that failure */
 } run_state;
 
 /* Every registered stencil and its options, from the registry. */
@@ -511,23 +513,35 @@ static int check_finite(run_state *s, long step, const ps_field *f)
     if (s->keep_nonfinite) /* asked for: the input had such cells */
         return 0;
     s->blowup = 1;
-    return ps_error(PS_ERANGE,
-                    "the run blew up: %zu ocean cell%s non-finite at step %ld (first at "
-                    "level %zu, row %zu, column %zu: %g); the last snapshot with every ocean "
-                    "cell finite was step %ld%s. Nothing was written",
-                    bad, bad == 1 ? " is" : "s are", step, first / (g->nx * g->ny),
-                    first / g->nx % g->ny, first % g->nx, field_at(f, first), s->last_clean,
-                    s->last_clean < 0 ? " (none)" : "");
+    {
+        char clean[96];
+        if (s->last_clean >= 0)
+            snprintf(clean, sizeof clean, "the last snapshot with every ocean cell finite was "
+                                          "step %ld", s->last_clean);
+        else
+            snprintf(clean, sizeof clean, "no earlier snapshot was checked");
+        return ps_error(PS_ERANGE,
+                        "the run blew up: %zu ocean cell%s non-finite at step %ld (first at "
+                        "level %zu, row %zu, column %zu: %g); %s. Nothing was written",
+                        bad, bad == 1 ? " is" : "s are", step, first / (g->nx * g->ny),
+                        first / g->nx % g->ny, first % g->nx, field_at(f, first), clean);
+    }
 }
 
 static int on_snapshot(void *user, long step, const ps_field *f)
 {
     run_state *s = user;
     int st = check_finite(s, step, f);
-    if (!st)
-        st = ps_writer_append(s->writer, step, f);
-    if (!st)
-        s->snapshots++;
+    if (st)
+        return st;
+    errno = 0;
+    st = ps_writer_append(s->writer, step, f);
+    if (st) {
+        s->write_failed = 1;
+        s->write_errno = errno;
+        return st;
+    }
+    s->snapshots++;
     return st;
 }
 
@@ -573,9 +587,8 @@ static int check_input(const run_args *a, const ps_field *f, unsigned char *land
 
 /* A write that failed: on a full disk (or a file-size limit) say so, with how much
  * of the expected size was written; otherwise the writer's own message. */
-static int write_error(const run_state *s, const ps_field *f, const char *out, int st)
+static int write_error(const run_state *s, const ps_field *f, const char *out, int st, int e)
 {
-    int e = errno;
     const char *tmp = s->writer ? ps_writer_temp_path(s->writer) : "";
     struct stat sb;
     long long wrote = tmp[0] && stat(tmp, &sb) == 0 ? (long long)sb.st_size : -1;
@@ -869,8 +882,8 @@ int ps_cmd_run(int argc, char **argv)
         if (rs.blowup) {
             ps_cli_error("%s", ps_error_detail());
             rc = PS_EXIT_BLOWUP;
-        } else if (rs.snapshots < rs.expect_snapshots && rs.writer)
-            rc = write_error(&rs, &field, a.output, st);
+        } else if (rs.write_failed)
+            rc = write_error(&rs, &field, a.output, st, rs.write_errno);
         else
             rc = ps_cli_status_error(st, "run");
         goto done;
@@ -881,7 +894,7 @@ int ps_cmd_run(int argc, char **argv)
     rep.commit_s = ps_now() - t;
     if (st) {
         /* the writer is aborted below: its temporary file is removed */
-        rc = write_error(&rs, &field, a.output, st);
+        rc = write_error(&rs, &field, a.output, st, errno);
         goto done;
     }
 #ifdef PS_HAVE_PLPLOT
