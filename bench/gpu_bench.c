@@ -173,6 +173,7 @@ int main(int argc, char **argv)
     if ((st = ps_backend_open(o.backend, &b)) || (st = ps_backend_probe(b, dev, 16, &ndev))) {
         printf("gpu_bench: backend %s cannot run: %s\n", o.backend, ps_error_detail());
         printf("RESULT backend=%s status=unavailable\n", o.backend);
+        ps_backend_close(b); /* opened but not usable: do not leak it */
         return 3;
     }
     printf("backend %s (%s), device %d: %s [%s]\n", o.backend, ps_backend_path(b),

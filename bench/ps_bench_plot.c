@@ -10,6 +10,7 @@
 #include "config.h"
 #include "ps_backend.h"
 #include "ps_bench.h"
+#include "ps_outfile.h"
 #include "ps_status.h"
 
 #include <errno.h>
@@ -17,6 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #ifdef PS_HAVE_PLPLOT
 #include <plplot.h>
@@ -75,7 +77,7 @@ static void sort_series(series *s)
         }
 }
 
-static int draw(const char *path, const char *dev, const plot_spec *p, series *s, int ns)
+static int draw_to(const char *path, const char *dev, const plot_spec *p, series *s, int ns)
 {
     double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY;
     int i, k, r[NPAL], g[NPAL], b[NPAL], npts = 0;
@@ -216,6 +218,24 @@ static int draw(const char *path, const char *dev, const plot_spec *p, series *s
 }
 
 /* Series key: the method (backend and precision). */
+/* draw_to() into a private temporary file beside @p path (removed on failure or a
+ * signal), renamed into place: bench replaces its own plots. Returns as draw_to(). */
+static int draw(const char *path, const char *dev, const plot_spec *p, series *s, int ns)
+{
+    ps_outfile of;
+    int st = ps_outfile_begin(&of, path, 1);
+    if (st)
+        return st;
+    close(of.fd);
+    of.fd = -1;
+    st = draw_to(of.tmp, dev, p, s, ns);
+    if (st <= 0) {
+        ps_outfile_abort(&of);
+        return st;
+    }
+    return ps_outfile_publish(&of) ? PS_EIO : st;
+}
+
 static int find_series(series *s, int *ns, const ps_bench_row *r, const char *suffix, int dashed)
 {
     char label[96];

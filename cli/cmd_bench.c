@@ -945,13 +945,45 @@ static void print_quick(bench_state *s, FILE *f)
                 cpu ? cpu : "threaded CPU backend");
 }
 
+/* A bench file: written to a private temporary file beside @p path (removed on
+ * failure or a signal) and renamed into place; bench replaces its own results. */
+static FILE *bench_open(ps_outfile *of, const char *path)
+{
+    FILE *f;
+    if (ps_outfile_begin(of, path, 1)) {
+        ps_cli_error("cannot write %s: %s", path, ps_error_detail());
+        return NULL;
+    }
+    f = fdopen(of->fd, "w");
+    if (!f) {
+        ps_cli_error("cannot write %s: %s", path, strerror(errno));
+        ps_outfile_abort(of);
+        return NULL;
+    }
+    of->fd = -1;
+    return f;
+}
+
+static int bench_close(ps_outfile *of, FILE *f, int failed)
+{
+    int bad = ferror(f) || failed;
+    if (fclose(f) != 0 || bad) {
+        ps_outfile_abort(of);
+        return ps_cli_error("writing %s failed%s", of->path, errno == ENOSPC ? ": no space left on device" : "");
+    }
+    if (ps_outfile_publish(of))
+        return ps_cli_error("%s", ps_error_detail());
+    return 0;
+}
+
 static int write_json(bench_state *s, const char *path, double elapsed)
 {
-    FILE *f = fopen(path, "w");
+    ps_outfile of;
+    FILE *f = bench_open(&of, path);
     int i, k;
     double la[1] = {NAN};
     if (!f)
-        return ps_cli_error("cannot write %s: %s", path, strerror(errno));
+        return PS_EXIT_USAGE;
     fprintf(f, "{\n  \"tool\": \"pstencil bench\",\n  \"command\": ");
     ps_bench_json_string(f, ps_cli_cmdline);
     fprintf(f, ",\n  \"machine\": ");
@@ -1016,21 +1048,18 @@ static int write_json(bench_state *s, const char *path, double elapsed)
         fprintf(f, "]}");
     }
     fprintf(f, "\n  ]\n}\n");
-    if (fclose(f) != 0)
-        return ps_cli_error("writing %s failed: %s", path, strerror(errno));
-    return 0;
+    return bench_close(&of, f, 0);
 }
 
 static int write_csv(bench_state *s, const char *path)
 {
-    FILE *f = fopen(path, "w");
+    ps_outfile of;
+    FILE *f = bench_open(&of, path);
     int st;
     if (!f)
-        return ps_cli_error("cannot write %s: %s", path, strerror(errno));
+        return PS_EXIT_USAGE;
     st = ps_bench_csv_write(f, s->rows, s->nrows);
-    if (fclose(f) != 0 || st)
-        return ps_cli_error("writing %s failed", path);
-    return 0;
+    return bench_close(&of, f, st != 0);
 }
 
 /* Fail before minutes of measuring if an output cannot be written. */

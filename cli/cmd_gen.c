@@ -68,7 +68,14 @@ int ps_cmd_gen(int argc, char **argv)
         if (mkdir("output", 0777) != 0 && errno != EEXIST)
             return ps_cli_error("cannot create directory output/: %s", strerror(errno));
     }
-    st = ps_ocean_write(&o, out, force);
+    {
+        long long free_before = ps_outfile_free_bytes(out);
+        errno = 0;
+        st = ps_ocean_write(&o, out, force);
+        if (st && st != PS_EEXIST && st != PS_EINVAL)
+            /* the temporary file is gone: what was free is what was written */
+            return ps_cli_write_error(st, out, errno, free_before, -1);
+    }
     if (st)
         return ps_cli_status_error(st, "gen");
     printf("wrote %s (built-in ocean, seed %lu, scale %g)\n", out, o.seed, o.scale);

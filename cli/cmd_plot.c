@@ -159,15 +159,15 @@ static int parse_args(const char *sub, int argc, char **argv, plot_args *a, int 
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":ho:f", plot_options, NULL)) != -1) {
         switch (c) {
+        case 'f':
+            a->force = 1;
+            break;
         case 'h':
             help(sub, stdout);
             *done = 1;
             return 0;
         case 'o':
             a->out = optarg;
-            break;
-        case 'f':
-            a->force = 1;
             break;
         case OPT_VAR:
             a->var = optarg;
@@ -274,16 +274,6 @@ static void file_stem(const char *path, char *buf, size_t n)
     buf[len] = '\0';
 }
 
-/* One overwrite policy for every command: an existing output (default or
- * not) is refused without --force. */
-static int refuse_existing(const plot_args *a)
-{
-    struct stat sb;
-    if (!a->force && stat(a->out, &sb) == 0)
-        return ps_cli_error("output %s exists; use --force to overwrite it", a->out);
-    return 0;
-}
-
 /* Default output under output/ (created if needed). */
 static int default_output(const char *stem, const char *suffix, char *buf, size_t n)
 {
@@ -340,6 +330,16 @@ static int read_field(ps_dataset *ds, size_t t, ps_field *f)
     return 0;
 }
 
+/* The output, checked before anything is drawn: its directory is writable, it is
+ * none of the inputs, and it does not exist unless --force was given. */
+static int check_out(const plot_args *a)
+{
+    int st = ps_outfile_check(a->out, a->files[0], a->force, "output");
+    if (!st && a->nfiles > 1)
+        st = ps_outfile_check(a->out, a->files[1], a->force, "output");
+    return st ? ps_cli_status_error(st, a->out) : 0;
+}
+
 static void image_options(const plot_args *a, const char *path, ps_image_options *o)
 {
     ps_image_options_init(o);
@@ -351,6 +351,7 @@ static void image_options(const plot_args *a, const char *path, ps_image_options
     o->have_vmax = a->have_vmax;
     o->vmin = a->vmin;
     o->vmax = a->vmax;
+    o->force = a->force;
 }
 
 static int need_images(void)
@@ -390,7 +391,7 @@ static int plot_slice(int argc, char **argv)
             goto done;
         a.out = out;
     }
-    if ((rc = refuse_existing(&a)))
+    if ((rc = check_out(&a)))
         goto done;
     image_options(&a, a.out, &o);
     if ((rc = ps_plot_field_level(&ds, &f, k, (size_t)a.time, NULL, &o, &info))) {
@@ -453,7 +454,7 @@ static int plot_diff(int argc, char **argv)
             goto done;
         a.out = out;
     }
-    if ((rc = refuse_existing(&a)))
+    if ((rc = check_out(&a)))
         goto done;
     image_options(&a, a.out, &o);
     if (a.have_vmax) {
@@ -657,7 +658,7 @@ static int plot_page(const char *sub, int argc, char **argv)
             goto done;
         a.out = out;
     }
-    if ((rc = refuse_existing(&a)))
+    if ((rc = check_out(&a)))
         goto done;
     ps_plot_level_label(&ds, k, lev, sizeof lev);
     if (cube)
@@ -699,6 +700,7 @@ static int plot_page(const char *sub, int argc, char **argv)
     o.vmax = a.vmax;
     o.frame_ms = (int)a.frame_ms;
     o.max_cells = (size_t)a.max_cells;
+    o.force = a.force;
     if (!a.plotly_cdn && !PS_PLOTLY_JS[0])
         ps_cli_warn("no plotly.js was found at configure time: the page references the CDN "
                     "and needs the network (configure --with-plotly-js=PATH to embed one)");

@@ -52,6 +52,8 @@ typedef struct run_args {
     double options[RUN_MAX_OPTS]; /* the stencil's option values (NaN = auto) */
     double dt;                   /* --dt of a stencil without its own: model s per step */
     int force;
+    int allow_unstable;          /* --allow-unstable: run a coefficient outside its stable range */
+    int keep_nonfinite;          /* --keep-nonfinite: report non-finite ocean input, keep it */
     int quiet;
     int progress;
     int block[3];
@@ -63,6 +65,14 @@ typedef struct run_state {
     ps_writer *writer;
     int progress;
     double last_draw;
+    const unsigned char *land; /* 1 where the input is land (NaN), per cell */
+    int keep_nonfinite;
+    int blowup;                /* a snapshot had a non-finite ocean cell */
+    long last_clean;           /* step of the last snapshot with every ocean cell finite */
+    long snapshots;            /* snapshots appended */
+    long expect_snapshots;     /* snapshots the run will write */
+    int write_failed;          /* appending a snapshot failed */
+    int write_errno;           /* errno right after that failure */
 } run_state;
 
 /* Every registered stencil and its options, from the registry. */
@@ -121,7 +131,11 @@ static void run_usage(FILE *f)
         "                          (below, e.g. hdiff) takes it as its physical time step\n"
         "                          (seconds, or auto where allowed) and always has one\n"
         "      --compress N        netCDF-4 deflate level 1..9 (default 0: none)\n"
-        "  -f, --force             overwrite an existing output file (-o, --profile)\n"
+        "  -f, --force             overwrite an existing output file (and --profile, --plot files)\n"
+        "      --allow-unstable    run diffusion7 with D outside 0..1 (not a convex combination:\n"
+        "                          the field grows without bound)\n"
+        "      --keep-nonfinite    report infinite ocean values in the input and keep them\n"
+        "                          (default: refused)\n"
         "      --profile FILE      write per-phase and per-step timings as JSON\n"
         "      --plot DIR          write before/after/difference slice images into DIR\n"
         "  -q, --quiet             no progress bar and no report\n"
@@ -131,7 +145,9 @@ static void run_usage(FILE *f)
     usage_stencils(f);
     fprintf(f, "\nA stencil that needs the input's coordinates reads its depth, latitude and\n"
                "longitude coordinate variables (docs/user-guide.md).\n\n"
-               "Exit status: 0 ok, 2 usage or input error (nothing is written).\n");
+               "Exit status: 0 ok, 2 usage or input error, full disk, or interrupted output race\n"
+               "(nothing is written), 3 an ocean cell became non-finite during the run (nothing\n"
+               "is written), 129/130/143 stopped by SIGHUP/SIGINT/SIGTERM (nothing is written).\n");
 }
 
 static int parse_block(const char *opt, const char *s, int block[3])
@@ -150,7 +166,7 @@ static int parse_block(const char *opt, const char *s, int block[3])
 
 enum {
     O_VAR = 256, O_TIME, O_EVERY, O_COMPRESS, O_PROFILE, O_PLOT, O_MODE, O_BLOCK,
-    O_DATAFILE, O_NOPROGRESS, O_STENCIL_OPT
+    O_DATAFILE, O_NOPROGRESS, O_STENCIL_OPT, O_UNSTABLE, O_KEEPNF
 };
 
 /* run's own options; every stencil option (and --dt) is added at run time */
@@ -174,6 +190,8 @@ static const struct option run_fixed_opts[] = {
     {"output-every", required_argument, NULL, O_EVERY},
     {"compress", required_argument, NULL, O_COMPRESS},
     {"force", no_argument, NULL, 'f'},
+    {"allow-unstable", no_argument, NULL, O_UNSTABLE},
+    {"keep-nonfinite", no_argument, NULL, O_KEEPNF},
     {"profile", required_argument, NULL, O_PROFILE},
     {"plot", required_argument, NULL, O_PLOT},
     {"quiet", no_argument, NULL, 'q'},
@@ -328,6 +346,29 @@ static int resolve_stencil(run_args *a)
     return 0;
 }
 
+/*
+ * diffusion7's update T + D * (sum of neighbours - n T) is a convex combination
+ * of the old values only for 0 <= D <= 1; outside it the field grows without
+ * bound (D = 2 reaches 1e19 in a few hundred steps). Refused unless asked for.
+ */
+static int check_stability(const run_args *a)
+{
+    int idx = ps_stencil_option_index(a->stencil, "coeff");
+    double d;
+    if (strcmp(a->stencil->name, "diffusion7") || idx < 0 || a->allow_unstable)
+        return 0;
+    d = a->options[idx];
+    if (isnan(d)) /* auto */
+        return 0;
+    if (!(d >= 0.0 && d <= 1.0))
+        return ps_cli_error("-D/--coeff %g: diffusion7 is stable only for 0 <= D <= 1 (its "
+                            "update is then a convex combination of the old values); outside "
+                            "that the temperatures grow without bound. Give "
+                            "--allow-unstable to run it anyway",
+                            d);
+    return 0;
+}
+
 static int parse_args(int argc, char **argv, run_args *a)
 {
     struct option *opts;
@@ -390,6 +431,8 @@ static int parse_args(int argc, char **argv, run_args *a)
                 rc = PS_EXIT_USAGE;
             break;
         case 'f': a->force = 1; break;
+        case O_UNSTABLE: a->allow_unstable = 1; break;
+        case O_KEEPNF: a->keep_nonfinite = 1; break;
         case O_PROFILE: a->profile = optarg; break;
         case O_PLOT: a->plot_dir = optarg; break;
         case 'q': a->quiet = 1; a->progress = 0; break;
@@ -413,7 +456,9 @@ static int parse_args(int argc, char **argv, run_args *a)
         return ps_cli_error("run: unexpected argument '%s'", argv[optind]);
     if (a->profile && a->output && !strcmp(a->profile, a->output))
         return ps_cli_error("--profile and --output name the same file");
-    return resolve_stencil(a);
+    if ((rc = resolve_stencil(a)))
+        return rc;
+    return check_stability(a);
 }
 
 static void draw_progress(run_state *s, long done, long total, double elapsed)
@@ -445,11 +490,125 @@ static void on_progress(void *user, long done, long total, double elapsed)
     draw_progress(s, done, total, elapsed);
 }
 
+static double field_at(const ps_field *f, size_t c)
+{
+    return f->precision == PS_FLOAT64 ? ((const double *)f->data)[c]
+                                      : (double)((const float *)f->data)[c];
+}
+
+/*
+ * Every ocean cell of a snapshot must still be finite: a NaN would be written as
+ * the fill value and silently turn ocean into land, an infinity is no temperature.
+ * Returns 0, or PS_ERANGE naming the first bad cell and the step.
+ */
+static int check_finite(run_state *s, long step, const ps_field *f)
+{
+    const ps_grid *g = &f->grid;
+    size_t n = g->nx * g->ny * g->nz, c, bad = 0, first = 0;
+    for (c = 0; c < n; c++) {
+        double v = field_at(f, c);
+        if (!isfinite(v) && !(s->land && s->land[c])) {
+            if (!bad++)
+                first = c;
+        }
+    }
+    if (!bad) {
+        s->last_clean = step;
+        return 0;
+    }
+    if (s->keep_nonfinite) /* asked for: the input had such cells */
+        return 0;
+    s->blowup = 1;
+    {
+        char clean[96];
+        if (s->last_clean >= 0)
+            snprintf(clean, sizeof clean, "the last snapshot with every ocean cell finite was "
+                                          "step %ld", s->last_clean);
+        else
+            snprintf(clean, sizeof clean, "no earlier snapshot was checked");
+        return ps_error(PS_ERANGE,
+                        "the run blew up: %zu ocean cell%s non-finite at step %ld (first at "
+                        "level %zu, row %zu, column %zu: %g); %s. Nothing was written",
+                        bad, bad == 1 ? " is" : "s are", step, first / (g->nx * g->ny),
+                        first / g->nx % g->ny, first % g->nx, field_at(f, first), clean);
+    }
+}
+
 static int on_snapshot(void *user, long step, const ps_field *f)
 {
     run_state *s = user;
-    int st = ps_writer_append(s->writer, step, f);
+    int st = check_finite(s, step, f);
+    if (st)
+        return st;
+    errno = 0;
+    st = ps_writer_append(s->writer, step, f);
+    if (st) {
+        s->write_failed = 1;
+        s->write_errno = errno;
+        return st;
+    }
+    s->snapshots++;
     return st;
+}
+
+/*
+ * The input must have ocean, and its ocean must be finite (NaN is land): an
+ * infinity is refused, or with --keep-nonfinite reported and kept. Fills
+ * land[] (1 where the input is land) for the checks after each snapshot.
+ */
+static int check_input(const run_args *a, const ps_field *f, unsigned char *land)
+{
+    const ps_grid *g = &f->grid;
+    size_t n = g->nx * g->ny * g->nz, c, ocean = 0, inf = 0, first = 0;
+    const char *in = a->input ? a->input : "built-in ocean";
+    for (c = 0; c < n; c++) {
+        double v = field_at(f, c);
+        land[c] = isnan(v) ? 1 : 0;
+        if (isnan(v))
+            continue;
+        ocean++;
+        if (isinf(v) && !inf++)
+            first = c;
+    }
+    if (!ocean)
+        return ps_cli_error("%s: no ocean cells: every value of record %ld is missing (NaN or "
+                            "fill); there is nothing to run",
+                            in, a->time_index);
+    if (inf) {
+        if (!a->keep_nonfinite)
+            return ps_cli_error("%s: %zu ocean cell%s of record %ld %s infinite (first at level "
+                                "%zu, row %zu, column %zu: %g); refused (give --keep-nonfinite "
+                                "to keep them)",
+                                in, inf, inf == 1 ? "" : "s", a->time_index,
+                                inf == 1 ? "is" : "are", first / (g->nx * g->ny),
+                                first / g->nx % g->ny, first % g->nx, field_at(f, first));
+        if (!a->quiet)
+            ps_cli_warn("%s: %zu ocean cell%s infinite (first at level %zu, row %zu, column "
+                        "%zu); kept as asked (--keep-nonfinite)",
+                        in, inf, inf == 1 ? " is" : "s are", first / (g->nx * g->ny),
+                        first / g->nx % g->ny, first % g->nx);
+    }
+    return 0;
+}
+
+/* A write that failed: on a full disk (or a file-size limit) say so, with how much
+ * of the expected size was written; otherwise the writer's own message. */
+static int write_error(const run_state *s, const ps_field *f, const char *out, int st, int e)
+{
+    const char *tmp = s->writer ? ps_writer_temp_path(s->writer) : "";
+    struct stat sb;
+    long long wrote = tmp[0] && stat(tmp, &sb) == 0 ? (long long)sb.st_size : -1;
+    long long cell = f->precision == PS_FLOAT64 ? 8 : 4;
+    long long want = (long long)(f->grid.nx * f->grid.ny * f->grid.nz) * cell *
+                     (s->expect_snapshots > 0 ? s->expect_snapshots : 1);
+    return ps_cli_write_error(st, out, e, wrote, want);
+}
+
+static long count_snapshots(const run_args *a)
+{
+    if (a->every > 0)
+        return a->steps / a->every + 1 + (a->steps % a->every ? 1 : 0);
+    return a->steps > 0 ? 2 : 1;
 }
 
 static int make_default_output(char *buf, size_t len, const char *backend)
@@ -457,6 +616,33 @@ static int make_default_output(char *buf, size_t len, const char *backend)
     if (mkdir("output", 0777) && errno != EEXIST)
         return ps_cli_error("cannot create the output folder 'output': %s", strerror(errno));
     snprintf(buf, len, "output/predicted_temperatures_%s.nc", backend);
+    return 0;
+}
+
+/* --plot DIR: a directory (or one that can be made in an existing writable parent)
+ * where the three images may be written, checked before the run. */
+static int check_plot_dir(const run_args *a, const char *stem)
+{
+    static const char *const kinds[3] = {"before", "after", "diff"};
+    struct stat sb;
+    char path[4200];
+    int i, st;
+    if (stat(a->plot_dir, &sb) == 0) {
+        if (!S_ISDIR(sb.st_mode))
+            return ps_cli_error("--plot %s: not a directory", a->plot_dir);
+        if (access(a->plot_dir, W_OK | X_OK))
+            return ps_cli_error("--plot %s: directory is not writable: %s", a->plot_dir,
+                                strerror(errno));
+        for (i = 0; i < 3; i++) {
+            snprintf(path, sizeof path, "%s/%s_%s.png", a->plot_dir, stem, kinds[i]);
+            if ((st = ps_outfile_check(path, a->input, a->force, "--plot image")))
+                return ps_cli_status_error(st, path);
+        }
+        return 0;
+    }
+    /* the directory will be made: its parent must be writable */
+    if ((st = ps_outfile_check(a->plot_dir, a->input, 0, "--plot directory")))
+        return ps_cli_status_error(st, a->plot_dir);
     return 0;
 }
 
@@ -479,6 +665,7 @@ int ps_cmd_run(int argc, char **argv)
     run_report rep;
     char outbuf[4096], why[4096], source[1024];
     int default_output = 0;
+    unsigned char *land = NULL;
     const char *bname;
     int ndev = 0, st, rc = PS_EXIT_USAGE, dev;
     double t0 = ps_now(), t;
@@ -500,6 +687,23 @@ int ps_cmd_run(int argc, char **argv)
     if (st)
         return st;
     rs.progress = a.progress && ps_cli_isatty();
+    rs.last_clean = -1;
+    rs.keep_nonfinite = a.keep_nonfinite;
+    rs.expect_snapshots = count_snapshots(&a);
+
+    /* 0. every file the run writes is checked before anything runs */
+    if (a.profile) {
+        st = ps_outfile_check(a.profile, a.input, a.force, "--profile");
+        if (!st && a.output)
+            st = ps_outfile_check(a.profile, a.output, 1, "--profile");
+        if (st)
+            return ps_cli_status_error(st, a.profile);
+    }
+    if (a.output) {
+        st = ps_outfile_check(a.output, a.input, a.force, "output");
+        if (st)
+            return ps_cli_status_error(st, a.output);
+    }
 
     /* 1. the input */
     t = ps_now();
@@ -552,6 +756,16 @@ int ps_cmd_run(int argc, char **argv)
         }
     }
     rep.read_s = ps_now() - t;
+    land = malloc(field.grid.nx * field.grid.ny * field.grid.nz + 1);
+    if (!land) {
+        rc = ps_cli_error("out of memory (land mask of %zu cells)",
+                          field.grid.nx * field.grid.ny * field.grid.nz);
+        goto done;
+    }
+    if ((rc = check_input(&a, &field, land)))
+        goto done;
+    rs.land = land;
+    rc = PS_EXIT_USAGE;
 
     /* 2. the stencil's parameters, before anything is written: a bad option, missing
      * coordinates or an unstable time step is a usage error with no output */
@@ -603,6 +817,9 @@ int ps_cmd_run(int argc, char **argv)
         rc = ps_cli_error("backend '%s' cannot run: %s", ps_backend_name(b), ps_error_detail());
         goto done;
     }
+    /* a device runtime may have set its own signal handlers while loading: ours
+     * must remove the temporary files */
+    ps_signals_install("pstencil");
     dev = a.device < 0 ? 0 : (int)a.device;
     if (dev >= ndev) {
         rc = ps_cli_error("--device %d: backend '%s' has %d device%s (0..%d)", dev,
@@ -616,8 +833,16 @@ int ps_cmd_run(int argc, char **argv)
         if (make_default_output(outbuf, sizeof outbuf, ps_backend_name(b)))
             goto done;
         a.output = outbuf;
-        default_output = 1;
+        default_output = 1; /* replaced, so README's command runs twice */
+        st = ps_outfile_check(a.output, a.input, 1, "output");
+        if (st) {
+            rc = ps_cli_status_error(st, a.output);
+            goto done;
+        }
     }
+    if (a.plot_dir && (rc = check_plot_dir(&a, ps_backend_name(b))))
+        goto done;
+    rc = PS_EXIT_USAGE;
     snprintf(source, sizeof source, "pstencil %s, backend %s, device %s, %s, %s mode",
              PACKAGE_VERSION, ps_backend_name(b), devs[dev].name, ps_precision_name(a.precision),
              ps_mode_name(a.mode));
@@ -664,20 +889,27 @@ int ps_cmd_run(int argc, char **argv)
     if (st) {
         if (rs.progress)
             fputc('\n', stderr);
-        rc = ps_cli_status_error(st, "run");
+        if (rs.blowup) {
+            ps_cli_error("%s", ps_error_detail());
+            rc = PS_EXIT_BLOWUP;
+        } else if (rs.write_failed)
+            rc = write_error(&rs, &field, a.output, st, rs.write_errno);
+        else
+            rc = ps_cli_status_error(st, "run");
         goto done;
     }
     t = ps_now();
+    errno = 0;
     st = ps_writer_commit(rs.writer);
-    rs.writer = NULL;
     rep.commit_s = ps_now() - t;
     if (st) {
-        rc = ps_cli_status_error(st, a.output);
+        /* the writer is aborted below: its temporary file is removed */
+        rc = write_error(&rs, &field, a.output, st, errno);
         goto done;
     }
 #ifdef PS_HAVE_PLPLOT
     if (a.plot_dir) {
-        st = ps_plot_run_images(a.plot_dir, &ds, &initial, &field, ps_backend_name(b));
+        st = ps_plot_run_images(a.plot_dir, &ds, &initial, &field, ps_backend_name(b), a.force);
         if (st) {
             rc = ps_cli_status_error(st, "--plot");
             goto done;
@@ -718,6 +950,7 @@ int ps_cmd_run(int argc, char **argv)
     rc = PS_EXIT_OK;
 done:
     ps_writer_abort(rs.writer);
+    free(land);
     free(stats.step_times);
     ps_field_free(&initial);
     ps_field_free(&field);

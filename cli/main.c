@@ -3,6 +3,7 @@
 #include "ps_cli.h"
 
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 static const struct {
@@ -75,6 +76,9 @@ int main(int argc, char **argv)
             printf("pstencil %s\n", ps_version());
         return PS_EXIT_OK;
     }
+    /* SIGINT/SIGTERM/SIGHUP remove the temporary files being written and exit
+     * 130/143/129 with one line (core/ps_outfile.h) */
+    ps_signals_install("pstencil");
     cmdline = join_cmdline(argc, argv);
     if (cmdline)
         ps_cli_cmdline = cmdline;
@@ -82,6 +86,12 @@ int main(int argc, char **argv)
         if (!strcmp(argv[1], ps_commands[i].name)) {
             rc = ps_commands[i].fn(argc - 1, argv + 1);
             free(cmdline);
+            if (ps_writer_close_failed()) {
+                /* a netCDF close failed (full disk): HDF5's exit handler would crash on
+                 * the broken file it keeps; the temporary file is already removed */
+                fflush(NULL);
+                _exit(rc);
+            }
             return rc;
         }
     free(cmdline);

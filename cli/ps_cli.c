@@ -33,6 +33,26 @@ int ps_cli_status_error(int status, const char *what)
     return ps_cli_error("%s: %s", what, ps_strerror(status));
 }
 
+int ps_cli_write_error(int st, const char *out, int err, long long wrote, long long want)
+{
+    long long avail = ps_outfile_free_bytes(out);
+    if (err == ENOSPC || err == EFBIG || err == EDQUOT || (avail >= 0 && avail < 65536)) {
+        char w[64], t[64];
+        if (wrote >= 0)
+            snprintf(w, sizeof w, "%lld", wrote);
+        else
+            snprintf(w, sizeof w, "?");
+        if (want > 0)
+            snprintf(t, sizeof t, " of about %lld bytes", want);
+        else
+            snprintf(t, sizeof t, " bytes");
+        return ps_cli_error("%s: %s (wrote %s%s); nothing was written", out,
+                            err == EFBIG ? "file size limit exceeded" : "no space left on device",
+                            w, t);
+    }
+    return ps_cli_status_error(st, out);
+}
+
 void ps_cli_warn(const char *fmt, ...)
 {
     va_list ap;

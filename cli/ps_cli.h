@@ -11,14 +11,23 @@
 #include <stdio.h>
 
 #include "pstencil_io.h"
+#include "ps_outfile.h"
 
-enum { PS_EXIT_OK = 0, PS_EXIT_DIFFER = 1, PS_EXIT_USAGE = 2 };
+enum { PS_EXIT_OK = 0, PS_EXIT_DIFFER = 1, PS_EXIT_USAGE = 2, PS_EXIT_BLOWUP = 3 };
 
 /** The command line as typed (for the history attribute). */
 extern const char *ps_cli_cmdline;
 
 /** Print "pstencil: error: ..." on stderr; returns PS_EXIT_USAGE. */
 int ps_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/**
+ * A failed write of @p out: on a full disk or a file-size limit (@p err, the
+ * errno after the failure, or almost no space left) print "no space left on
+ * device (wrote X of about Y bytes)" (@p wrote, @p want: -1 if unknown), else
+ * the status message. Returns PS_EXIT_USAGE.
+ */
+int ps_cli_write_error(int st, const char *out, int err, long long wrote, long long want);
 
 /** Print "pstencil: error: <what>: <strerror>: <detail>" for a status; returns PS_EXIT_USAGE. */
 int ps_cli_status_error(int status, const char *what);

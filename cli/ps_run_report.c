@@ -1,7 +1,9 @@
 /* The end-of-run report and the --profile JSON. */
 #include "config.h"
 #include "ps_run_report.h"
+#include "ps_outfile.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,17 +146,22 @@ static void json_str(FILE *f, const char *s)
 int ps_run_report_json(const char *path, const run_report *r, int force)
 {
     const ps_run_stats *s = r->stats;
-    char tmp[4200];
+    ps_outfile of;
     FILE *f;
     long i;
     double mn, med, mx;
     time_t now = time(NULL);
     char stamp[64];
-    (void)force;
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    f = fopen(tmp, "w");
-    if (!f)
-        return ps_error(PS_EIO, "cannot write the profile %s", path);
+    int st, bad;
+    /* a private mkstemp file beside the target, published without clobbering */
+    if ((st = ps_outfile_begin(&of, path, force)))
+        return st;
+    f = fdopen(of.fd, "w");
+    if (!f) {
+        ps_outfile_abort(&of);
+        return ps_error(PS_EIO, "cannot write the profile %s: %s", path, strerror(errno));
+    }
+    of.fd = -1; /* the stream owns it */
     strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
     step_stats(s, &mn, &med, &mx);
     fprintf(f, "{\n  \"pstencil_version\": \"%s\",\n  \"date\": \"%s\",\n", PACKAGE_VERSION,
@@ -199,9 +206,16 @@ int ps_run_report_json(const char *path, const run_report *r, int force)
     for (i = 0; s->step_times && i < s->steps; i++)
         fprintf(f, "%s%.6f", i ? ", " : "", 1e3 * s->step_times[i]);
     fprintf(f, "]\n}\n");
-    if (fclose(f) != 0 || rename(tmp, path) != 0) {
-        unlink(tmp);
-        return ps_error(PS_EIO, "cannot write the profile %s", path);
+    bad = ferror(f);
+    if (fflush(f) != 0 || bad || fsync(fileno(f)) != 0) {
+        int e = bad ? EIO : errno;
+        fclose(f);
+        ps_outfile_abort(&of);
+        return ps_error(PS_EIO, "cannot write the profile %s: %s", path, strerror(e));
     }
-    return PS_OK;
+    if (fclose(f) != 0) {
+        ps_outfile_abort(&of);
+        return ps_error(PS_EIO, "cannot write the profile %s: %s", path, strerror(errno));
+    }
+    return ps_outfile_publish(&of);
 }

@@ -297,6 +297,13 @@ const char *ps_writer_temp_path(const ps_writer *w);
 /** Remove the temporary file and free the writer (safe after commit, on NULL). */
 void ps_writer_abort(ps_writer *w);
 
+/**
+ * Nonzero once a netCDF close failed in this process (a full disk). HDF5
+ * then keeps a broken file object that its exit handler crashes on; a
+ * program should leave with _exit() after flushing its streams.
+ */
+int ps_writer_close_failed(void);
+
 /** Options for the built-in ocean. */
 typedef struct ps_ocean_options {
     double scale;       /**< horizontal resolution multiplier (1 = 222x241) */

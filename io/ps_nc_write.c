@@ -3,6 +3,7 @@
 #include "config.h"
 #include "ps_io.h"
 #include "ps_nc_internal.h"
+#include "ps_outfile.h"
 #include "ps_status.h"
 #include "ps_time.h"
 
@@ -64,6 +65,7 @@ struct ps_writer {
     int ncarried;
     double fill;           /* value land (NaN) is written as */
     int fill_is_nan;
+    int tmp_slot;          /* signal-cleanup slot of tmp (core/ps_outfile.h) */
     void *slab;            /* one horizontal slab with NaN replaced by the fill */
 };
 
@@ -395,6 +397,7 @@ int ps_writer_open(ps_writer **wp, const ps_dataset *src, const ps_write_options
     if (!w)
         return ps_error(PS_ENOMEM, "out of memory");
     w->ncid = -1;
+    w->tmp_slot = -1;
     w->force = opt->force;
     w->compress = opt->compress;
     w->dt = opt->dt > 0 ? opt->dt : PS_WRITE_DEFAULT_DT;
@@ -496,6 +499,7 @@ int ps_writer_open(ps_writer **wp, const ps_dataset *src, const ps_write_options
         goto fail;
     }
     close(fd);
+    w->tmp_slot = ps_tempfile_register(w->tmp);
     {
         int rc = nc_create(w->tmp, NC_CLOBBER | NC_NETCDF4 | NC_CLASSIC_MODEL, &w->ncid);
         if (rc) {
@@ -865,44 +869,42 @@ int ps_writer_append(ps_writer *w, long step, const ps_field *field)
 
 /* ------------------------------------------------------------ commit/abort */
 
+static int ps_close_failed; /* a close failed: HDF5's exit handler would crash */
+
+int ps_writer_close_failed(void)
+{
+    return ps_close_failed;
+}
+
 int ps_writer_commit(ps_writer *w)
 {
-    int rc, fd;
+    int rc, st;
     mode_t um;
     if (!w || w->ncid < 0 || w->committed)
         return ps_error(PS_EINVAL, "writer is not open");
     if (!w->defined)
         return ps_error(PS_EINVAL, "writing %s: no snapshot was appended", w->path);
     rc = nc_close(w->ncid);
-    w->ncid = -1;
-    if (rc)
-        return ps_error(PS_EIO, "writing %s: %s", w->tmp, nc_strerror(rc));
-    fd = open(w->tmp, O_RDONLY);
-    if (fd >= 0) {
-        if (fsync(fd) != 0) {
-            int e = errno;
-            close(fd);
-            return ps_error(PS_EIO, "writing %s: %s", w->tmp, strerror(e));
-        }
-        close(fd);
+    if (rc) {
+        /* a failed close (a full disk) leaves the file open in HDF5: abort it so that
+         * nothing is flushed at exit, and keep tmp for ps_writer_abort() to remove */
+        nc_abort(w->ncid);
+        w->ncid = -1;
+        ps_close_failed = 1;
+        return ps_error(PS_EIO, "writing %s: %s", w->path, nc_strerror(rc));
     }
+    w->ncid = -1;
     um = umask(0);
     umask(um);
     chmod(w->tmp, 0666 & ~um);
-    if (!w->force) {
-        /* link() fails if the output appeared meanwhile: never clobber without --force */
-        if (link(w->tmp, w->path) == 0) {
-            unlink(w->tmp);
-            w->tmp[0] = '\0';
-            w->committed = 1;
-            return PS_OK;
-        }
-        if (errno == EEXIST)
-            return ps_error(PS_EEXIST, "output %s exists; use --force to overwrite it", w->path);
-    }
-    if (rename(w->tmp, w->path) != 0)
-        return ps_error(PS_EIO, "cannot rename %s to %s: %s", w->tmp, w->path, strerror(errno));
+    /* no-clobber publication: link() without --force, rename() only with it; the
+     * temporary file is removed whatever happens */
+    st = ps_outfile_publish_path(w->tmp, w->path, w->force);
     w->tmp[0] = '\0';
+    ps_tempfile_unregister(w->tmp_slot);
+    w->tmp_slot = -1;
+    if (st)
+        return st;
     w->committed = 1;
     return PS_OK;
 }
@@ -917,10 +919,13 @@ void ps_writer_abort(ps_writer *w)
     int a;
     if (!w)
         return;
-    if (w->ncid >= 0)
-        nc_close(w->ncid);
+    if (w->ncid >= 0 && nc_close(w->ncid) != NC_NOERR) {
+        nc_abort(w->ncid);
+        ps_close_failed = 1;
+    }
     if (w->tmp[0])
         unlink(w->tmp);
+    ps_tempfile_unregister(w->tmp_slot);
     free(w->history);
     free(w->source);
     free(w->slab);

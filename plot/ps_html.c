@@ -10,6 +10,7 @@
  * and the body gets data-ps-ready="1" once plotly has drawn.
  */
 #include "config.h"
+#include "ps_outfile.h"
 #include "ps_plot.h"
 #include "ps_status.h"
 
@@ -295,8 +296,10 @@ static int ps_html_open(const ps_html_options *o, char **tmp, FILE **f)
         if (fchmod(fd, 0666 & ~um))
             (void)0;
     }
+    ps_tempfile_register(*tmp); /* removed on SIGINT/SIGTERM/SIGHUP */
     *f = fdopen(fd, "w");
     if (!*f) {
+        ps_tempfile_forget(*tmp);
         close(fd);
         unlink(*tmp);
         free(*tmp);
@@ -318,10 +321,12 @@ static int ps_html_close(const ps_html_options *o, char *tmp, FILE *f, int rc, s
         } else if (bytes && size > 0)
             *bytes = (size_t)size;
     }
-    if (!rc && rename(tmp, o->path))
-        rc = ps_error(PS_EIO, "cannot rename %s to %s: %s", tmp, o->path, strerror(errno));
-    if (rc && tmp)
+    if (!rc && tmp) {
+        rc = ps_outfile_publish_path(tmp, o->path, o->force); /* no clobbering */
+    } else if (tmp) {
+        ps_tempfile_forget(tmp);
         unlink(tmp);
+    }
     free(tmp);
     return rc;
 }

@@ -126,6 +126,7 @@ typedef struct ps_image_options {
     double vmin;       /**< lower colour limit */
     double vmax;       /**< upper colour limit */
     int symmetric;     /**< automatic limits symmetric about 0 (differences) */
+    int force;         /**< replace an existing file (else an existing path is an error) */
 } ps_image_options;
 
 /** Defaults: 1000x700, automatic limits, default colour map. */
@@ -203,10 +204,11 @@ int ps_plot_field_diff(const ps_dataset *ds, const ps_field *a, const ps_field *
  * colour limits) and DIR/STEM_diff.png (after - before). They show level 1,
  * the shallowest level the model changes (the surface layer is a boundary
  * the model copies unchanged), or level 0 when there are fewer than 3
- * levels. Creates DIR if needed (not its parents).
+ * levels. Creates DIR if needed (not its parents). An existing image is
+ * replaced only with @p force.
  */
 int ps_plot_run_images(const char *dir, const ps_dataset *ds, const ps_field *before,
-                       const ps_field *after, const char *stem);
+                       const ps_field *after, const char *stem, int force);
 
 /* ---------------------------------------------------------------- interactive pages */
 
@@ -249,6 +251,7 @@ typedef struct ps_html_options {
     int frame_ms;           /**< milliseconds per frame (default 500) */
     size_t max_cells;       /**< decimation budget per heatmap frame / per surface (0: default) */
     int quiet;              /**< do not print the decimation note on stderr */
+    int force;              /**< replace an existing file (else an existing path is an error) */
 } ps_html_options;
 
 /** Defaults: embed, viridis, 500 ms, default budgets. */

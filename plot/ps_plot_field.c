@@ -178,7 +178,7 @@ done:
 }
 
 int ps_plot_run_images(const char *dir, const ps_dataset *ds, const ps_field *before,
-                       const ps_field *after, const char *stem)
+                       const ps_field *after, const char *stem, int force)
 {
     ps_image_options o;
     double *v = NULL;
@@ -211,6 +211,7 @@ int ps_plot_run_images(const char *dir, const ps_dataset *ds, const ps_field *be
     k = before->grid.nz >= 3 ? 1 : 0;
     /* Shared colour limits, so before and after can be compared by eye. */
     ps_image_options_init(&o);
+    o.force = force;
     if ((rc = ps_plot_extract_level(before, k, v)))
         goto done;
     rc = ps_plot_robust_limits(v, n, 2.0, 98.0, &o.vmin, &o.vmax);
@@ -229,6 +230,7 @@ int ps_plot_run_images(const char *dir, const ps_dataset *ds, const ps_field *be
     if ((rc = ps_plot_field_level(ds, after, k, 0, title, &o, NULL)))
         goto done;
     ps_image_options_init(&o);
+    o.force = force;
     snprintf(path, plen, "%s/%s_diff.png", dir, stem);
     o.path = path;
     rc = ps_plot_field_diff(ds, before, after, k, PS_PLOT_NO_TIME, "after - before", &o, NULL);

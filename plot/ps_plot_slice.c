@@ -9,6 +9,7 @@
  * directory and renamed into place when PLplot has finished.
  */
 #include "config.h"
+#include "ps_outfile.h"
 #include "ps_plot.h"
 #include "ps_status.h"
 
@@ -393,6 +394,7 @@ int ps_plot_slice(const ps_slice *s, const ps_image_options *o, ps_image_info *i
             (void)0;
     }
     close(fd);
+    ps_tempfile_register(tmp); /* removed on SIGINT/SIGTERM/SIGHUP */
 
     pthread_mutex_lock(&ps_pl_lock);
     locked = 1;
@@ -415,11 +417,11 @@ int ps_plot_slice(const ps_slice *s, const ps_image_options *o, ps_image_info *i
             goto done;
         }
     }
-    if (rename(tmp, o->path)) {
-        rc = ps_error(PS_EIO, "cannot rename %s to %s: %s", tmp, o->path, strerror(errno));
-        goto done;
-    }
+    /* no-clobber publication; tmp is removed by it on failure */
+    rc = ps_outfile_publish_path(tmp, o->path, o->force);
     tmp[0] = '\0';
+    if (rc)
+        goto done;
     if (info) {
         info->vmin = vmin;
         info->vmax = vmax;
@@ -430,8 +432,10 @@ int ps_plot_slice(const ps_slice *s, const ps_image_options *o, ps_image_info *i
 done:
     if (locked)
         pthread_mutex_unlock(&ps_pl_lock);
-    if (tmp && tmp[0])
+    if (tmp && tmp[0]) {
+        ps_tempfile_forget(tmp);
         unlink(tmp);
+    }
     if (z)
         plFree2dGrid(z, (PLINT)s->nx, (PLINT)s->ny);
     free(xe);

@@ -77,7 +77,7 @@ static void make_input(const char *path)
     NCX(nc_def_var(nc, "x", NC_FLOAT, 1, &d[3], &c[3]));
     NCX(nc_put_att_text(nc, c[3], "units", 12, "degrees_east"));
     NCX(nc_def_var(nc, "temperature", NC_FLOAT, 4, d, &v));
-    NCX(nc_put_att_text(nc, v, "standard_name", 23, "sea_water_temperature"));
+    NCX(nc_put_att_text(nc, v, "standard_name", 21, "sea_water_temperature"));
     NCX(nc_put_att_text(nc, v, "units", 4, "degC"));
     NCX(nc_put_att_float(nc, v, "_FillValue", NC_FLOAT, 1, &fill));
     NCX(nc_put_att_text(nc, v, "coordinates", 9, "nav_lat x"));

@@ -331,7 +331,7 @@ static void test_images(const char *dir)
     EXPECT(di.max_abs > 0.1 && di.mismatched >= 1);
     /* The run's three pictures. */
     snprintf(path, sizeof path, "%s/run", dir);
-    EXPECT(ps_plot_run_images(path, &ds, &f0, &f1, "ocean") == PS_OK);
+    EXPECT(ps_plot_run_images(path, &ds, &f0, &f1, "ocean", 0) == PS_OK);
     snprintf(path, sizeof path, "%s/run/ocean_before.png", dir);
     EXPECT(png_size(path, &w, &h) && w == 1000 && h == 700);
     snprintf(path, sizeof path, "%s/run/ocean_after.png", dir);

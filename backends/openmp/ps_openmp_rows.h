@@ -115,11 +115,12 @@ static void ROW_ATTR ROW_NAME(row_exact_nt)(PS_REAL *restrict dst, const PS_REAL
         const PS_REAL *restrict kp = s + plane;
         const PS_REAL *restrict jm = s - nx;
         const PS_REAL *restrict jp = s + nx;
+        const PS_REAL *restrict im = s - 1; /* s[q - 1] with q == 0 would wrap q - 1 */
         size_t q;
         len = (nx - 1 - i0 < ROW_CHUNK) ? nx - 1 - i0 : ROW_CHUNK;
         for (q = 0; q < len; q++)
             buf[q] = PS_CAT(ps_diffusion7_cell, PS_SUFFIX)(s[q], km[q], kp[q], jm[q], jp[q],
-                                                            s[q - 1], s[q + 1], d);
+                                                            im[q], s[q + 1], d);
         ROW_STREAM(dst + i0, buf, len);
     }
 }
