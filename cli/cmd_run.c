@@ -54,6 +54,9 @@ typedef struct run_args {
     int force;
     int allow_unstable;          /* --allow-unstable: run a coefficient outside its stable range */
     int keep_nonfinite;          /* --keep-nonfinite: report non-finite ocean input, keep it */
+    const char *split;           /* --split PKxPJxPI or N (NULL: one box) */
+    long halo;                   /* --halo: ghost layers between boxes (0: twice the radius) */
+    const char *devices;         /* --devices LIST|all: boxes placed round-robin */
     int quiet;
     int progress;
     int block[3];
@@ -136,6 +139,13 @@ static void run_usage(FILE *f)
         "                          the field grows without bound)\n"
         "      --keep-nonfinite    report infinite ocean values in the input and keep them\n"
         "                          (default: refused)\n"
+        "      --split SPEC        decompose the grid into boxes, one context each: PKxPJxPI\n"
+        "                          (e.g. 2x1x1) or a box count N (split to minimise the halo\n"
+        "                          surface); the result is bitwise the one-box result\n"
+        "      --halo G            ghost layers between boxes (default: twice the stencil's\n"
+        "                          radius); boxes exchange halos every G/radius steps\n"
+        "      --devices LIST      devices of the backend the boxes go to, round-robin:\n"
+        "                          comma-separated indices or 'all' (default: --device)\n"
         "      --profile FILE      write per-phase and per-step timings as JSON\n"
         "      --plot DIR          write before/after/difference slice images into DIR\n"
         "  -q, --quiet             no progress bar and no report\n"
@@ -166,7 +176,8 @@ static int parse_block(const char *opt, const char *s, int block[3])
 
 enum {
     O_VAR = 256, O_TIME, O_EVERY, O_COMPRESS, O_PROFILE, O_PLOT, O_MODE, O_BLOCK,
-    O_DATAFILE, O_NOPROGRESS, O_STENCIL_OPT, O_UNSTABLE, O_KEEPNF
+    O_DATAFILE, O_NOPROGRESS, O_STENCIL_OPT, O_UNSTABLE, O_KEEPNF, O_SPLIT, O_HALO,
+    O_DEVICES
 };
 
 /* run's own options; every stencil option (and --dt) is added at run time */
@@ -192,6 +203,9 @@ static const struct option run_fixed_opts[] = {
     {"force", no_argument, NULL, 'f'},
     {"allow-unstable", no_argument, NULL, O_UNSTABLE},
     {"keep-nonfinite", no_argument, NULL, O_KEEPNF},
+    {"split", required_argument, NULL, O_SPLIT},
+    {"halo", required_argument, NULL, O_HALO},
+    {"devices", required_argument, NULL, O_DEVICES},
     {"profile", required_argument, NULL, O_PROFILE},
     {"plot", required_argument, NULL, O_PLOT},
     {"quiet", no_argument, NULL, 'q'},
@@ -433,6 +447,12 @@ static int parse_args(int argc, char **argv, run_args *a)
         case 'f': a->force = 1; break;
         case O_UNSTABLE: a->allow_unstable = 1; break;
         case O_KEEPNF: a->keep_nonfinite = 1; break;
+        case O_SPLIT: a->split = optarg; break;
+        case O_HALO:
+            if (ps_cli_parse_long("--halo", optarg, 1, 1024, &a->halo))
+                return PS_EXIT_USAGE;
+            break;
+        case O_DEVICES: a->devices = optarg; break;
         case O_PROFILE: a->profile = optarg; break;
         case O_PLOT: a->plot_dir = optarg; break;
         case 'q': a->quiet = 1; a->progress = 0; break;
@@ -656,6 +676,8 @@ int ps_cmd_run(int argc, char **argv)
     ps_config cfg;
     ps_run_options ro;
     ps_run_stats stats;
+    ps_split_options so;
+    int devlist[16], ndevlist = 0;
     ps_write_options wo;
     ps_grid_coords coords;
     ps_stencil_setup setup;
@@ -827,6 +849,53 @@ int ps_cmd_run(int argc, char **argv)
         goto done;
     }
 
+    /* the decomposition: parsed against the grid before any output exists */
+    memset(&so, 0, sizeof so);
+    if (a.split) {
+        st = ps_decomp_parse_split(a.split, field.grid, so.split);
+        if (!st) {
+            ps_decomp probe;
+            st = ps_decomp_create(&probe, field.grid, so.split,
+                                  a.halo ? (unsigned)a.halo : 2u * (unsigned)a.stencil->radius);
+            ps_decomp_free(&probe);
+        }
+        if (st) {
+            rc = ps_cli_error("--split: %s", ps_error_detail());
+            goto done;
+        }
+    }
+    if (a.halo && (unsigned)a.halo < (unsigned)a.stencil->radius) {
+        rc = ps_cli_error("--halo %ld: stencil %s needs at least its radius %d", a.halo,
+                          a.stencil->name, a.stencil->radius);
+        goto done;
+    }
+    so.halo = (unsigned)a.halo;
+    if (a.devices) {
+        int q;
+        if (!strcmp(a.devices, "all")) {
+            for (q = 0; q < ndev && q < 16; q++)
+                devlist[q] = q;
+            ndevlist = q;
+        } else {
+            long v[16];
+            ndevlist = ps_cli_parse_long_list("--devices", a.devices, 0, v, 16);
+            if (ndevlist < 1) {
+                rc = PS_EXIT_USAGE;
+                goto done;
+            }
+            for (q = 0; q < ndevlist; q++) {
+                if (v[q] >= ndev) {
+                    rc = ps_cli_error("--devices: backend '%s' has no device %ld (0..%d)",
+                                      ps_backend_name(b), v[q], ndev - 1);
+                    goto done;
+                }
+                devlist[q] = (int)v[q];
+            }
+        }
+        so.devices = devlist;
+        so.ndevices = ndevlist;
+    }
+
     /* 4. the output, opened before running so a bad path fails at once */
     if (!a.output) {
         /* the default output is replaced, so README's command runs twice */
@@ -885,7 +954,7 @@ int ps_cmd_run(int argc, char **argv)
     ro.snapshot = on_snapshot;
     ro.progress = rs.progress ? on_progress : NULL;
     ro.user = &rs;
-    st = ps_run(b, &cfg, &field, &ro, &stats);
+    st = ps_run_split(b, &cfg, &field, &ro, &so, &stats);
     if (st) {
         if (rs.progress)
             fputc('\n', stderr);
