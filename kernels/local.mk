@@ -4,4 +4,6 @@
 PS_STENCIL_FILES = kernels/diffusion7.h kernels/hdiff.h kernels/smooth2.h
 PS_KERNEL_FILES = kernels/ps_kernel_defs.h $(PS_STENCIL_FILES) kernels/ps_stencils.h \
 	kernels/ps_skeleton.h
-pkginclude_HEADERS += $(PS_KERNEL_FILES)
+# ps_skeleton_all.h instantiates both precisions for C/CUDA/HIP; OpenCL does not embed it
+PS_KERNEL_HOST_FILES = $(PS_KERNEL_FILES) kernels/ps_skeleton_all.h
+pkginclude_HEADERS += $(PS_KERNEL_HOST_FILES)

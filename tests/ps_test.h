@@ -158,6 +158,25 @@ static inline int ps_test_params(const ps_stencil *s, ps_grid g, ps_params *out)
     return st;
 }
 
+/**
+ * Run @p steps steps of @p cfg on backend @p b in one context: upload @p in,
+ * step, download into @p out (may be @p in). Returns the status.
+ */
+static inline int ps_test_run(ps_backend *b, const ps_config *cfg, const ps_field *in,
+                              ps_field *out, long steps)
+{
+    ps_context *c = NULL;
+    int st = ps_context_create(b, cfg, &c);
+    if (!st)
+        st = ps_context_upload(c, in->data, NULL);
+    if (!st)
+        st = ps_context_step(c, steps);
+    if (!st)
+        st = ps_context_download(c, out->data, NULL);
+    ps_context_destroy(c);
+    return st;
+}
+
 /** Bitwise equality of two fields of the same grid and precision. */
 static inline int ps_test_same(const ps_field *a, const ps_field *b)
 {

@@ -12,20 +12,6 @@
 #include "ps_decomp.h"
 #include "ps_test.h"
 
-static int run_one(ps_backend *b, const ps_config *base, ps_field *f, long steps)
-{
-    ps_context *c = NULL;
-    int st = ps_context_create(b, base, &c);
-    if (!st)
-        st = ps_context_upload(c, f->data, NULL);
-    if (!st)
-        st = ps_context_step(c, steps);
-    if (!st)
-        st = ps_context_download(c, f->data, NULL);
-    ps_context_destroy(c);
-    return st;
-}
-
 static int run_split(ps_backend *b, const ps_config *base, ps_field *f, const int split[3],
                      unsigned ghost, long steps, long *moves)
 {
@@ -106,7 +92,7 @@ static void check_backend(const char *name, int thorough)
                 }
                 ps_test_fill(&in, 11 + (uint64_t)si, 0.25);
                 memcpy(one.data, in.data, ps_field_cells(&in) * ps_precision_size(prec));
-                if (run_one(b, &cfg, &one, steps))
+                if (ps_test_run(b, &cfg, &one, &one, steps))
                     FAILF("%s %s: one box: %s", name, s->name, ps_error_detail());
                 for (sp = 0; sp < (int)(sizeof splits / sizeof splits[0]); sp++)
                     for (mult = 1; mult <= 4; mult *= 2) {

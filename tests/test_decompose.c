@@ -128,20 +128,6 @@ static int run_split(ps_backend *b, const ps_config *base, ps_field *f, const in
     return st;
 }
 
-static int run_whole(ps_backend *b, const ps_config *base, ps_field *f, long steps)
-{
-    ps_context *c = NULL;
-    int st = ps_context_create(b, base, &c);
-    if (!st)
-        st = ps_context_upload(c, f->data, NULL);
-    if (!st)
-        st = ps_context_step(c, steps);
-    if (!st)
-        st = ps_context_download(c, f->data, NULL);
-    ps_context_destroy(c);
-    return st;
-}
-
 static void check_backend(const char *name)
 {
     static const int splits[][3] = {{2, 2, 2}, {1, 3, 1}, {3, 1, 2}, {1, 1, 4}};
@@ -181,7 +167,7 @@ static void check_backend(const char *name)
                 }
                 ps_test_fill(&in, 7 + (uint64_t)si, 0.3);
                 memcpy(whole.data, in.data, ps_field_cells(&in) * ps_precision_size(prec));
-                if (run_whole(b, &cfg, &whole, 5)) {
+                if (ps_test_run(b, &cfg, &whole, &whole, 5)) {
                     FAILF("%s %s %s: one box: %s", name, s->name, ps_precision_name(prec),
                           ps_error_detail());
                     goto next;

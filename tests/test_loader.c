@@ -95,22 +95,6 @@ static void check_list(void)
     CHECK(!ps_backend_is_built("nosuch"), "is_built(nosuch)");
 }
 
-/* Run @p steps of cfg on backend @p b from @p in into @p out. */
-static int run_steps(ps_backend *b, const ps_config *cfg, const ps_field *in, ps_field *out,
-                     long steps)
-{
-    ps_context *c = NULL;
-    int st = ps_context_create(b, cfg, &c);
-    if (!st)
-        st = ps_context_upload(c, in->data, NULL);
-    if (!st)
-        st = ps_context_step(c, steps);
-    if (!st)
-        st = ps_context_download(c, out->data, NULL);
-    ps_context_destroy(c);
-    return st;
-}
-
 /*
  * The check backend (a folder and a list entry, nothing else) runs every
  * registered stencil in both precisions bitwise equal to the reference, on a
@@ -161,10 +145,10 @@ static void check_every_stencil(const char *top)
                     return;
                 }
                 ps_test_fill(&in, 11 + (uint64_t)si, 0.3);
-                st = run_steps(ref, &cfg, &in, &want, 4);
+                st = ps_test_run(ref, &cfg, &in, &want, 4);
                 CHECK(!st, "reference %s %s: %s", s->name, ps_precision_name(prec),
                       ps_error_detail());
-                st = st ? st : run_steps(chk, &cfg, &in, &got, 4);
+                st = st ? st : ps_test_run(chk, &cfg, &in, &got, 4);
                 CHECK(!st && ps_test_same(&want, &got), "check %s %s%s: %s", s->name,
                       ps_precision_name(prec), inner ? " (inner box)" : "",
                       st ? ps_error_detail() : "differs from the reference");

@@ -21,20 +21,7 @@
 
 #include <limits.h>
 
-#define PS_REAL float
-#define PS_SUFFIX _f32
-#include "ps_stencils.h"
-#include "ps_skeleton.h"
-PS_STENCIL_LIST(PS_SKELETON_DEFINE)
-#undef PS_REAL
-#undef PS_SUFFIX
-#define PS_REAL double
-#define PS_SUFFIX _f64
-#include "ps_stencils.h"
-#include "ps_skeleton.h"
-PS_STENCIL_LIST(PS_SKELETON_DEFINE)
-#undef PS_REAL
-#undef PS_SUFFIX
+#include "ps_skeleton_all.h"
 
 typedef struct chk_ctx chk_ctx;
 typedef void (*chk_step_fn)(const chk_ctx *c, const void *in, void *out);

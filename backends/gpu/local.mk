@@ -25,7 +25,7 @@ PS_GPU_SRCS = $(PS_GPU_HDRS) backends/gpu/ps_gpu_device.cpp \
 # the objects of one port's plugin, in its directory
 PS_GPU_OBJS = $(addsuffix .lo,$(PS_GPU_HOST) ps_gpu_launch_exact ps_gpu_launch_fast)
 PS_GPU_DEPS = $(addprefix $(top_srcdir)/,$(PS_GPU_HDRS)) \
-	$(addprefix $(top_srcdir)/,$(PS_KERNEL_FILES)) $(top_srcdir)/core/ps_plugin.h \
+	$(addprefix $(top_srcdir)/,$(PS_KERNEL_HOST_FILES)) $(top_srcdir)/core/ps_plugin.h \
 	$(top_srcdir)/core/ps_backend.h $(top_srcdir)/core/ps_field.h \
 	$(top_srcdir)/core/ps_stencil.h $(top_srcdir)/core/ps_status.h $(top_builddir)/config.h
 PS_GPU_CPPFLAGS = -DHAVE_CONFIG_H -I$(top_builddir) -I$(top_srcdir)/core \

@@ -46,20 +46,7 @@
 #ifdef __NVCC__
 #  pragma nv_diag_suppress 550
 #endif
-#define PS_REAL float
-#define PS_SUFFIX _f32
-#include "ps_stencils.h"
-#include "ps_skeleton.h"
-PS_STENCIL_LIST(PS_SKELETON_DEFINE)
-#undef PS_REAL
-#undef PS_SUFFIX
-#define PS_REAL double
-#define PS_SUFFIX _f64
-#include "ps_stencils.h"
-#include "ps_skeleton.h"
-PS_STENCIL_LIST(PS_SKELETON_DEFINE)
-#undef PS_REAL
-#undef PS_SUFFIX
+#include "ps_skeleton_all.h"
 #ifdef __NVCC__
 #  pragma nv_diag_default 550
 #endif

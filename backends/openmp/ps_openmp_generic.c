@@ -18,20 +18,7 @@
 #include <omp.h>
 #include <string.h>
 
-#define PS_REAL float
-#define PS_SUFFIX _f32
-#include "ps_stencils.h"
-#include "ps_skeleton.h"
-PS_STENCIL_LIST(PS_SKELETON_DEFINE)
-#undef PS_REAL
-#undef PS_SUFFIX
-#define PS_REAL double
-#define PS_SUFFIX _f64
-#include "ps_stencils.h"
-#include "ps_skeleton.h"
-PS_STENCIL_LIST(PS_SKELETON_DEFINE)
-#undef PS_REAL
-#undef PS_SUFFIX
+#include "ps_skeleton_all.h"
 
 #define GEN_STEP(NAME, REAL, SFX)                                                       \
     static void gen_##NAME##SFX(const ps_config *cfg, int threads, const void *params,   \

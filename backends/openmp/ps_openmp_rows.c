@@ -32,9 +32,8 @@
 #undef PS_SUFFIX
 
 /* Non-temporal copies of a computed row chunk to its destination. */
-#if defined(__AVX2__)
+#if defined(__GNUC__) && defined(__x86_64__)
 #include <immintrin.h>
-#define ROW_VBYTES 32
 #define PS_OMP_STREAM(NAME, REAL, VEC, LOADU, STREAM, W)                               \
     static inline void NAME(REAL *d, const REAL *s, size_t n)                          \
     {                                                                                  \
@@ -46,22 +45,13 @@
         for (; q < n; q++)                                                             \
             d[q] = s[q];                                                               \
     }
+#endif
+#if defined(__AVX2__)
+#define ROW_VBYTES 32
 PS_OMP_STREAM(stream_f32, float, __m256, _mm256_loadu_ps, _mm256_stream_ps, 8)
 PS_OMP_STREAM(stream_f64, double, __m256d, _mm256_loadu_pd, _mm256_stream_pd, 4)
 #elif defined(__GNUC__) && defined(__x86_64__)
-#include <immintrin.h>
 #define ROW_VBYTES 16
-#define PS_OMP_STREAM(NAME, REAL, VEC, LOADU, STREAM, W)                               \
-    static inline void NAME(REAL *d, const REAL *s, size_t n)                          \
-    {                                                                                  \
-        size_t q = 0;                                                                  \
-        while (q < n && ((uintptr_t)(d + q) & (sizeof(VEC) - 1)))                      \
-            d[q] = s[q], q++;                                                          \
-        for (; q + (W) <= n; q += (W))                                                 \
-            STREAM(d + q, LOADU(s + q));                                               \
-        for (; q < n; q++)                                                             \
-            d[q] = s[q];                                                               \
-    }
 PS_OMP_STREAM(stream_f32, float, __m128, _mm_loadu_ps, _mm_stream_ps, 4)
 PS_OMP_STREAM(stream_f64, double, __m128d, _mm_loadu_pd, _mm_stream_pd, 2)
 #else
