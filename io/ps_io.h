@@ -119,6 +119,13 @@ int ps_dataset_open(ps_dataset *ds, const char *path, const char *var);
  * double and rounded once to @p p. Unscaled float data read as float32
  * passes through bit for bit.
  *
+ * Integrity: a read that fails the variable's Fletcher32 checksum (a damaged
+ * chunk) is PS_EFORMAT, "the file is corrupted"; in a variable with neither a
+ * checksum nor valid_min/valid_max/valid_range whose units are a temperature
+ * (or absent), a finite value more than 1000 degC (kelvin: from 273.15 K) from
+ * 0 is PS_ERANGE, naming the first such cell (damaged data from a file that
+ * cannot vouch for it).
+ *
  * The memory needed is checked first (overflow-safe, and against the
  * physical memory): PS_ENOMEM. PS_ERANGE if @p t >= ntime. The file is read
  * in slabs along its slowest spatial dimension and scattered into C order,
