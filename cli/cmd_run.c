@@ -9,6 +9,7 @@
 #include "config.h"
 #include "ps_cli.h"
 #include "ps_run_report.h"
+#include "ps_run_restart.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -62,6 +63,9 @@ typedef struct run_args {
     int block[3];
     ps_precision precision;
     ps_mode mode;
+    const char *cont;            /* --continue FILE: an earlier run's output to go on from */
+    int precision_given;         /* -p was typed (checked against the record) */
+    int time_index_given;        /* --time-index was typed */
 } run_args;
 
 typedef struct run_state {
@@ -76,6 +80,8 @@ typedef struct run_state {
     long expect_snapshots;     /* snapshots the run will write */
     int write_failed;          /* appending a snapshot failed */
     int write_errno;           /* errno right after that failure */
+    int skip_initial;          /* --continue: the initial state is the last record of the
+                                  file continued, not written again */
 } run_state;
 
 /* Every registered stencil and its options, from the registry. */
@@ -125,6 +131,11 @@ static void run_usage(FILE *f)
         "      --block X,Y[,Z]     GPU block / OpenCL work-group shape (alias --local-size)\n"
         "      --var NAME          the temperature variable (default: found by CF rules)\n"
         "      --time-index I      time record of the input to start from (default 0)\n"
+        "      --continue FILE     go on from the last record of FILE, an earlier run's output:\n"
+        "                          its stencil, parameters and precision, step count and time;\n"
+        "                          the output starts with the first new step (so outputs joined\n"
+        "                          with ncrcat have a monotonic time). Options that contradict\n"
+        "                          the recorded ones are refused\n"
         "      --output-every K    write a snapshot every K steps (default: initial and final)\n"
         "      --dt SECONDS        model seconds per step: record n of the output is at the\n"
         "                          input record's time + steps * dt, in the input's time\n"
@@ -177,7 +188,7 @@ static int parse_block(const char *opt, const char *s, int block[3])
 enum {
     O_VAR = 256, O_TIME, O_EVERY, O_COMPRESS, O_PROFILE, O_PLOT, O_MODE, O_BLOCK,
     O_DATAFILE, O_NOPROGRESS, O_STENCIL_OPT, O_UNSTABLE, O_KEEPNF, O_SPLIT, O_HALO,
-    O_DEVICES
+    O_DEVICES, O_CONTINUE
 };
 
 /* run's own options; every stencil option (and --dt) is added at run time */
@@ -198,6 +209,7 @@ static const struct option run_fixed_opts[] = {
     {"local-size", required_argument, NULL, O_BLOCK},
     {"var", required_argument, NULL, O_VAR},
     {"time-index", required_argument, NULL, O_TIME},
+    {"continue", required_argument, NULL, O_CONTINUE},
     {"output-every", required_argument, NULL, O_EVERY},
     {"compress", required_argument, NULL, O_COMPRESS},
     {"force", no_argument, NULL, 'f'},
@@ -413,6 +425,7 @@ static int parse_args(int argc, char **argv, run_args *a)
         case 'p':
             if (ps_precision_parse(optarg, &a->precision))
                 rc = ps_cli_error("--precision: %s", ps_error_detail());
+            a->precision_given = 1;
             break;
         case O_MODE:
             if (ps_mode_parse(optarg, &a->mode))
@@ -435,7 +448,9 @@ static int parse_args(int argc, char **argv, run_args *a)
         case O_TIME:
             if (ps_cli_parse_long("--time-index", optarg, 0, LONG_MAX, &a->time_index))
                 rc = PS_EXIT_USAGE;
+            a->time_index_given = 1;
             break;
+        case O_CONTINUE: a->cont = optarg; break;
         case O_EVERY:
             if (ps_cli_parse_long("--output-every", optarg, 0, LONG_MAX, &a->every))
                 rc = PS_EXIT_USAGE;
@@ -476,6 +491,15 @@ static int parse_args(int argc, char **argv, run_args *a)
         return ps_cli_error("run: unexpected argument '%s'", argv[optind]);
     if (a->profile && a->output && !strcmp(a->profile, a->output))
         return ps_cli_error("--profile and --output name the same file");
+    if (a->cont) {
+        /* the stencil and its options come from the file: see continue_from() */
+        if (a->input)
+            return ps_cli_error("run: give either an input or --continue FILE, not both");
+        if (a->steps == 0)
+            return ps_cli_error("--continue: -n 0 would add no step to %s", a->cont);
+        a->input = a->cont;
+        return 0;
+    }
     if ((rc = resolve_stencil(a)))
         return rc;
     return check_stability(a);
@@ -560,6 +584,8 @@ static int on_snapshot(void *user, long step, const ps_field *f)
     int st = check_finite(s, step, f);
     if (st)
         return st;
+    if (s->skip_initial && step == 0) /* already the last record of the file continued */
+        return 0;
     errno = 0;
     st = ps_writer_append(s->writer, step, f);
     if (st) {
@@ -639,6 +665,89 @@ static int make_default_output(char *buf, size_t len, const char *backend)
     return 0;
 }
 
+/* The typed value of stencil option @p name (NULL if not typed). */
+static const char *typed(const run_args *a, const char *name)
+{
+    int g;
+    for (g = 0; g < a->ngiven; g++)
+        if (!strcmp(a->given[g].name, name))
+            return a->given[g].value;
+    return NULL;
+}
+
+/*
+ * run --continue FILE: the stencil, its options, the precision and the seconds
+ * per step are the ones FILE records; a value typed on the command line must
+ * agree with them (a chain that changes them midway is not one run), and the
+ * run starts from FILE's last record, whose step and time it goes on from.
+ */
+static int continue_from(run_args *a, const ps_dataset *ds)
+{
+    ps_run_record r;
+    const ps_stencil *s;
+    int i, rc;
+    if (ps_run_record_read(ds, a->cont, &r))
+        return ps_cli_error("--continue %s", ps_error_detail());
+    if (a->stencil_name && strcmp(a->stencil_name, r.stencil->name))
+        return ps_cli_error("--continue: --stencil %s contradicts %s, which ran stencil %s "
+                            "(leave --stencil out)", a->stencil_name, a->cont, r.stencil->name);
+    a->stencil_name = r.stencil->name;
+    if ((rc = resolve_stencil(a)))
+        return rc;
+    s = a->stencil;
+    for (i = 0; i < s->noptions; i++) {
+        const char *v = typed(a, s->options[i].name);
+        double rec = r.options[i], now = a->options[i];
+        if (v && (isnan(rec) != isnan(now) || (!isnan(rec) && rec != now))) {
+            char shown[32];
+            int digits = 15;
+            do /* the shortest decimal that reads back as the recorded value */
+                snprintf(shown, sizeof shown, "%.*g", digits, rec);
+            while (strtod(shown, NULL) != rec && ++digits <= 17);
+            return ps_cli_error("--continue: --%s %s contradicts %s, which ran %s with --%s "
+                                "%s (a continued run keeps the parameters: leave --%s out)",
+                                s->options[i].name, v, a->cont, s->name, s->options[i].name,
+                                isnan(rec) ? "auto" : shown, s->options[i].name);
+        }
+        a->options[i] = rec;
+    }
+    if (ps_stencil_option_index(s, "dt") < 0) {
+        /* run's own --dt: the model seconds per step of a dimensionless stencil */
+        if (a->dt > 0 && a->dt != r.seconds_per_step)
+            return ps_cli_error("--continue: --dt %g contradicts %s, which took %.17g s per "
+                                "step (leave --dt out)", a->dt, a->cont, r.seconds_per_step);
+        a->dt = r.seconds_per_step == PS_WRITE_DEFAULT_DT ? 0 : r.seconds_per_step;
+    }
+    if (a->precision_given && a->precision != r.precision)
+        return ps_cli_error("--continue: --precision %s contradicts %s, which ran in %s (leave "
+                            "--precision out)", ps_precision_name(a->precision), a->cont,
+                            ps_precision_name(r.precision));
+    a->precision = r.precision;
+    if (ds->ntime == 0)
+        return ps_cli_error("--continue: %s has no time records", a->cont);
+    if (a->time_index_given && (size_t)a->time_index != ds->ntime - 1)
+        return ps_cli_error("--continue: --time-index %ld: a continued run starts from the "
+                            "last record of %s (%zu); leave --time-index out", a->time_index,
+                            a->cont, ds->ntime - 1);
+    a->time_index = (long)(ds->ntime - 1);
+    return check_stability(a);
+}
+
+/* The run's record in the output: the stencil, its options (an auto time step as
+ * the value it resolved to), the precision and the model seconds per step. */
+static int record_run(const run_args *a, ps_writer *w)
+{
+    double opts[RUN_MAX_OPTS];
+    int i;
+    for (i = 0; i < a->stencil->noptions; i++) {
+        opts[i] = a->options[i];
+        if (isnan(opts[i]) && !strcmp(a->stencil->options[i].name, "dt") && a->dt > 0)
+            opts[i] = a->dt;
+    }
+    return ps_run_record_write(w, a->stencil, opts, a->precision,
+                               a->dt > 0 ? a->dt : PS_WRITE_DEFAULT_DT);
+}
+
 /* --plot DIR: a directory (or one that can be made in an existing writable parent)
  * where the three images may be written, checked before the run. */
 static int check_plot_dir(const run_args *a, const char *stem)
@@ -711,7 +820,8 @@ int ps_cmd_run(int argc, char **argv)
     rs.progress = a.progress && ps_cli_isatty();
     rs.last_clean = -1;
     rs.keep_nonfinite = a.keep_nonfinite;
-    rs.expect_snapshots = count_snapshots(&a);
+    rs.expect_snapshots = count_snapshots(&a) - (a.cont ? 1 : 0);
+    rs.skip_initial = a.cont != NULL;
 
     /* 0. every file the run writes is checked before anything runs */
     if (a.profile) {
@@ -735,6 +845,8 @@ int ps_cmd_run(int argc, char **argv)
             rc = ps_cli_status_error(st, a.input);
             goto done;
         }
+        if (a.cont && (rc = continue_from(&a, &ds)))
+            goto done;
         if ((size_t)a.time_index >= ds.ntime) {
             rc = ps_cli_error("--time-index %ld is out of range: %s has %zu time record%s "
                               "(0..%zu)", a.time_index, a.input, ds.ntime,
@@ -925,6 +1037,8 @@ int ps_cmd_run(int argc, char **argv)
     wo.source = source;
     wo.precision = a.precision;
     st = ps_writer_open(&rs.writer, &ds, &wo);
+    if (!st)
+        st = record_run(&a, rs.writer);
     if (st) {
         rc = ps_cli_status_error(st, a.output);
         goto done;

@@ -1,5 +1,6 @@
 /* Writing a file safely: pre-checks, a mkstemp temporary beside the target,
  * no-clobber publication, and removal of temporaries on failure or signal. */
+#define _GNU_SOURCE /* renameat2() and RENAME_NOREPLACE (glibc 2.28, Linux 3.15) */
 #include "config.h"
 #include "ps_outfile.h"
 #include "ps_status.h"
@@ -205,6 +206,16 @@ int ps_outfile_publish_path(const char *tmp, const char *path, int force)
         }
         {
             int e = errno;
+#ifdef RENAME_NOREPLACE
+            /* no hard links here (FAT, some network file systems: EPERM, ENOTSUP...):
+             * the kernel's no-replace rename is atomic and never clobbers either */
+            if (e != EEXIST) {
+                if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) == 0)
+                    return PS_OK;
+                if (errno == EEXIST)
+                    e = EEXIST;
+            }
+#endif
             unlink(tmp);
             if (e == EEXIST)
                 return ps_error(PS_EEXIST, "%s appeared while pstencil was writing it; it was "

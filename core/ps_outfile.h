@@ -45,8 +45,10 @@ int ps_outfile_begin(ps_outfile *o, const char *path, int force);
 
 /**
  * Close the descriptor if open, sync, and publish the temporary file at the
- * target: link() then unlink() (never replacing an existing file), or with
- * force rename(). On any failure the temporary file is removed.
+ * target: link() then unlink() (never replacing an existing file; where the
+ * file system has no hard links, Linux's renameat2(RENAME_NOREPLACE), never a
+ * plain rename), or with force rename(). On any failure the temporary file is
+ * removed.
  */
 int ps_outfile_publish(ps_outfile *o);
 

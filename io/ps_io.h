@@ -119,6 +119,13 @@ int ps_dataset_open(ps_dataset *ds, const char *path, const char *var);
  * double and rounded once to @p p. Unscaled float data read as float32
  * passes through bit for bit.
  *
+ * Integrity: a read that fails the variable's Fletcher32 checksum (a damaged
+ * chunk) is PS_EFORMAT, "the file is corrupted"; in a variable with neither a
+ * checksum nor valid_min/valid_max/valid_range whose units are a temperature
+ * (or absent), a finite value more than 1000 degC (kelvin: from 273.15 K) from
+ * 0 is PS_ERANGE, naming the first such cell (damaged data from a file that
+ * cannot vouch for it).
+ *
  * The memory needed is checked first (overflow-safe, and against the
  * physical memory): PS_ENOMEM. PS_ERANGE if @p t >= ntime. The file is read
  * in slabs along its slowest spatial dimension and scattered into C order,
@@ -240,7 +247,11 @@ typedef struct ps_writer ps_writer;
  * - `step(time)` double, units "1": the model steps since the source's state,
  *   plus the source's own `step` at opt->time_index when it has one (the
  *   output of an earlier run), so a continued run keeps counting; its
- *   `seconds_per_step` attribute is dt. Listed in the data variable's
+ *   `seconds_per_step` attribute is dt, its `time_at_step_0` the time of
+ *   step 0 (for a continued run, that of the run continued). When the
+ *   source's `step` has the same `seconds_per_step`, the time is its
+ *   time_at_step_0 + (source step + step) * dt, so a chain of runs writes
+ *   bitwise the times one run would. Listed in the data variable's
  *   `coordinates` (not written with opt->keep_time);
  * - bounds variables of the depth, latitude and longitude coordinates (their
  *   `bounds` attribute) and the variables the source variable's
@@ -267,7 +278,10 @@ typedef struct ps_writer ps_writer;
  *   source = opt->source, history = "YYYY-MM-DDThh:mm:ssZ: <opt->history>"
  *   (UTC now, or $SOURCE_DATE_EPOCH; no timestamp with opt->reproducible),
  *   a newline, then the source's history (newest line first, as NCO and CDO
- *   write it), pstencil_input = the source path.
+ *   write it), pstencil_input = the source path, then the attributes given
+ *   with ps_writer_put_global();
+ * - every variable with an HDF5 Fletcher32 checksum (chunked for it), so
+ *   that ps_dataset_read() finds a damaged chunk instead of reading it.
  *
  * @p src may be NULL (generic names, index coordinates); it is copied, so it
  * may be closed once this returns.
@@ -296,6 +310,17 @@ const char *ps_writer_temp_path(const ps_writer *w);
 
 /** Remove the temporary file and free the writer (safe after commit, on NULL). */
 void ps_writer_abort(ps_writer *w);
+
+/**
+ * Add a global attribute to the output (before the first ps_writer_append()):
+ * text if @p text is not NULL, else the double @p value. Written after the
+ * attributes copied from the source, so it replaces one of the same name;
+ * the source's own `pstencil_*` attributes (an earlier run's record) are not
+ * copied. pstencil run records its stencil and parameters this way
+ * (docs/user-guide.md, "Restart").
+ * @return PS_OK, PS_EINVAL (after the first append), PS_ENOMEM.
+ */
+int ps_writer_put_global(ps_writer *w, const char *name, const char *text, double value);
 
 /**
  * Nonzero once a netCDF close failed in this process (a full disk). HDF5

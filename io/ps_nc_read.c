@@ -200,6 +200,10 @@ static const char *const temp_units[] = {
     "degrees_Celsius", "deg_C", "celsius", "Celsius", "K", "kelvin", "Kelvin",
     "degK", "degree_K", "degrees_K", "degree_Kelvin", "degrees_Kelvin", NULL};
 
+static const char *const kelvin_units[] = {
+    "K", "kelvin", "Kelvin", "degK", "degree_K", "degrees_K", "degree_Kelvin",
+    "degrees_Kelvin", NULL};
+
 static int in_list(const char *s, const char *const *list, int ci)
 {
     int i;
@@ -437,6 +441,26 @@ static int axis_role(int ncid, int dimid, int *coordvar)
 
 static const char *const role_names[4] = {"time", "depth", "latitude", "longitude"};
 
+/* Whether variable @p varid carries an HDF5 Fletcher32 checksum (netCDF-4). */
+static int has_checksum(int ncid, int varid)
+{
+    int f = 0;
+    return nc_inq_var_fletcher32(ncid, varid, &f) == NC_NOERR && f;
+}
+
+/* A failed read of @p what: a variable with a checksum that fails to read was
+ * damaged after it was written (HDF5 reports the checksum mismatch as an HDF
+ * error), which deserves to be said plainly. */
+static int read_failed(const ps_dataset *ds, int varid, const char *what, int rc)
+{
+    if (rc == NC_EHDFERR && has_checksum(ds->ncid, varid))
+        return ps_error(PS_EFORMAT, "%s: the file is corrupted: %s fails its Fletcher32 "
+                                    "checksum (the data changed after it was written: "
+                                    "%s)",
+                        ds->path, what, nc_strerror(rc));
+    return ps_error(PS_ENETCDF, "%s: reading %s: %s", ds->path, what, nc_strerror(rc));
+}
+
 static int load_axis(ps_dataset *ds, int role, int dimid, int coordvar, int pos, int unlimdim)
 {
     ps_axis *ax = &ds->axes[role];
@@ -455,9 +479,11 @@ static int load_axis(ps_dataset *ds, int role, int dimid, int coordvar, int pos,
         nc_inq_varname(ds->ncid, coordvar, ax->var_name);
         nc_inq_vartype(ds->ncid, coordvar, &t);
         ax->nc_type = t;
-        if (ax->len && (rc = nc_get_var_double(ds->ncid, coordvar, ax->values)))
-            return ps_error(PS_ENETCDF, "%s: reading coordinate '%s': %s", ds->path,
-                            ax->var_name, nc_strerror(rc));
+        if (ax->len && (rc = nc_get_var_double(ds->ncid, coordvar, ax->values))) {
+            char what[NC_MAX_NAME + 32];
+            snprintf(what, sizeof what, "coordinate '%s'", ax->var_name);
+            return read_failed(ds, coordvar, what, rc);
+        }
         if ((st = load_attrs(ds->ncid, coordvar, &ax->attrs, ds->path)))
             return st;
     } else {
@@ -860,6 +886,9 @@ int ps_dataset_check_memory(const ps_dataset *ds, ps_precision p, size_t nfields
     return check_memory(&ds->grid, p, nfields, 0, field_names(nfields), label);
 }
 
+static int check_plausible(const ps_dataset *ds, const unpack *u, size_t t, size_t k0,
+                           const ps_field *f);
+
 /* Levels k0 .. k0 + nk - 1 (k = 0 the surface) of time index t, as a field
  * of nk levels: the whole grid for ps_dataset_read(), one level for
  * ps_dataset_read_level(). */
@@ -956,8 +985,9 @@ static int read_levels(ps_dataset *ds, size_t t, size_t k0, size_t nk, ps_precis
         else
             rc = nc_get_vara_double(ds->ncid, ds->varid, start, count, buf);
         if (rc) {
-            st = ps_error(PS_ENETCDF, "%s: reading '%s' (time %zu): %s", ds->path, ds->var_name,
-                          t, nc_strerror(rc));
+            char what[NC_MAX_NAME + 64];
+            snprintf(what, sizeof what, "'%s' (time %zu)", ds->var_name, t);
+            st = read_failed(ds, ds->varid, what, rc);
             goto done;
         }
         if (identity) {
@@ -1043,11 +1073,56 @@ static int read_levels(ps_dataset *ds, size_t t, size_t k0, size_t nk, ps_precis
             }
         }
     }
+    st = check_plausible(ds, &u, t, k0, out);
 done:
     free(buf);
     if (st)
         ps_field_free(out);
     return st;
+}
+
+/*
+ * Values no sea temperature can have (|T| > PS_PLAUSIBLE_TEMP degC) in a file
+ * that cannot vouch for its data: no checksum on the variable (classic files,
+ * netCDF-4 written without Fletcher32) and no valid_min/valid_max/valid_range
+ * (with them, CF's rule applies: values outside are missing). Such a value is
+ * what a damaged data block reads as (-1.18e29 degC), so the read is refused,
+ * naming the first cell, rather than run. Infinities are left to the caller
+ * (run refuses or keeps them, --keep-nonfinite); variables whose units are not
+ * a temperature are not judged.
+ */
+#define PS_PLAUSIBLE_TEMP 1000.0
+static int check_plausible(const ps_dataset *ds, const unpack *u, size_t t, size_t k0,
+                           const ps_field *f)
+{
+    const ps_grid *g = &f->grid;
+    size_t n = g->nx * g->ny * g->nz, c, bad = 0, first = 0;
+    double off = 0, v;
+    if (u->has_vmin || u->has_vmax || has_checksum(ds->ncid, ds->varid))
+        return PS_OK;
+    if (ds->units[0] && !text_is(ds->units, temp_units, 0))
+        return PS_OK;
+    if (text_is(ds->units, kelvin_units, 0))
+        off = 273.15;
+    for (c = 0; c < n; c++) {
+        v = f->precision == PS_FLOAT64 ? ((const double *)f->data)[c]
+                                       : (double)((const float *)f->data)[c];
+        if (isfinite(v) && fabs(v - off) > PS_PLAUSIBLE_TEMP && !bad++)
+            first = c;
+    }
+    if (!bad)
+        return PS_OK;
+    v = f->precision == PS_FLOAT64 ? ((const double *)f->data)[first]
+                                   : (double)((const float *)f->data)[first];
+    return ps_error(PS_ERANGE,
+                    "%s: '%s' (time %zu) holds %zu value%s no sea temperature can have (first "
+                    "at level %zu, row %zu, column %zu: %g %s; more than %g degC from 0): the "
+                    "data looks corrupted, and the file has no checksum to tell. If the values "
+                    "are right, give '%s' valid_min and valid_max attributes that cover them "
+                    "(values outside those are then missing, as CF says)",
+                    ds->path, ds->var_name, t, bad, bad == 1 ? "" : "s",
+                    k0 + first / (g->nx * g->ny), first / g->nx % g->ny, first % g->nx, v,
+                    ds->units[0] ? ds->units : "(no units)", PS_PLAUSIBLE_TEMP, ds->var_name);
 }
 
 int ps_dataset_read(ps_dataset *ds, size_t t, ps_precision p, ps_field *out)

@@ -59,6 +59,9 @@ struct ps_writer {
     double t0;             /* source time value at the starting record (own units: 0) */
     double unit_s;         /* seconds per unit of the output's time axis */
     double step0;          /* the source's `step` at the starting record (0 if none) */
+    int chained;           /* t0 is the time at step 0 of the source's run (its step's
+                              time_at_step_0, same seconds_per_step): time is then
+                              t0 + (step0 + step) * dt, as one run would write it */
     int own_time_units;    /* 1: seconds since 1970-01-01 (no usable source time) */
     int dt_default;        /* no dt was given: PS_WRITE_DEFAULT_DT */
     carried_var carried[MAX_CARRIED];
@@ -67,6 +70,7 @@ struct ps_writer {
     int fill_is_nan;
     int tmp_slot;          /* signal-cleanup slot of tmp (core/ps_outfile.h) */
     void *slab;            /* one horizontal slab with NaN replaced by the fill */
+    ps_attr_list extra;    /* global attributes added by ps_writer_put_global() */
 };
 
 /* ---------------------------------------------------------- path checking */
@@ -179,6 +183,10 @@ static int copy_attrs(ps_writer *w, int varid, const ps_attr_list *l, int is_var
         }
         if (is_var == 0 && (!strcmp(a->name, "history") || !strcmp(a->name, "Conventions") ||
                             !strcmp(a->name, "source")))
+            continue;
+        /* the run record of an earlier pstencil run (stencil, parameters): this
+         * run writes its own, and a stale one must not survive */
+        if (is_var == 0 && !strncmp(a->name, "pstencil_", 9))
             continue;
         if ((rc = put_attr(w->ncid, varid, a, as)))
             return nc_fail(w, rc, a->name);
@@ -365,8 +373,18 @@ static int load_from_source(ps_writer *w, const ps_dataset *src, long time_index
         size_t i = (size_t)time_index;
         double v;
         if (!nc_inq_dimname(ncid, did, dn) && !strcmp(dn, src->axes[0].dim_name) &&
-            !nc_get_var1_double(ncid, sv, &i, &v) && isfinite(v))
+            !nc_get_var1_double(ncid, sv, &i, &v) && isfinite(v)) {
+            double o, sps;
             w->step0 = v;
+            /* the same time step: the time goes on from the run's origin, so that a
+             * chain of runs writes bitwise the times of one run */
+            if (!w->own_time_units &&
+                !nc_get_att_double(ncid, sv, "time_at_step_0", &o) && isfinite(o) &&
+                !nc_get_att_double(ncid, sv, "seconds_per_step", &sps) && sps == w->dt) {
+                w->t0 = o;
+                w->chained = 1;
+            }
+        }
     }
     nc_close(ncid);
     return st;
@@ -655,6 +673,41 @@ static int put_coordinates(ps_writer *w)
     return put_text(w, w->var_id, "coordinates", list);
 }
 
+/* HDF5 Fletcher32 checksums on every variable, so that a damaged chunk of a
+ * pstencil file is found when it is read (the reader names it) instead of
+ * being read as data. A variable stored contiguously is made chunked first
+ * (the filter needs chunks): one chunk of its whole shape. */
+static int add_checksums(ps_writer *w)
+{
+    int nvars, v, rc;
+    if ((rc = nc_inq_nvars(w->ncid, &nvars)))
+        return nc_fail(w, rc, "variables");
+    for (v = 0; v < nvars; v++) {
+        int storage = NC_CHUNKED;
+        if ((rc = nc_inq_var_chunking(w->ncid, v, &storage, NULL)))
+            return nc_fail(w, rc, "chunking");
+        if (storage != NC_CHUNKED) {
+            int nd, dims[NC_MAX_VAR_DIMS], d;
+            size_t chunk[NC_MAX_VAR_DIMS];
+            if ((rc = nc_inq_varndims(w->ncid, v, &nd)) ||
+                (rc = nc_inq_vardimid(w->ncid, v, dims)))
+                return nc_fail(w, rc, "dimensions");
+            if (nd == 0) /* a scalar has no chunks, hence no checksum */
+                continue;
+            for (d = 0; d < nd; d++)
+                if ((rc = nc_inq_dimlen(w->ncid, dims[d], &chunk[d])))
+                    return nc_fail(w, rc, "dimensions");
+                else if (chunk[d] == 0)
+                    chunk[d] = 1;
+            if ((rc = nc_def_var_chunking(w->ncid, v, NC_CHUNKED, chunk)))
+                return nc_fail(w, rc, "chunking");
+        }
+        if ((rc = nc_def_var_fletcher32(w->ncid, v, NC_FLETCHER32)))
+            return nc_fail(w, rc, "checksum");
+    }
+    return PS_OK;
+}
+
 static int define(ps_writer *w, const ps_grid *g)
 {
     int rc, st, dims[4], cv[4], a;
@@ -715,6 +768,13 @@ static int define(ps_writer *w, const ps_grid *g)
             return st;
         if ((rc = nc_put_att_double(w->ncid, w->step_id, "seconds_per_step", NC_DOUBLE, 1, &dt)))
             return nc_fail(w, rc, "seconds_per_step");
+        {
+            /* the time of step 0 (a continued run's source time less its steps) */
+            double o = w->chained ? w->t0 : w->t0 - w->step0 * w->dt / w->unit_s;
+            if ((rc = nc_put_att_double(w->ncid, w->step_id, "time_at_step_0", NC_DOUBLE, 1,
+                                        &o)))
+                return nc_fail(w, rc, "time_at_step_0");
+        }
     }
     for (a = 1; a < 4; a++) {
         cv[a] = -1;
@@ -776,6 +836,10 @@ static int define(ps_writer *w, const ps_grid *g)
         (st = put_text(w, NC_GLOBAL, "history", w->history)))
         return st;
     if (w->have_src && w->src.path[0] && (st = put_text(w, NC_GLOBAL, "pstencil_input", w->src.path)))
+        return st;
+    if ((st = copy_attrs(w, NC_GLOBAL, &w->extra, 5, 0)))
+        return st;
+    if ((st = add_checksums(w)))
         return st;
     if ((rc = nc_enddef(w->ncid)))
         return nc_fail(w, rc, "header");
@@ -854,6 +918,8 @@ int ps_writer_append(ps_writer *w, long step, const ps_field *field)
     if (w->keep_time && w->have_src && w->src.axes[0].present && step >= 0 &&
         (size_t)step < w->src.axes[0].len && w->src.axes[0].values)
         st_step = w->src.axes[0].values[step];
+    else if (w->chained)
+        st_step = w->t0 + (w->step0 + (double)step) * w->dt / w->unit_s;
     else if (!w->keep_time)
         st_step = w->t0 + (double)step * w->dt / w->unit_s;
     if ((rc = nc_put_vara_double(w->ncid, w->time_id, start, count, &st_step)))
@@ -935,6 +1001,19 @@ void ps_writer_abort(ps_writer *w)
     }
     ps_attr_list_free(&w->src.var_attrs);
     ps_attr_list_free(&w->src.global_attrs);
+    ps_attr_list_free(&w->extra);
     carried_free(w);
     free(w);
+}
+
+int ps_writer_put_global(ps_writer *w, const char *name, const char *text, double value)
+{
+    if (!w || !name || !*name)
+        return ps_error(PS_EINVAL, "no writer or attribute name");
+    if (w->defined || w->committed)
+        return ps_error(PS_EINVAL, "writing %s: attribute %s given after the first snapshot",
+                        w->path, name);
+    if (text)
+        return ps_attr_set_text(&w->extra, name, text);
+    return ps_attr_set_values(&w->extra, name, NC_DOUBLE, &value, 1);
 }

@@ -1,9 +1,10 @@
 # The pstencil program: entry points, run, bad input.
 TESTS += tests/cli_basics.sh tests/cli_run.sh tests/cli_run_python.sh tests/cli_bad_input.sh \
-	tests/cli_hdiff.sh tests/cli_stencils.sh tests/cli_reliability.sh tests/cli_split.sh
+	tests/cli_hdiff.sh tests/cli_stencils.sh tests/cli_reliability.sh tests/cli_split.sh \
+	tests/cli_restart.sh
 EXTRA_DIST += tests/cli_basics.sh tests/cli_run.sh tests/cli_run_python.sh tests/cli_bad_input.sh \
 	tests/cli_hdiff.sh tests/cli_stencils.sh tests/cli_reliability.sh tests/cli_split.sh \
-	tests/data/cf_cmems.cdl tests/data/cf_nco.cdl tests/data/cf_cdo.cdl \
+	tests/cli_restart.sh tests/data/cf_cmems.cdl tests/data/cf_nco.cdl tests/data/cf_cdo.cdl \
 	tests/data/cf_nemo.cdl tests/data/cf_descending.cdl tests/data/cf_indices.cdl
 # Stencils: the reference against an independent oracle (literal loops, no
 # kernels/), and hdiff's heat conservation in a closed basin.

@@ -10,8 +10,16 @@ tests_test_io_compare_SOURCES = tests/test_io_compare.c
 tests_test_io_compare_LDADD = core/libpstencil.la -lm
 TESTS += tests/test_io_read tests/test_io_write tests/test_io_compare \
 	tests/io_gen.sh tests/io_summary.sh tests/io_compare.sh tests/io_badinput.sh \
-	tests/io_time.sh tests/io_overwrite.sh tests/io_cf_check.sh
+	tests/io_time.sh tests/io_overwrite.sh tests/io_cf_check.sh tests/io_integrity.sh \
+	tests/io_publish.sh
 EXTRA_DIST += tests/io_gen.sh tests/io_summary.sh tests/io_compare.sh tests/io_badinput.sh \
-	tests/io_time.sh tests/io_overwrite.sh tests/io_cf_check.sh tests/data/tiny.cdl \
+	tests/io_time.sh tests/io_overwrite.sh tests/io_cf_check.sh tests/io_integrity.sh \
+	tests/io_publish.sh tests/data/tiny.cdl \
 	tests/data/tiny_b.cdl tests/data/time_360.cdl \
 	tests/data/time_noleap.cdl
+# an LD_PRELOAD shim making link() fail as on a file system without hard links
+# (tests/io_publish.sh)
+check_LTLIBRARIES += tests/ps_link_shim.la
+tests_ps_link_shim_la_SOURCES = tests/link_shim.c
+tests_ps_link_shim_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
+tests_ps_link_shim_la_LIBADD = -ldl

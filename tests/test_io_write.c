@@ -421,6 +421,89 @@ static void test_generated(void)
     ps_field_free(&f);
 }
 
+/* ps_writer_put_global(): written after the copied attributes, a source's own
+ * pstencil_* record not carried over, refused after the first append; every
+ * variable carries a Fletcher32 checksum; step:time_at_step_0 chains the time. */
+static void test_record(void)
+{
+    ps_writer *w = NULL;
+    ps_write_options o;
+    ps_field f;
+    ps_grid g = {3, 4, 5};
+    ps_dataset src;
+    char a[600], b[600];
+    int nc, nv, v, fl;
+    size_t c;
+    memset(&o, 0, sizeof o);
+    snprintf(a, sizeof a, "%s/rec_a.nc", dir);
+    snprintf(b, sizeof b, "%s/rec_b.nc", dir);
+    o.path = a;
+    o.dt = 7.0;
+    ps_field_alloc(&f, g, PS_FLOAT32);
+    for (c = 0; c < 60; c++)
+        ((float *)f.data)[c] = (float)c;
+    EXPECT(ps_writer_open(&w, NULL, &o) == PS_OK);
+    EXPECT(ps_writer_put_global(w, "pstencil_stencil", "diffusion7", 0) == PS_OK);
+    EXPECT(ps_writer_put_global(w, "pstencil_only_in_a", NULL, 2.5) == PS_OK);
+    EXPECT(ps_writer_append(w, 0, &f) == PS_OK);
+    EXPECT(ps_writer_append(w, 4, &f) == PS_OK);
+    CHECK(ps_writer_put_global(w, "late", "x", 0) == PS_EINVAL,
+          "put_global after the first append is refused");
+    EXPECT(ps_writer_commit(w) == PS_OK);
+    ps_writer_abort(w);
+    if (nc_open(a, NC_NOWRITE, &nc) == NC_NOERR) {
+        char *t = get_text(nc, NC_GLOBAL, "pstencil_stencil");
+        double d = 0;
+        CHECK(t && !strcmp(t, "diffusion7"), "the text attribute is written");
+        free(t);
+        CHECK(!nc_get_att_double(nc, NC_GLOBAL, "pstencil_only_in_a", &d) && d == 2.5,
+              "the numeric attribute is written");
+        nc_inq_nvars(nc, &nv);
+        for (v = 0; v < nv; v++) {
+            char name[NC_MAX_NAME + 1] = "";
+            nc_inq_varname(nc, v, name);
+            fl = 0;
+            CHECK(nc_inq_var_fletcher32(nc, v, &fl) == NC_NOERR && fl,
+                  "variable %s has a Fletcher32 checksum", name);
+        }
+        nc_close(nc);
+    } else {
+        FAILF("cannot open %s", a);
+    }
+    /* a run continued from record 1 (step 4) with the same dt: step and time go on */
+    if (ps_dataset_open(&src, a, NULL) == PS_OK) {
+        double t0 = src.axes[0].values[0];
+        o.path = b;
+        o.time_index = 1;
+        EXPECT(ps_writer_open(&w, &src, &o) == PS_OK);
+        EXPECT(ps_writer_put_global(w, "pstencil_stencil", "hdiff", 0) == PS_OK);
+        EXPECT(ps_writer_append(w, 3, &f) == PS_OK);
+        EXPECT(ps_writer_commit(w) == PS_OK);
+        ps_writer_abort(w);
+        ps_dataset_close(&src);
+        if (nc_open(b, NC_NOWRITE, &nc) == NC_NOERR) {
+            char *t = get_text(nc, NC_GLOBAL, "pstencil_stencil");
+            double d = 0, st = 0, tm = 0;
+            size_t i0 = 0;
+            CHECK(t && !strcmp(t, "hdiff"), "the new record replaces the source's");
+            free(t);
+            CHECK(nc_get_att_double(nc, NC_GLOBAL, "pstencil_only_in_a", &d) == NC_ENOTATT,
+                  "the source's pstencil_* record is not copied");
+            CHECK(!nc_inq_varid(nc, "step", &v) && !nc_get_var1_double(nc, v, &i0, &st) &&
+                      st == 7.0, "step goes on: 4 + 3 = %g", st);
+            CHECK(!nc_inq_varid(nc, "time", &v) && !nc_get_var1_double(nc, v, &i0, &tm) &&
+                      tm == t0 + 7.0 * 7.0, "time is time_at_step_0 + 7 steps of 7 s: %.17g",
+                  tm);
+            nc_close(nc);
+        } else {
+            FAILF("cannot open %s", b);
+        }
+    } else {
+        FAILF("reopen %s: %s", a, ps_error_detail());
+    }
+    ps_field_free(&f);
+}
+
 static void test_ocean(void)
 {
     ps_ocean_options o;
@@ -503,6 +586,7 @@ int main(void)
     test_round_trip(in, PS_FLOAT64, 4);
     test_refusals(in);
     test_generated();
+    test_record();
     test_ocean();
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)
