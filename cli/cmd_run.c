@@ -692,6 +692,11 @@ int ps_cmd_run(int argc, char **argv)
     int ndev = 0, st, rc = PS_EXIT_USAGE, dev;
     double t0 = ps_now(), t;
 
+#ifdef PS_HAVE_MPI
+    /* started by mpirun (or given --decomp): one box per rank (cli/cmd_run_mpi.c) */
+    if (ps_cmd_run_mpi_wanted(argc, argv))
+        return ps_cmd_run_mpi(argc, argv);
+#endif
     memset(&ds, 0, sizeof ds);
     ds.ncid = -1;
     memset(&coords, 0, sizeof coords);
