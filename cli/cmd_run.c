@@ -153,6 +153,11 @@ static void run_usage(FILE *f)
         "  -h, --help              this help\n\n",
         RUN_DEFAULT_STEPS, ps_stencil_default()->name);
     usage_stencils(f);
+#ifdef PS_HAVE_MPI
+    fprintf(f, "\nUnder mpirun/mpiexec/srun, or with --decomp PKxPJxPI, run is the MPI run: one\n"
+               "box per rank (default split: the least halo surface), --halo G, parallel netCDF\n"
+               "output (docs/user-guide.md, MPI).\n");
+#endif
     fprintf(f, "\nA stencil that needs the input's coordinates reads its depth, latitude and\n"
                "longitude coordinate variables (docs/user-guide.md).\n\n"
                "Exit status: 0 ok, 2 usage or input error, full disk, or interrupted output race\n"
