@@ -15,3 +15,8 @@ EXTRA_DIST += tests/io_gen.sh tests/io_summary.sh tests/io_compare.sh tests/io_b
 	tests/io_time.sh tests/io_overwrite.sh tests/io_cf_check.sh tests/data/tiny.cdl \
 	tests/data/tiny_b.cdl tests/data/time_360.cdl \
 	tests/data/time_noleap.cdl
+# ps_dataset_read_region: a block reads the same bits as the whole grid
+check_PROGRAMS += tests/test_io_region
+tests_test_io_region_SOURCES = tests/test_io_region.c
+tests_test_io_region_LDADD = io/libpstencil-io.la core/libpstencil.la -lm
+TESTS += tests/test_io_region

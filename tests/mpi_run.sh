@@ -45,4 +45,23 @@ echo "$cases" | while read -r p dec halo steps prec input; do
   rm -f out.nc
   n=$((n + 1))
 done || exit 1
+# the input conventions each rank's block is read through (packed shorts, depth stored
+# bottom first, NEMO's dimension names and order, CDO's): bitwise one process
+if command -v ncgen >/dev/null 2>&1; then
+  for c in cf_cmems cf_descending cf_nemo cf_cdo; do
+    ncgen -o "$c.nc" "$top_srcdir/tests/data/$c.cdl" || fail "ncgen $c"
+    expect_exit 0 "$PSTENCIL" run "$c.nc" -b $B -n 7 -o "one-$c.nc"
+    want=$(sum)
+    for spec in "3 3x1x1" "6 1x2x3"; do
+      set -- $spec
+      expect_exit 0 mpirun_p "$1" run "$c.nc" -b $B -n 7 --halo 1 --decomp "$2" -o out.nc
+      [ "$(sum)" = "$want" ] || fail "$c P=$1 $2: checksum $(sum), one process $want"
+      expect_exit 0 "$PSTENCIL" compare "one-$c.nc" out.nc
+      rm -f out.nc
+      echo "$c P=$1 $2: bitwise the one-process output ($want)"
+    done
+  done
+else
+  echo "no ncgen: the file-convention cases are left out"
+fi
 exit 0
