@@ -5,7 +5,9 @@
  * send (after downloading the region) for each copy out of it, and at the
  * last copy of an axis waits for them all and uploads what arrived, so the
  * next axis sees the refreshed ghosts (edges and corners for any depth).
- * Halos are staged through host buffers. A local failure (a download or an
+ * Halos are staged through host buffers. The tag is the copy's index in the plan
+ * (modulo 32768, the smallest MPI_TAG_UB allowed; messages between two ranks
+ * keep their order anyway). A local failure (a download or an
  * upload) still lets every message of the axis complete, so no rank waits
  * forever; the caller agrees on the status afterwards.
  */
@@ -14,6 +16,7 @@
 #include "ps_status.h"
 #include "ps_timer.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,13 +64,13 @@ static int mpi_move(void *self, const ps_decomp_copy *c)
         if (st && !t->status)
             t->status = st;
     } else if (c->dst == t->rank) {
-        MPI_Irecv(b, (int)(n * t->es), MPI_BYTE, c->src, q, t->comm, &t->req[t->nreq]);
+        MPI_Irecv(b, (int)(n * t->es), MPI_BYTE, c->src, q % 32768, t->comm, &t->req[t->nreq]);
         t->reqcopy[t->nreq++] = q;
     } else if (c->src == t->rank) {
         st = ps_context_download(t->ctx, b, &c->src_region);
         if (st && !t->status)
             t->status = st; /* sent anyway: the receiver must not wait forever */
-        MPI_Isend(b, (int)(n * t->es), MPI_BYTE, c->dst, q, t->comm, &t->req[t->nreq]);
+        MPI_Isend(b, (int)(n * t->es), MPI_BYTE, c->dst, q % 32768, t->comm, &t->req[t->nreq]);
         t->reqcopy[t->nreq++] = q;
         t->messages++;
         t->bytes += (double)(n * t->es);
@@ -96,6 +99,12 @@ int ps_mpi_transport_init(ps_mpi_transport *t, const ps_decomp *d, MPI_Comm comm
         const ps_decomp_copy *c = &d->copies[q];
         t->offset[q] = (size_t)-1;
         if (c->src == rank || c->dst == rank) {
+            if (cells_of(&c->src_region) * t->es > (size_t)INT_MAX) {
+                ps_mpi_transport_free(t);
+                return ps_error(PS_EINVAL, "MPI transport: a halo message of %zu cells is over "
+                                "2 GiB: use more ranks or a shallower --halo",
+                                cells_of(&c->src_region));
+            }
             t->offset[q] = total;
             total += cells_of(&c->src_region) * t->es;
             mine++;
