@@ -4,7 +4,9 @@
 # double, on the built-in ocean and on a small odd-sized grid: the output file
 # is bitwise the one-process output (pstencil compare, over every record) and
 # the reported checksum the one-process checksum. A representative subset of
-# the cross product, every listed value covered (the table below).
+# the cross product, every listed value covered (the table below); 1x1x8 on 12
+# columns has boxes narrower than the halo of 3, which then reaches past the
+# neighbour.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/mpi_lib.sh"
 cd "$TMP" || fail "no temporary directory"
@@ -22,7 +24,8 @@ cases="1 1x1x1 1 7 float ocean
 6 1x2x3 1 7 double small
 6 3x2x1 3 20 float small
 8 2x2x2 3 7 float ocean
-8 default 1 7 double small"
+8 default 1 7 double small
+8 1x1x8 3 7 float small"
 n=0
 echo "$cases" | while read -r p dec halo steps prec input; do
   in=; [ "$input" = small ] && in=small.nc
