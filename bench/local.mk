@@ -26,3 +26,13 @@ bench: all
 noinst_PROGRAMS += bench/gpu_bench
 bench_gpu_bench_SOURCES = bench/gpu_bench.c
 bench_gpu_bench_LDADD = io/libpstencil-io.la core/libpstencil.la -lm
+
+# bench/mpi-scaling.sh (./configure --enable-mpi): strong and weak scaling
+# under mpirun, a table and a PLplot figure drawn by mpi_scaling_plot.
+dist_noinst_SCRIPTS += bench/mpi-scaling.sh
+if PS_HAVE_PLPLOT
+noinst_PROGRAMS += bench/mpi_scaling_plot
+bench_mpi_scaling_plot_SOURCES = bench/mpi_scaling_plot.c
+bench_mpi_scaling_plot_CFLAGS = $(AM_CFLAGS) $(PLPLOT_CFLAGS)
+bench_mpi_scaling_plot_LDADD = core/libpstencil.la $(PLPLOT_LIBS)
+endif

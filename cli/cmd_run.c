@@ -164,6 +164,11 @@ static void run_usage(FILE *f)
         "  -h, --help              this help\n\n",
         RUN_DEFAULT_STEPS, ps_stencil_default()->name);
     usage_stencils(f);
+#ifdef PS_HAVE_MPI
+    fprintf(f, "\nUnder mpirun/mpiexec/srun, or with --decomp PKxPJxPI, run is the MPI run: one\n"
+               "box per rank (default split: the least halo surface), --halo G, parallel netCDF\n"
+               "output (docs/user-guide.md, MPI).\n");
+#endif
     fprintf(f, "\nA stencil that needs the input's coordinates reads its depth, latitude and\n"
                "longitude coordinate variables (docs/user-guide.md).\n\n"
                "Exit status: 0 ok, 2 usage or input error, full disk, or interrupted output race\n"
@@ -801,6 +806,11 @@ int ps_cmd_run(int argc, char **argv)
     int ndev = 0, st, rc = PS_EXIT_USAGE, dev;
     double t0 = ps_now(), t;
 
+#ifdef PS_HAVE_MPI
+    /* started by mpirun (or given --decomp): one box per rank (cli/cmd_run_mpi.c) */
+    if (ps_cmd_run_mpi_wanted(argc, argv))
+        return ps_cmd_run_mpi(argc, argv);
+#endif
     memset(&ds, 0, sizeof ds);
     ds.ncid = -1;
     memset(&coords, 0, sizeof coords);

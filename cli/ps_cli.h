@@ -52,6 +52,12 @@ int ps_cli_isatty(void);
 
 /* Subcommands: argv[0] is the subcommand name. */
 int ps_cmd_run(int argc, char **argv);
+#ifdef PS_HAVE_MPI
+/* `pstencil run` under MPI (cli/cmd_run_mpi.c; ./configure --enable-mpi) */
+int ps_cmd_run_mpi(int argc, char **argv);
+/* nonzero when run should be the MPI run: started by mpirun/mpiexec/srun, or --decomp given */
+int ps_cmd_run_mpi_wanted(int argc, char **argv);
+#endif
 int ps_cmd_stencils(int argc, char **argv);
 int ps_cmd_gen(int argc, char **argv);
 int ps_cmd_summary(int argc, char **argv);

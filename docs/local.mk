@@ -9,3 +9,5 @@ ps_doc_images = docs/img/slice.png docs/img/slice_100m_thermal.png docs/img/run_
 	docs/img/animate.png docs/img/cube.png docs/img/bench_runtime_steps.png \
 	docs/img/bench_runtime_steps_log.png docs/img/bench_throughput_grid.png \
 	docs/img/bench_bound_fraction.png docs/img/bench_speedup.png
+# the MPI scaling figure (bench/mpi-scaling.sh, docs/performance.md)
+EXTRA_DIST += docs/img/mpi_scaling.png

@@ -142,6 +142,16 @@ int ps_dataset_read(ps_dataset *ds, size_t t, ps_precision p, ps_field *out);
 int ps_dataset_read_level(ps_dataset *ds, size_t t, size_t k, ps_precision p, ps_field *out);
 
 /**
+ * Read the block of @p count[0] x count[1] x count[2] cells starting at
+ * global cell @p start (k, j, i; k = 0 the surface) of time index @p t,
+ * converted like ps_dataset_read(): a process of a distributed run reads
+ * only its own part of the grid.
+ * @return as ps_dataset_read(); PS_ERANGE also for a block outside the grid.
+ */
+int ps_dataset_read_region(ps_dataset *ds, size_t t, const size_t start[3],
+                           const size_t count[3], ps_precision p, ps_field *out);
+
+/**
  * Check, before allocating anything, that @p nfields fields of the dataset's
  * grid in precision @p p can be addressed (overflow-safe) and fit in the
  * memory this process can really use (the smallest of MemAvailable, the
@@ -199,6 +209,29 @@ void ps_grid_coords_free(ps_grid_coords *c);
 /** Seconds per step of the output's time axis when ps_write_options::dt is 0. */
 #define PS_WRITE_DEFAULT_DT 1.0
 
+/**
+ * Writing one file from several processes (an MPI run, mpi/): every process
+ * opens a writer with the same options and appends its own part of the grid;
+ * the callbacks, set by the caller, do what needs the processes' runtime, so
+ * the writer itself needs none. One process (@c publisher) creates the
+ * temporary file and, once every process closed it, publishes it.
+ */
+typedef struct ps_write_parallel {
+    /** Share @p tmp (the publisher's temporary file name, @p len bytes) with every process. */
+    int (*share)(void *user, char *tmp, size_t len);
+    /** Create @p path for writing by every process together; the netCDF id in @p ncid. */
+    int (*create)(void *user, const char *path, int cmode, int *ncid);
+    /** Called after the header is defined (e.g. to make every variable's access collective). */
+    int (*defined)(void *user, int ncid);
+    /** Combine a status over the processes: PS_OK only if every process had PS_OK. */
+    int (*agree)(void *user, int status);
+    void *user;          /**< passed to the callbacks */
+    int publisher;       /**< nonzero on the one process that creates and publishes the file */
+    long long now;       /**< the history's time stamp (seconds since 1970), the same on all */
+    ps_grid global;      /**< the whole grid; ps_writer_append() gets this process's part */
+    size_t start[3];     /**< first global cell (k, j, i) of this process's part */
+} ps_write_parallel;
+
 /** Options for writing. */
 typedef struct ps_write_options {
     const char *path;        /**< final output path */
@@ -218,6 +251,7 @@ typedef struct ps_write_options {
     long time_index;         /**< the source's time record the model started from: the
                                   time axis starts at its value, and `step` at the source's
                                   own `step` there (a continued run) */
+    const ps_write_parallel *parallel; /**< NULL: one process writes the whole grid */
 } ps_write_options;
 
 /** An output file being written. */

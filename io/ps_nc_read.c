@@ -887,13 +887,14 @@ int ps_dataset_check_memory(const ps_dataset *ds, ps_precision p, size_t nfields
 }
 
 static int check_plausible(const ps_dataset *ds, const unpack *u, size_t t, size_t k0,
-                           const ps_field *f);
+                           size_t j0, size_t i0, const ps_field *f);
 
-/* Levels k0 .. k0 + nk - 1 (k = 0 the surface) of time index t, as a field
- * of nk levels: the whole grid for ps_dataset_read(), one level for
- * ps_dataset_read_level(). */
-static int read_levels(ps_dataset *ds, size_t t, size_t k0, size_t nk, ps_precision p,
-                       ps_field *out)
+/* Levels k0 .. k0 + nk - 1 (k = 0 the surface), rows j0 .. j0 + nj - 1 and
+ * columns i0 .. i0 + ni - 1 of time index t, as a field of nk x nj x ni
+ * cells: the whole grid for ps_dataset_read(), one level for
+ * ps_dataset_read_level(), a block for ps_dataset_read_region(). */
+static int read_block(ps_dataset *ds, size_t t, size_t k0, size_t nk, size_t j0, size_t nj,
+                      size_t i0, size_t ni, ps_precision p, ps_field *out)
 {
     size_t start[4] = {0}, count[4] = {0}, stride_out[4] = {0};
     size_t len[4], dim_of_pos[4];
@@ -919,7 +920,13 @@ static int read_levels(ps_dataset *ds, size_t t, size_t k0, size_t nk, ps_precis
     if (k0 >= g.nz || nk == 0 || nk > g.nz - k0)
         return ps_error(PS_ERANGE, "%s: levels %zu..%zu are out of range (the grid has %zu)",
                         ds->path, k0, k0 + nk - 1, g.nz);
+    if (j0 >= g.ny || nj == 0 || nj > g.ny - j0 || i0 >= g.nx || ni == 0 || ni > g.nx - i0)
+        return ps_error(PS_ERANGE, "%s: rows %zu..%zu or columns %zu..%zu are out of range "
+                        "(the grid has %zu x %zu)", ds->path, j0, j0 + nj - 1, i0,
+                        i0 + ni - 1, g.ny, g.nx);
     g.nz = nk;
+    g.ny = nj;
+    g.nx = ni;
     /* file position -> role, and the output stride of each role */
     for (d = 0; d < 4; d++)
         if (ds->axes[d].present)
@@ -930,8 +937,8 @@ static int read_levels(ps_dataset *ds, size_t t, size_t k0, size_t nk, ps_precis
     stride_out[PS_AXIS_LON] = 1;
     for (d = 0; d < nd; d++) {
         int r = pos_role[d];
-        len[d] = r == PS_AXIS_TIME ? 1 : r == PS_AXIS_DEPTH ? nk : ds->axes[r].len;
-        start[d] = r == PS_AXIS_TIME ? t : 0;
+        len[d] = r == PS_AXIS_TIME ? 1 : r == PS_AXIS_DEPTH ? nk : r == PS_AXIS_LAT ? nj : ni;
+        start[d] = r == PS_AXIS_TIME ? t : r == PS_AXIS_LAT ? j0 : r == PS_AXIS_LON ? i0 : 0;
         if (r == PS_AXIS_DEPTH) /* file levels, flipped when the file counts up */
             start[d] = rev ? ds->axes[r].len - k0 - nk : k0;
         first[d] = start[d];
@@ -1073,7 +1080,7 @@ static int read_levels(ps_dataset *ds, size_t t, size_t k0, size_t nk, ps_precis
             }
         }
     }
-    st = check_plausible(ds, &u, t, k0, out);
+    st = check_plausible(ds, &u, t, k0, j0, i0, out);
 done:
     free(buf);
     if (st)
@@ -1093,7 +1100,7 @@ done:
  */
 #define PS_PLAUSIBLE_TEMP 1000.0
 static int check_plausible(const ps_dataset *ds, const unpack *u, size_t t, size_t k0,
-                           const ps_field *f)
+                           size_t j0, size_t i0, const ps_field *f)
 {
     const ps_grid *g = &f->grid;
     size_t n = g->nx * g->ny * g->nz, c, bad = 0, first = 0;
@@ -1121,16 +1128,23 @@ static int check_plausible(const ps_dataset *ds, const unpack *u, size_t t, size
                     "are right, give '%s' valid_min and valid_max attributes that cover them "
                     "(values outside those are then missing, as CF says)",
                     ds->path, ds->var_name, t, bad, bad == 1 ? "" : "s",
-                    k0 + first / (g->nx * g->ny), first / g->nx % g->ny, first % g->nx, v,
+                    k0 + first / (g->nx * g->ny), j0 + first / g->nx % g->ny, i0 + first % g->nx, v,
                     ds->units[0] ? ds->units : "(no units)", PS_PLAUSIBLE_TEMP, ds->var_name);
 }
 
 int ps_dataset_read(ps_dataset *ds, size_t t, ps_precision p, ps_field *out)
 {
-    return read_levels(ds, t, 0, ds->grid.nz, p, out);
+    return read_block(ds, t, 0, ds->grid.nz, 0, ds->grid.ny, 0, ds->grid.nx, p, out);
 }
 
 int ps_dataset_read_level(ps_dataset *ds, size_t t, size_t k, ps_precision p, ps_field *out)
 {
-    return read_levels(ds, t, k, 1, p, out);
+    return read_block(ds, t, k, 1, 0, ds->grid.ny, 0, ds->grid.nx, p, out);
+}
+
+int ps_dataset_read_region(ps_dataset *ds, size_t t, const size_t start[3],
+                           const size_t count[3], ps_precision p, ps_field *out)
+{
+    return read_block(ds, t, start[0], count[0], start[1], count[1], start[2], count[2], p,
+                      out);
 }

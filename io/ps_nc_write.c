@@ -71,6 +71,9 @@ struct ps_writer {
     int tmp_slot;          /* signal-cleanup slot of tmp (core/ps_outfile.h) */
     void *slab;            /* one horizontal slab with NaN replaced by the fill */
     ps_attr_list extra;    /* global attributes added by ps_writer_put_global() */
+    ps_write_parallel par; /* writing from several processes (par.create set) */
+    int parallel;
+    ps_grid part;          /* this process's part of the grid (parallel) */
 };
 
 /* ---------------------------------------------------------- path checking */
@@ -437,6 +440,11 @@ int ps_writer_open(ps_writer **wp, const ps_dataset *src, const ps_write_options
     }
     w->precision = opt->precision;
     snprintf(w->path, sizeof w->path, "%s", opt->path);
+    if (opt->parallel) {
+        w->par = *opt->parallel;
+        w->parallel = 1;
+        now = (time_t)w->par.now;
+    }
 
     /* history: the input's, then "<ISO UTC time>: <command line>" */
     {
@@ -510,16 +518,41 @@ int ps_writer_open(ps_writer **wp, const ps_dataset *src, const ps_write_options
         st = ps_error(PS_EINVAL, "output path %s is too long", opt->path);
         goto fail;
     }
-    fd = mkstemp(w->tmp);
-    if (fd < 0) {
-        st = ps_error(PS_EIO, "cannot create a temporary file in %s: %s", dir, strerror(errno));
-        w->tmp[0] = '\0';
-        goto fail;
+    if (w->parallel && !w->par.publisher) {
+        /* the publisher's file: another process creates, registers and removes it */
+        if ((st = w->par.share(w->par.user, w->tmp, sizeof w->tmp)))
+            goto fail_shared;
+        if (!w->tmp[0]) {
+            st = ps_error(PS_EIO, "the writing process could not create a temporary file "
+                          "beside %s", opt->path);
+            goto fail_shared;
+        }
+    } else {
+        fd = mkstemp(w->tmp);
+        if (fd < 0) {
+            st = ps_error(PS_EIO, "cannot create a temporary file in %s: %s", dir,
+                          strerror(errno));
+            w->tmp[0] = '\0';
+        } else {
+            close(fd);
+            w->tmp_slot = ps_tempfile_register(w->tmp);
+            st = PS_OK;
+        }
+        if (w->parallel) {
+            /* every process learns the name, or that there is none */
+            char name[sizeof w->tmp];
+            snprintf(name, sizeof name, "%s", w->tmp);
+            if (w->par.share(w->par.user, name, sizeof name) && !st)
+                st = ps_error(PS_EIO, "cannot share the temporary file's name");
+        }
+        if (st)
+            goto fail;
     }
-    close(fd);
-    w->tmp_slot = ps_tempfile_register(w->tmp);
     {
-        int rc = nc_create(w->tmp, NC_CLOBBER | NC_NETCDF4 | NC_CLASSIC_MODEL, &w->ncid);
+        int rc = w->parallel
+                     ? w->par.create(w->par.user, w->tmp,
+                                     NC_CLOBBER | NC_NETCDF4 | NC_CLASSIC_MODEL, &w->ncid)
+                     : nc_create(w->tmp, NC_CLOBBER | NC_NETCDF4 | NC_CLASSIC_MODEL, &w->ncid);
         if (rc) {
             w->ncid = -1;
             st = ps_error(PS_EIO, "cannot create %s: %s", w->tmp, nc_strerror(rc));
@@ -528,7 +561,11 @@ int ps_writer_open(ps_writer **wp, const ps_dataset *src, const ps_write_options
     }
     *wp = w;
     return PS_OK;
+fail_shared:
+    w->tmp[0] = '\0';
 fail:
+    if (w->parallel && !w->par.publisher)
+        w->tmp[0] = '\0'; /* the publisher removes its file */
     {
         char keep[1024];
         snprintf(keep, sizeof keep, "%s", ps_error_detail());
@@ -843,6 +880,8 @@ static int define(ps_writer *w, const ps_grid *g)
         return st;
     if ((rc = nc_enddef(w->ncid)))
         return nc_fail(w, rc, "header");
+    if (w->parallel && w->par.defined && (st = w->par.defined(w->par.user, w->ncid)))
+        return st;
     for (a = 1; a < 4; a++)
         if (cv[a] >= 0 && (st = write_coord(w, a, cv[a], lens[a])))
             return st;
@@ -850,7 +889,15 @@ static int define(ps_writer *w, const ps_grid *g)
         if (w->carried[a].varid >= 0 &&
             (rc = nc_put_var_double(w->ncid, w->carried[a].varid, w->carried[a].values)))
             return nc_fail(w, rc, w->carried[a].name);
-    w->slab = malloc(g->ny * g->nx * (vt == NC_DOUBLE ? sizeof(double) : sizeof(float)));
+    /* a slab of one level, or this process's whole part when several write */
+    w->slab = w->parallel ? NULL
+                          : malloc(g->ny * g->nx * (vt == NC_DOUBLE ? sizeof(double)
+                                                                    : sizeof(float)));
+    if (w->parallel) {
+        size_t cells = w->part.nz * w->part.ny * w->part.nx;
+        w->slab = malloc((cells ? cells : 1) * (vt == NC_DOUBLE ? sizeof(double)
+                                                                : sizeof(float)));
+    }
     if (!w->slab)
         return ps_error(PS_ENOMEM, "out of memory");
     w->defined = 1;
@@ -858,6 +905,34 @@ static int define(ps_writer *w, const ps_grid *g)
 }
 
 /* ------------------------------------------------------------------ append */
+
+/* This process's part of record nrec, in one call that every process makes
+ * (collective access), land (NaN) written as the fill. */
+static int append_part(ps_writer *w, const ps_field *field)
+{
+    size_t n = field->grid.nz * field->grid.ny * field->grid.nx, c;
+    size_t start[4] = {w->nrec, w->par.start[0], w->par.start[1], w->par.start[2]};
+    size_t count[4] = {1, field->grid.nz, field->grid.ny, field->grid.nx};
+    int rc;
+    if (w->precision == PS_FLOAT64) {
+        double *o = w->slab;
+        for (c = 0; c < n; c++) {
+            double v = field->precision == PS_FLOAT64 ? ((const double *)field->data)[c]
+                                                      : (double)((const float *)field->data)[c];
+            o[c] = isnan(v) ? w->fill : v;
+        }
+        rc = nc_put_vara_double(w->ncid, w->var_id, start, count, o);
+    } else {
+        float *o = w->slab, fill = (float)w->fill;
+        for (c = 0; c < n; c++) {
+            float v = field->precision == PS_FLOAT32 ? ((const float *)field->data)[c]
+                                                     : (float)((const double *)field->data)[c];
+            o[c] = isnan(v) ? fill : v;
+        }
+        rc = nc_put_vara_float(w->ncid, w->var_id, start, count, o);
+    }
+    return rc ? nc_fail(w, rc, "data") : PS_OK;
+}
 
 int ps_writer_append(ps_writer *w, long step, const ps_field *field)
 {
@@ -869,17 +944,28 @@ int ps_writer_append(ps_writer *w, long step, const ps_field *field)
     if (!field || !field->data)
         return ps_error(PS_EINVAL, "no field to write");
     if (!w->defined) {
+        const ps_grid *fg = w->parallel ? &w->par.global : &field->grid;
         if (w->have_src && w->src.grid.nz &&
-            (w->src.grid.nz != field->grid.nz || w->src.grid.ny != field->grid.ny ||
-             w->src.grid.nx != field->grid.nx)) {
+            (w->src.grid.nz != fg->nz || w->src.grid.ny != fg->ny || w->src.grid.nx != fg->nx)) {
             /* coordinates do not fit: write index coordinates instead */
             int a;
             for (a = 1; a < 4; a++)
                 w->src.axes[a].present = 0;
             carried_free(w);
         }
-        if ((st = define(w, &field->grid)))
+        if (w->parallel)
+            w->part = field->grid;
+        if ((st = define(w, w->parallel ? &w->par.global : &field->grid)))
             return st;
+    }
+    if (w->parallel) {
+        if (field->grid.nz != w->part.nz || field->grid.ny != w->part.ny ||
+            field->grid.nx != w->part.nx)
+            return ps_error(PS_EINVAL, "writing %s: this process's part changed size",
+                            w->path);
+        if ((st = append_part(w, field)))
+            return st;
+        goto record;
     }
     if (field->grid.nz != w->grid.nz || field->grid.ny != w->grid.ny ||
         field->grid.nx != w->grid.nx)
@@ -913,6 +999,7 @@ int ps_writer_append(ps_writer *w, long step, const ps_field *field)
         if (rc)
             return nc_fail(w, rc, "data");
     }
+record:
     start[0] = w->nrec;
     count[0] = 1;
     if (w->keep_time && w->have_src && w->src.axes[0].present && step >= 0 &&
@@ -951,6 +1038,8 @@ int ps_writer_commit(ps_writer *w)
     if (!w->defined)
         return ps_error(PS_EINVAL, "writing %s: no snapshot was appended", w->path);
     rc = nc_close(w->ncid);
+    if (rc && w->parallel && w->par.agree)
+        w->par.agree(w->par.user, PS_EIO); /* the others wait for this process's word */
     if (rc) {
         /* a failed close (a full disk) leaves the file open in HDF5: abort it so that
          * nothing is flushed at exit, and keep tmp for ps_writer_abort() to remove */
@@ -960,6 +1049,17 @@ int ps_writer_commit(ps_writer *w)
         return ps_error(PS_EIO, "writing %s: %s", w->path, nc_strerror(rc));
     }
     w->ncid = -1;
+    if (w->parallel) {
+        /* every process closed its share of the file: publish only if all did */
+        st = w->par.agree ? w->par.agree(w->par.user, PS_OK) : PS_OK;
+        if (st)
+            return ps_error(PS_EIO, "writing %s: another process failed to close it", w->path);
+        if (!w->par.publisher) {
+            w->tmp[0] = '\0';
+            w->committed = 1;
+            return PS_OK;
+        }
+    }
     um = umask(0);
     umask(um);
     chmod(w->tmp, 0666 & ~um);
@@ -989,7 +1089,7 @@ void ps_writer_abort(ps_writer *w)
         nc_abort(w->ncid);
         ps_close_failed = 1;
     }
-    if (w->tmp[0])
+    if (w->tmp[0] && !(w->parallel && !w->par.publisher)) /* the publisher's to remove */
         unlink(w->tmp);
     ps_tempfile_unregister(w->tmp_slot);
     free(w->history);

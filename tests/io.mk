@@ -23,3 +23,8 @@ check_LTLIBRARIES += tests/ps_link_shim.la
 tests_ps_link_shim_la_SOURCES = tests/link_shim.c
 tests_ps_link_shim_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
 tests_ps_link_shim_la_LIBADD = -ldl
+# ps_dataset_read_region: a block reads the same bits as the whole grid
+check_PROGRAMS += tests/test_io_region
+tests_test_io_region_SOURCES = tests/test_io_region.c
+tests_test_io_region_LDADD = io/libpstencil-io.la core/libpstencil.la -lm
+TESTS += tests/test_io_region

@@ -3,13 +3,16 @@
 # libraries:
 #  1. a file includes only headers of its own layer or of the layers below:
 #       kernels < core (the engine, with backends/) < io < plot;
-#       core < validate; bench may use io and plot; cli may use everything;
+#       core < validate; bench may use io and plot; mpi (the MPI layer of the
+#       program, --enable-mpi) may use io; cli may use everything;
 #  2. no cycle among the project's headers (a includes b includes ... a);
 #  3. libpstencil (the engine) needs neither netCDF nor PLplot nor any other
 #     pstencil library; libpstencil-io needs no PLplot; libpstencil-validate
 #     neither netCDF nor PLplot nor io;
 #  4. a library calls no function of a library above it: every ps_* symbol
-#     it leaves undefined is defined by one of the libraries below it.
+#     it leaves undefined is defined by one of the libraries below it;
+#  5. MPI is linked only where used: no library needs libmpi directly, and
+#     without --enable-mpi nothing built needs it at all.
 . "$top_srcdir/tests/lib.sh"
 S=$top_srcdir
 B=$top_builddir
@@ -19,7 +22,7 @@ B=$top_builddir
 # the backend list (backends/ps_backends.h) is header-only data at the bottom,
 # like the stencil list in kernels/: the engine's loader reads it
 find "$S/kernels" "$S/core" "$S/io" "$S/plot" "$S/validate" "$S/bench" "$S/cli" \
-     "$S/backends" -name '*.h' 2>/dev/null |
+     "$S/backends" "$S/mpi" -name '*.h' 2>/dev/null |
   awk -v s="$S/" '{ f = $0; sub(s, "", f); n = split(f, p, "/"); d = p[1];
                     if (f == "backends/ps_backends.h") d = "kernels"; print p[n], d }' > "$TMP/headers"
 [ -s "$TMP/headers" ] || fail "no headers found under $S"
@@ -33,11 +36,12 @@ allowed() {
     plot) echo "kernels core io plot" ;;
     validate) echo "kernels core validate" ;;
     bench) echo "kernels core io plot bench" ;;
-    cli) echo "kernels core io plot validate bench cli" ;;
+    mpi) echo "kernels core io mpi" ;;
+    cli) echo "kernels core io plot validate bench mpi cli" ;;
   esac
 }
 bad=0
-for layer in kernels core io plot validate bench cli backends; do
+for layer in kernels core io plot validate bench mpi cli backends; do
   ok=$(allowed "$layer")
   for f in $(find "$S/$layer" \( -name '*.c' -o -name '*.h' -o -name '*.cu' -o -name '*.hip' \
              -o -name '*.cpp' -o -name '*.inc' \) 2>/dev/null); do
@@ -57,7 +61,7 @@ done
 
 # ---- 2. no include cycle among the project's headers --------------------------------
 for f in $(find "$S/kernels" "$S/core" "$S/io" "$S/plot" "$S/validate" "$S/bench" "$S/cli" \
-           "$S/backends" -name '*.h' 2>/dev/null); do
+           "$S/backends" "$S/mpi" -name '*.h' 2>/dev/null); do
   for h in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f"); do
     echo "${f##*/} ${h##*/}"
   done
@@ -120,5 +124,15 @@ check_calls libpstencil "$ENGINE"
 check_calls libpstencil-io "$IO" "$TMP/d.engine"
 check_calls libpstencil-plot "$PLOT" "$TMP/d.engine" "$TMP/d.io"
 check_calls libpstencil-validate "$VAL" "$TMP/d.engine"
+# ---- 5. MPI only where used --------------------------------------------------------
+for l in "$ENGINE" "$IO" "$PLOT" "$VAL"; do
+  needed "$l" | grep -q '^libmpi' && fail "${l##*/} links MPI directly (only the program may)"
+done
+if ! grep -q '^#define PS_HAVE_MPI 1' "$B/config.h" 2>/dev/null; then
+  for l in "$ENGINE" "$IO" "$PLOT" "$VAL" "$B/cli/.libs/pstencil" "$B/cli/pstencil"; do
+    [ -f "$l" ] && objdump -p "$l" 2>/dev/null | awk '$1 == "NEEDED" { print $2 }' |
+      grep -Eq '^libmpi|netcdf_mpi' && fail "${l##*/} needs MPI, but configure had no --enable-mpi"
+  done
+fi
 echo "layers hold: includes, no header cycle, engine links $(tr '\n' ' ' < "$TMP/n.engine")"
 exit 0

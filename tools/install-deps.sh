@@ -8,6 +8,7 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 PKGS="build-essential autoconf automake libtool pkg-config
   libnetcdf-dev netcdf-bin
+  openmpi-bin libopenmpi-dev libnetcdf-mpi-dev
   ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo
   libplplot-dev plplot-driver-cairo
   cdo nco

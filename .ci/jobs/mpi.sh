@@ -1,0 +1,24 @@
+#!/bin/sh
+# CI job: the MPI build (./configure --enable-mpi: Open MPI, netCDF with
+# parallel I/O) out of tree, and its tests (tests/mpi.mk) under mpirun.
+# Ends with "N passed, N failed, N skipped" from the build's test-suite.log.
+set -u
+command -v mpicc >/dev/null 2>&1 || { echo "mpicc not installed (tools/install-deps.sh installs openmpi-bin libopenmpi-dev libnetcdf-mpi-dev)"; exit 77; }
+TESTS_MPI="tests/mpi_run.sh tests/mpi_backends.sh tests/mpi_fail.sh tests/mpi_snapshots.sh tests/layers.sh"
+rm -rf build-mpi
+mkdir build-mpi && cd build-mpi || exit 1
+../configure --enable-mpi && make -j2 && make -j2 check TESTS="$TESTS_MPI"
+rc=$?
+if [ ! -f test-suite.log ]; then
+  echo "0 passed, 1 failed, 0 skipped"
+  exit 1
+fi
+pass=$(sed -n 's/^# PASS: *//p' test-suite.log | head -1)
+fail=$(sed -n 's/^# FAIL: *//p' test-suite.log | head -1)
+err=$(sed -n 's/^# ERROR: *//p' test-suite.log | head -1)
+skip=$(sed -n 's/^# SKIP: *//p' test-suite.log | head -1)
+fail=$(( ${fail:-0} + ${err:-0} ))
+[ "$fail" -gt 0 ] && cat test-suite.log
+[ $rc -ne 0 ] && [ "$fail" -eq 0 ] && fail=1
+echo "${pass:-0} passed, $fail failed, ${skip:-0} skipped"
+[ "$fail" -eq 0 ]

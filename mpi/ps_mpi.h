@@ -1,0 +1,87 @@
+/**
+ * @file ps_mpi.h
+ * @brief The MPI layer of the pstencil program (built with ./configure
+ *        --enable-mpi): a halo-exchange transport over a Cartesian
+ *        communicator, parallel netCDF reading and writing, and agreeing on
+ *        failure. Internal to the program, not installed.
+ *
+ * One process (rank) runs one box of a decomposition (core/ps_decomp.h): the
+ * rank of the Cartesian communicator is the box's index (i fastest), so the
+ * exchange plan's copies name the ranks that send and receive.
+ */
+#ifndef PS_MPI_H
+#define PS_MPI_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+#include "ps_decomp.h"
+#include "ps_io.h"
+
+/** @cond internals */
+
+/* ---- agreeing (ps_mpi_agree.c) ---- */
+
+/*
+ * Every rank passes its status; returns PS_OK if all had PS_OK, else the
+ * status of the lowest failing rank, whose ps_error_detail() message becomes
+ * every rank's (so rank 0 can print the one message). Collective.
+ */
+int ps_mpi_agree(MPI_Comm comm, int status);
+
+/* The rank among the processes of this node (MPI_COMM_TYPE_SHARED). */
+int ps_mpi_node_rank(MPI_Comm comm, int *node_size);
+
+
+/* ---- the transport (ps_mpi_transport.c) ---- */
+
+/* The MPI transport: implements ps_decomp_transport for the box of this rank. */
+typedef struct ps_mpi_transport {
+    const ps_decomp *d;
+    MPI_Comm comm;       /* Cartesian: rank == box index */
+    int rank;
+    ps_context *ctx;     /* this rank's box */
+    size_t es;           /* element size */
+    char *buf;           /* one staging area per copy this rank sends or receives */
+    size_t *offset;      /* ncopies offsets into buf ((size_t)-1: not ours) */
+    MPI_Request *req;    /* requests of the axis in flight */
+    int *reqcopy;        /* the copy of each request */
+    int nreq;
+    int status;          /* first local failure of the axis in flight */
+    long messages;       /* messages sent */
+    double bytes;        /* bytes sent */
+    double secs;         /* seconds in the exchange */
+} ps_mpi_transport;
+
+/* Set up @p t for box @p rank of @p d over context @p ctx; fills @p out. */
+int ps_mpi_transport_init(ps_mpi_transport *t, const ps_decomp *d, MPI_Comm comm, int rank,
+                          ps_context *ctx, ps_precision p, ps_decomp_transport *out);
+void ps_mpi_transport_free(ps_mpi_transport *t);
+
+/* ---- parallel I/O (ps_mpi_io.c) ---- */
+
+/* The callbacks that let the netCDF writer (io/) write one file from every rank. */
+typedef struct ps_mpi_writer {
+    ps_write_parallel par;
+    MPI_Comm comm;
+} ps_mpi_writer;
+
+/* Fill @p w->par for this rank's owned block @p b of grid @p global. */
+void ps_mpi_writer_init(ps_mpi_writer *w, MPI_Comm comm, const ps_decomp_box *b,
+                        ps_grid global);
+
+/* Read this rank's stored block (owned cells and ghosts) of time index @p t. */
+int ps_mpi_read_block(ps_dataset *ds, size_t t, const ps_decomp_box *b, ps_precision p,
+                      ps_field *out);
+
+/*
+ * FNV-1a (ps_field_checksum()) of the global field whose owned block on each
+ * rank is @p own (box @p b): gathered level by level on rank 0, so it equals
+ * the one-process checksum and no rank holds more than one level. The result
+ * is valid on rank 0. Collective.
+ */
+int ps_mpi_checksum(MPI_Comm comm, const ps_decomp *d, const ps_field *own, uint64_t *sum);
+
+/** @endcond */
+
+#endif /* PS_MPI_H */
