@@ -12,6 +12,7 @@
 #include "ps_bench.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -142,9 +143,56 @@ static int add_names(bench_opts *o, const char *s)
     return 0;
 }
 
+/*
+ * Long options: one line each in the enum and the table, one case in
+ * parse_args(); --opt VALUE and --opt=VALUE both work (getopt_long).
+ */
+enum {
+    OPT_BACKEND = 256,
+    OPT_STEPS,
+    OPT_REPEAT,
+    OPT_SCALES,
+    OPT_GRID_STEPS,
+    OPT_INPUT,
+    OPT_PRECISION,
+    OPT_THREADS,
+    OPT_DRAM_MB,
+    OPT_QUICK,
+    OPT_ALL,
+    OPT_CSV,
+    OPT_JSON,
+    OPT_PLOT,
+    OPT_FORMAT,
+    OPT_LOG,
+    OPT_REPLOT,
+};
+
+static const struct option bench_options[] = {
+    {"backend", required_argument, NULL, OPT_BACKEND},
+    {"steps", required_argument, NULL, OPT_STEPS},
+    {"repeat", required_argument, NULL, OPT_REPEAT},
+    {"scales", required_argument, NULL, OPT_SCALES},
+    {"grid-steps", required_argument, NULL, OPT_GRID_STEPS},
+    {"input", required_argument, NULL, OPT_INPUT},
+    {"precision", required_argument, NULL, OPT_PRECISION},
+    {"threads", required_argument, NULL, OPT_THREADS},
+    {"dram-mb", required_argument, NULL, OPT_DRAM_MB},
+    {"quick", no_argument, NULL, OPT_QUICK},
+    {"all", no_argument, NULL, OPT_ALL},
+    {"csv", required_argument, NULL, OPT_CSV},
+    {"json", required_argument, NULL, OPT_JSON},
+    {"plot", required_argument, NULL, OPT_PLOT},
+    {"format", required_argument, NULL, OPT_FORMAT},
+    {"log", no_argument, NULL, OPT_LOG},
+    {"replot", required_argument, NULL, OPT_REPLOT},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
 static int parse_args(bench_opts *o, int argc, char **argv)
 {
-    int i, have_steps = 0, have_scales = 0, have_repeat = 0, have_prec = 0, have_gsteps = 0;
+    int c, li = -1, have_steps = 0, have_scales = 0, have_repeat = 0, have_prec = 0,
+           have_gsteps = 0;
     memset(o, 0, sizeof *o);
     o->steps[0] = 10, o->steps[1] = 25, o->steps[2] = 50, o->steps[3] = 100;
     o->nsteps = 4;
@@ -155,55 +203,55 @@ static int parse_args(bench_opts *o, int argc, char **argv)
     o->precs[0] = PS_FLOAT32;
     o->nprecs = 1;
     o->format = "png";
-    for (i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define NEED()                                                                              \
-    do {                                                                                    \
-        if (!v)                                                                             \
-            return ps_cli_error("%s needs a value", a);                                     \
-        i++;                                                                                \
-    } while (0)
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", bench_options, &li)) != -1) {
+        const char *a = c >= OPT_BACKEND ? bench_options[li].name : "";
+        const char *v = optarg;
+        char opt[64];
+        snprintf(opt, sizeof opt, "--%s", a);
+        if (v && !*v)
+            return ps_cli_error("%s needs a value", opt);
+        switch (c) {
+        case 'h':
             usage(stdout);
             return 1;
-        } else if (!strcmp(a, "--backend")) {
-            NEED();
+        case OPT_BACKEND:
             if (add_names(o, v))
                 return PS_EXIT_USAGE;
-        } else if (!strcmp(a, "--steps")) {
-            NEED();
-            if ((o->nsteps = ps_cli_parse_long_list(a, v, 1, o->steps, MAX_LIST)) < 0)
+            break;
+        case OPT_STEPS:
+            if ((o->nsteps = ps_cli_parse_long_list(opt, v, 1, o->steps, MAX_LIST)) < 0)
                 return PS_EXIT_USAGE;
             have_steps = 1;
-        } else if (!strcmp(a, "--repeat")) {
-            NEED();
-            if (ps_cli_parse_long(a, v, 1, MAX_REPEAT, &o->repeat))
+            break;
+        case OPT_REPEAT:
+            if (ps_cli_parse_long(opt, v, 1, MAX_REPEAT, &o->repeat))
                 return PS_EXIT_USAGE;
             have_repeat = 1;
-        } else if (!strcmp(a, "--scales")) {
-            NEED();
+            break;
+        case OPT_SCALES:
             have_scales = 1;
             if (!strcmp(v, "none")) {
                 o->nscales = 0;
-                continue;
+                break;
             }
-            if ((o->nscales = ps_cli_parse_double_list(a, v, o->scales, MAX_LIST)) < 0)
+            if ((o->nscales = ps_cli_parse_double_list(opt, v, o->scales, MAX_LIST)) < 0)
                 return PS_EXIT_USAGE;
             for (int k = 0; k < o->nscales; k++)
                 if (!(o->scales[k] > 0) || o->scales[k] > 64)
                     return ps_cli_error("--scales: %g is out of range (0 < scale <= 64)",
                                         o->scales[k]);
-        } else if (!strcmp(a, "--grid-steps")) {
-            NEED();
-            if (ps_cli_parse_long(a, v, 1, 1000000, &o->grid_steps))
+            break;
+        case OPT_GRID_STEPS:
+            if (ps_cli_parse_long(opt, v, 1, 1000000, &o->grid_steps))
                 return PS_EXIT_USAGE;
             have_gsteps = 1;
-        } else if (!strcmp(a, "--input")) {
-            NEED();
+            break;
+        case OPT_INPUT:
             o->input = v;
-        } else if (!strcmp(a, "--precision")) {
-            NEED();
+            break;
+        case OPT_PRECISION:
             have_prec = 1;
             if (!strcmp(v, "both")) {
                 o->precs[0] = PS_FLOAT32, o->precs[1] = PS_FLOAT64, o->nprecs = 2;
@@ -213,42 +261,48 @@ static int parse_args(bench_opts *o, int argc, char **argv)
                     return ps_cli_error("--precision: '%s' is not float, double or both", v);
                 o->precs[0] = (int)p, o->nprecs = 1;
             }
-        } else if (!strcmp(a, "--threads")) {
-            NEED();
-            if (ps_cli_parse_long(a, v, 1, 4096, &o->threads))
+            break;
+        case OPT_THREADS:
+            if (ps_cli_parse_long(opt, v, 1, 4096, &o->threads))
                 return PS_EXIT_USAGE;
-        } else if (!strcmp(a, "--dram-mb")) {
-            NEED();
-            if (ps_cli_parse_long(a, v, 16, 1 << 20, &o->bound_mb))
+            break;
+        case OPT_DRAM_MB:
+            if (ps_cli_parse_long(opt, v, 16, 1 << 20, &o->bound_mb))
                 return PS_EXIT_USAGE;
-        } else if (!strcmp(a, "--quick")) {
+            break;
+        case OPT_QUICK:
             o->quick = 1;
-        } else if (!strcmp(a, "--all")) {
+            break;
+        case OPT_ALL:
             o->all = 1;
-        } else if (!strcmp(a, "--log")) {
+            break;
+        case OPT_LOG:
             o->log_axes = 1;
-        } else if (!strcmp(a, "--csv")) {
-            NEED();
+            break;
+        case OPT_CSV:
             o->csv = v;
-        } else if (!strcmp(a, "--json")) {
-            NEED();
+            break;
+        case OPT_JSON:
             o->json = v;
-        } else if (!strcmp(a, "--plot")) {
-            NEED();
+            break;
+        case OPT_PLOT:
             o->plot = v;
-        } else if (!strcmp(a, "--replot")) {
-            NEED();
+            break;
+        case OPT_REPLOT:
             o->replot = v;
-        } else if (!strcmp(a, "--format")) {
-            NEED();
+            break;
+        case OPT_FORMAT:
             if (strcmp(v, "png") && strcmp(v, "svg"))
                 return ps_cli_error("--format: '%s' is not png or svg", v);
             o->format = v;
-        } else {
-            return ps_cli_error("bench: unknown option '%s' (try 'pstencil bench --help')", a);
+            break;
+        default:
+            return ps_cli_getopt_error("bench", c, argv, bench_options);
         }
-#undef NEED
     }
+    if (optind < argc)
+        return ps_cli_error("bench: unexpected argument '%s' (try 'pstencil bench --help')",
+                            argv[optind]);
     if (o->quick) {
         /* issue 3 item 7: built-in ocean 100 steps, and a large grid */
         if (!have_steps)

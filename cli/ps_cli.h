@@ -47,6 +47,15 @@ int ps_cli_parse_double_list(const char *opt, const char *s, double *out, int n)
 /** Parse a comma-separated list of longs (max n, each >= min); returns count or -1. */
 int ps_cli_parse_long_list(const char *opt, const char *s, long min, long *out, int n);
 
+struct option;
+/**
+ * The message for getopt_long()'s ':' (an option without its value) or '?'
+ * (an unknown or ambiguous option, or a value given to a flag, told apart
+ * with the option table @p opts) in subcommand @p cmd (parsed with opterr = 0
+ * and a leading ':' in the short options); returns PS_EXIT_USAGE.
+ */
+int ps_cli_getopt_error(const char *cmd, int c, char **argv, const struct option *opts);
+
 /** Whether stderr is a terminal (progress bars only then). */
 int ps_cli_isatty(void);
 
