@@ -17,6 +17,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ps_json.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -151,14 +153,11 @@ void ps_bench_speedups(ps_bench_row *rows, int n);
  */
 int ps_bench_backend_slot(const char *backend);
 
-/** Write the fields of one row as JSON members ("name": value, ...), no braces. */
-void ps_bench_json_fields(FILE *f, const ps_bench_row *r);
-
-/** Write @p s as a JSON string literal. */
-void ps_bench_json_string(FILE *f, const char *s);
+/** Write the fields of one row as members of the object @p j has open. */
+void ps_bench_json_fields(ps_json *j, const ps_bench_row *r);
 
 /** Write @p m as a JSON object. */
-void ps_bench_json_machine(FILE *f, const ps_bench_machine *m, int indent);
+void ps_bench_json_machine(ps_json *j, const ps_bench_machine *m);
 
 /** Plot options. */
 typedef struct ps_bench_plot_options {

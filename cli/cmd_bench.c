@@ -1034,75 +1034,107 @@ static int write_json(bench_state *s, const char *path, double elapsed)
 {
     ps_outfile of;
     FILE *f = bench_open(&of, path);
-    int i, k;
+    ps_json j;
+    int i, k, st;
     double la[1] = {NAN};
     if (!f)
         return PS_EXIT_USAGE;
-    fprintf(f, "{\n  \"tool\": \"pstencil bench\",\n  \"command\": ");
-    ps_bench_json_string(f, ps_cli_cmdline);
-    fprintf(f, ",\n  \"machine\": ");
-    ps_bench_json_machine(f, &s->m, 2);
     getloadavg(la, 1);
-    fprintf(f, ",\n  \"loadavg1_at_end\": %.2f,\n  \"elapsed_s\": %.3f,\n", la[0], elapsed);
-    fprintf(f, "  \"options\": {\"steps\": [");
+    ps_json_init(&j, f, PS_JSON_PRETTY);
+    ps_json_object_begin(&j);
+    ps_json_kstring(&j, "tool", "pstencil bench");
+    ps_json_kstring(&j, "command", ps_cli_cmdline);
+    ps_json_key(&j, "machine");
+    ps_bench_json_machine(&j, &s->m);
+    ps_json_knumber_fmt(&j, "loadavg1_at_end", la[0], "%.2f");
+    ps_json_knumber_fmt(&j, "elapsed_s", elapsed, "%.3f");
+    ps_json_key(&j, "options");
+    ps_json_object_begin(&j);
+    ps_json_compact(&j);
+    ps_json_key(&j, "steps");
+    ps_json_array_begin(&j);
     for (i = 0; i < s->o.nsteps; i++)
-        fprintf(f, "%s%ld", i ? ", " : "", s->o.steps[i]);
-    fprintf(f, "], \"repeat\": %ld, \"scales\": [", s->o.repeat);
+        ps_json_int(&j, s->o.steps[i]);
+    ps_json_array_end(&j);
+    ps_json_kint(&j, "repeat", s->o.repeat);
+    ps_json_key(&j, "scales");
+    ps_json_array_begin(&j);
     for (i = 0; i < s->o.nscales; i++)
-        fprintf(f, "%s%g", i ? ", " : "", s->o.scales[i]);
-    fprintf(f, "], \"grid_steps\": %ld, \"threads\": %ld, \"quick\": %s, \"all\": %s, \"input\": ",
-            s->o.grid_steps, s->o.threads, s->o.quick ? "true" : "false",
-            s->o.all ? "true" : "false");
-    if (s->o.input)
-        ps_bench_json_string(f, s->o.input);
-    else
-        fputs("null", f);
-    fprintf(f, "},\n  \"backends\": [");
+        ps_json_number_fmt(&j, s->o.scales[i], "%g");
+    ps_json_array_end(&j);
+    ps_json_kint(&j, "grid_steps", s->o.grid_steps);
+    ps_json_kint(&j, "threads", s->o.threads);
+    ps_json_kbool(&j, "quick", s->o.quick);
+    ps_json_kbool(&j, "all", s->o.all);
+    ps_json_kstring(&j, "input", s->o.input);
+    ps_json_object_end(&j);
+    ps_json_key(&j, "backends");
+    ps_json_array_begin(&j);
     for (i = 0; i < s->nbe; i++) {
-        fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
-        ps_bench_json_string(f, s->be[i].name);
-        fprintf(f, ", \"device\": ");
-        ps_bench_json_string(f, s->be[i].dev.name);
-        fprintf(f, ", \"type\": ");
-        ps_bench_json_string(f, s->be[i].dev.type);
-        fprintf(f, ", \"detail\": ");
-        ps_bench_json_string(f, s->be[i].dev.detail);
-        fprintf(f, ", \"memory_bytes\": %llu, \"compute_units\": %d}",
-                (unsigned long long)s->be[i].dev.memory_bytes, s->be[i].dev.compute_units);
+        ps_json_object_begin(&j);
+        ps_json_compact(&j);
+        ps_json_kstring(&j, "name", s->be[i].name);
+        ps_json_kstring(&j, "device", s->be[i].dev.name);
+        ps_json_kstring(&j, "type", s->be[i].dev.type);
+        ps_json_kstring(&j, "detail", s->be[i].dev.detail);
+        ps_json_key(&j, "memory_bytes");
+        ps_json_uint(&j, (unsigned long long)s->be[i].dev.memory_bytes);
+        ps_json_kint(&j, "compute_units", s->be[i].dev.compute_units);
+        ps_json_object_end(&j);
     }
-    fprintf(f, "\n  ],\n  \"skipped\": [");
-    for (i = 0; i < s->nskipped; i++) {
-        fprintf(f, "%s", i ? ", " : "");
-        ps_bench_json_string(f, s->skipped[i]);
+    ps_json_array_end(&j);
+    ps_json_key(&j, "skipped");
+    ps_json_array_begin(&j);
+    for (i = 0; i < s->nskipped; i++)
+        ps_json_string(&j, s->skipped[i]);
+    ps_json_array_end(&j);
+    ps_json_key(&j, "notes");
+    ps_json_array_begin(&j);
+    for (i = 0; i < s->nnotes; i++)
+        ps_json_string(&j, s->notes[i]);
+    ps_json_array_end(&j);
+    ps_json_key(&j, "copy_bounds");
+    ps_json_array_begin(&j);
+    for (i = 0; i < s->nbounds; i++) {
+        const ps_stream_result *b = &s->bounds[i].r;
+        ps_json_object_begin(&j);
+        ps_json_compact(&j);
+        ps_json_key(&j, "array_bytes");
+        ps_json_uint(&j, b->array_bytes);
+        ps_json_kint(&j, "threads", b->threads);
+        ps_json_kint(&j, "samples", b->samples);
+        ps_json_knumber_fmt(&j, "best_gbps", b->best_gbps, "%.4f");
+        ps_json_knumber_fmt(&j, "mean_gbps", b->mean_gbps, "%.4f");
+        ps_json_knumber_fmt(&j, "plain_gbps", b->plain_gbps, "%.4f");
+        ps_json_knumber_fmt(&j, "nt_gbps", b->nt_gbps, "%.4f");
+        ps_json_object_end(&j);
     }
-    fprintf(f, "],\n  \"notes\": [");
-    for (i = 0; i < s->nnotes; i++) {
-        fprintf(f, "%s", i ? ", " : "");
-        ps_bench_json_string(f, s->notes[i]);
-    }
-    fprintf(f, "],\n  \"copy_bounds\": [");
-    for (i = 0; i < s->nbounds; i++)
-        fprintf(f, "%s\n    {\"array_bytes\": %zu, \"threads\": %d, \"samples\": %d, "
-                   "\"best_gbps\": %.4f, \"mean_gbps\": %.4f, \"plain_gbps\": %.4f, "
-                   "\"nt_gbps\": %.4f}",
-                i ? "," : "", s->bounds[i].r.array_bytes, s->bounds[i].r.threads,
-                s->bounds[i].r.samples, s->bounds[i].r.best_gbps, s->bounds[i].r.mean_gbps,
-                s->bounds[i].r.plain_gbps, s->bounds[i].r.nt_gbps);
-    fprintf(f, "\n  ],\n  \"rows\": [");
+    ps_json_array_end(&j);
+    ps_json_key(&j, "rows");
+    ps_json_array_begin(&j);
     for (i = 0; i < s->nrows; i++) {
         const bench_samples *sm = &s->samples[i];
-        fprintf(f, "%s\n    {", i ? "," : "");
-        ps_bench_json_fields(f, &s->rows[i]);
-        fprintf(f, ", \"step_loop_s\": [");
+        ps_json_object_begin(&j);
+        ps_json_compact(&j);
+        ps_bench_json_fields(&j, &s->rows[i]);
+        ps_json_key(&j, "step_loop_s");
+        ps_json_array_begin(&j);
         for (k = 0; k < sm->n; k++)
-            fprintf(f, "%s%.9g", k ? ", " : "", sm->step_s[k]);
-        fprintf(f, "], \"job_s\": [");
+            ps_json_number_fmt(&j, sm->step_s[k], "%.9g");
+        ps_json_array_end(&j);
+        ps_json_key(&j, "job_s");
+        ps_json_array_begin(&j);
         for (k = 0; k < sm->n && sm->job_s[0] > 0; k++)
-            fprintf(f, "%s%.9g", k ? ", " : "", sm->job_s[k]);
-        fprintf(f, "]}");
+            ps_json_number_fmt(&j, sm->job_s[k], "%.9g");
+        ps_json_array_end(&j);
+        ps_json_object_end(&j);
     }
-    fprintf(f, "\n  ]\n}\n");
-    return bench_close(&of, f, 0);
+    ps_json_array_end(&j);
+    ps_json_object_end(&j);
+    st = ps_json_finish(&j);
+    if (st)
+        ps_cli_warn("%s: %s", path, ps_error_detail());
+    return bench_close(&of, f, st != 0);
 }
 
 static int write_csv(bench_state *s, const char *path)
