@@ -165,7 +165,19 @@ typedef struct ps_bench_plot_options {
     const char *format; /**< "png" (default) or "svg" */
     int log_axes;       /**< log axes for runtime vs steps */
     const char *title;  /**< subtitle, e.g. the machine (may be NULL) */
+    int force;          /**< replace plots that exist (else refuse, PS_EEXIST) */
 } ps_bench_plot_options;
+
+/** File names (without directory and extension) the plots may take, NULL-terminated. */
+extern const char *const ps_bench_plot_names[];
+
+/**
+ * Check, before any measuring, that the plots of @p opt can be written
+ * (core/ps_outfile.h rules): the directory exists, or can be created in a
+ * writable parent; no plot file exists unless opt->force; the format is png
+ * or svg. Returns PS_OK or the status of the first problem (detail set).
+ */
+int ps_bench_plot_check(const ps_bench_plot_options *opt);
 
 /**
  * Draw the benchmark plots with PLplot's cairo drivers: runtime vs steps

@@ -44,7 +44,7 @@ typedef struct bench_opts {
     const char *input;
     int precs[2];
     int nprecs;
-    int quick, all, log_axes;
+    int quick, all, log_axes, force;
     const char *csv, *json, *plot, *format, *replot;
     long threads;
     long bound_mb;
@@ -120,6 +120,8 @@ static void usage(FILE *f)
             "  --log                log axes for runtime vs steps\n"
             "  --replot FILE.csv    no runs: draw the plots of an earlier CSV (with --plot DIR;\n"
             "                       same as 'pstencil plot bench FILE.csv -o DIR')\n"
+            "  -f, --force          replace CSV, JSON and plot files that exist (default:\n"
+            "                       refuse before measuring anything)\n"
             "  -h, --help           this help\n");
 }
 
@@ -185,6 +187,7 @@ static const struct option bench_options[] = {
     {"format", required_argument, NULL, OPT_FORMAT},
     {"log", no_argument, NULL, OPT_LOG},
     {"replot", required_argument, NULL, OPT_REPLOT},
+    {"force", no_argument, NULL, 'f'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -205,7 +208,7 @@ static int parse_args(bench_opts *o, int argc, char **argv)
     o->format = "png";
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", bench_options, &li)) != -1) {
+    while ((c = getopt_long(argc, argv, ":hf", bench_options, &li)) != -1) {
         const char *a = c >= OPT_BACKEND ? bench_options[li].name : "";
         const char *v = optarg;
         char opt[64];
@@ -269,6 +272,9 @@ static int parse_args(bench_opts *o, int argc, char **argv)
         case OPT_DRAM_MB:
             if (ps_cli_parse_long(opt, v, 16, 1 << 20, &o->bound_mb))
                 return PS_EXIT_USAGE;
+            break;
+        case 'f':
+            o->force = 1;
             break;
         case OPT_QUICK:
             o->quick = 1;
@@ -1000,11 +1006,12 @@ static void print_quick(bench_state *s, FILE *f)
 }
 
 /* A bench file: written to a private temporary file beside @p path (removed on
- * failure or a signal) and renamed into place; bench replaces its own results. */
-static FILE *bench_open(ps_outfile *of, const char *path)
+ * failure or a signal), published by ps_cmd_bench() once every output is
+ * written, never over an existing file without --force. */
+static FILE *bench_open(ps_outfile *of, const char *path, int force)
 {
     FILE *f;
-    if (ps_outfile_begin(of, path, 1)) {
+    if (ps_outfile_begin(of, path, force)) {
         ps_cli_error("cannot write %s: %s", path, ps_error_detail());
         return NULL;
     }
@@ -1018,22 +1025,25 @@ static FILE *bench_open(ps_outfile *of, const char *path)
     return f;
 }
 
+/* Close the stream of a bench file; on any failure remove its temporary file. */
 static int bench_close(ps_outfile *of, FILE *f, int failed)
 {
-    int bad = ferror(f) || failed;
-    if (fclose(f) != 0 || bad) {
+    int bad = ferror(f) || failed, e = 0;
+    if (fflush(f) != 0 || fsync(fileno(f)) != 0)
+        bad = 1, e = errno;
+    if (fclose(f) != 0 && !bad)
+        bad = 1, e = errno;
+    if (bad) {
         ps_outfile_abort(of);
-        return ps_cli_error("writing %s failed%s", of->path, errno == ENOSPC ? ": no space left on device" : "");
+        return ps_cli_error("writing %s failed%s", of->path,
+                            e == ENOSPC ? ": no space left on device" : "");
     }
-    if (ps_outfile_publish(of))
-        return ps_cli_error("%s", ps_error_detail());
     return 0;
 }
 
-static int write_json(bench_state *s, const char *path, double elapsed)
+static int write_json(bench_state *s, ps_outfile *of, const char *path, double elapsed)
 {
-    ps_outfile of;
-    FILE *f = bench_open(&of, path);
+    FILE *f = bench_open(of, path, s->o.force);
     ps_json j;
     int i, k, st;
     double la[1] = {NAN};
@@ -1134,42 +1144,32 @@ static int write_json(bench_state *s, const char *path, double elapsed)
     st = ps_json_finish(&j);
     if (st)
         ps_cli_warn("%s: %s", path, ps_error_detail());
-    return bench_close(&of, f, st != 0);
+    return bench_close(of, f, st != 0);
 }
 
-static int write_csv(bench_state *s, const char *path)
+static int write_csv(bench_state *s, ps_outfile *of, const char *path)
 {
-    ps_outfile of;
-    FILE *f = bench_open(&of, path);
+    FILE *f = bench_open(of, path, s->o.force);
     int st;
     if (!f)
         return PS_EXIT_USAGE;
     st = ps_bench_csv_write(f, s->rows, s->nrows);
-    return bench_close(&of, f, st != 0);
+    return bench_close(of, f, st != 0);
 }
 
-/* Fail before minutes of measuring if an output cannot be written. */
-static int check_output(const char *opt, const char *path)
+/* Fail before minutes of measuring if an output cannot be written
+ * (core/ps_outfile.h rules: directory writable, not the input, not an
+ * existing file without --force). */
+static int check_outputs(const bench_opts *o)
 {
-    char dir[4096];
-    char *slash;
-    struct stat st;
-    if (!path)
-        return 0;
-    snprintf(dir, sizeof dir, "%s", path);
-    slash = strrchr(dir, '/');
-    if (!slash)
-        snprintf(dir, sizeof dir, ".");
-    else if (slash == dir)
-        dir[1] = '\0';
-    else
-        *slash = '\0';
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-        return ps_cli_error("%s %s: directory %s does not exist", opt, path, dir);
-    if (access(dir, W_OK) != 0)
-        return ps_cli_error("%s %s: directory %s is not writable", opt, path, dir);
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode) && strcmp(opt, "--plot"))
-        return ps_cli_error("%s %s: is a directory", opt, path);
+    if (o->csv && ps_outfile_check(o->csv, o->input, o->force, "--csv"))
+        return ps_cli_error("%s", ps_error_detail());
+    if (o->json && ps_outfile_check(o->json, o->input, o->force, "--json"))
+        return ps_cli_error("%s", ps_error_detail());
+    if (o->csv && o->json && !strcmp(o->csv, o->json))
+        return ps_cli_error("--csv and --json name the same file %s", o->csv);
+    if (o->plot)
+        return ps_cli_bench_plots_check(o->plot, o->format, o->force);
     return 0;
 }
 
@@ -1178,7 +1178,8 @@ static int check_output(const char *opt, const char *path)
 int ps_cmd_bench(int argc, char **argv)
 {
     bench_state *s = calloc(1, sizeof *s);
-    int rc, i;
+    ps_outfile csv_of, json_of;
+    int rc, i, have_csv = 0, have_json = 0;
     double elapsed;
     const char *tmp = getenv("TMPDIR");
 
@@ -1200,11 +1201,12 @@ int ps_cmd_bench(int argc, char **argv)
         pargv[pargc++] = (char *)s->o.format;
         if (s->o.log_axes)
             pargv[pargc++] = "--log";
+        if (s->o.force)
+            pargv[pargc++] = "--force";
         free(s);
         return ps_cmd_plot_bench(pargc, pargv);
     }
-    if ((rc = check_output("--csv", s->o.csv)) || (rc = check_output("--json", s->o.json)) ||
-        (rc = check_output("--plot", s->o.plot))) {
+    if ((rc = check_outputs(&s->o))) {
         free(s);
         return rc;
     }
@@ -1278,16 +1280,36 @@ int ps_cmd_bench(int argc, char **argv)
             printf("warning: other processes were running (load average above half the CPUs): "
                    "the figures are noisy; compare ratios measured in the same run\n");
     }
-    if (s->o.csv && (rc = write_csv(s, s->o.csv)))
+    /* every file written before any is published: a failure leaves none */
+    if (s->o.csv && (rc = write_csv(s, &csv_of, s->o.csv)))
         goto done;
-    if (s->o.json && (rc = write_json(s, s->o.json, elapsed)))
+    have_csv = s->o.csv != NULL;
+    if (s->o.json && (rc = write_json(s, &json_of, s->o.json, elapsed)))
         goto done;
+    have_json = s->o.json != NULL;
     if (s->o.plot) {
         char title[300];
         snprintf(title, sizeof title, "%s, %d CPUs", s->m.cpu_name, s->m.cpus_online);
-        rc = ps_cli_bench_plots(s->rows, s->nrows, s->o.plot, s->o.format, s->o.log_axes, title);
+        rc = ps_cli_bench_plots(s->rows, s->nrows, s->o.plot, s->o.format, s->o.log_axes, title,
+                                s->o.force);
+        if (rc)
+            goto done;
+    }
+    if (have_csv) {
+        have_csv = 0; /* published, or removed by the failed publish */
+        if (ps_outfile_publish(&csv_of))
+            rc = ps_cli_error("%s", ps_error_detail());
+    }
+    if (!rc && have_json) {
+        have_json = 0;
+        if (ps_outfile_publish(&json_of))
+            rc = ps_cli_error("%s", ps_error_detail());
     }
 done:
+    if (have_csv)
+        ps_outfile_abort(&csv_of);
+    if (have_json)
+        ps_outfile_abort(&json_of);
     for (i = 0; i < s->nbe; i++)
         ps_backend_close(s->be[i].b);
     rmdir(s->tmpdir);

@@ -11,8 +11,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+int ps_cli_bench_plots_check(const char *dir, const char *format, int force)
+{
+    ps_bench_plot_options po = {.dir = dir, .format = format, .force = force};
+    int st = ps_bench_plot_check(&po);
+    return st ? ps_cli_error("%s", ps_error_detail()) : 0;
+}
+
 int ps_cli_bench_plots(ps_bench_row *rows, int n, const char *dir, const char *format,
-                       int log_axes, const char *title)
+                       int log_axes, const char *title, int force)
 {
     ps_bench_plot_options po;
     char written[8][4096];
@@ -21,6 +28,7 @@ int ps_cli_bench_plots(ps_bench_row *rows, int n, const char *dir, const char *f
     po.format = format;
     po.log_axes = log_axes;
     po.title = title;
+    po.force = force;
     st = ps_bench_plot(rows, n, &po, written, 8, &nw);
     if (st)
         return ps_cli_status_error(st, "plots");
@@ -29,22 +37,23 @@ int ps_cli_bench_plots(ps_bench_row *rows, int n, const char *dir, const char *f
     return 0;
 }
 
-/* pstencil plot bench FILE.csv [-o DIR] [--log] [--format png|svg] */
+/* pstencil plot bench FILE.csv [-o DIR] [--log] [--format png|svg] [--force] */
 int ps_cmd_plot_bench(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"output", required_argument, NULL, 'o'},
         {"log", no_argument, NULL, 'l'},
         {"format", required_argument, NULL, 'F'},
+        {"force", no_argument, NULL, 'f'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     const char *csv = NULL, *dir = ".", *format = "png";
-    int log_axes = 0, n = 0, st, rc, c;
+    int log_axes = 0, n = 0, st, rc, c, force = 0;
     ps_bench_row *rows = NULL;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":ho:f", opts, NULL)) != -1) {
         switch (c) {
         case 'h':
             printf("Usage: pstencil plot bench FILE.csv [OPTIONS]\n\n"
@@ -53,6 +62,7 @@ int ps_cmd_plot_bench(int argc, char **argv)
                    "  -o, --output DIR     directory for the plots (default: .)\n"
                    "      --format png|svg plot format (default png)\n"
                    "      --log            log axes for runtime vs steps\n"
+                   "  -f, --force          replace plots that exist (default: refuse)\n"
                    "  -h, --help           this help\n");
             return PS_EXIT_OK;
         case 'o':
@@ -60,6 +70,9 @@ int ps_cmd_plot_bench(int argc, char **argv)
             break;
         case 'l':
             log_axes = 1;
+            break;
+        case 'f':
+            force = 1;
             break;
         case 'F':
             if (strcmp(optarg, "png") && strcmp(optarg, "svg"))
@@ -76,11 +89,13 @@ int ps_cmd_plot_bench(int argc, char **argv)
         return ps_cli_error("plot bench: more than one CSV file given");
     if (!csv)
         return ps_cli_error("plot bench needs a CSV file (from 'pstencil bench --csv FILE')");
+    if ((rc = ps_cli_bench_plots_check(dir, format, force)))
+        return rc;
     st = ps_bench_csv_read(csv, &rows, &n);
     if (st)
         return ps_cli_status_error(st, csv);
     ps_bench_speedups(rows, n);
-    rc = ps_cli_bench_plots(rows, n, dir, format, log_axes, rows[0].cpu_name);
+    rc = ps_cli_bench_plots(rows, n, dir, format, log_axes, rows[0].cpu_name, force);
     free(rows);
     return rc;
 }

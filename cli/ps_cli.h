@@ -72,8 +72,14 @@ int ps_cmd_plot(int argc, char **argv);
 int ps_cmd_plot_bench(int argc, char **argv); /* `pstencil plot bench` (cmd_plot_bench.c) */
 
 struct ps_bench_row;
-/** Draw the benchmark plots of @p rows into @p dir and list them (cmd_plot_bench.c). */
+/**
+ * Draw the benchmark plots of @p rows into @p dir and list them; existing
+ * plots are replaced only with @p force (cmd_plot_bench.c).
+ */
 int ps_cli_bench_plots(struct ps_bench_row *rows, int n, const char *dir, const char *format,
-                       int log_axes, const char *title);
+                       int log_axes, const char *title, int force);
+
+/** Check before any work that the plots can be written into @p dir (cmd_plot_bench.c). */
+int ps_cli_bench_plots_check(const char *dir, const char *format, int force);
 
 #endif
