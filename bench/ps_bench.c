@@ -34,33 +34,6 @@ static void trim(char *s)
     memmove(s, p, strlen(p) + 1);
 }
 
-static uint64_t read_cache_bytes(void)
-{
-    /* the largest cache level of CPU 0 */
-    uint64_t best = 0;
-    int idx;
-    for (idx = 0; idx < 8; idx++) {
-        char path[128], buf[64];
-        FILE *f;
-        uint64_t v;
-        char unit = 0;
-        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", idx);
-        f = fopen(path, "r");
-        if (!f)
-            break;
-        if (fgets(buf, sizeof buf, f) && sscanf(buf, "%lu%c", &v, &unit) >= 1) {
-            if (unit == 'K')
-                v <<= 10;
-            else if (unit == 'M')
-                v <<= 20;
-            if (v > best)
-                best = v;
-        }
-        fclose(f);
-    }
-    return best;
-}
-
 void ps_bench_machine_describe(ps_bench_machine *m)
 {
     FILE *f;
@@ -94,7 +67,11 @@ void ps_bench_machine_describe(ps_bench_machine *m)
     psize = sysconf(_SC_PAGESIZE);
     if (pages > 0 && psize > 0)
         m->mem_bytes = (uint64_t)pages * (uint64_t)psize;
-    m->l3_bytes = read_cache_bytes();
+    ps_bench_topology_describe(&m->topo);
+    for (int i = 0; i < m->topo.ncaches; i++)
+        if (strcmp(m->topo.caches[i].type, "instruction") && m->topo.caches[i].bytes > m->l3_bytes)
+            m->l3_bytes = m->topo.caches[i].bytes;
+    ps_bench_thread_placement(0, &m->placement);
 #if defined(__clang__)
     snprintf(m->compiler, sizeof m->compiler, "clang %s", __clang_version__);
 #elif defined(__GNUC__)
@@ -516,5 +493,9 @@ void ps_bench_json_machine(ps_json *j, const ps_bench_machine *m)
     ps_json_kstring(j, "host", m->host);
     ps_json_kstring(j, "kernel", m->kernel);
     ps_json_knumber_fmt(j, "loadavg1", m->loadavg1, "%.9g");
+    ps_json_key(j, "topology");
+    ps_bench_json_topology(j, &m->topo);
+    ps_json_key(j, "thread_placement");
+    ps_bench_json_placement(j, &m->placement);
     ps_json_object_end(j);
 }

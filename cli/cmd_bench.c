@@ -1220,6 +1220,8 @@ int ps_cmd_bench(int argc, char **argv)
         }
     }
     ps_bench_machine_describe(&s->m);
+    if (s->o.threads)
+        ps_bench_thread_placement((int)s->o.threads, &s->m.placement);
     s->tty = ps_cli_isatty();
     s->t_start = ps_now();
     s->dram_bytes = 256.0 * 1048576.0;
@@ -1263,6 +1265,12 @@ int ps_cmd_bench(int argc, char **argv)
                s->bounds[i].r.best_gbps, s->bounds[i].r.array_bytes / 1048576.0,
                s->bounds[i].r.threads, s->bounds[i].r.samples, s->bounds[i].r.plain_gbps,
                s->bounds[i].r.nt_gbps);
+    {
+        char line[1024];
+        ps_bench_topology_line(&s->m.topo, line, sizeof line);
+        printf("machine: %s\n", line);
+        printf("threads: %s\n", s->m.placement.summary);
+    }
     print_table(s, stdout);
     print_noise(s, stdout);
     if (s->o.quick)

@@ -3,6 +3,7 @@
 #include "ps_run_report.h"
 #include "ps_outfile.h"
 #include "ps_json.h"
+#include "ps_bench.h"
 
 #include <errno.h>
 #include <math.h>
@@ -68,6 +69,19 @@ static void step_stats(const ps_run_stats *s, double *mn, double *med, double *m
     free(tmp);
 }
 
+/* Where a threaded CPU backend's OpenMP threads run (measured once), or NULL. */
+static const ps_bench_placement *placement_of(const run_report *r)
+{
+    static ps_bench_placement p;
+    static int have;
+    if (!(r->backend_flags & PS_BACKEND_THREADS) || (r->backend_flags & PS_BACKEND_GPU))
+        return NULL;
+    if (!have)
+        ps_bench_thread_placement(r->threads, &p);
+    have = 1;
+    return &p;
+}
+
 static void phase(FILE *f, const char *name, double s, double total)
 {
     fprintf(f, "    %-22s %9.3f s  %5.1f%%\n", name, s, total > 0 ? 100.0 * s / total : 0.0);
@@ -101,6 +115,8 @@ void ps_run_report_print(FILE *f, const run_report *r)
             fprintf(f, "; stable limit %.6g s", r->stable_limit);
         fputc('\n', f);
     }
+    if (placement_of(r))
+        fprintf(f, "  threads     : %s\n", placement_of(r)->summary);
     fprintf(f, "  total time  : %.3f s\n", r->total_s);
     if (s->steps > 0)
         fprintf(f, "  per step    : %.3f ms  (%.3g cells/s, %.2f GB/s compulsory traffic)\n",
@@ -211,6 +227,10 @@ int ps_run_report_json(const char *path, const run_report *r, int force)
         ps_json_knumber_fmt(&j, "max", s->device.step_ms_max, "%.6f");
         ps_json_kint(&j, "steps", s->device.steps);
         ps_json_object_end(&j);
+    }
+    if (placement_of(r)) {
+        ps_json_key(&j, "thread_placement");
+        ps_bench_json_placement(&j, placement_of(r));
     }
     ps_json_key(&j, "per_step_ms");
     ps_json_array_begin(&j);

@@ -9,13 +9,15 @@
 # a small input file (step scaling on --input; grid scaling on the built-in ocean)
 expect_exit 0 "$PSTENCIL" gen -o "$TMP/small.nc" --scale 0.1
 
-expect_exit 0 "$PSTENCIL" bench --backend reference --input "$TMP/small.nc" --steps 2,3 --repeat 2 --scales 0.1 \
+expect_exit 0 env OMP_PROC_BIND=close "$PSTENCIL" bench --backend reference --input "$TMP/small.nc" --steps 2,3 --repeat 2 --scales 0.1 \
   --grid-steps 2 --dram-mb 64 --csv "$TMP/b.csv" --json "$TMP/b.json" --plot "$TMP/plots"
 cp "$TMP/out" "$TMP/table"
 cp "$TMP/err" "$TMP/err.plots"
 grep -q "pstencil reference float32" "$TMP/table" || fail "no table on stdout"
 grep -q "measured copy bound" "$TMP/table" || fail "no measured copy bound on stdout"
 grep -q "spread" "$TMP/table" || fail "no repeat-to-repeat spread reported"
+grep -Eq "^machine: [0-9]+ packages?, .* cores, [0-9]+ CPUs" "$TMP/table" || fail "no machine description"
+grep -Eq "^threads: [0-9]+ threads? on CPUs? .*OMP_PROC_BIND=close" "$TMP/table" || fail "no thread placement"
 
 # CSV: the course's columns first, then ours; 2 step rows + 1 grid row, all fields
 head -1 "$TMP/b.csv" | grep -q '^gpu_name,cpu_name,method,num_timesteps,mean_time_sec,std_dev_sec,' ||
@@ -45,6 +47,13 @@ assert d["machine"]["cpu_name"] and d["machine"]["cpus_online"] >= 1
 assert d["machine"]["pstencil_version"] and d["machine"]["date"]
 assert len(d["rows"]) == 3 and len(d["rows"][0]["step_loop_s"]) == 2
 assert d["copy_bounds"] and d["copy_bounds"][0]["best_gbps"] > 0
+# the machine's layout (hwloc or /sys) and where OpenMP's threads ran
+t = d["machine"]["topology"]
+assert t["pus"] == d["machine"]["cpus_online"] and 1 <= t["cores"] <= t["pus"], t
+assert all(c["bytes"] > 0 and c["count"] >= 1 for c in t["caches"]), t
+p = d["machine"]["thread_placement"]
+assert p["threads"] >= 1 and len(p["cpu"]) == p["threads"] and min(p["cpu"]) >= 0, p
+assert p["OMP_PROC_BIND"] == "close" and p["policy"] == "close", p
 PYEOF
 fi
 

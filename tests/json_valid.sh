@@ -1,7 +1,8 @@
 #!/bin/sh
 # Every JSON pstencil writes parses with Python's json module: the writer's
 # edge cases (control characters, ill-formed UTF-8, HTML-safe escapes,
-# non-finite numbers, random bytes) and a run's --profile. The decoded
+# non-finite numbers, random bytes) and a run's --profile, with the thread
+# placement of a threaded backend. The decoded
 # strings are checked too: ill-formed bytes became U+FFFD as Python decodes
 # them, nothing else changed.
 . "$top_srcdir/tests/lib.sh"
@@ -39,5 +40,17 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["steps"] == 2 and len(d["per_step_ms"]) == 2 and d["backend"] == "reference"
 assert d["phases_s"]["total"] > 0 and d["stencil"] == "diffusion7"
+assert "thread_placement" not in d   # the reference backend has no threads
+PYEOF
+# a threaded backend's report and profile say where its threads ran
+expect_exit 0 env OMP_PROC_BIND=close OMP_PLACES=cores "$PSTENCIL" run "$TMP/in.nc" --backend openmp \
+  -t 2 -n 2 --no-progress -o "$TMP/out2.nc" --profile "$TMP/prof2.json"
+grep -Eq '^  threads +: 2 threads on CPUs? .*OMP_PROC_BIND=close OMP_PLACES=cores' "$TMP/out" ||
+  fail "run report has no thread placement: $(cat "$TMP/out")"
+"$PY" - "$TMP/prof2.json" <<'PYEOF' || fail "profile lacks the thread placement"
+import json, sys
+p = json.load(open(sys.argv[1]))["thread_placement"]
+assert p["threads"] == 2 and len(p["cpu"]) == 2 and min(p["cpu"]) >= 0, p
+assert p["OMP_PROC_BIND"] == "close" and p["OMP_PLACES"] == "cores" and p["policy"] == "close", p
 PYEOF
 exit 0
