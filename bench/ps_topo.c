@@ -69,8 +69,10 @@ static hwloc_topology_t topo_load(void)
     hwloc_topology_t t;
     if (hwloc_topology_init(&t) != 0)
         return NULL;
-    /* hwloc leaves instruction caches out unless asked */
+    /* hwloc leaves instruction caches out unless asked; the whole machine,
+     * not only the CPUs this process may use (a cgroup or taskset), as /sys */
     hwloc_topology_set_icache_types_filter(t, HWLOC_TYPE_FILTER_KEEP_ALL);
+    hwloc_topology_set_flags(t, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
     if (hwloc_topology_load(t) != 0) {
         hwloc_topology_destroy(t);
         return NULL;
