@@ -8,8 +8,10 @@ bench_libps_bench_la_SOURCES = bench/ps_bench.c bench/ps_stream.c bench/ps_bench
 	bench/ps_bench.h
 # -O3 and OpenMP so the STREAM-like copy gets threads and keeps its loop
 bench_libps_bench_la_CFLAGS = $(AM_CFLAGS) -O3 -ftree-vectorize -fno-tree-loop-distribute-patterns \
-	$(OPENMP_CFLAGS) $(PLPLOT_CFLAGS)
-bench_libps_bench_la_LIBADD = $(PLPLOT_LIBS)
+	$(OPENMP_CFLAGS) $(PLPLOT_CFLAGS) $(HWLOC_CFLAGS)
+bench_libps_bench_la_LIBADD = $(PLPLOT_LIBS) $(HWLOC_LIBS)
+# the machine description and where threads run: hwloc where configure found it
+bench_libps_bench_la_SOURCES += bench/ps_topo.c
 # what a program linking bench/libps_bench.la adds (OpenMP for the copy loop)
 PS_BENCH_LINK = $(OPENMP_CFLAGS)
 

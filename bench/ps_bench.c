@@ -34,33 +34,6 @@ static void trim(char *s)
     memmove(s, p, strlen(p) + 1);
 }
 
-static uint64_t read_cache_bytes(void)
-{
-    /* the largest cache level of CPU 0 */
-    uint64_t best = 0;
-    int idx;
-    for (idx = 0; idx < 8; idx++) {
-        char path[128], buf[64];
-        FILE *f;
-        uint64_t v;
-        char unit = 0;
-        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", idx);
-        f = fopen(path, "r");
-        if (!f)
-            break;
-        if (fgets(buf, sizeof buf, f) && sscanf(buf, "%lu%c", &v, &unit) >= 1) {
-            if (unit == 'K')
-                v <<= 10;
-            else if (unit == 'M')
-                v <<= 20;
-            if (v > best)
-                best = v;
-        }
-        fclose(f);
-    }
-    return best;
-}
-
 void ps_bench_machine_describe(ps_bench_machine *m)
 {
     FILE *f;
@@ -94,7 +67,11 @@ void ps_bench_machine_describe(ps_bench_machine *m)
     psize = sysconf(_SC_PAGESIZE);
     if (pages > 0 && psize > 0)
         m->mem_bytes = (uint64_t)pages * (uint64_t)psize;
-    m->l3_bytes = read_cache_bytes();
+    ps_bench_topology_describe(&m->topo);
+    for (int i = 0; i < m->topo.ncaches; i++)
+        if (strcmp(m->topo.caches[i].type, "instruction") && m->topo.caches[i].bytes > m->l3_bytes)
+            m->l3_bytes = m->topo.caches[i].bytes;
+    ps_bench_thread_placement(0, &m->placement);
 #if defined(__clang__)
     snprintf(m->compiler, sizeof m->compiler, "clang %s", __clang_version__);
 #elif defined(__GNUC__)
@@ -477,71 +454,48 @@ void ps_bench_speedups(ps_bench_row *rows, int n)
 /* JSON                                                                */
 /* ------------------------------------------------------------------ */
 
-void ps_bench_json_string(FILE *f, const char *s)
-{
-    const unsigned char *p;
-    fputc('"', f);
-    for (p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(f, "\\%c", *p);
-        else if (*p < 0x20)
-            fprintf(f, "\\u%04x", *p);
-        else
-            fputc(*p, f);
-    }
-    fputc('"', f);
-}
-
-static void json_double(FILE *f, double v)
-{
-    if (isnan(v) || isinf(v))
-        fputs("null", f);
-    else
-        fprintf(f, "%.9g", v);
-}
-
-void ps_bench_json_fields(FILE *f, const ps_bench_row *r)
+void ps_bench_json_fields(ps_json *j, const ps_bench_row *r)
 {
     int i;
     for (i = 0; i < NCOLS; i++) {
         const void *p = (const char *)r + cols[i].off;
-        fprintf(f, "%s\"%s\": ", i ? ", " : "", cols[i].name);
+        ps_json_key(j, cols[i].name);
         switch (cols[i].type) {
         case COL_STR:
-            ps_bench_json_string(f, (const char *)p);
+            ps_json_string(j, (const char *)p);
             break;
         case COL_LONG:
-            fprintf(f, "%ld", *(const long *)p);
+            ps_json_int(j, *(const long *)p);
             break;
         case COL_INT:
-            fprintf(f, "%d", *(const int *)p);
+            ps_json_int(j, *(const int *)p);
             break;
         case COL_DBL:
-            json_double(f, *(const double *)p);
+            ps_json_number_fmt(j, *(const double *)p, "%.9g");
             break;
         }
     }
 }
 
-void ps_bench_json_machine(FILE *f, const ps_bench_machine *m, int indent)
+void ps_bench_json_machine(ps_json *j, const ps_bench_machine *m)
 {
-    fprintf(f, "{\n%*s\"cpu_name\": ", indent + 2, "");
-    ps_bench_json_string(f, m->cpu_name);
-    fprintf(f, ",\n%*s\"cpus_online\": %d,\n", indent + 2, "", m->cpus_online);
-    fprintf(f, "%*s\"omp_max_threads\": %d,\n", indent + 2, "", m->omp_max_threads);
-    fprintf(f, "%*s\"mem_bytes\": %llu,\n", indent + 2, "", (unsigned long long)m->mem_bytes);
-    fprintf(f, "%*s\"llc_bytes\": %llu,\n", indent + 2, "", (unsigned long long)m->l3_bytes);
-    fprintf(f, "%*s\"compiler\": ", indent + 2, "");
-    ps_bench_json_string(f, m->compiler);
-    fprintf(f, ",\n%*s\"pstencil_version\": ", indent + 2, "");
-    ps_bench_json_string(f, m->version);
-    fprintf(f, ",\n%*s\"date\": ", indent + 2, "");
-    ps_bench_json_string(f, m->date);
-    fprintf(f, ",\n%*s\"host\": ", indent + 2, "");
-    ps_bench_json_string(f, m->host);
-    fprintf(f, ",\n%*s\"kernel\": ", indent + 2, "");
-    ps_bench_json_string(f, m->kernel);
-    fprintf(f, ",\n%*s\"loadavg1\": ", indent + 2, "");
-    json_double(f, m->loadavg1);
-    fprintf(f, "\n%*s}", indent, "");
+    ps_json_object_begin(j);
+    ps_json_kstring(j, "cpu_name", m->cpu_name);
+    ps_json_kint(j, "cpus_online", m->cpus_online);
+    ps_json_kint(j, "omp_max_threads", m->omp_max_threads);
+    ps_json_key(j, "mem_bytes");
+    ps_json_uint(j, m->mem_bytes);
+    ps_json_key(j, "llc_bytes");
+    ps_json_uint(j, m->l3_bytes);
+    ps_json_kstring(j, "compiler", m->compiler);
+    ps_json_kstring(j, "pstencil_version", m->version);
+    ps_json_kstring(j, "date", m->date);
+    ps_json_kstring(j, "host", m->host);
+    ps_json_kstring(j, "kernel", m->kernel);
+    ps_json_knumber_fmt(j, "loadavg1", m->loadavg1, "%.9g");
+    ps_json_key(j, "topology");
+    ps_bench_json_topology(j, &m->topo);
+    ps_json_key(j, "thread_placement");
+    ps_bench_json_placement(j, &m->placement);
+    ps_json_object_end(j);
 }

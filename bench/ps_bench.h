@@ -17,9 +17,84 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ps_json.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/** Most cache kinds ps_bench_topology records (L1d, L1i, L2, L3, ...). */
+#define PS_BENCH_MAX_CACHES 10
+/** Most NUMA nodes whose memory ps_bench_topology records. */
+#define PS_BENCH_MAX_NUMA 64
+
+/** One kind of cache (a level and type), as the machine has it. */
+typedef struct ps_bench_cache {
+    int level;        /**< 1, 2, 3, ... */
+    char type[12];    /**< "data", "instruction" or "unified" */
+    uint64_t bytes;   /**< size of the largest instance */
+    uint64_t bytes_min; /**< size of the smallest instance (differs on hybrid CPUs) */
+    int count;        /**< instances on the machine */
+    int pus_sharing;  /**< logical CPUs sharing the first instance */
+} ps_bench_cache;
+
+/** The machine's layout: packages, NUMA nodes, cores, logical CPUs, caches. */
+typedef struct ps_bench_topology {
+    char source[48];  /**< "hwloc 2.9.0" or "sysfs" (what filled it in) */
+    int packages;     /**< processor packages (sockets); 0 if unknown */
+    int numa_nodes;   /**< NUMA nodes; 0 if unknown */
+    int cores;        /**< physical cores; 0 if unknown */
+    int pus;          /**< logical CPUs (hardware threads) */
+    int ncaches;      /**< entries of caches */
+    ps_bench_cache caches[PS_BENCH_MAX_CACHES]; /**< by level, data before instruction */
+    uint64_t numa_bytes[PS_BENCH_MAX_NUMA];     /**< memory local to each NUMA node */
+} ps_bench_topology;
+
+/**
+ * Describe the machine's layout with hwloc where pstencil was configured
+ * with it, else from /sys (every CPU's cache directories and topology
+ * files). Never fails: what is unknown is 0.
+ */
+void ps_bench_topology_describe(ps_bench_topology *t);
+
+/** Most threads ps_bench_placement records one by one. */
+#define PS_BENCH_MAX_PLACED 256
+
+/** Where the threads of an OpenMP parallel region ran. */
+typedef struct ps_bench_placement {
+    char proc_bind[64];  /**< OMP_PROC_BIND as set in the environment ("" if unset) */
+    char places[128];    /**< OMP_PLACES as set ("" if unset) */
+    char policy[16];     /**< omp_get_proc_bind(): "false", "true", "primary", "close", "spread" */
+    int threads;         /**< threads of the region */
+    int nplaced;         /**< threads recorded below (min of threads, PS_BENCH_MAX_PLACED) */
+    int pu[PS_BENCH_MAX_PLACED];      /**< OS index of the logical CPU thread i ran on (-1) */
+    int core[PS_BENCH_MAX_PLACED];    /**< its core (hwloc logical index or core_id; -1) */
+    int package[PS_BENCH_MAX_PLACED]; /**< its package (-1 unknown) */
+    int numa[PS_BENCH_MAX_PLACED];    /**< its NUMA node (-1 unknown) */
+    int distinct_cores;  /**< cores the threads ran on */
+    int distinct_pus;    /**< logical CPUs the threads ran on */
+    char summary[640];   /**< one line: "4 threads on PUs 0-3, cores 0-3, package 0, NUMA node 0" */
+} ps_bench_placement;
+
+/**
+ * Run one OpenMP parallel region of @p threads threads (0: OpenMP's default)
+ * in which every thread works for about a millisecond, and record the
+ * logical CPU each ran on (sched_getcpu) with its core, package and NUMA
+ * node (hwloc, else /sys), with OMP_PROC_BIND, OMP_PLACES and the binding
+ * policy. OpenMP keeps one thread pool and one binding per process, so
+ * this is where the openmp backend's threads run too. Without binding the
+ * operating system may move threads later: the record is a snapshot.
+ */
+void ps_bench_thread_placement(int threads, ps_bench_placement *p);
+
+/** Write @p t as a JSON object. */
+void ps_bench_json_topology(ps_json *j, const ps_bench_topology *t);
+
+/** Write @p p as a JSON object. */
+void ps_bench_json_placement(ps_json *j, const ps_bench_placement *p);
+
+/** One line describing @p t ("1 package, 1 NUMA node (62.7 GiB), 2 cores, ..."). */
+void ps_bench_topology_line(const ps_bench_topology *t, char *buf, size_t len);
 
 /** What the benchmark records about the machine it runs on. */
 typedef struct ps_bench_machine {
@@ -27,13 +102,15 @@ typedef struct ps_bench_machine {
     int cpus_online;     /**< online CPUs (sysconf) */
     int omp_max_threads; /**< OpenMP's default thread count (1 without OpenMP) */
     uint64_t mem_bytes;  /**< physical memory */
-    uint64_t l3_bytes;   /**< last-level cache size (0 if unknown) */
+    uint64_t l3_bytes;   /**< last-level cache size: largest cache instance (0 if unknown) */
     char compiler[128];  /**< compiler that built libpstencil */
     char version[32];    /**< pstencil version */
     char date[64];       /**< UTC date and time, ISO 8601 */
     char host[128];      /**< host name */
     char kernel[128];    /**< uname sysname release machine */
     double loadavg1;     /**< 1-minute load average when described */
+    ps_bench_topology topo;        /**< packages, NUMA nodes, cores, every cache level */
+    ps_bench_placement placement;  /**< where OpenMP's default threads ran */
 } ps_bench_machine;
 
 /** Fill @p m (never fails: unknown fields are left empty or 0). */
@@ -151,14 +228,11 @@ void ps_bench_speedups(ps_bench_row *rows, int n);
  */
 int ps_bench_backend_slot(const char *backend);
 
-/** Write the fields of one row as JSON members ("name": value, ...), no braces. */
-void ps_bench_json_fields(FILE *f, const ps_bench_row *r);
-
-/** Write @p s as a JSON string literal. */
-void ps_bench_json_string(FILE *f, const char *s);
+/** Write the fields of one row as members of the object @p j has open. */
+void ps_bench_json_fields(ps_json *j, const ps_bench_row *r);
 
 /** Write @p m as a JSON object. */
-void ps_bench_json_machine(FILE *f, const ps_bench_machine *m, int indent);
+void ps_bench_json_machine(ps_json *j, const ps_bench_machine *m);
 
 /** Plot options. */
 typedef struct ps_bench_plot_options {
@@ -166,7 +240,19 @@ typedef struct ps_bench_plot_options {
     const char *format; /**< "png" (default) or "svg" */
     int log_axes;       /**< log axes for runtime vs steps */
     const char *title;  /**< subtitle, e.g. the machine (may be NULL) */
+    int force;          /**< replace plots that exist (else refuse, PS_EEXIST) */
 } ps_bench_plot_options;
+
+/** File names (without directory and extension) the plots may take, NULL-terminated. */
+extern const char *const ps_bench_plot_names[];
+
+/**
+ * Check, before any measuring, that the plots of @p opt can be written
+ * (core/ps_outfile.h rules): the directory exists, or can be created in a
+ * writable parent; no plot file exists unless opt->force; the format is png
+ * or svg. Returns PS_OK or the status of the first problem (detail set).
+ */
+int ps_bench_plot_check(const ps_bench_plot_options *opt);
 
 /**
  * Draw the benchmark plots with PLplot's cairo drivers: runtime vs steps

@@ -20,6 +20,34 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+const char *const ps_bench_plot_names[] = {"bench_runtime_steps", "bench_throughput_grid",
+                                            "bench_bound_fraction", "bench_speedup", NULL};
+
+int ps_bench_plot_check(const ps_bench_plot_options *opt)
+{
+    const char *fmt = opt->format && *opt->format ? opt->format : "png";
+    char path[4096];
+    struct stat st;
+    int i, rc;
+    if (strcmp(fmt, "png") && strcmp(fmt, "svg"))
+        return ps_error(PS_EINVAL, "plot format '%s' is not png or svg", fmt);
+    if (!opt->dir || !*opt->dir)
+        return ps_error(PS_EINVAL, "--plot: no directory given");
+    if (stat(opt->dir, &st) != 0)
+        /* created by ps_bench_plot(): its parent must be a writable directory */
+        return ps_outfile_check(opt->dir, NULL, 0, "--plot directory");
+    if (!S_ISDIR(st.st_mode))
+        return ps_error(PS_EINVAL, "--plot %s is not a directory", opt->dir);
+    for (i = 0; ps_bench_plot_names[i]; i++) {
+        if (snprintf(path, sizeof path, "%s/%s.%s", opt->dir, ps_bench_plot_names[i], fmt) >=
+            (int)sizeof path)
+            return ps_error(PS_EINVAL, "--plot: directory name too long");
+        if ((rc = ps_outfile_check(path, NULL, opt->force, "plot")))
+            return rc;
+    }
+    return PS_OK;
+}
+
 #ifdef PS_HAVE_PLPLOT
 #include <plplot.h>
 
@@ -219,11 +247,12 @@ static int draw_to(const char *path, const char *dev, const plot_spec *p, series
 
 /* Series key: the method (backend and precision). */
 /* draw_to() into a private temporary file beside @p path (removed on failure or a
- * signal), renamed into place: bench replaces its own plots. Returns as draw_to(). */
-static int draw(const char *path, const char *dev, const plot_spec *p, series *s, int ns)
+ * signal), published without clobbering unless @p force. Returns as draw_to(). */
+static int draw(const char *path, const char *dev, const plot_spec *p, series *s, int ns,
+                int force)
 {
     ps_outfile of;
-    int st = ps_outfile_begin(&of, path, 1);
+    int st = ps_outfile_begin(&of, path, force);
     if (st)
         return st;
     close(of.fd);
@@ -233,7 +262,10 @@ static int draw(const char *path, const char *dev, const plot_spec *p, series *s
         ps_outfile_abort(&of);
         return st;
     }
-    return ps_outfile_publish(&of) ? PS_EIO : st;
+    {
+        int pst = ps_outfile_publish(&of);
+        return pst ? pst : st;
+    }
 }
 
 static int find_series(series *s, int *ns, const ps_bench_row *r, const char *suffix, int dashed)
@@ -327,7 +359,7 @@ int ps_bench_plot(const ps_bench_row *rows, int n, const ps_bench_plot_options *
 #define EMIT(name)                                                                          \
     do {                                                                                    \
         snprintf(path, sizeof path, "%s/%s.%s", opt->dir, name, fmt);                       \
-        st = draw(path, dev, &p, s, ns);                                                    \
+        st = draw(path, dev, &p, s, ns, opt->force);                                        \
         if (st < 0)                                                                         \
             return st;                                                                      \
         if (st > 0 && *nwritten < max)                                                      \

@@ -8,6 +8,7 @@
 #include "config.h"
 #include "ps_cli.h"
 
+#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,14 +90,20 @@ int ps_cmd_backends(int argc, char **argv)
     ps_backend *pick = NULL;
     char why[4096], flags[128], dirs[4096];
     const char *origin = "";
-    if (argc > 1) {
-        if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-            usage(stdout);
-            return PS_EXIT_OK;
-        }
-        return ps_cli_error("backends: unexpected argument '%s' (try 'pstencil backends "
-                            "--help')", argv[1]);
+    static const struct option opts[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        if (c != 'h') /* no option but --help: the old wording, tests/loader_cli.sh */
+            return ps_cli_error("backends: unexpected argument '%s' (try 'pstencil backends "
+                                "--help')", argv[optind - 1]);
+        usage(stdout);
+        return PS_EXIT_OK;
     }
+    if (optind < argc)
+        return ps_cli_error("backends: unexpected argument '%s' (try 'pstencil backends "
+                            "--help')", argv[optind]);
     ps_backend_known(&names, &n);
     printf("pstencil %s backends:\n", ps_version());
     ps_backend_plugin_dirs(dirs, sizeof dirs, &origin);

@@ -12,6 +12,7 @@
 #include "ps_bench.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -43,7 +44,7 @@ typedef struct bench_opts {
     const char *input;
     int precs[2];
     int nprecs;
-    int quick, all, log_axes;
+    int quick, all, log_axes, force;
     const char *csv, *json, *plot, *format, *replot;
     long threads;
     long bound_mb;
@@ -119,6 +120,8 @@ static void usage(FILE *f)
             "  --log                log axes for runtime vs steps\n"
             "  --replot FILE.csv    no runs: draw the plots of an earlier CSV (with --plot DIR;\n"
             "                       same as 'pstencil plot bench FILE.csv -o DIR')\n"
+            "  -f, --force          replace CSV, JSON and plot files that exist (default:\n"
+            "                       refuse before measuring anything)\n"
             "  -h, --help           this help\n");
 }
 
@@ -142,9 +145,57 @@ static int add_names(bench_opts *o, const char *s)
     return 0;
 }
 
+/*
+ * Long options: one line each in the enum and the table, one case in
+ * parse_args(); --opt VALUE and --opt=VALUE both work (getopt_long).
+ */
+enum {
+    OPT_BACKEND = 256,
+    OPT_STEPS,
+    OPT_REPEAT,
+    OPT_SCALES,
+    OPT_GRID_STEPS,
+    OPT_INPUT,
+    OPT_PRECISION,
+    OPT_THREADS,
+    OPT_DRAM_MB,
+    OPT_QUICK,
+    OPT_ALL,
+    OPT_CSV,
+    OPT_JSON,
+    OPT_PLOT,
+    OPT_FORMAT,
+    OPT_LOG,
+    OPT_REPLOT,
+};
+
+static const struct option bench_options[] = {
+    {"backend", required_argument, NULL, OPT_BACKEND},
+    {"steps", required_argument, NULL, OPT_STEPS},
+    {"repeat", required_argument, NULL, OPT_REPEAT},
+    {"scales", required_argument, NULL, OPT_SCALES},
+    {"grid-steps", required_argument, NULL, OPT_GRID_STEPS},
+    {"input", required_argument, NULL, OPT_INPUT},
+    {"precision", required_argument, NULL, OPT_PRECISION},
+    {"threads", required_argument, NULL, OPT_THREADS},
+    {"dram-mb", required_argument, NULL, OPT_DRAM_MB},
+    {"quick", no_argument, NULL, OPT_QUICK},
+    {"all", no_argument, NULL, OPT_ALL},
+    {"csv", required_argument, NULL, OPT_CSV},
+    {"json", required_argument, NULL, OPT_JSON},
+    {"plot", required_argument, NULL, OPT_PLOT},
+    {"format", required_argument, NULL, OPT_FORMAT},
+    {"log", no_argument, NULL, OPT_LOG},
+    {"replot", required_argument, NULL, OPT_REPLOT},
+    {"force", no_argument, NULL, 'f'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
 static int parse_args(bench_opts *o, int argc, char **argv)
 {
-    int i, have_steps = 0, have_scales = 0, have_repeat = 0, have_prec = 0, have_gsteps = 0;
+    int c, li = -1, have_steps = 0, have_scales = 0, have_repeat = 0, have_prec = 0,
+           have_gsteps = 0;
     memset(o, 0, sizeof *o);
     o->steps[0] = 10, o->steps[1] = 25, o->steps[2] = 50, o->steps[3] = 100;
     o->nsteps = 4;
@@ -155,55 +206,55 @@ static int parse_args(bench_opts *o, int argc, char **argv)
     o->precs[0] = PS_FLOAT32;
     o->nprecs = 1;
     o->format = "png";
-    for (i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define NEED()                                                                              \
-    do {                                                                                    \
-        if (!v)                                                                             \
-            return ps_cli_error("%s needs a value", a);                                     \
-        i++;                                                                                \
-    } while (0)
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":hf", bench_options, &li)) != -1) {
+        const char *a = c >= OPT_BACKEND ? bench_options[li].name : "";
+        const char *v = optarg;
+        char opt[64];
+        snprintf(opt, sizeof opt, "--%s", a);
+        if (v && !*v)
+            return ps_cli_error("%s needs a value", opt);
+        switch (c) {
+        case 'h':
             usage(stdout);
             return 1;
-        } else if (!strcmp(a, "--backend")) {
-            NEED();
+        case OPT_BACKEND:
             if (add_names(o, v))
                 return PS_EXIT_USAGE;
-        } else if (!strcmp(a, "--steps")) {
-            NEED();
-            if ((o->nsteps = ps_cli_parse_long_list(a, v, 1, o->steps, MAX_LIST)) < 0)
+            break;
+        case OPT_STEPS:
+            if ((o->nsteps = ps_cli_parse_long_list(opt, v, 1, o->steps, MAX_LIST)) < 0)
                 return PS_EXIT_USAGE;
             have_steps = 1;
-        } else if (!strcmp(a, "--repeat")) {
-            NEED();
-            if (ps_cli_parse_long(a, v, 1, MAX_REPEAT, &o->repeat))
+            break;
+        case OPT_REPEAT:
+            if (ps_cli_parse_long(opt, v, 1, MAX_REPEAT, &o->repeat))
                 return PS_EXIT_USAGE;
             have_repeat = 1;
-        } else if (!strcmp(a, "--scales")) {
-            NEED();
+            break;
+        case OPT_SCALES:
             have_scales = 1;
             if (!strcmp(v, "none")) {
                 o->nscales = 0;
-                continue;
+                break;
             }
-            if ((o->nscales = ps_cli_parse_double_list(a, v, o->scales, MAX_LIST)) < 0)
+            if ((o->nscales = ps_cli_parse_double_list(opt, v, o->scales, MAX_LIST)) < 0)
                 return PS_EXIT_USAGE;
             for (int k = 0; k < o->nscales; k++)
                 if (!(o->scales[k] > 0) || o->scales[k] > 64)
                     return ps_cli_error("--scales: %g is out of range (0 < scale <= 64)",
                                         o->scales[k]);
-        } else if (!strcmp(a, "--grid-steps")) {
-            NEED();
-            if (ps_cli_parse_long(a, v, 1, 1000000, &o->grid_steps))
+            break;
+        case OPT_GRID_STEPS:
+            if (ps_cli_parse_long(opt, v, 1, 1000000, &o->grid_steps))
                 return PS_EXIT_USAGE;
             have_gsteps = 1;
-        } else if (!strcmp(a, "--input")) {
-            NEED();
+            break;
+        case OPT_INPUT:
             o->input = v;
-        } else if (!strcmp(a, "--precision")) {
-            NEED();
+            break;
+        case OPT_PRECISION:
             have_prec = 1;
             if (!strcmp(v, "both")) {
                 o->precs[0] = PS_FLOAT32, o->precs[1] = PS_FLOAT64, o->nprecs = 2;
@@ -213,42 +264,51 @@ static int parse_args(bench_opts *o, int argc, char **argv)
                     return ps_cli_error("--precision: '%s' is not float, double or both", v);
                 o->precs[0] = (int)p, o->nprecs = 1;
             }
-        } else if (!strcmp(a, "--threads")) {
-            NEED();
-            if (ps_cli_parse_long(a, v, 1, 4096, &o->threads))
+            break;
+        case OPT_THREADS:
+            if (ps_cli_parse_long(opt, v, 1, 4096, &o->threads))
                 return PS_EXIT_USAGE;
-        } else if (!strcmp(a, "--dram-mb")) {
-            NEED();
-            if (ps_cli_parse_long(a, v, 16, 1 << 20, &o->bound_mb))
+            break;
+        case OPT_DRAM_MB:
+            if (ps_cli_parse_long(opt, v, 16, 1 << 20, &o->bound_mb))
                 return PS_EXIT_USAGE;
-        } else if (!strcmp(a, "--quick")) {
+            break;
+        case 'f':
+            o->force = 1;
+            break;
+        case OPT_QUICK:
             o->quick = 1;
-        } else if (!strcmp(a, "--all")) {
+            break;
+        case OPT_ALL:
             o->all = 1;
-        } else if (!strcmp(a, "--log")) {
+            break;
+        case OPT_LOG:
             o->log_axes = 1;
-        } else if (!strcmp(a, "--csv")) {
-            NEED();
+            break;
+        case OPT_CSV:
             o->csv = v;
-        } else if (!strcmp(a, "--json")) {
-            NEED();
+            break;
+        case OPT_JSON:
             o->json = v;
-        } else if (!strcmp(a, "--plot")) {
-            NEED();
+            break;
+        case OPT_PLOT:
             o->plot = v;
-        } else if (!strcmp(a, "--replot")) {
-            NEED();
+            break;
+        case OPT_REPLOT:
             o->replot = v;
-        } else if (!strcmp(a, "--format")) {
-            NEED();
+            break;
+        case OPT_FORMAT:
             if (strcmp(v, "png") && strcmp(v, "svg"))
                 return ps_cli_error("--format: '%s' is not png or svg", v);
             o->format = v;
-        } else {
-            return ps_cli_error("bench: unknown option '%s' (try 'pstencil bench --help')", a);
+            break;
+        default:
+            return ps_cli_getopt_error("bench", c, argv, bench_options);
         }
-#undef NEED
     }
+    if (optind < argc)
+        return ps_cli_error("bench: unexpected argument '%s' (try 'pstencil bench --help')",
+                            argv[optind]);
     if (o->quick) {
         /* issue 3 item 7: built-in ocean 100 steps, and a large grid */
         if (!have_steps)
@@ -946,11 +1006,12 @@ static void print_quick(bench_state *s, FILE *f)
 }
 
 /* A bench file: written to a private temporary file beside @p path (removed on
- * failure or a signal) and renamed into place; bench replaces its own results. */
-static FILE *bench_open(ps_outfile *of, const char *path)
+ * failure or a signal), published by ps_cmd_bench() once every output is
+ * written, never over an existing file without --force. */
+static FILE *bench_open(ps_outfile *of, const char *path, int force)
 {
     FILE *f;
-    if (ps_outfile_begin(of, path, 1)) {
+    if (ps_outfile_begin(of, path, force)) {
         ps_cli_error("cannot write %s: %s", path, ps_error_detail());
         return NULL;
     }
@@ -964,126 +1025,151 @@ static FILE *bench_open(ps_outfile *of, const char *path)
     return f;
 }
 
+/* Close the stream of a bench file; on any failure remove its temporary file. */
 static int bench_close(ps_outfile *of, FILE *f, int failed)
 {
-    int bad = ferror(f) || failed;
-    if (fclose(f) != 0 || bad) {
+    int bad = ferror(f) || failed, e = 0;
+    if (fflush(f) != 0 || fsync(fileno(f)) != 0)
+        bad = 1, e = errno;
+    if (fclose(f) != 0 && !bad)
+        bad = 1, e = errno;
+    if (bad) {
         ps_outfile_abort(of);
-        return ps_cli_error("writing %s failed%s", of->path, errno == ENOSPC ? ": no space left on device" : "");
+        return ps_cli_error("writing %s failed%s", of->path,
+                            e == ENOSPC ? ": no space left on device" : "");
     }
-    if (ps_outfile_publish(of))
-        return ps_cli_error("%s", ps_error_detail());
     return 0;
 }
 
-static int write_json(bench_state *s, const char *path, double elapsed)
+static int write_json(bench_state *s, ps_outfile *of, const char *path, double elapsed)
 {
-    ps_outfile of;
-    FILE *f = bench_open(&of, path);
-    int i, k;
+    FILE *f = bench_open(of, path, s->o.force);
+    ps_json j;
+    int i, k, st;
     double la[1] = {NAN};
     if (!f)
         return PS_EXIT_USAGE;
-    fprintf(f, "{\n  \"tool\": \"pstencil bench\",\n  \"command\": ");
-    ps_bench_json_string(f, ps_cli_cmdline);
-    fprintf(f, ",\n  \"machine\": ");
-    ps_bench_json_machine(f, &s->m, 2);
     getloadavg(la, 1);
-    fprintf(f, ",\n  \"loadavg1_at_end\": %.2f,\n  \"elapsed_s\": %.3f,\n", la[0], elapsed);
-    fprintf(f, "  \"options\": {\"steps\": [");
+    ps_json_init(&j, f, PS_JSON_PRETTY);
+    ps_json_object_begin(&j);
+    ps_json_kstring(&j, "tool", "pstencil bench");
+    ps_json_kstring(&j, "command", ps_cli_cmdline);
+    ps_json_key(&j, "machine");
+    ps_bench_json_machine(&j, &s->m);
+    ps_json_knumber_fmt(&j, "loadavg1_at_end", la[0], "%.2f");
+    ps_json_knumber_fmt(&j, "elapsed_s", elapsed, "%.3f");
+    ps_json_key(&j, "options");
+    ps_json_object_begin(&j);
+    ps_json_compact(&j);
+    ps_json_key(&j, "steps");
+    ps_json_array_begin(&j);
     for (i = 0; i < s->o.nsteps; i++)
-        fprintf(f, "%s%ld", i ? ", " : "", s->o.steps[i]);
-    fprintf(f, "], \"repeat\": %ld, \"scales\": [", s->o.repeat);
+        ps_json_int(&j, s->o.steps[i]);
+    ps_json_array_end(&j);
+    ps_json_kint(&j, "repeat", s->o.repeat);
+    ps_json_key(&j, "scales");
+    ps_json_array_begin(&j);
     for (i = 0; i < s->o.nscales; i++)
-        fprintf(f, "%s%g", i ? ", " : "", s->o.scales[i]);
-    fprintf(f, "], \"grid_steps\": %ld, \"threads\": %ld, \"quick\": %s, \"all\": %s, \"input\": ",
-            s->o.grid_steps, s->o.threads, s->o.quick ? "true" : "false",
-            s->o.all ? "true" : "false");
-    if (s->o.input)
-        ps_bench_json_string(f, s->o.input);
-    else
-        fputs("null", f);
-    fprintf(f, "},\n  \"backends\": [");
+        ps_json_number_fmt(&j, s->o.scales[i], "%g");
+    ps_json_array_end(&j);
+    ps_json_kint(&j, "grid_steps", s->o.grid_steps);
+    ps_json_kint(&j, "threads", s->o.threads);
+    ps_json_kbool(&j, "quick", s->o.quick);
+    ps_json_kbool(&j, "all", s->o.all);
+    ps_json_kstring(&j, "input", s->o.input);
+    ps_json_object_end(&j);
+    ps_json_key(&j, "backends");
+    ps_json_array_begin(&j);
     for (i = 0; i < s->nbe; i++) {
-        fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
-        ps_bench_json_string(f, s->be[i].name);
-        fprintf(f, ", \"device\": ");
-        ps_bench_json_string(f, s->be[i].dev.name);
-        fprintf(f, ", \"type\": ");
-        ps_bench_json_string(f, s->be[i].dev.type);
-        fprintf(f, ", \"detail\": ");
-        ps_bench_json_string(f, s->be[i].dev.detail);
-        fprintf(f, ", \"memory_bytes\": %llu, \"compute_units\": %d}",
-                (unsigned long long)s->be[i].dev.memory_bytes, s->be[i].dev.compute_units);
+        ps_json_object_begin(&j);
+        ps_json_compact(&j);
+        ps_json_kstring(&j, "name", s->be[i].name);
+        ps_json_kstring(&j, "device", s->be[i].dev.name);
+        ps_json_kstring(&j, "type", s->be[i].dev.type);
+        ps_json_kstring(&j, "detail", s->be[i].dev.detail);
+        ps_json_key(&j, "memory_bytes");
+        ps_json_uint(&j, (unsigned long long)s->be[i].dev.memory_bytes);
+        ps_json_kint(&j, "compute_units", s->be[i].dev.compute_units);
+        ps_json_object_end(&j);
     }
-    fprintf(f, "\n  ],\n  \"skipped\": [");
-    for (i = 0; i < s->nskipped; i++) {
-        fprintf(f, "%s", i ? ", " : "");
-        ps_bench_json_string(f, s->skipped[i]);
+    ps_json_array_end(&j);
+    ps_json_key(&j, "skipped");
+    ps_json_array_begin(&j);
+    for (i = 0; i < s->nskipped; i++)
+        ps_json_string(&j, s->skipped[i]);
+    ps_json_array_end(&j);
+    ps_json_key(&j, "notes");
+    ps_json_array_begin(&j);
+    for (i = 0; i < s->nnotes; i++)
+        ps_json_string(&j, s->notes[i]);
+    ps_json_array_end(&j);
+    ps_json_key(&j, "copy_bounds");
+    ps_json_array_begin(&j);
+    for (i = 0; i < s->nbounds; i++) {
+        const ps_stream_result *b = &s->bounds[i].r;
+        ps_json_object_begin(&j);
+        ps_json_compact(&j);
+        ps_json_key(&j, "array_bytes");
+        ps_json_uint(&j, b->array_bytes);
+        ps_json_kint(&j, "threads", b->threads);
+        ps_json_kint(&j, "samples", b->samples);
+        ps_json_knumber_fmt(&j, "best_gbps", b->best_gbps, "%.4f");
+        ps_json_knumber_fmt(&j, "mean_gbps", b->mean_gbps, "%.4f");
+        ps_json_knumber_fmt(&j, "plain_gbps", b->plain_gbps, "%.4f");
+        ps_json_knumber_fmt(&j, "nt_gbps", b->nt_gbps, "%.4f");
+        ps_json_object_end(&j);
     }
-    fprintf(f, "],\n  \"notes\": [");
-    for (i = 0; i < s->nnotes; i++) {
-        fprintf(f, "%s", i ? ", " : "");
-        ps_bench_json_string(f, s->notes[i]);
-    }
-    fprintf(f, "],\n  \"copy_bounds\": [");
-    for (i = 0; i < s->nbounds; i++)
-        fprintf(f, "%s\n    {\"array_bytes\": %zu, \"threads\": %d, \"samples\": %d, "
-                   "\"best_gbps\": %.4f, \"mean_gbps\": %.4f, \"plain_gbps\": %.4f, "
-                   "\"nt_gbps\": %.4f}",
-                i ? "," : "", s->bounds[i].r.array_bytes, s->bounds[i].r.threads,
-                s->bounds[i].r.samples, s->bounds[i].r.best_gbps, s->bounds[i].r.mean_gbps,
-                s->bounds[i].r.plain_gbps, s->bounds[i].r.nt_gbps);
-    fprintf(f, "\n  ],\n  \"rows\": [");
+    ps_json_array_end(&j);
+    ps_json_key(&j, "rows");
+    ps_json_array_begin(&j);
     for (i = 0; i < s->nrows; i++) {
         const bench_samples *sm = &s->samples[i];
-        fprintf(f, "%s\n    {", i ? "," : "");
-        ps_bench_json_fields(f, &s->rows[i]);
-        fprintf(f, ", \"step_loop_s\": [");
+        ps_json_object_begin(&j);
+        ps_json_compact(&j);
+        ps_bench_json_fields(&j, &s->rows[i]);
+        ps_json_key(&j, "step_loop_s");
+        ps_json_array_begin(&j);
         for (k = 0; k < sm->n; k++)
-            fprintf(f, "%s%.9g", k ? ", " : "", sm->step_s[k]);
-        fprintf(f, "], \"job_s\": [");
+            ps_json_number_fmt(&j, sm->step_s[k], "%.9g");
+        ps_json_array_end(&j);
+        ps_json_key(&j, "job_s");
+        ps_json_array_begin(&j);
         for (k = 0; k < sm->n && sm->job_s[0] > 0; k++)
-            fprintf(f, "%s%.9g", k ? ", " : "", sm->job_s[k]);
-        fprintf(f, "]}");
+            ps_json_number_fmt(&j, sm->job_s[k], "%.9g");
+        ps_json_array_end(&j);
+        ps_json_object_end(&j);
     }
-    fprintf(f, "\n  ]\n}\n");
-    return bench_close(&of, f, 0);
+    ps_json_array_end(&j);
+    ps_json_object_end(&j);
+    st = ps_json_finish(&j);
+    if (st)
+        ps_cli_warn("%s: %s", path, ps_error_detail());
+    return bench_close(of, f, st != 0);
 }
 
-static int write_csv(bench_state *s, const char *path)
+static int write_csv(bench_state *s, ps_outfile *of, const char *path)
 {
-    ps_outfile of;
-    FILE *f = bench_open(&of, path);
+    FILE *f = bench_open(of, path, s->o.force);
     int st;
     if (!f)
         return PS_EXIT_USAGE;
     st = ps_bench_csv_write(f, s->rows, s->nrows);
-    return bench_close(&of, f, st != 0);
+    return bench_close(of, f, st != 0);
 }
 
-/* Fail before minutes of measuring if an output cannot be written. */
-static int check_output(const char *opt, const char *path)
+/* Fail before minutes of measuring if an output cannot be written
+ * (core/ps_outfile.h rules: directory writable, not the input, not an
+ * existing file without --force). */
+static int check_outputs(const bench_opts *o)
 {
-    char dir[4096];
-    char *slash;
-    struct stat st;
-    if (!path)
-        return 0;
-    snprintf(dir, sizeof dir, "%s", path);
-    slash = strrchr(dir, '/');
-    if (!slash)
-        snprintf(dir, sizeof dir, ".");
-    else if (slash == dir)
-        dir[1] = '\0';
-    else
-        *slash = '\0';
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-        return ps_cli_error("%s %s: directory %s does not exist", opt, path, dir);
-    if (access(dir, W_OK) != 0)
-        return ps_cli_error("%s %s: directory %s is not writable", opt, path, dir);
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode) && strcmp(opt, "--plot"))
-        return ps_cli_error("%s %s: is a directory", opt, path);
+    if (o->csv && ps_outfile_check(o->csv, o->input, o->force, "--csv"))
+        return ps_cli_error("%s", ps_error_detail());
+    if (o->json && ps_outfile_check(o->json, o->input, o->force, "--json"))
+        return ps_cli_error("%s", ps_error_detail());
+    if (o->csv && o->json && !strcmp(o->csv, o->json))
+        return ps_cli_error("--csv and --json name the same file %s", o->csv);
+    if (o->plot)
+        return ps_cli_bench_plots_check(o->plot, o->format, o->force);
     return 0;
 }
 
@@ -1092,7 +1178,8 @@ static int check_output(const char *opt, const char *path)
 int ps_cmd_bench(int argc, char **argv)
 {
     bench_state *s = calloc(1, sizeof *s);
-    int rc, i;
+    ps_outfile csv_of, json_of;
+    int rc, i, have_csv = 0, have_json = 0;
     double elapsed;
     const char *tmp = getenv("TMPDIR");
 
@@ -1114,11 +1201,12 @@ int ps_cmd_bench(int argc, char **argv)
         pargv[pargc++] = (char *)s->o.format;
         if (s->o.log_axes)
             pargv[pargc++] = "--log";
+        if (s->o.force)
+            pargv[pargc++] = "--force";
         free(s);
         return ps_cmd_plot_bench(pargc, pargv);
     }
-    if ((rc = check_output("--csv", s->o.csv)) || (rc = check_output("--json", s->o.json)) ||
-        (rc = check_output("--plot", s->o.plot))) {
+    if ((rc = check_outputs(&s->o))) {
         free(s);
         return rc;
     }
@@ -1132,6 +1220,8 @@ int ps_cmd_bench(int argc, char **argv)
         }
     }
     ps_bench_machine_describe(&s->m);
+    if (s->o.threads)
+        ps_bench_thread_placement((int)s->o.threads, &s->m.placement);
     s->tty = ps_cli_isatty();
     s->t_start = ps_now();
     s->dram_bytes = 256.0 * 1048576.0;
@@ -1175,6 +1265,12 @@ int ps_cmd_bench(int argc, char **argv)
                s->bounds[i].r.best_gbps, s->bounds[i].r.array_bytes / 1048576.0,
                s->bounds[i].r.threads, s->bounds[i].r.samples, s->bounds[i].r.plain_gbps,
                s->bounds[i].r.nt_gbps);
+    {
+        char line[1024];
+        ps_bench_topology_line(&s->m.topo, line, sizeof line);
+        printf("machine: %s\n", line);
+        printf("threads: %s\n", s->m.placement.summary);
+    }
     print_table(s, stdout);
     print_noise(s, stdout);
     if (s->o.quick)
@@ -1192,16 +1288,36 @@ int ps_cmd_bench(int argc, char **argv)
             printf("warning: other processes were running (load average above half the CPUs): "
                    "the figures are noisy; compare ratios measured in the same run\n");
     }
-    if (s->o.csv && (rc = write_csv(s, s->o.csv)))
+    /* every file written before any is published: a failure leaves none */
+    if (s->o.csv && (rc = write_csv(s, &csv_of, s->o.csv)))
         goto done;
-    if (s->o.json && (rc = write_json(s, s->o.json, elapsed)))
+    have_csv = s->o.csv != NULL;
+    if (s->o.json && (rc = write_json(s, &json_of, s->o.json, elapsed)))
         goto done;
+    have_json = s->o.json != NULL;
     if (s->o.plot) {
         char title[300];
         snprintf(title, sizeof title, "%s, %d CPUs", s->m.cpu_name, s->m.cpus_online);
-        rc = ps_cli_bench_plots(s->rows, s->nrows, s->o.plot, s->o.format, s->o.log_axes, title);
+        rc = ps_cli_bench_plots(s->rows, s->nrows, s->o.plot, s->o.format, s->o.log_axes, title,
+                                s->o.force);
+        if (rc)
+            goto done;
+    }
+    if (have_csv) {
+        have_csv = 0; /* published, or removed by the failed publish */
+        if (ps_outfile_publish(&csv_of))
+            rc = ps_cli_error("%s", ps_error_detail());
+    }
+    if (!rc && have_json) {
+        have_json = 0;
+        if (ps_outfile_publish(&json_of))
+            rc = ps_cli_error("%s", ps_error_detail());
     }
 done:
+    if (have_csv)
+        ps_outfile_abort(&csv_of);
+    if (have_json)
+        ps_outfile_abort(&json_of);
     for (i = 0; i < s->nbe; i++)
         ps_backend_close(s->be[i].b);
     rmdir(s->tmpdir);

@@ -1128,6 +1128,8 @@ int ps_cmd_run(int argc, char **argv)
     rep.seconds_per_step = a.dt;
     rep.stable_limit = srep.stable_limit;
     rep.stats = &stats;
+    rep.threads = (int)a.threads;
+    rep.backend_flags = ps_backend_get_ops(b)->flags;
     rep.total_s = ps_now() - t0;
     if (!a.quiet)
         ps_run_report_print(stdout, &rep);

@@ -8,6 +8,7 @@
 #include "config.h"
 #include "ps_cli.h"
 
+#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,20 +110,24 @@ int ps_cmd_stencils(int argc, char **argv)
 {
     st_backend be[ST_MAX_BACKENDS];
     const char *const *names;
-    int nbe = 0, i, a, shown = 0;
+    static const struct option opts[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    int nbe = 0, i, a, shown = 0, c;
 
-    for (a = 1; a < argc; a++) {
-        if (!strcmp(argv[a], "--help") || !strcmp(argv[a], "-h")) {
-            usage(stdout);
-            return PS_EXIT_OK;
-        }
-        if (argv[a][0] == '-')
-            return ps_cli_error("stencils: unknown option '%s' (try 'pstencil stencils "
-                                "--help')", argv[a]);
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        if (c != 'h')
+            return ps_cli_getopt_error("stencils", c, argv, opts);
+        usage(stdout);
+        return PS_EXIT_OK;
+    }
+    /* the names (getopt_long moved them after the options) */
+    argv += optind - 1;
+    argc -= optind - 1;
+    for (a = 1; a < argc; a++)
         if (!ps_stencil_find(argv[a]))
             return ps_cli_error("stencils: unknown stencil '%s' (run 'pstencil stencils' for "
                                 "the list)", argv[a]);
-    }
     memset(be, 0, sizeof be);
     ps_backend_known(&names, &nbe);
     if (nbe > ST_MAX_BACKENDS)

@@ -7,6 +7,7 @@
 #include "ps_cli.h"
 #include "ps_validate.h"
 
+#include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +56,34 @@ static int split_names(const char *opt, char *s, const char **out, int have, int
     return have;
 }
 
+/* Long options: one line each; a new option adds a line here and a case below. */
+enum {
+    OPT_BACKEND = 256,
+    OPT_STENCIL,
+    OPT_QUICK,
+    OPT_PRECISION,
+    OPT_MODE,
+    OPT_STEPS,
+    OPT_THREADS,
+    OPT_CASE,
+    OPT_LIST_CASES,
+};
+
+static const struct option validate_options[] = {
+    {"backend", required_argument, NULL, OPT_BACKEND},
+    {"stencil", required_argument, NULL, OPT_STENCIL},
+    {"quick", no_argument, NULL, OPT_QUICK},
+    {"precision", required_argument, NULL, OPT_PRECISION},
+    {"mode", required_argument, NULL, OPT_MODE},
+    {"steps", required_argument, NULL, OPT_STEPS},
+    {"threads", required_argument, NULL, OPT_THREADS},
+    {"case", required_argument, NULL, OPT_CASE},
+    {"list-cases", no_argument, NULL, OPT_LIST_CASES},
+    {"verbose", no_argument, NULL, 'v'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
 int ps_cmd_validate(int argc, char **argv)
 {
     ps_validate_options o;
@@ -62,103 +91,82 @@ int ps_cmd_validate(int argc, char **argv)
     const char *backends[32], *cases[64], *stencils[64];
     long steps[16], thr_l[16];
     int threads[16];
-    int nb = 0, nc = 0, ns = 0, i, st;
+    int nb = 0, nc = 0, ns = 0, st, c, k, n, li = -1;
     memset(&o, 0, sizeof o);
-    for (i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *val = NULL;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":hv", validate_options, &li)) != -1) {
+        if (c >= OPT_BACKEND && optarg && !*optarg)
+            return ps_cli_error("--%s needs a value", validate_options[li].name);
+        switch (c) {
+        case 'h':
             usage(stdout);
             return PS_EXIT_OK;
-        }
-        if (!strcmp(a, "--quick")) {
-            o.quick = 1;
-            continue;
-        }
-        if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) {
+        case 'v':
             o.verbose = 1;
-            continue;
-        }
-        if (!strcmp(a, "--list-cases")) {
-            int k;
+            break;
+        case OPT_QUICK:
+            o.quick = 1;
+            break;
+        case OPT_LIST_CASES:
             for (k = 0; k < ps_validate_case_count(); k++)
                 printf("%-18s %s%s\n", ps_validate_case_name(k), ps_validate_case_description(k),
                        ps_validate_case_quick(k) ? "" : " (not in --quick)");
             return PS_EXIT_OK;
+        case OPT_BACKEND:
+            if ((nb = split_names("--backend", optarg, backends, nb, 32)) < 0)
+                return PS_EXIT_USAGE;
+            break;
+        case OPT_STENCIL:
+            if ((ns = split_names("--stencil", optarg, stencils, ns, 64)) < 0)
+                return PS_EXIT_USAGE;
+            break;
+        case OPT_CASE:
+            if ((nc = split_names("--case", optarg, cases, nc, 64)) < 0)
+                return PS_EXIT_USAGE;
+            break;
+        case OPT_PRECISION: {
+            ps_precision p;
+            if (ps_precision_parse(optarg, &p))
+                return ps_cli_error("--precision: %s", ps_error_detail());
+            o.precisions = p == PS_FLOAT64 ? 2 : 1;
+            break;
         }
-        /* options with a value: --opt VALUE or --opt=VALUE */
-        {
-            static const char *const withval[] = {"--backend", "--precision", "--mode",
-                                                  "--steps", "--threads", "--case",
-                                                  "--stencil"};
-            size_t w, l;
-            const char *name = NULL;
-            for (w = 0; w < sizeof withval / sizeof withval[0]; w++) {
-                l = strlen(withval[w]);
-                if (!strncmp(a, withval[w], l) && (a[l] == '\0' || a[l] == '=')) {
-                    name = withval[w];
-                    if (a[l] == '=')
-                        val = a + l + 1;
-                    else if (i + 1 < argc)
-                        val = argv[++i];
-                    else
-                        return ps_cli_error("%s needs a value", name);
-                    break;
-                }
+        case OPT_MODE: {
+            ps_mode m;
+            if (ps_mode_parse(optarg, &m))
+                return ps_cli_error("--mode: %s", ps_error_detail());
+            o.modes = m == PS_MODE_FAST ? 2 : 1;
+            break;
+        }
+        case OPT_STEPS:
+            if ((n = ps_cli_parse_long_list("--steps", optarg, 0, steps, 16)) < 0)
+                return PS_EXIT_USAGE;
+            for (k = 0; k < n; k++)
+                if (steps[k] > 100000)
+                    return ps_cli_error("--steps: %ld is too many for validation (max "
+                                        "100000)", steps[k]);
+            o.steps = steps;
+            o.nsteps = n;
+            break;
+        case OPT_THREADS:
+            if ((n = ps_cli_parse_long_list("--threads", optarg, 1, thr_l, 16)) < 0)
+                return PS_EXIT_USAGE;
+            for (k = 0; k < n; k++) {
+                if (thr_l[k] > 1024)
+                    return ps_cli_error("--threads: %ld is out of range (1..1024)", thr_l[k]);
+                threads[k] = (int)thr_l[k];
             }
-            if (!name)
-                return ps_cli_error("validate: unknown option '%s' (try 'pstencil validate "
-                                    "--help')", a);
-            if (!*val)
-                return ps_cli_error("%s needs a value", name);
-            if (!strcmp(name, "--backend")) {
-                nb = split_names(name, (char *)val, backends, nb,
-                                 32);
-                if (nb < 0)
-                    return PS_EXIT_USAGE;
-            } else if (!strcmp(name, "--stencil")) {
-                ns = split_names(name, (char *)val, stencils, ns, 64);
-                if (ns < 0)
-                    return PS_EXIT_USAGE;
-            } else if (!strcmp(name, "--case")) {
-                nc = split_names(name, (char *)val, cases, nc, 64);
-                if (nc < 0)
-                    return PS_EXIT_USAGE;
-            } else if (!strcmp(name, "--precision")) {
-                ps_precision p;
-                if (ps_precision_parse(val, &p))
-                    return ps_cli_error("--precision: %s", ps_error_detail());
-                o.precisions = p == PS_FLOAT64 ? 2 : 1;
-            } else if (!strcmp(name, "--mode")) {
-                ps_mode m;
-                if (ps_mode_parse(val, &m))
-                    return ps_cli_error("--mode: %s", ps_error_detail());
-                o.modes = m == PS_MODE_FAST ? 2 : 1;
-            } else if (!strcmp(name, "--steps")) {
-                int n = ps_cli_parse_long_list(name, val, 0, steps, 16), k;
-                if (n < 0)
-                    return PS_EXIT_USAGE;
-                for (k = 0; k < n; k++)
-                    if (steps[k] > 100000)
-                        return ps_cli_error("--steps: %ld is too many for validation (max "
-                                            "100000)", steps[k]);
-                o.steps = steps;
-                o.nsteps = n;
-            } else if (!strcmp(name, "--threads")) {
-                int n = ps_cli_parse_long_list(name, val, 1, thr_l, 16), k;
-                if (n < 0)
-                    return PS_EXIT_USAGE;
-                for (k = 0; k < n; k++) {
-                    if (thr_l[k] > 1024)
-                        return ps_cli_error("--threads: %ld is out of range (1..1024)",
-                                            thr_l[k]);
-                    threads[k] = (int)thr_l[k];
-                }
-                o.threads = threads;
-                o.nthreads = n;
-            }
+            o.threads = threads;
+            o.nthreads = n;
+            break;
+        default:
+            return ps_cli_getopt_error("validate", c, argv, validate_options);
         }
     }
+    if (optind < argc)
+        return ps_cli_error("validate: unexpected argument '%s' (try 'pstencil validate "
+                            "--help')", argv[optind]);
     if (nb > 0) {
         o.backends = backends;
         o.nbackends = nb;

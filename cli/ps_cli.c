@@ -3,6 +3,7 @@
 #include "ps_cli.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -153,4 +154,36 @@ int ps_cli_parse_long_list(const char *opt, const char *s, long min, long *out, 
 int ps_cli_isatty(void)
 {
     return isatty(STDERR_FILENO);
+}
+
+int ps_cli_getopt_error(const char *cmd, int c, char **argv, const struct option *opts)
+{
+    /* a short option's letter is in optopt; a long one is argv[optind - 1] */
+    const char *arg = optind > 0 ? argv[optind - 1] : "";
+    char shortopt[3] = {'-', (char)optopt, '\0'};
+    if (optopt > 0 && optopt < 128 && !(arg[0] == '-' && arg[1] == '-'))
+        arg = shortopt;
+    if (c == ':')
+        return ps_cli_error("%s: option %s needs a value", cmd, arg);
+    if (opts && arg[0] == '-' && arg[1] == '-' && arg[2]) {
+        /* getopt_long says '?' for a value given to a flag and for an ambiguous prefix too */
+        size_t len = strcspn(arg + 2, "=");
+        int i, nmatch = 0, exact = -1, first = -1;
+        for (i = 0; opts[i].name; i++)
+            if (!strncmp(opts[i].name, arg + 2, len)) {
+                if (first < 0)
+                    first = i;
+                nmatch++;
+                if (strlen(opts[i].name) == len)
+                    exact = i;
+            }
+        if (exact < 0 && nmatch == 1)
+            exact = first;
+        if (exact >= 0 && arg[2 + len] == '=' && opts[exact].has_arg == no_argument)
+            return ps_cli_error("%s: option --%s takes no value", cmd, opts[exact].name);
+        if (exact < 0 && nmatch > 1)
+            return ps_cli_error("%s: option '%.*s' is ambiguous (try 'pstencil %s --help')", cmd,
+                                (int)(len + 2), arg, cmd);
+    }
+    return ps_cli_error("%s: unknown option '%s' (try 'pstencil %s --help')", cmd, arg, cmd);
 }

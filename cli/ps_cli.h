@@ -47,6 +47,15 @@ int ps_cli_parse_double_list(const char *opt, const char *s, double *out, int n)
 /** Parse a comma-separated list of longs (max n, each >= min); returns count or -1. */
 int ps_cli_parse_long_list(const char *opt, const char *s, long min, long *out, int n);
 
+struct option;
+/**
+ * The message for getopt_long()'s ':' (an option without its value) or '?'
+ * (an unknown or ambiguous option, or a value given to a flag, told apart
+ * with the option table @p opts) in subcommand @p cmd (parsed with opterr = 0
+ * and a leading ':' in the short options); returns PS_EXIT_USAGE.
+ */
+int ps_cli_getopt_error(const char *cmd, int c, char **argv, const struct option *opts);
+
 /** Whether stderr is a terminal (progress bars only then). */
 int ps_cli_isatty(void);
 
@@ -69,8 +78,14 @@ int ps_cmd_plot(int argc, char **argv);
 int ps_cmd_plot_bench(int argc, char **argv); /* `pstencil plot bench` (cmd_plot_bench.c) */
 
 struct ps_bench_row;
-/** Draw the benchmark plots of @p rows into @p dir and list them (cmd_plot_bench.c). */
+/**
+ * Draw the benchmark plots of @p rows into @p dir and list them; existing
+ * plots are replaced only with @p force (cmd_plot_bench.c).
+ */
 int ps_cli_bench_plots(struct ps_bench_row *rows, int n, const char *dir, const char *format,
-                       int log_axes, const char *title);
+                       int log_axes, const char *title, int force);
+
+/** Check before any work that the plots can be written into @p dir (cmd_plot_bench.c). */
+int ps_cli_bench_plots_check(const char *dir, const char *format, int force);
 
 #endif

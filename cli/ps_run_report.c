@@ -2,6 +2,8 @@
 #include "config.h"
 #include "ps_run_report.h"
 #include "ps_outfile.h"
+#include "ps_json.h"
+#include "ps_bench.h"
 
 #include <errno.h>
 #include <math.h>
@@ -67,6 +69,19 @@ static void step_stats(const ps_run_stats *s, double *mn, double *med, double *m
     free(tmp);
 }
 
+/* Where a threaded CPU backend's OpenMP threads run (measured once), or NULL. */
+static const ps_bench_placement *placement_of(const run_report *r)
+{
+    static ps_bench_placement p;
+    static int have;
+    if (!(r->backend_flags & PS_BACKEND_THREADS) || (r->backend_flags & PS_BACKEND_GPU))
+        return NULL;
+    if (!have)
+        ps_bench_thread_placement(r->threads, &p);
+    have = 1;
+    return &p;
+}
+
 static void phase(FILE *f, const char *name, double s, double total)
 {
     fprintf(f, "    %-22s %9.3f s  %5.1f%%\n", name, s, total > 0 ? 100.0 * s / total : 0.0);
@@ -100,6 +115,8 @@ void ps_run_report_print(FILE *f, const run_report *r)
             fprintf(f, "; stable limit %.6g s", r->stable_limit);
         fputc('\n', f);
     }
+    if (placement_of(r))
+        fprintf(f, "  threads     : %s\n", placement_of(r)->summary);
     fprintf(f, "  total time  : %.3f s\n", r->total_s);
     if (s->steps > 0)
         fprintf(f, "  per step    : %.3f ms  (%.3g cells/s, %.2f GB/s compulsory traffic)\n",
@@ -128,21 +145,6 @@ void ps_run_report_print(FILE *f, const run_report *r)
         phase(f, "other", other, r->total_s);
 }
 
-static void json_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
-}
-
 int ps_run_report_json(const char *path, const run_report *r, int force)
 {
     const ps_run_stats *s = r->stats;
@@ -151,8 +153,9 @@ int ps_run_report_json(const char *path, const run_report *r, int force)
     long i;
     double mn, med, mx;
     time_t now = time(NULL);
-    char stamp[64];
+    char stamp[64], sum[32];
     int st, bad;
+    ps_json j;
     /* a private mkstemp file beside the target, published without clobbering */
     if ((st = ps_outfile_begin(&of, path, force)))
         return st;
@@ -164,48 +167,83 @@ int ps_run_report_json(const char *path, const run_report *r, int force)
     of.fd = -1; /* the stream owns it */
     strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
     step_stats(s, &mn, &med, &mx);
-    fprintf(f, "{\n  \"pstencil_version\": \"%s\",\n  \"date\": \"%s\",\n", PACKAGE_VERSION,
-            stamp);
-    fprintf(f, "  \"input\": ");
-    json_str(f, r->input);
-    fprintf(f, ",\n  \"output\": ");
-    json_str(f, r->output);
-    fprintf(f, ",\n  \"backend\": ");
-    json_str(f, r->backend);
-    fprintf(f, ",\n  \"device\": ");
-    json_str(f, r->device->name);
-    fprintf(f, ",\n  \"precision\": \"%s\",\n  \"mode\": \"%s\",\n  \"stencil\": ",
-            ps_precision_name(r->precision), ps_mode_name(r->mode));
-    json_str(f, r->stencil->name);
-    fprintf(f, ",\n  \"options\": {");
+    ps_json_init(&j, f, PS_JSON_PRETTY);
+    ps_json_object_begin(&j);
+    ps_json_kstring(&j, "pstencil_version", PACKAGE_VERSION);
+    ps_json_kstring(&j, "date", stamp);
+    ps_json_kstring(&j, "input", r->input);
+    ps_json_kstring(&j, "output", r->output);
+    ps_json_kstring(&j, "backend", r->backend);
+    ps_json_kstring(&j, "device", r->device->name);
+    ps_json_kstring(&j, "precision", ps_precision_name(r->precision));
+    ps_json_kstring(&j, "mode", ps_mode_name(r->mode));
+    ps_json_kstring(&j, "stencil", r->stencil->name);
+    ps_json_key(&j, "options");
+    ps_json_object_begin(&j);
+    ps_json_compact(&j);
     for (i = 0; i < r->stencil->noptions; i++) {
-        fprintf(f, "%s", i ? ", " : "");
-        json_str(f, r->stencil->options[i].name);
         if (isnan(r->options[i]))
-            fprintf(f, ": \"auto\"");
+            ps_json_kstring(&j, r->stencil->options[i].name, "auto");
         else
-            fprintf(f, ": %.17g", r->options[i]);
+            ps_json_knumber(&j, r->stencil->options[i].name, r->options[i]);
     }
-    fprintf(f, "},\n  \"seconds_per_step\": %.17g,\n", r->seconds_per_step);
-    fprintf(f, "  \"grid\": [%zu, %zu, %zu],\n  \"steps\": %ld,\n", r->field->grid.nz,
-            r->field->grid.ny, r->field->grid.nx, s->steps);
-    fprintf(f, "  \"checksum\": \"0x%016llx\",\n",
-            (unsigned long long)ps_field_checksum(r->field));
-    fprintf(f, "  \"phases_s\": {\"read\": %.9f, \"setup\": %.9f, \"upload\": %.9f, "
-               "\"steps\": %.9f, \"download\": %.9f, \"write\": %.9f, \"total\": %.9f},\n",
-            r->read_s, s->create_s, s->upload_s, s->step_s, s->download_s,
-            s->snapshot_s + r->commit_s, r->total_s);
-    fprintf(f, "  \"step_ms\": {\"min\": %.6f, \"median\": %.6f, \"max\": %.6f, \"mean\": %.6f},\n",
-            1e3 * mn, 1e3 * med, 1e3 * mx, s->steps ? 1e3 * s->step_s / (double)s->steps : 0.0);
-    if (s->have_device_timing)
-        fprintf(f, "  \"device_step_ms\": {\"min\": %.6f, \"median\": %.6f, \"max\": %.6f, "
-                   "\"steps\": %ld},\n",
-                s->device.step_ms_min, s->device.step_ms_med, s->device.step_ms_max,
-                s->device.steps);
-    fprintf(f, "  \"per_step_ms\": [");
+    ps_json_object_end(&j);
+    ps_json_knumber(&j, "seconds_per_step", r->seconds_per_step);
+    ps_json_key(&j, "grid");
+    ps_json_array_begin(&j);
+    ps_json_compact(&j);
+    ps_json_uint(&j, r->field->grid.nz);
+    ps_json_uint(&j, r->field->grid.ny);
+    ps_json_uint(&j, r->field->grid.nx);
+    ps_json_array_end(&j);
+    ps_json_kint(&j, "steps", s->steps);
+    snprintf(sum, sizeof sum, "0x%016llx", (unsigned long long)ps_field_checksum(r->field));
+    ps_json_kstring(&j, "checksum", sum);
+    ps_json_key(&j, "phases_s");
+    ps_json_object_begin(&j);
+    ps_json_compact(&j);
+    ps_json_knumber_fmt(&j, "read", r->read_s, "%.9f");
+    ps_json_knumber_fmt(&j, "setup", s->create_s, "%.9f");
+    ps_json_knumber_fmt(&j, "upload", s->upload_s, "%.9f");
+    ps_json_knumber_fmt(&j, "steps", s->step_s, "%.9f");
+    ps_json_knumber_fmt(&j, "download", s->download_s, "%.9f");
+    ps_json_knumber_fmt(&j, "write", s->snapshot_s + r->commit_s, "%.9f");
+    ps_json_knumber_fmt(&j, "total", r->total_s, "%.9f");
+    ps_json_object_end(&j);
+    ps_json_key(&j, "step_ms");
+    ps_json_object_begin(&j);
+    ps_json_compact(&j);
+    ps_json_knumber_fmt(&j, "min", 1e3 * mn, "%.6f");
+    ps_json_knumber_fmt(&j, "median", 1e3 * med, "%.6f");
+    ps_json_knumber_fmt(&j, "max", 1e3 * mx, "%.6f");
+    ps_json_knumber_fmt(&j, "mean", s->steps ? 1e3 * s->step_s / (double)s->steps : 0.0, "%.6f");
+    ps_json_object_end(&j);
+    if (s->have_device_timing) {
+        ps_json_key(&j, "device_step_ms");
+        ps_json_object_begin(&j);
+        ps_json_compact(&j);
+        ps_json_knumber_fmt(&j, "min", s->device.step_ms_min, "%.6f");
+        ps_json_knumber_fmt(&j, "median", s->device.step_ms_med, "%.6f");
+        ps_json_knumber_fmt(&j, "max", s->device.step_ms_max, "%.6f");
+        ps_json_kint(&j, "steps", s->device.steps);
+        ps_json_object_end(&j);
+    }
+    if (placement_of(r)) {
+        ps_json_key(&j, "thread_placement");
+        ps_bench_json_placement(&j, placement_of(r));
+    }
+    ps_json_key(&j, "per_step_ms");
+    ps_json_array_begin(&j);
+    ps_json_compact(&j);
     for (i = 0; s->step_times && i < s->steps; i++)
-        fprintf(f, "%s%.6f", i ? ", " : "", 1e3 * s->step_times[i]);
-    fprintf(f, "]\n}\n");
+        ps_json_number_fmt(&j, 1e3 * s->step_times[i], "%.6f");
+    ps_json_array_end(&j);
+    ps_json_object_end(&j);
+    if ((st = ps_json_finish(&j))) {
+        fclose(f);
+        ps_outfile_abort(&of);
+        return ps_error(st, "cannot write the profile %s: %s", path, ps_error_detail());
+    }
     bad = ferror(f);
     if (fflush(f) != 0 || bad || fsync(fileno(f)) != 0) {
         int e = bad ? EIO : errno;

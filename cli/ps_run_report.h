@@ -24,6 +24,8 @@ typedef struct run_report {
     double read_s;   /* reading (or generating) the input */
     double commit_s; /* closing and renaming the output */
     double total_s;  /* the whole command */
+    int threads;            /* --threads (0: OpenMP's default) */
+    unsigned backend_flags; /* PS_BACKEND_* of the backend: thread placement for CPU threads */
 } run_report;
 
 /** Print the human report, with "where the time went". */

@@ -10,6 +10,7 @@
  * and the body gets data-ps-ready="1" once plotly has drawn.
  */
 #include "config.h"
+#include "ps_json.h"
 #include "ps_outfile.h"
 #include "ps_plot.h"
 #include "ps_status.h"
@@ -51,22 +52,11 @@ void ps_html_plotly_cdn(const char *plotly_js, char *buf, size_t n)
     }
 }
 
-/* A JSON string; '<' escaped so no text can close the script element. */
+/* A JSON string (core/ps_json.h); '<' '>' '&' escaped so no text can close
+ * the script element. */
 static void ps_json_str(FILE *f, const char *s)
 {
-    fputc('"', f);
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c == '\n')
-            fputs("\\n", f);
-        else if (c < 0x20 || c == '<' || c == '>' || c == '&')
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
+    ps_json_write_string(f, s ? s : "", PS_JSON_HTML_SAFE);
 }
 
 /* HTML text (title, note). */
@@ -86,10 +76,7 @@ static void ps_html_text(FILE *f, const char *s)
 
 static void ps_json_num(FILE *f, double v, const char *fmt)
 {
-    if (!isfinite(v))
-        fputs("null", f);
-    else
-        fprintf(f, fmt, v == 0.0 ? 0.0 : v);
+    ps_json_write_number(f, v == 0.0 ? 0.0 : v, fmt);
 }
 
 /* Copy plotly.js into the page, never letting it close the script element. */

@@ -2,18 +2,22 @@
 # pstencil bench: a tiny run (reference backend, 2 steps, 2 repeats, a small
 # ocean) writes a CSV whose header starts with the course's columns and whose
 # rows parse, a JSON that parses, and valid PNG plots; bad options fail with
-# a reason. Formats only: nothing here is timed.
+# a reason; existing outputs are refused before measuring unless --force.
+# Formats only: nothing here is timed.
 . "$top_srcdir/tests/lib.sh"
 
 # a small input file (step scaling on --input; grid scaling on the built-in ocean)
 expect_exit 0 "$PSTENCIL" gen -o "$TMP/small.nc" --scale 0.1
 
-expect_exit 0 "$PSTENCIL" bench --backend reference --input "$TMP/small.nc" --steps 2,3 --repeat 2 --scales 0.1 \
+expect_exit 0 env OMP_PROC_BIND=close "$PSTENCIL" bench --backend reference --input "$TMP/small.nc" --steps 2,3 --repeat 2 --scales 0.1 \
   --grid-steps 2 --dram-mb 64 --csv "$TMP/b.csv" --json "$TMP/b.json" --plot "$TMP/plots"
 cp "$TMP/out" "$TMP/table"
+cp "$TMP/err" "$TMP/err.plots"
 grep -q "pstencil reference float32" "$TMP/table" || fail "no table on stdout"
 grep -q "measured copy bound" "$TMP/table" || fail "no measured copy bound on stdout"
 grep -q "spread" "$TMP/table" || fail "no repeat-to-repeat spread reported"
+grep -Eq "^machine: [0-9]+ packages?, .* cores, [0-9]+ CPUs" "$TMP/table" || fail "no machine description"
+grep -Eq "^threads: [0-9]+ threads? on CPUs? .*OMP_PROC_BIND=close" "$TMP/table" || fail "no thread placement"
 
 # CSV: the course's columns first, then ours; 2 step rows + 1 grid row, all fields
 head -1 "$TMP/b.csv" | grep -q '^gpu_name,cpu_name,method,num_timesteps,mean_time_sec,std_dev_sec,' ||
@@ -43,6 +47,13 @@ assert d["machine"]["cpu_name"] and d["machine"]["cpus_online"] >= 1
 assert d["machine"]["pstencil_version"] and d["machine"]["date"]
 assert len(d["rows"]) == 3 and len(d["rows"][0]["step_loop_s"]) == 2
 assert d["copy_bounds"] and d["copy_bounds"][0]["best_gbps"] > 0
+# the machine's layout (hwloc or /sys) and where OpenMP's threads ran
+t = d["machine"]["topology"]
+assert t["pus"] == d["machine"]["cpus_online"] and 1 <= t["cores"] <= t["pus"], t
+assert all(c["bytes"] > 0 and c["count"] >= 1 for c in t["caches"]), t
+p = d["machine"]["thread_placement"]
+assert p["threads"] >= 1 and len(p["cpu"]) == p["threads"] and min(p["cpu"]) >= 0, p
+assert p["OMP_PROC_BIND"] == "close" and p["policy"] == "close", p
 PYEOF
 fi
 
@@ -72,9 +83,41 @@ expect_err "precision"
 expect_exit 2 "$PSTENCIL" bench --scales 0.5,-1
 expect_err "scales"
 expect_exit 2 "$PSTENCIL" bench --backend reference --csv "$TMP/no/such/dir/x.csv"
-expect_err "does not exist"
+expect_err "no/such/dir.*No such file"
 expect_exit 2 "$PSTENCIL" bench --backend reference --input "$TMP/missing.nc"
 expect_err "missing.nc"
+
+# outputs go through core/ps_outfile.h: an existing CSV, JSON or plot is
+# refused before anything is measured (no table on stdout), untouched, unless
+# --force; the input is never an output; no temporary file is left behind
+cksum "$TMP/b.csv" "$TMP/b.json" >"$TMP/sums"
+expect_exit 2 "$PSTENCIL" bench --backend reference --input "$TMP/small.nc" --steps 2 --repeat 1 \
+  --scales none --dram-mb 16 --csv "$TMP/b.csv"
+expect_err "b.csv exists; use --force"
+[ ! -s "$TMP/out" ] || fail "bench measured before refusing an existing --csv: $(cat "$TMP/out")"
+expect_exit 2 "$PSTENCIL" bench --backend reference --input "$TMP/small.nc" --steps 2 --repeat 1 \
+  --scales none --dram-mb 16 --json="$TMP/b.json"
+expect_err "b.json exists; use --force"
+expect_exit 2 "$PSTENCIL" bench --backend reference --input "$TMP/small.nc" --csv "$TMP/small.nc"
+expect_err "is the input file"
+expect_exit 2 "$PSTENCIL" bench --backend reference --csv "$TMP/same" --json "$TMP/same"
+expect_err "same file"
+cksum "$TMP/b.csv" "$TMP/b.json" | cmp -s - "$TMP/sums" || fail "a refused bench changed its outputs"
+if ! grep -q "without PLplot" "$TMP/err.plots" 2>/dev/null && [ -f "$TMP/plots/bench_runtime_steps.png" ]; then
+  expect_exit 2 "$PSTENCIL" bench --backend reference --input "$TMP/small.nc" --steps 2 --repeat 1 \
+    --scales none --dram-mb 16 --plot "$TMP/plots"
+  expect_err "bench_runtime_steps.png exists; use --force"
+  expect_exit 2 "$PSTENCIL" plot bench "$TMP/b.csv" -o "$TMP/plots"
+  expect_err "exists; use --force"
+  expect_exit 0 "$PSTENCIL" plot bench "$TMP/b.csv" -o "$TMP/plots" --force
+fi
+expect_exit 0 "$PSTENCIL" bench --backend reference --input "$TMP/small.nc" --steps 3 --repeat 1 \
+  --scales none --dram-mb 16 --csv "$TMP/b.csv" --json "$TMP/b.json" --force
+grep -q '^[^,]*,[^,]*,[^,]*,3,' "$TMP/b.csv" || fail "--force did not replace the CSV"
+[ "$(grep -c ',steps,reference,' "$TMP/b.csv")" -eq 1 ] || fail "--force appended instead of replacing"
+leftover=$(find "$TMP" -name '.*.tmp.*')
+[ -z "$leftover" ] || fail "temporary files left behind: $leftover"
+
 printf 'a,b\n1,2\n' >"$TMP/bad.csv"
 expect_exit 2 "$PSTENCIL" bench --replot "$TMP/bad.csv" --plot "$TMP/badplots"
 expect_err "gpu_name"

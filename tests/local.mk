@@ -33,3 +33,11 @@ EXTRA_DIST += tests/install_prefix.sh
 # No undocumented public symbol: make doc (Doxygen) warns about none.
 TESTS += tests/doxygen.sh
 EXTRA_DIST += tests/doxygen.sh
+
+# The one JSON writer (core/ps_json.h): escaping and layout in C, and every
+# JSON pstencil writes parsed by Python's json module.
+check_PROGRAMS += tests/test_json
+tests_test_json_SOURCES = tests/test_json.c
+tests_test_json_LDADD = core/libpstencil.la -lm
+TESTS += tests/test_json tests/json_valid.sh
+EXTRA_DIST += tests/json_valid.sh

@@ -11,6 +11,7 @@ PKGS="build-essential autoconf automake libtool pkg-config
   openmpi-bin libopenmpi-dev libnetcdf-mpi-dev
   ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo
   libplplot-dev plplot-driver-cairo
+  libhwloc-dev
   cdo nco
   doxygen
   python3-numpy python3-xarray python3-netcdf4 python3-plotly
