@@ -8,6 +8,7 @@
 #ifndef PS_CLI_H
 #define PS_CLI_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "pstencil_io.h"
@@ -43,6 +44,13 @@ int ps_cli_parse_double(const char *opt, const char *s, double *out);
 
 /** Parse a comma-separated list of doubles (max n); returns count or -1. */
 int ps_cli_parse_double_list(const char *opt, const char *s, double *out, int n);
+
+/**
+ * Parse a memory size: a positive number with an optional unit K, M, G or T
+ * (powers of 1024; "KB", "KiB" and a trailing "B" accepted), or "none" /
+ * "unlimited" (*out = 0). Error message names the option.
+ */
+int ps_cli_parse_size(const char *opt, const char *s, uint64_t *out);
 
 /** Parse a comma-separated list of longs (max n, each >= min); returns count or -1. */
 int ps_cli_parse_long_list(const char *opt, const char *s, long min, long *out, int n);

@@ -1,6 +1,8 @@
 # The pstencil program: entry points, run, bad input.
 TESTS += tests/cli_basics.sh tests/cli_run.sh tests/cli_run_python.sh tests/cli_bad_input.sh \
 	tests/cli_hdiff.sh tests/cli_stencils.sh tests/cli_reliability.sh tests/cli_split.sh
+TESTS += tests/cli_ooc.sh
+EXTRA_DIST += tests/cli_ooc.sh
 EXTRA_DIST += tests/cli_basics.sh tests/cli_run.sh tests/cli_run_python.sh tests/cli_bad_input.sh \
 	tests/cli_hdiff.sh tests/cli_stencils.sh tests/cli_reliability.sh tests/cli_split.sh \
 	tests/data/cf_cmems.cdl tests/data/cf_nco.cdl tests/data/cf_cdo.cdl \
