@@ -30,6 +30,11 @@ static void usage(FILE *f)
             "  --steps LIST           step counts (default 1,2,7,50)\n"
             "  --threads LIST         thread counts, for backends that take one (default 1,2,3)\n"
             "  --case NAME[,NAME]     only these cases (repeatable)\n"
+            "  --decomp               the decomposition cases instead: every backend split\n"
+            "                         into boxes (1x1x2 1x2x1 2x1x1 2x2x2 3x2x1 5x1x1, halos\n"
+            "                         1,2,4) and streamed as out-of-core slabs through a tiny\n"
+            "                         budget (halos 1,3), bitwise against one box (exact mode;\n"
+            "                         steps default 1,5,13)\n"
             "  --list-cases           list the cases and exit\n"
             "  --verbose              one line per comparison\n"
             "  --help                 this text\n\n"
@@ -73,6 +78,10 @@ int ps_cmd_validate(int argc, char **argv)
         }
         if (!strcmp(a, "--quick")) {
             o.quick = 1;
+            continue;
+        }
+        if (!strcmp(a, "--decomp")) {
+            o.decomp = 1;
             continue;
         }
         if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) {
