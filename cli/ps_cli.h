@@ -67,6 +67,8 @@ int ps_cmd_compare(int argc, char **argv);
 int ps_cmd_backends(int argc, char **argv);
 int ps_cmd_validate(int argc, char **argv);
 int ps_cmd_bench(int argc, char **argv);
+/** `pstencil bench --memory | --decomp` (cli/cmd_bench_decomp.c). */
+int ps_cmd_bench_decomp(int argc, char **argv);
 int ps_cmd_plot(int argc, char **argv);
 int ps_cmd_plot_bench(int argc, char **argv); /* `pstencil plot bench` (cmd_plot_bench.c) */
 

@@ -6,3 +6,5 @@ tests_test_bench_csv_LDADD = bench/libps_bench.la core/libpstencil.la -lm
 tests_test_bench_csv_LDFLAGS = $(PS_BENCH_LINK)
 TESTS += tests/test_bench_csv tests/bench_cli.sh tests/bench_numpy.sh
 EXTRA_DIST += tests/bench_cli.sh tests/bench_numpy.sh
+TESTS += tests/bench_decomp.sh
+EXTRA_DIST += tests/bench_decomp.sh
