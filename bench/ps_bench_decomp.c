@@ -78,7 +78,7 @@ int ps_bench_memory(const ps_bench_memory_options *o, FILE *out)
     long sc;
     fprintf(out, "memory footprint: built-in ocean, %s, %ld step%s, scales 1..%ld; budget %s\n",
             ps_precision_name(o->precision), o->steps, o->steps == 1 ? "" : "s", o->max_scale,
-            o->budget ? "given" : "the device's memory as reported, less 1/8 (none if unknown)");
+            o->budget ? "given" : "a GPU's memory as reported less 1/8 (none on a CPU device)");
     fprintf(out, "  %-10s %5s %12s %10s %10s %6s %10s\n", "backend", "scale", "cells",
             "host MiB", "device MiB", "slabs", "ms/step");
     for (bi = 0; bi < o->nbackends && !st; bi++) {
@@ -100,8 +100,9 @@ int ps_bench_memory(const ps_bench_memory_options *o, FILE *out)
                 st = ps_field_alloc(&work, in.grid, o->precision);
             memset(&so, 0, sizeof so);
             so.max_device_bytes = o->budget ? o->budget
-                                  : dev.memory_bytes ? dev.memory_bytes - dev.memory_bytes / 8
-                                                     : 0;
+                                  : dev.memory_bytes && strcmp(dev.type, "cpu")
+                                      ? dev.memory_bytes - dev.memory_bytes / 8
+                                      : 0;
             memset(&rs, 0, sizeof rs);
             if (!st)
                 st = run(b, &in, &work, o->steps, o->threads, &so, &rs);

@@ -148,8 +148,9 @@ static void run_usage(FILE *f)
         "      --devices LIST      devices of the backend the boxes go to, round-robin:\n"
         "                          comma-separated indices or 'all' (default: --device)\n"
         "      --max-device-memory SIZE  device memory budget per context (512M, 4G, none;\n"
-        "                          default: the device's memory as reported, less 1/8): a\n"
-        "                          grid over it streams through in slabs (out of core)\n"
+        "                          default: a GPU's memory as reported less 1/8, none on a\n"
+        "                          CPU device): a grid over it streams through in slabs\n"
+        "                          (out of core), bitwise the in-core result\n"
         "      --profile FILE      write per-phase and per-step timings as JSON\n"
         "      --plot DIR          write before/after/difference slice images into DIR\n"
         "  -q, --quiet             no progress bar and no report\n"
@@ -906,7 +907,8 @@ int ps_cmd_run(int argc, char **argv)
     if (a.max_mem) {
         if (ps_cli_parse_size("--max-device-memory", a.max_mem, &so.max_device_bytes))
             goto done;
-    } else if (devs[dev].memory_bytes) {
+    } else if (devs[dev].memory_bytes && strcmp(devs[dev].type, "cpu")) {
+        /* a CPU device's memory is the host's: streaming it would not help */
         so.max_device_bytes = devs[dev].memory_bytes - devs[dev].memory_bytes / 8;
     }
     if (so.max_device_bytes) {
