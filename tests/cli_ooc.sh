@@ -1,7 +1,7 @@
 #!/bin/sh
 # pstencil run --max-device-memory: a budget below the grid's footprint streams
 # out-of-core slabs through one context at a time, bitwise the in-core result
-# (halo 1 and 3, several slabs) on every backend that runs here; a budget no
+# (halo 1 and 3, several slabs; snapshots too) on every backend that runs here; a budget no
 # slab fits is refused naming the smallest one that works (and that one
 # runs); bad sizes, devices and splits are refused; a device error on one box
 # mid-run (the check plugin's fault hook) frees every context and leaves no
@@ -28,6 +28,12 @@ for b in reference openmp opencl; do
   ran=1
 done
 [ "$ran" -eq 1 ] || skip "no backend runs here"
+# snapshots: every record of an out-of-core run equals the in-core one
+expect_exit 0 "$PSTENCIL" run --backend reference --steps 4 --output-every 2 -o in.nc --force
+expect_exit 0 "$PSTENCIL" run --backend reference --steps 4 --output-every 2 --max-device-memory 8M \
+  -o oc.nc --force
+[ "$(slabs)" -ge 2 ] || fail "snapshot run not out of core"
+expect_exit 0 "$PSTENCIL" compare in.nc oc.nc
 # the report: host peak and device bytes held
 expect_exit 0 "$PSTENCIL" run --backend reference --steps 1 --max-device-memory none -o one.nc --force
 grep -Eq "^  memory      : host peak [0-9.]+ MiB \(RSS\), device [0-9.]+ MiB held" "$TMP/out" ||
