@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "ps_json.h"
+#include "pstencil.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -262,6 +263,67 @@ int ps_bench_plot_check(const ps_bench_plot_options *opt);
  */
 int ps_bench_plot(const ps_bench_row *rows, int n, const ps_bench_plot_options *opt,
                   char (*written)[4096], int max, int *nwritten);
+
+
+/* ------------------------------------------------------------------ */
+/* Decomposition experiments (bench/ps_bench_decomp.c)                  */
+/* ------------------------------------------------------------------ */
+
+/** One run of the memory experiment. */
+typedef struct ps_bench_mem_point {
+    char backend[32];   /**< backend name */
+    double scale;       /**< built-in ocean scale */
+    double cells;       /**< cells of the grid */
+    double host_mib;    /**< host peak RSS during the run (MiB) */
+    double device_mib;  /**< device memory the contexts held at most at once (MiB) */
+    int ooc_slabs;      /**< slabs streamed (0: in core) */
+    double ms_per_step; /**< step time */
+} ps_bench_mem_point;
+
+/** Options of ps_bench_memory(). */
+typedef struct ps_bench_memory_options {
+    const char *const *backends; /**< backends to measure */
+    int nbackends;               /**< entries in backends */
+    long max_scale;              /**< scales 1..max_scale of the built-in ocean */
+    long steps;                  /**< steps per run */
+    int threads;                 /**< CPU threads (0: runtime default) */
+    ps_precision precision;      /**< working precision */
+    uint64_t budget;             /**< device budget (0: the device's memory less 1/8) */
+    const char *csv;             /**< CSV file to write (NULL: none) */
+    const char *plot;            /**< PNG figure to write (NULL: none) */
+} ps_bench_memory_options;
+
+/**
+ * Host peak RSS and device bytes held against cells for each backend at the
+ * built-in ocean's scales 1..max_scale; a table on @p out, the CSV and the
+ * figure (out-of-core runs marked) where asked.
+ */
+int ps_bench_memory(const ps_bench_memory_options *o, FILE *out);
+
+/** Options of ps_bench_decomp(). */
+typedef struct ps_bench_decomp_options {
+    const char *backend;    /**< backend (openmp) */
+    double scale;           /**< built-in ocean scale */
+    long steps;             /**< steps per run */
+    long repeat;            /**< runs per configuration (the median is reported) */
+    int threads;            /**< CPU threads (0: runtime default) */
+    ps_precision precision; /**< working precision */
+} ps_bench_decomp_options;
+
+/**
+ * ms/step, the fraction in halo exchanges and bytes exchanged per step for
+ * one box, 2x1x1 and 2, 4, 8 boxes (split to minimise the halo surface) with
+ * halos 1 and 4; then out of core through a budget of a quarter of the grid
+ * against in core. A table on @p out.
+ */
+int ps_bench_decomp(const ps_bench_decomp_options *o, FILE *out);
+
+/**
+ * The memory figure: host peak (solid) and device bytes held (dashed)
+ * against cells per backend, out-of-core runs marked. PS_ENOTIMPL without
+ * PLplot.
+ */
+int ps_bench_plot_memory(const char *path, const ps_bench_mem_point *pts, int n);
 
 #ifdef __cplusplus
 }

@@ -60,6 +60,7 @@ typedef struct series {
     double x[MAX_POINTS], y[MAX_POINTS], ylo[MAX_POINTS], yhi[MAX_POINTS];
     int dashed;
     int color; /* cmap0 index */
+    int points_only; /* marks, no line */
 } series;
 
 typedef struct plot_spec {
@@ -211,7 +212,7 @@ static int draw_to(const char *path, const char *dev, const plot_spec *p, series
         plcol0(s[i].color);
         plwidth(2.0);
         pllsty(s[i].dashed ? 2 : 1);
-        if (m > 1)
+        if (m > 1 && !s[i].points_only)
             plline(m, x, y);
         pllsty(1);
         plwidth(1.5);
@@ -467,6 +468,55 @@ int ps_bench_plot(const ps_bench_row *rows, int n, const ps_bench_plot_options *
     return PS_OK;
 }
 
+int ps_bench_plot_memory(const char *path, const ps_bench_mem_point *pts, int n)
+{
+    static series s[MAX_SERIES];
+    plot_spec p;
+    int ns = 0, i, k, st, ooc = -1;
+    memset(s, 0, sizeof s);
+    for (i = 0; i < n; i++) {
+        for (k = 0; k < 2; k++) {
+            char label[96];
+            int q;
+            snprintf(label, sizeof label, "%s %s", pts[i].backend, k ? "device" : "host peak");
+            for (q = 0; q < ns && strcmp(s[q].label, label); q++)
+                ;
+            if (q == ns) {
+                if (ns >= MAX_SERIES - 1)
+                    continue;
+                snprintf(s[ns].label, sizeof s[ns].label, "%s", label);
+                s[ns].dashed = k;
+                s[ns].color = 2 + ps_bench_backend_slot(pts[i].backend) % (NPAL - 3);
+                ns++;
+            }
+            add_point(&s[q], pts[i].cells, k ? pts[i].device_mib : pts[i].host_mib,
+                      k ? pts[i].device_mib : pts[i].host_mib,
+                      k ? pts[i].device_mib : pts[i].host_mib);
+        }
+        if (pts[i].ooc_slabs > 0) {
+            if (ooc < 0 && ns < MAX_SERIES) {
+                ooc = ns++;
+                snprintf(s[ooc].label, sizeof s[ooc].label, "out of core (device)");
+                s[ooc].points_only = 1;
+                s[ooc].color = 1;
+            }
+            if (ooc >= 0)
+                add_point(&s[ooc], pts[i].cells, pts[i].device_mib, pts[i].device_mib,
+                          pts[i].device_mib);
+        }
+    }
+    memset(&p, 0, sizeof p);
+    p.title = "Memory footprint vs grid size (built-in ocean)";
+    p.subtitle = "host: peak RSS of the process; device: bytes the contexts held at once";
+    p.xlab = "cells";
+    p.ylab = "MiB";
+    p.logx = 1;
+    p.logy = 1;
+    p.hline = NAN;
+    st = draw(path, "pngcairo", &p, s, ns);
+    return st < 0 ? st : PS_OK;
+}
+
 #else /* !PS_HAVE_PLPLOT */
 
 int ps_bench_plot(const ps_bench_row *rows, int n, const ps_bench_plot_options *opt,
@@ -476,6 +526,12 @@ int ps_bench_plot(const ps_bench_row *rows, int n, const ps_bench_plot_options *
     *nwritten = 0;
     return ps_error(PS_ENOTIMPL, "pstencil was built without PLplot: no plots "
                                  "(install libplplot-dev plplot-driver-cairo and reconfigure)");
+}
+
+int ps_bench_plot_memory(const char *path, const ps_bench_mem_point *pts, int n)
+{
+    (void)path, (void)pts, (void)n;
+    return ps_error(PS_ENOTIMPL, "pstencil was built without PLplot: no plots");
 }
 
 #endif

@@ -104,6 +104,7 @@ static void usage(FILE *f)
             "  --steps LIST         step counts (default 10,25,50,100)\n"
             "  --repeat N           fresh runs per configuration (default 3)\n"
             "  --scales LIST|none   built-in ocean scales for grid scaling (default 0.5,1,2,4)\n"
+            "  --memory, --decomp   the decomposition experiments (see bench --memory --help)\n"
             "  --grid-steps N       steps per grid-scaling run (default 20)\n"
             "  --input FILE         step-count scaling on FILE instead of the built-in ocean\n"
             "  --precision P        float, double or both (default float)\n"
@@ -1183,6 +1184,12 @@ int ps_cmd_bench(int argc, char **argv)
     double elapsed;
     const char *tmp = getenv("TMPDIR");
 
+    /* the decomposition experiments have their own options (cli/cmd_bench_decomp.c) */
+    for (i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--memory") || !strcmp(argv[i], "--decomp")) {
+            free(s);
+            return ps_cmd_bench_decomp(argc, argv);
+        }
     if (!s)
         return ps_cli_error("out of memory");
     rc = parse_args(&s->o, argc, argv);

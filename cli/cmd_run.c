@@ -58,6 +58,7 @@ typedef struct run_args {
     const char *split;           /* --split PKxPJxPI or N (NULL: one box) */
     long halo;                   /* --halo: ghost layers between boxes (0: twice the radius) */
     const char *devices;         /* --devices LIST|all: boxes placed round-robin */
+    const char *max_mem;         /* --max-device-memory SIZE|none (NULL: the device's) */
     int quiet;
     int progress;
     int block[3];
@@ -157,6 +158,10 @@ static void run_usage(FILE *f)
         "                          radius); boxes exchange halos every G/radius steps\n"
         "      --devices LIST      devices of the backend the boxes go to, round-robin:\n"
         "                          comma-separated indices or 'all' (default: --device)\n"
+        "      --max-device-memory SIZE  device memory budget per context (512M, 4G, none;\n"
+        "                          default: a GPU's memory as reported less 1/8, none on a\n"
+        "                          CPU device): a grid over it streams through in slabs\n"
+        "                          (out of core), bitwise the in-core result\n"
         "      --profile FILE      write per-phase and per-step timings as JSON\n"
         "      --plot DIR          write before/after/difference slice images into DIR\n"
         "  -q, --quiet             no progress bar and no report\n"
@@ -193,7 +198,7 @@ static int parse_block(const char *opt, const char *s, int block[3])
 enum {
     O_VAR = 256, O_TIME, O_EVERY, O_COMPRESS, O_PROFILE, O_PLOT, O_MODE, O_BLOCK,
     O_DATAFILE, O_NOPROGRESS, O_STENCIL_OPT, O_UNSTABLE, O_KEEPNF, O_SPLIT, O_HALO,
-    O_DEVICES, O_CONTINUE
+    O_DEVICES, O_CONTINUE, O_MAXMEM
 };
 
 /* run's own options; every stencil option (and --dt) is added at run time */
@@ -223,6 +228,7 @@ static const struct option run_fixed_opts[] = {
     {"split", required_argument, NULL, O_SPLIT},
     {"halo", required_argument, NULL, O_HALO},
     {"devices", required_argument, NULL, O_DEVICES},
+    {"max-device-memory", required_argument, NULL, O_MAXMEM},
     {"profile", required_argument, NULL, O_PROFILE},
     {"plot", required_argument, NULL, O_PLOT},
     {"quiet", no_argument, NULL, 'q'},
@@ -473,6 +479,7 @@ static int parse_args(int argc, char **argv, run_args *a)
                 return PS_EXIT_USAGE;
             break;
         case O_DEVICES: a->devices = optarg; break;
+        case O_MAXMEM: a->max_mem = optarg; break;
         case O_PROFILE: a->profile = optarg; break;
         case O_PLOT: a->plot_dir = optarg; break;
         case 'q': a->quiet = 1; a->progress = 0; break;
@@ -1016,6 +1023,47 @@ int ps_cmd_run(int argc, char **argv)
         }
         so.devices = devlist;
         so.ndevices = ndevlist;
+    }
+    /* the device memory budget: given, or the device's memory less a margin */
+    if (a.max_mem) {
+        if (ps_cli_parse_size("--max-device-memory", a.max_mem, &so.max_device_bytes))
+            goto done;
+    } else if (devs[dev].memory_bytes && strcmp(devs[dev].type, "cpu")) {
+        /* a CPU device's memory is the host's: streaming it would not help */
+        so.max_device_bytes = devs[dev].memory_bytes - devs[dev].memory_bytes / 8;
+    }
+    if (so.max_device_bytes) {
+        /* a budget no slab fits is a usage error, named before any output exists */
+        ps_ooc_plan plan;
+        st = ps_ooc_plan_make(field.grid, a.precision,
+                              a.halo ? (unsigned)a.halo : 2u * (unsigned)a.stencil->radius,
+                              so.max_device_bytes, &plan);
+        if (st) {
+            rc = ps_cli_error("--max-device-memory%s%s: %s", a.max_mem ? " " : "",
+                              a.max_mem ? a.max_mem : " (default)", ps_error_detail());
+            goto done;
+        }
+        if (a.split && (so.split[0] * so.split[1] * so.split[2] > 1)) {
+            /* split boxes are not streamed: each must fit */
+            ps_decomp probe;
+            int q;
+            st = ps_decomp_create(&probe, field.grid, so.split,
+                                  a.halo ? (unsigned)a.halo : 2u * (unsigned)a.stencil->radius);
+            for (q = 0; !st && q < probe.nboxes; q++) {
+                uint64_t need = ps_ooc_footprint(probe.boxes[q].box.extent, a.precision);
+                if (need > so.max_device_bytes) {
+                    rc = ps_cli_error("--split %s: box %d needs about %llu bytes of device "
+                                      "memory, over --max-device-memory %s (split boxes are "
+                                      "not streamed out of core: use more boxes)", a.split, q,
+                                      (unsigned long long)need, a.max_mem ? a.max_mem
+                                                                          : "(default)");
+                    st = PS_EINVAL;
+                }
+            }
+            ps_decomp_free(&probe);
+            if (st)
+                goto done;
+        }
     }
 
     /* 4. the output, opened before running so a bad path fails at once */

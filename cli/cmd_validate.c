@@ -31,6 +31,11 @@ static void usage(FILE *f)
             "  --steps LIST           step counts (default 1,2,7,50)\n"
             "  --threads LIST         thread counts, for backends that take one (default 1,2,3)\n"
             "  --case NAME[,NAME]     only these cases (repeatable)\n"
+            "  --decomp               the decomposition cases instead: every backend split\n"
+            "                         into boxes (1x1x2 1x2x1 2x1x1 2x2x2 3x2x1 5x1x1, halos\n"
+            "                         1,2,4) and streamed as out-of-core slabs through a tiny\n"
+            "                         budget (halos 1,3), bitwise against one box (exact mode;\n"
+            "                         steps default 1,5,13)\n"
             "  --list-cases           list the cases and exit\n"
             "  --verbose              one line per comparison\n"
             "  --help                 this text\n\n"
@@ -61,6 +66,7 @@ enum {
     OPT_BACKEND = 256,
     OPT_STENCIL,
     OPT_QUICK,
+    OPT_DECOMP,
     OPT_PRECISION,
     OPT_MODE,
     OPT_STEPS,
@@ -73,6 +79,7 @@ static const struct option validate_options[] = {
     {"backend", required_argument, NULL, OPT_BACKEND},
     {"stencil", required_argument, NULL, OPT_STENCIL},
     {"quick", no_argument, NULL, OPT_QUICK},
+    {"decomp", no_argument, NULL, OPT_DECOMP},
     {"precision", required_argument, NULL, OPT_PRECISION},
     {"mode", required_argument, NULL, OPT_MODE},
     {"steps", required_argument, NULL, OPT_STEPS},
@@ -107,6 +114,9 @@ int ps_cmd_validate(int argc, char **argv)
             break;
         case OPT_QUICK:
             o.quick = 1;
+            break;
+        case OPT_DECOMP:
+            o.decomp = 1;
             break;
         case OPT_LIST_CASES:
             for (k = 0; k < ps_validate_case_count(); k++)

@@ -2,6 +2,7 @@
 #include "config.h"
 #include "ps_cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -186,4 +187,41 @@ int ps_cli_getopt_error(const char *cmd, int c, char **argv, const struct option
                                 (int)(len + 2), arg, cmd);
     }
     return ps_cli_error("%s: unknown option '%s' (try 'pstencil %s --help')", cmd, arg, cmd);
+}
+
+int ps_cli_parse_size(const char *opt, const char *s, uint64_t *out)
+{
+    static const char units[] = "KMGT";
+    const char *u;
+    char *end = NULL;
+    double v, mult = 1;
+    if (!s || !*s)
+        return ps_cli_error("%s needs a value", opt);
+    if (!strcmp(s, "none") || !strcmp(s, "unlimited")) {
+        *out = 0;
+        return 0;
+    }
+    errno = 0;
+    v = strtod(s, &end);
+    if (end == s || errno || !(v > 0) || !isdigit((unsigned char)s[0]))
+        return ps_cli_error("%s: '%s' is not a positive size (e.g. 512M, 4G, or none)", opt, s);
+    if (*end && (u = strchr(units, toupper((unsigned char)*end)))) {
+        int n = (int)(u - units) + 1;
+        while (n--)
+            mult *= 1024;
+        end++;
+        if (*end == 'i' && end[1] == 'B')
+            end += 2;
+        else if (*end == 'B' || *end == 'b')
+            end++;
+    } else if (*end == 'B' || *end == 'b') {
+        end++;
+    }
+    if (*end)
+        return ps_cli_error("%s: '%s': unknown unit '%s' (use K, M, G or T)", opt, s, end);
+    v *= mult;
+    if (v < 1 || v > 1.8e19)
+        return ps_cli_error("%s: '%s' is out of range", opt, s);
+    *out = (uint64_t)v;
+    return 0;
 }

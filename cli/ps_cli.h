@@ -8,6 +8,7 @@
 #ifndef PS_CLI_H
 #define PS_CLI_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "pstencil_io.h"
@@ -44,6 +45,13 @@ int ps_cli_parse_double(const char *opt, const char *s, double *out);
 /** Parse a comma-separated list of doubles (max n); returns count or -1. */
 int ps_cli_parse_double_list(const char *opt, const char *s, double *out, int n);
 
+/**
+ * Parse a memory size: a positive number with an optional unit K, M, G or T
+ * (powers of 1024; "KB", "KiB" and a trailing "B" accepted), or "none" /
+ * "unlimited" (*out = 0). Error message names the option.
+ */
+int ps_cli_parse_size(const char *opt, const char *s, uint64_t *out);
+
 /** Parse a comma-separated list of longs (max n, each >= min); returns count or -1. */
 int ps_cli_parse_long_list(const char *opt, const char *s, long min, long *out, int n);
 
@@ -74,6 +82,8 @@ int ps_cmd_compare(int argc, char **argv);
 int ps_cmd_backends(int argc, char **argv);
 int ps_cmd_validate(int argc, char **argv);
 int ps_cmd_bench(int argc, char **argv);
+/** `pstencil bench --memory | --decomp` (cli/cmd_bench_decomp.c). */
+int ps_cmd_bench_decomp(int argc, char **argv);
 int ps_cmd_plot(int argc, char **argv);
 int ps_cmd_plot_bench(int argc, char **argv); /* `pstencil plot bench` (cmd_plot_bench.c) */
 

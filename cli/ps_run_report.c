@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -87,6 +88,27 @@ static void phase(FILE *f, const char *name, double s, double total)
     fprintf(f, "    %-22s %9.3f s  %5.1f%%\n", name, s, total > 0 ? 100.0 * s / total : 0.0);
 }
 
+/* Peak resident set of this process in MiB (VmHWM, else ru_maxrss). */
+static double peak_rss_mib(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    struct rusage ru;
+    if (f) {
+        while (fgets(line, sizeof line, f)) {
+            unsigned long kb;
+            if (sscanf(line, "VmHWM: %lu kB", &kb) == 1) {
+                fclose(f);
+                return kb / 1024.0;
+            }
+        }
+        fclose(f);
+    }
+    if (getrusage(RUSAGE_SELF, &ru) == 0)
+        return ru.ru_maxrss / 1024.0;
+    return 0;
+}
+
 void ps_run_report_print(FILE *f, const run_report *r)
 {
     const ps_run_stats *s = r->stats;
@@ -131,6 +153,19 @@ void ps_run_report_print(FILE *f, const run_report *r)
     if (s->have_device_timing && s->device.steps > 0)
         fprintf(f, "  device step : min %.3f ms, median %.3f ms, max %.3f ms (device events)\n",
                 s->device.step_ms_min, s->device.step_ms_med, s->device.step_ms_max);
+    if (s->boxes > 1 && s->steps > 0)
+        fprintf(f, "  boxes       : %d (halo exchanges %.3f s, %.1f%% of the steps; %.0f bytes "
+                "per step)\n", s->boxes, s->exchange_s,
+                s->step_s > 0 ? 100.0 * s->exchange_s / s->step_s : 0.0,
+                s->exchange_bytes / (double)s->steps);
+    if (s->ooc_slabs > 1)
+        fprintf(f, "  out of core : %d slabs along %c, %ld pass%s, %.0f bytes moved per step\n",
+                s->ooc_slabs, "kji"[s->ooc_axis % 3], s->ooc_passes,
+                s->ooc_passes == 1 ? "" : "es",
+                s->steps > 0 ? s->ooc_bytes / (double)s->steps : 0.0);
+    fprintf(f, "  memory      : host peak %.1f MiB (RSS), device %.1f MiB held%s\n",
+            peak_rss_mib(), (double)s->device_bytes_held / 1048576.0,
+            s->ooc_slabs > 1 ? " (one slab at a time)" : "");
     fprintf(f, "  checksum    : 0x%016llx (FNV-1a of the final field's bits)\n",
             (unsigned long long)ps_field_checksum(r->field));
     fprintf(f, "  output      : %s\n", r->output);
@@ -197,6 +232,15 @@ int ps_run_report_json(const char *path, const run_report *r, int force)
     ps_json_uint(&j, r->field->grid.nx);
     ps_json_array_end(&j);
     ps_json_kint(&j, "steps", s->steps);
+    ps_json_key(&j, "memory");
+    ps_json_object_begin(&j);
+    ps_json_compact(&j);
+    ps_json_knumber_fmt(&j, "host_peak_rss_mib", peak_rss_mib(), "%.3f");
+    ps_json_kint(&j, "device_bytes_held", (long long)r->stats->device_bytes_held);
+    ps_json_kint(&j, "boxes", r->stats->boxes);
+    ps_json_kint(&j, "ooc_slabs", r->stats->ooc_slabs);
+    ps_json_knumber_fmt(&j, "ooc_bytes", r->stats->ooc_bytes, "%.0f");
+    ps_json_object_end(&j);
     snprintf(sum, sizeof sum, "0x%016llx", (unsigned long long)ps_field_checksum(r->field));
     ps_json_kstring(&j, "checksum", sum);
     ps_json_key(&j, "phases_s");

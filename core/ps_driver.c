@@ -6,6 +6,7 @@
 #include "config.h"
 #include "ps_decomp.h"
 #include "ps_driver.h"
+#include "ps_ooc.h"
 #include "ps_status.h"
 #include "ps_timer.h"
 
@@ -43,17 +44,22 @@ int ps_run_split(ps_backend *b, const ps_config *cfg_in, ps_field *field, const 
     ps_config cfg = *cfg_in;
     ps_decomp d;
     ps_decomp_local local;
+    ps_ooc ooc;
+    ps_ooc_plan plan;
     timed_transport tt;
     ps_decomp_transport tr;
     ps_context **ctx = NULL;
     ps_run_stats st;
     double t0 = ps_now(), t;
     long done = 0, chunk_cap;
-    int split[3] = {1, 1, 1}, q, a, rc = PS_OK, have_local = 0;
+    int split[3] = {1, 1, 1}, q, a, rc = PS_OK, have_local = 0, have_ooc = 0;
+    uint64_t budget = so ? so->max_device_bytes : 0;
     unsigned halo;
 
     memset(&st, 0, sizeof st);
     memset(&d, 0, sizeof d);
+    memset(&ooc, 0, sizeof ooc);
+    memset(&local, 0, sizeof local);
     if (opt->steps < 0)
         return ps_error(PS_EINVAL, "negative step count %ld", opt->steps);
     if (opt->every < 0)
@@ -68,6 +74,29 @@ int ps_run_split(ps_backend *b, const ps_config *cfg_in, ps_field *field, const 
     halo = so && so->halo ? so->halo : 2u * (unsigned)cfg.stencil->radius;
     if ((rc = ps_decomp_create(&d, field->grid, split, halo)))
         return rc;
+    /* a device memory budget: a box over it is refused, a whole grid over it
+     * streams out-of-core slabs */
+    for (q = 0; budget && d.nboxes > 1 && q < d.nboxes; q++) {
+        uint64_t need = ps_ooc_footprint(d.boxes[q].box.extent, cfg.precision);
+        if (need > budget) {
+            rc = ps_error(PS_ENOMEM, "box %d of the split needs about %llu bytes of device "
+                          "memory, over the budget of %llu: split into more boxes", q,
+                          (unsigned long long)need, (unsigned long long)budget);
+            goto done;
+        }
+    }
+    if (budget && d.nboxes == 1) {
+        if ((rc = ps_ooc_plan_make(field->grid, cfg.precision, halo, budget, &plan)))
+            goto done;
+        if (plan.slabs > 1) {
+            cfg.box = ps_box_whole(field->grid);
+            if ((rc = ps_ooc_init(&ooc, &plan, b, &cfg, field)))
+                goto done;
+            have_ooc = 1;
+            st.ooc_slabs = plan.slabs;
+            st.ooc_axis = plan.axis;
+        }
+    }
     ctx = calloc((size_t)d.nboxes, sizeof *ctx);
     if (!ctx) {
         rc = ps_error(PS_ENOMEM, "out of memory for %d contexts", d.nboxes);
@@ -76,7 +105,7 @@ int ps_run_split(ps_backend *b, const ps_config *cfg_in, ps_field *field, const 
     st.boxes = d.nboxes;
 
     t = ps_now();
-    for (q = 0; q < d.nboxes && !rc; q++) {
+    for (q = 0; q < d.nboxes && !rc && !have_ooc; q++) {
         ps_config c = cfg;
         c.box = d.boxes[q].box;
         if (so && so->devices && so->ndevices > 0)
@@ -93,8 +122,10 @@ int ps_run_split(ps_backend *b, const ps_config *cfg_in, ps_field *field, const 
     tr.move = timed_move;
     tr.self = &tt;
     t = ps_now();
-    rc = ps_decomp_upload(&d, ctx, field);
-    for (q = 0; q < d.nboxes && !rc; q++)
+    /* out of core the field stays on the host: each pass uploads its slabs */
+    if (!have_ooc)
+        rc = ps_decomp_upload(&d, ctx, field);
+    for (q = 0; q < d.nboxes && !rc && !have_ooc; q++)
         rc = ps_context_finish(ctx[q]);
     st.upload_s = ps_now() - t;
     if (rc)
@@ -128,7 +159,8 @@ int ps_run_split(ps_backend *b, const ps_config *cfg_in, ps_field *field, const 
         if (st.step_times)
             n = 1;
         t = ps_now();
-        rc = ps_decomp_step(&d, ctx, &tr, cfg.stencil->radius, n);
+        rc = have_ooc ? ps_ooc_step(&ooc, n)
+                      : ps_decomp_step(&d, ctx, &tr, cfg.stencil->radius, n);
         t = ps_now() - t;
         if (rc)
             goto done;
@@ -140,13 +172,13 @@ int ps_run_split(ps_backend *b, const ps_config *cfg_in, ps_field *field, const 
             opt->progress(opt->user, done, opt->steps, st.step_s);
         if (opt->snapshot && (done == opt->steps || (opt->every > 0 && done % opt->every == 0))) {
             t = ps_now();
-            rc = ps_decomp_download(&d, ctx, field);
+            rc = have_ooc ? PS_OK : ps_decomp_download(&d, ctx, field);
             st.download_s += ps_now() - t;
             if (rc || (rc = snapshot(opt, done, field, &st)))
                 goto done;
         }
     }
-    if (!opt->snapshot || opt->steps == 0) {
+    if ((!opt->snapshot || opt->steps == 0) && !have_ooc) {
         t = ps_now();
         rc = ps_decomp_download(&d, ctx, field);
         st.download_s += ps_now() - t;
@@ -156,12 +188,27 @@ int ps_run_split(ps_backend *b, const ps_config *cfg_in, ps_field *field, const 
     st.steps = done;
     st.exchange_s = tt.secs;
     st.exchange_bytes = local.bytes;
-    if (ps_context_timing(ctx[0], &st.device) == PS_OK)
-        st.have_device_timing = 1;
+    if (have_ooc) {
+        st.ooc_passes = ooc.passes;
+        st.ooc_bytes = ooc.bytes;
+        st.device_bytes_held = ooc.device_bytes;
+    } else {
+        if (ps_context_timing(ctx[0], &st.device) == PS_OK)
+            st.have_device_timing = 1;
+        for (q = 0; q < d.nboxes; q++) {
+            ps_timing tq;
+            st.device_bytes_held += ps_context_timing(ctx[q], &tq) == PS_OK && tq.device_bytes
+                                        ? tq.device_bytes
+                                        : ps_ooc_footprint(d.boxes[q].box.extent,
+                                                           cfg.precision);
+        }
+    }
     ps_error_clear();
 done:
     if (have_local)
         ps_decomp_local_free(&local);
+    if (have_ooc)
+        ps_ooc_free(&ooc);
     for (q = 0; ctx && q < d.nboxes; q++)
         ps_context_destroy(ctx[q]);
     free(ctx);

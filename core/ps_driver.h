@@ -33,6 +33,13 @@ typedef struct ps_run_stats {
     double exchange_s;   /**< time in halo exchanges (included in step_s) */
     double exchange_bytes; /**< bytes the exchanges moved (downloads + uploads) */
     int have_device_timing; /**< nonzero if the backend reported device timing */
+    int ooc_slabs;       /**< out of core: slabs streamed (0: the grid was in core) */
+    int ooc_axis;        /**< out of core: axis of the slabs (0 k, 1 j, 2 i) */
+    long ooc_passes;     /**< out of core: passes over the grid */
+    double ooc_bytes;    /**< out of core: bytes uploaded and downloaded by the passes */
+    uint64_t device_bytes_held; /**< device bytes the contexts held at most at once
+                                     (backend's count where it keeps one, else the
+                                     estimate of core/ps_ooc.h) */
 } ps_run_stats;
 
 /** Options of ps_run(). */
@@ -50,6 +57,9 @@ typedef struct ps_split_options {
     unsigned halo;       /**< ghost layers on inner faces (0 = twice the stencil's radius) */
     const int *devices;  /**< devices the boxes are placed on, round-robin (NULL = cfg->device) */
     int ndevices;        /**< entries in @c devices */
+    uint64_t max_device_bytes; /**< device memory budget per context (0: unlimited); a
+                                    one-box grid over it streams out-of-core slabs
+                                    (core/ps_ooc.h), a split box over it is refused */
 } ps_split_options;
 
 /**

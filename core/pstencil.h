@@ -25,6 +25,7 @@
 #include "ps_timer.h"
 #include "ps_compare.h"
 #include "ps_decomp.h"
+#include "ps_ooc.h"
 #include "ps_version.h"
 
 #endif

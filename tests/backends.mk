@@ -68,3 +68,16 @@ PS_BACKEND_SH_TESTS = tests/validate_reference.sh tests/validate_openmp.sh \
 TESTS += $(PS_BACKEND_SH_TESTS)
 EXTRA_DIST += $(PS_BACKEND_SH_TESTS) tests/validate_backend.sh tests/loader_fakevendor.c
 
+
+# decomposition and out-of-core cases of `pstencil validate --decomp`, one
+# test per backend (77 where it cannot run)
+PS_DECOMP_SH_TESTS = tests/validate_decomp_reference.sh tests/validate_decomp_openmp.sh \
+	tests/validate_decomp_opencl.sh
+TESTS += $(PS_DECOMP_SH_TESTS)
+EXTRA_DIST += $(PS_DECOMP_SH_TESTS) tests/validate_decomp.sh
+
+# the out-of-core plan (core/ps_ooc.h)
+check_PROGRAMS += tests/test_ooc_plan
+tests_test_ooc_plan_SOURCES = tests/test_ooc_plan.c tests/ps_test.h
+tests_test_ooc_plan_LDADD = core/libpstencil.la -lm
+TESTS += tests/test_ooc_plan

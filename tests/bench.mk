@@ -13,3 +13,5 @@ tests_test_bench_topo_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS) $(HWLOC_CFLAGS)
 tests_test_bench_topo_LDADD = bench/libps_bench.la core/libpstencil.la -lm
 tests_test_bench_topo_LDFLAGS = $(PS_BENCH_LINK)
 TESTS += tests/test_bench_topo
+TESTS += tests/bench_decomp.sh
+EXTRA_DIST += tests/bench_decomp.sh

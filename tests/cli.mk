@@ -4,6 +4,8 @@ TESTS += tests/cli_basics.sh tests/cli_run.sh tests/cli_run_python.sh tests/cli_
 	tests/cli_restart.sh
 TESTS += tests/cli_options.sh
 EXTRA_DIST += tests/cli_options.sh
+TESTS += tests/cli_ooc.sh
+EXTRA_DIST += tests/cli_ooc.sh
 EXTRA_DIST += tests/cli_basics.sh tests/cli_run.sh tests/cli_run_python.sh tests/cli_bad_input.sh \
 	tests/cli_hdiff.sh tests/cli_stencils.sh tests/cli_reliability.sh tests/cli_split.sh \
 	tests/cli_restart.sh tests/data/cf_cmems.cdl tests/data/cf_nco.cdl tests/data/cf_cdo.cdl \

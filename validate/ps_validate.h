@@ -160,6 +160,12 @@ typedef struct ps_validate_options {
     int ncases;                  /**< entries in cases */
     FILE *out;                   /**< where the report goes (NULL = stdout) */
     int verbose;                 /**< nonzero: a line per comparison */
+    int decomp;                  /**< nonzero: instead of the cases, the decomposition
+                                      cases: every backend in exact mode split into boxes
+                                      (1x1x2, 1x2x1, 2x1x1, 2x2x2, 3x2x1, 5x1x1; halos 1, 2,
+                                      4) and streamed as out-of-core slabs (halos 1, 3),
+                                      bitwise against the oracle on one box; steps default
+                                      to 1, 5, 13 */
 } ps_validate_options;
 
 /** Counts from ps_validate_suite(). */

@@ -130,6 +130,9 @@ int psv_run_table(psv_plan *pl, psv_table *t);
 int psv_run_on_context(ps_context *ctx, const ps_field *input, long steps, int regions,
                        ps_field *out);
 
+/* ps_validate_decomp.c: the decomposition cases (ps_validate_options.decomp) */
+int psv_run_decomp(psv_plan *pl);
+
 /* ps_validate_report.c */
 void psv_report_header(const psv_plan *pl);
 void psv_report_table(const psv_plan *pl, const psv_table *t);

@@ -278,8 +278,21 @@ int ps_validate_suite(const ps_validate_options *o, ps_validate_summary *sum)
     if (!pl)
         return ps_error(PS_ENOMEM, "out of memory");
     st = psv_plan_init(pl, o);
+    if (!st && o->decomp)
+        pl->modes = 1; /* decomposition cases: exact mode only (bitwise) */
     if (!st)
         st = psv_plan_open(pl);
+    if (!st && o->decomp) {
+        st = psv_run_decomp(pl);
+        if (!st && pl->sum.failed)
+            st = ps_error(PS_EMISMATCH, "%d of %d comparisons failed", pl->sum.failed,
+                          pl->sum.runs);
+        if (sum)
+            *sum = pl->sum;
+        psv_plan_free(pl);
+        free(pl);
+        return st;
+    }
     if (!st) {
         tables = calloc((size_t)pl->nstencils, sizeof *tables);
         if (!tables)

@@ -15,6 +15,13 @@
  * backend). A test may set PSTENCIL_CHECK_PRIORITY (an integer) and
  * PSTENCIL_CHECK_FLAGS (comma-separated: gpu, noauto) to show that `auto`
  * decides by the ops table's priority and capability flags, not by names.
+ *
+ * Fault hook: with PSTENCIL_CHECK_FAIL_STEP=N, a step of a context whose box
+ * does not start at the grid's origin (one box of a split, one slab but the
+ * first) fails with a device error once such contexts have taken N steps in
+ * all; when the plugin is unloaded it says on stderr how many contexts were
+ * still live ("check: N contexts live at unload"), so a test can show that a
+ * failed run freed every context.
  */
 #include "config.h"
 #include "ps_plugin.h"
@@ -88,11 +95,15 @@ static int chk_probe(ps_device_info *devs, int max, int *ndevs, char *why, size_
     return PS_OK;
 }
 
+static long chk_live;        /* contexts created and not yet destroyed */
+static long chk_fault_steps; /* steps taken by contexts off the origin (fault hook) */
+
 static void chk_destroy(void *vc)
 {
     chk_ctx *c = vc;
     if (!c)
         return;
+    chk_live--;
     free(c->cur);
     free(c->next);
     free(c->params);
@@ -140,6 +151,7 @@ static int chk_create(const ps_config *cfg, void **out, char *why, size_t whylen
         return PS_ENOMEM;
     }
     ps_params_pack(cfg, c->params);
+    chk_live++;
     *out = c;
     return PS_OK;
 }
@@ -185,7 +197,17 @@ static int chk_download(void *vc, void *host, const ps_region *r)
 static int chk_step(void *vc, long nsteps)
 {
     chk_ctx *c = vc;
+    const char *fail = getenv("PSTENCIL_CHECK_FAIL_STEP");
     long t;
+    if (fail && *fail && (c->box.origin[0] || c->box.origin[1] || c->box.origin[2])) {
+        chk_fault_steps += nsteps;
+        if (chk_fault_steps > strtol(fail, NULL, 10)) {
+            snprintf(c->err, sizeof c->err, "injected device error (PSTENCIL_CHECK_FAIL_STEP=%s) "
+                     "on the box at (%zu,%zu,%zu)", fail, c->box.origin[0], c->box.origin[1],
+                     c->box.origin[2]);
+            return PS_EDEVICE;
+        }
+    }
     for (t = 0; t < nsteps; t++) {
         void *tmp;
         c->step(c, c->cur, c->next);
@@ -225,6 +247,13 @@ static ps_backend_ops chk_table = {
     .destroy = chk_destroy,
     .last_error = chk_last_error,
 };
+
+__attribute__((destructor)) static void chk_unload(void)
+{
+    const char *fail = getenv("PSTENCIL_CHECK_FAIL_STEP");
+    if (fail && *fail)
+        fprintf(stderr, "check: %ld contexts live at unload\n", chk_live);
+}
 
 const ps_backend_ops *ps_backend_plugin_entry(void);
 const ps_backend_ops *ps_backend_plugin_entry(void)

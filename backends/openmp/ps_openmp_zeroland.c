@@ -46,6 +46,25 @@
                 cnt[i] = (T)0;                                                           \
         }                                                                                \
     }                                                                                    \
+    /* a region's row: like zl_convert, but an ocean cell that was ocean keeps its   \
+     * count; returns nonzero if a cell changed between land and ocean */           \
+    static int zl_reconvert##SFX(T *a, T *b, T *cnt, size_t len)                       \
+    {                                                                                    \
+        size_t i;                                                                        \
+        int changed = 0;                                                                 \
+        for (i = 0; i < len; i++) {                                                      \
+            T v = a[i];                                                                  \
+            if (v != v) {                                                                \
+                changed |= cnt[i] == cnt[i];                                             \
+                cnt[i] = v;                                                              \
+                a[i] = b[i] = (T)0;                                                      \
+            } else if (cnt[i] != cnt[i]) {                                               \
+                changed = 1;                                                             \
+                cnt[i] = (T)0;                                                           \
+            }                                                                            \
+        }                                                                                \
+        return changed;                                                                  \
+    }                                                                                    \
     /* ocean cells i0..i1-1 of row off: count the neighbours land[] marks ocean */     \
     static void zl_count##SFX(T *cnt, const T *land, size_t off, size_t plane, size_t nx, \
                               size_t i0, size_t i1)                                      \
@@ -133,9 +152,13 @@ void ps_omp_zl_leave(omp_ctx *c)
 
 /*
  * Zero-land after a region was scattered into both buffers: convert its
- * cells, then recount the interior cells within one cell of it (the only
- * ones whose neighbourhood it can change). Serial; the mask is read from the
- * count array, whose NaN-ness the recount does not change.
+ * cells, then, only if a cell of it changed between land and ocean, recount
+ * the interior cells within one cell of it (the only ones whose
+ * neighbourhood it can change). A halo upload of a decomposition never
+ * changes the mask (land is fixed), so it costs one pass over the region and
+ * no recount: ocean cells keep their counts, land cells take the uploaded
+ * NaN. Serial; the mask is read from the count array, whose NaN-ness the
+ * recount does not change.
  */
 void ps_omp_zl_region(omp_ctx *c, const ps_region *r)
 {
@@ -143,12 +166,18 @@ void ps_omp_zl_region(omp_ctx *c, const ps_region *r)
     size_t k, j, lo[3], hi[3], ext[3] = {nz, ny, nx};
     int a;
     char *A = c->cur, *B = c->next, *N = c->cnt;
+    int changed = 0;
     for (k = r->start[0]; k < r->start[0] + r->count.nz; k++)
         for (j = r->start[1]; j < r->start[1] + r->count.ny; j++) {
             size_t off = ((k * ny + j) * nx + r->start[2]) * es;
-            ps_omp_zl_convert(c, A + off, B + off, N + off, r->count.nx);
+            if (es == sizeof(float))
+                changed |= zl_reconvert_f32((float *)(A + off), (float *)(B + off),
+                                            (float *)(N + off), r->count.nx);
+            else
+                changed |= zl_reconvert_f64((double *)(A + off), (double *)(B + off),
+                                            (double *)(N + off), r->count.nx);
         }
-    if (nz < 3 || ny < 3 || nx < 3)
+    if (!changed || nz < 3 || ny < 3 || nx < 3)
         return;
     {
         size_t cnt3[3] = {r->count.nz, r->count.ny, r->count.nx};

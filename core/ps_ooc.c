@@ -1,0 +1,204 @@
+/*
+ * Out-of-core slabs (core/ps_ooc.h): the plan (axis and slab count under a
+ * budget) and the passes that stream the slabs through one context at a time.
+ */
+#include "config.h"
+#include "ps_ooc.h"
+#include "ps_region.h"
+#include "ps_status.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static size_t ext_of(ps_grid g, int a)
+{
+    return a == 0 ? g.nz : a == 1 ? g.ny : g.nx;
+}
+
+uint64_t ps_ooc_footprint(ps_grid stored, ps_precision p)
+{
+    return (uint64_t)PS_OOC_COPIES * (uint64_t)stored.nz * (uint64_t)stored.ny *
+           (uint64_t)stored.nx * (uint64_t)ps_precision_size(p);
+}
+
+/* Thickest stored slab (ghosts included) of S slabs of n cells with g ghosts. */
+static size_t thickest(size_t n, size_t S, unsigned g)
+{
+    size_t base = n / S, rem = n % S, p, most = 0;
+    if (S == 1)
+        return n;
+    for (p = 0; p < S; p++) {
+        size_t lo = p * base + (p < rem ? p : rem);
+        size_t hi = lo + base + (p < rem ? 1 : 0);
+        size_t slo = lo > g ? lo - g : 0, shi = hi + g < n ? hi + g : n;
+        if (shi - slo > most)
+            most = shi - slo;
+    }
+    return most;
+}
+
+static double mib(uint64_t b)
+{
+    return (double)b / (1024.0 * 1024.0);
+}
+
+int ps_ooc_plan_make(ps_grid g, ps_precision p, unsigned ghost, uint64_t budget,
+                     ps_ooc_plan *plan)
+{
+    uint64_t es = ps_precision_size(p), cells = (uint64_t)g.nz * g.ny * g.nx;
+    uint64_t min_all = 0;
+    int a;
+    memset(plan, 0, sizeof *plan);
+    plan->ghost = ghost;
+    plan->budget = budget;
+    plan->grid_bytes = ps_ooc_footprint(g, p);
+    plan->slabs = 1;
+    plan->slab_bytes = plan->grid_bytes;
+    /* the smallest budget any plan fits: the thinnest slab along the best axis */
+    for (a = 0; a < 3; a++) {
+        size_t n = ext_of(g, a);
+        uint64_t m;
+        if (n < 2)
+            continue;
+        m = (uint64_t)PS_OOC_COPIES * es * (cells / n) * thickest(n, n, ghost);
+        if (!min_all || m < min_all)
+            min_all = m;
+    }
+    if (!min_all || plan->grid_bytes < min_all)
+        min_all = plan->grid_bytes;
+    plan->min_budget = min_all;
+    if (!budget || plan->grid_bytes <= budget)
+        return PS_OK;
+    for (a = 0; a < 3; a++) {
+        size_t n = ext_of(g, a), S;
+        uint64_t plane = cells / (n ? n : 1);
+        for (S = 2; S <= n; S++) {
+            uint64_t need = (uint64_t)PS_OOC_COPIES * es * plane * thickest(n, S, ghost);
+            if (need <= budget) {
+                plan->axis = a;
+                plan->slabs = (int)S;
+                plan->slab_bytes = need;
+                return PS_OK;
+            }
+        }
+    }
+    return ps_error(PS_ENOMEM,
+                    "a device memory budget of %llu bytes (%.2f MiB) is too small: the grid "
+                    "needs %llu bytes in core and the thinnest slab with %u ghost layers %llu; "
+                    "the smallest budget that works is %llu bytes (%.2f MiB)",
+                    (unsigned long long)budget, mib(budget),
+                    (unsigned long long)plan->grid_bytes, ghost,
+                    (unsigned long long)min_all, (unsigned long long)min_all, mib(min_all));
+}
+
+int ps_ooc_init(ps_ooc *o, const ps_ooc_plan *plan, ps_backend *b, const ps_config *cfg,
+                ps_field *field)
+{
+    int split[3] = {1, 1, 1}, q, st;
+    size_t es = ps_precision_size(field->precision), most = 1;
+    memset(o, 0, sizeof *o);
+    split[plan->axis] = plan->slabs;
+    if ((st = ps_decomp_create(&o->d, field->grid, split, plan->ghost)))
+        return st;
+    o->b = b;
+    o->cfg = *cfg;
+    o->field = field;
+    for (q = 0; q < o->d.nboxes; q++) {
+        ps_grid e = o->d.boxes[q].box.extent;
+        if (e.nz * e.ny * e.nx > most)
+            most = e.nz * e.ny * e.nx;
+    }
+    o->other = malloc(ps_field_cells(field) * es);
+    o->staging = malloc(most * es);
+    if (!o->other || !o->staging) {
+        ps_ooc_free(o);
+        return ps_error(PS_ENOMEM, "out of core: out of host memory for a second copy of "
+                        "the grid");
+    }
+    return PS_OK;
+}
+
+/* One slab: upload its stored cells from @p cur, step @p n, owned cells into @p next. */
+static int slab_pass(ps_ooc *o, int q, const void *cur, void *next, long n)
+{
+    const ps_decomp_box *bx = &o->d.boxes[q];
+    const ps_grid *g = &o->field->grid;
+    size_t es = ps_precision_size(o->field->precision);
+    ps_region stored, own_box, own_global;
+    ps_config c = o->cfg;
+    ps_context *ctx = NULL;
+    ps_timing t;
+    int a, st;
+    memset(&stored, 0, sizeof stored);
+    for (a = 0; a < 3; a++) {
+        stored.start[a] = bx->box.origin[a];
+        own_box.start[a] = bx->own_lo[a] - bx->box.origin[a];
+        own_global.start[a] = bx->own_lo[a];
+    }
+    stored.count = bx->box.extent;
+    own_box.count = (ps_grid){bx->own_hi[0] - bx->own_lo[0], bx->own_hi[1] - bx->own_lo[1],
+                              bx->own_hi[2] - bx->own_lo[2]};
+    own_global.count = own_box.count;
+    ps_region_gather(o->staging, cur, g, &stored, es);
+    c.box = bx->box;
+    if ((st = ps_context_create(o->b, &c, &ctx)))
+        return st;
+    st = ps_context_upload(ctx, o->staging, NULL);
+    if (!st)
+        st = ps_context_step(ctx, n);
+    if (!st)
+        st = ps_context_finish(ctx);
+    if (!st)
+        st = ps_context_download(ctx, o->staging, &own_box);
+    if (!st) {
+        uint64_t held = ps_context_timing(ctx, &t) == PS_OK && t.device_bytes
+                            ? t.device_bytes
+                            : ps_ooc_footprint(bx->box.extent, o->field->precision);
+        if (held > o->device_bytes)
+            o->device_bytes = held;
+        ps_region_scatter(next, g, o->staging, &own_global, es);
+        o->bytes += (double)es * ((double)stored.count.nz * stored.count.ny * stored.count.nx +
+                                  (double)own_box.count.nz * own_box.count.ny *
+                                      own_box.count.nx);
+    }
+    ps_context_destroy(ctx);
+    return st;
+}
+
+int ps_ooc_step(ps_ooc *o, long steps)
+{
+    int radius = o->cfg.stencil ? o->cfg.stencil->radius : ps_stencil_default()->radius;
+    size_t bytes = ps_field_cells(o->field) * ps_precision_size(o->field->precision);
+    void *buf[2];
+    long per, done = 0;
+    int cur = 0, q, st = PS_OK;
+    if (radius < 1 || o->d.ghost < (unsigned)radius)
+        return ps_error(PS_EINVAL, "out of core: %u ghost layers, the stencil needs at least "
+                        "its radius %d", o->d.ghost, radius);
+    per = (long)(o->d.ghost / (unsigned)radius);
+    buf[0] = o->field->data;
+    buf[1] = o->other;
+    while (done < steps && !st) {
+        long n = steps - done < per ? steps - done : per;
+        for (q = 0; q < o->d.nboxes && !st; q++)
+            st = slab_pass(o, q, buf[cur], buf[1 - cur], n);
+        if (st)
+            break;
+        cur = 1 - cur;
+        done += n;
+        o->passes++;
+    }
+    if (cur == 1)
+        memcpy(buf[0], buf[1], bytes);
+    return st;
+}
+
+void ps_ooc_free(ps_ooc *o)
+{
+    if (!o)
+        return;
+    ps_decomp_free(&o->d);
+    free(o->other);
+    free(o->staging);
+    o->other = o->staging = NULL;
+}

@@ -1,0 +1,97 @@
+/**
+ * @file ps_ooc.h
+ * @brief Out-of-core slabs: a grid too big for a device's memory budget is
+ *        streamed through one context at a time, slab by slab.
+ *
+ * The grid is split along one axis (depth, k, unless only another axis
+ * fits) into slabs, a decomposition (core/ps_decomp.h) with boxes 1 thick
+ * along the other axes: each slab is stored with @c ghost layers of its
+ * neighbours on its inner faces. A pass takes min(ghost/radius, steps left)
+ * steps of the whole grid: for each slab in turn, one context is created for
+ * its box, the slab and its ghosts are uploaded from the host copy of the
+ * grid at the start of the pass, stepped, and the slab's owned cells are
+ * downloaded into a second host copy; the two copies swap after the pass. By
+ * the deep-halo argument (core/ps_backend.h) every owned cell is exact, so
+ * the result is bitwise the in-core result.
+ *
+ * The device footprint of a box is estimated as PS_OOC_COPIES copies of its
+ * stored cells (the field, the step's second buffer, one per-cell array such
+ * as a mask or count); a backend's own count (ps_timing.device_bytes) may be
+ * lower.
+ */
+#ifndef PS_OOC_H
+#define PS_OOC_H
+
+#include <stdint.h>
+
+#include "ps_decomp.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Copies of the stored cells a context is assumed to hold on its device. */
+#define PS_OOC_COPIES 3
+
+/** How a grid is streamed through a device memory budget. */
+typedef struct ps_ooc_plan {
+    int axis;            /**< 0 k (depth), 1 j, 2 i */
+    int slabs;           /**< slabs along the axis (1: the grid fits, in core) */
+    unsigned ghost;      /**< ghost layers on inner faces */
+    uint64_t budget;     /**< the budget planned for (bytes) */
+    uint64_t grid_bytes; /**< estimated footprint of the whole grid in core */
+    uint64_t slab_bytes; /**< estimated footprint of the largest slab */
+    uint64_t min_budget; /**< the smallest budget any slab plan fits */
+} ps_ooc_plan;
+
+/** Estimated device bytes of a box storing @p stored cells in precision @p p. */
+uint64_t ps_ooc_footprint(ps_grid stored, ps_precision p);
+
+/**
+ * Plan grid @p g in precision @p p with @p ghost layers under @p budget bytes
+ * (0: unlimited). The grid itself fits: slabs = 1. Otherwise the fewest
+ * slabs along k whose largest slab fits, or along j or i if no k plan does.
+ * PS_ENOMEM with "budget ... too small ... at least N bytes" in the detail
+ * (and plan->min_budget set) when no slab fits.
+ */
+int ps_ooc_plan_make(ps_grid g, ps_precision p, unsigned ghost, uint64_t budget,
+                     ps_ooc_plan *plan);
+
+/** A grid being streamed (state of ps_ooc_step()). */
+typedef struct ps_ooc {
+    ps_decomp d;        /**< the slabs */
+    ps_backend *b;      /**< backend of every slab context (not owned) */
+    ps_config cfg;      /**< config of the slab contexts (box set per slab) */
+    ps_field *field;    /**< the grid on the host (current between calls) */
+    void *other;        /**< the second host copy */
+    void *staging;      /**< one slab's stored cells */
+    double bytes;       /**< bytes uploaded and downloaded so far */
+    long passes;        /**< passes made */
+    uint64_t device_bytes; /**< most device bytes one slab context held
+                                (backend's count, else the estimate) */
+} ps_ooc;
+
+/**
+ * Set up streaming of @p field on backend @p b with config @p cfg (its box
+ * is ignored) along @p plan. Allocates the second host copy and the staging
+ * buffer; creates no context yet.
+ */
+int ps_ooc_init(ps_ooc *o, const ps_ooc_plan *plan, ps_backend *b, const ps_config *cfg,
+                ps_field *field);
+
+/**
+ * Take @p steps steps of the grid in passes of min(ghost/radius, steps
+ * left) steps; the field is current on return. On failure the context of
+ * the slab that failed is freed (no context outlives a slab) and the field
+ * holds the state of the last whole pass or a partial one: the caller must
+ * not keep it.
+ */
+int ps_ooc_step(ps_ooc *o, long steps);
+
+/** Free what ps_ooc_init() allocated. */
+void ps_ooc_free(ps_ooc *o);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PS_OOC_H */
