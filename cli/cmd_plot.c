@@ -14,6 +14,7 @@
 #include "config.h"
 #include "ps_cli.h"
 #include "ps_plot.h"
+#include "ps_time.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -23,7 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 enum {
     OPT_VAR = 1000, OPT_TIME, OPT_DEPTH, OPT_LEVEL, OPT_CMAP, OPT_VMIN, OPT_VMAX, OPT_WIDTH,
@@ -291,7 +291,11 @@ static int open_input(const char *path, const char *var, ps_dataset *ds)
     return 0;
 }
 
-static int pick_level(const plot_args *a, const ps_dataset *ds, size_t *k)
+/* The level to show: --level, the level nearest --depth, or by default the
+ * shallowest level at which @p a and @p b differ (what a model run changed;
+ * the surface is a boundary the models never change), else the surface. */
+static int pick_level(const plot_args *a, const ps_dataset *ds, const ps_field *fa,
+                      const ps_field *fb, size_t *k)
 {
     const ps_axis *ax = &ds->axes[PS_AXIS_DEPTH];
     if (a->have_level) {
@@ -299,14 +303,34 @@ static int pick_level(const plot_args *a, const ps_dataset *ds, size_t *k)
             return ps_cli_error("--level %ld is out of range: %s has %zu levels (0..%zu)", a->level,
                                 ds->path, ds->grid.nz, ds->grid.nz - 1);
         *k = (size_t)a->level;
-    } else if (ax->values && ax->len == ds->grid.nz) {
-        *k = ps_plot_nearest_level(ax->values, ax->len, a->have_depth ? a->depth : 0.0);
-    } else {
-        if (a->have_depth && a->depth != 0.0)
+    } else if (a->have_depth) {
+        if (ax->values && ax->len == ds->grid.nz)
+            *k = ps_plot_nearest_level(ax->values, ax->len, a->depth);
+        else if (a->depth != 0.0)
             return ps_cli_error("%s has no depth coordinate: use --level", ds->path);
+        else
+            *k = 0;
+    } else if (!fa || !fb || !ps_plot_changed_level(fa, fb, k)) {
         *k = 0;
     }
     return 0;
+}
+
+static int read_field(ps_dataset *ds, size_t t, ps_field *f);
+
+/* The default level of one file: what changes between its first and last
+ * time records (nothing to read when --level or --depth is given). */
+static int pick_level_file(const plot_args *a, ps_dataset *ds, size_t *k)
+{
+    ps_field f0 = {0}, f1 = {0};
+    int rc;
+    if (a->have_level || a->have_depth || ds->ntime < 2)
+        return pick_level(a, ds, NULL, NULL, k);
+    if (!(rc = read_field(ds, 0, &f0)) && !(rc = read_field(ds, ds->ntime - 1, &f1)))
+        rc = pick_level(a, ds, &f0, &f1, k);
+    ps_field_free(&f0);
+    ps_field_free(&f1);
+    return rc;
 }
 
 static int check_time(const plot_args *a, const ps_dataset *ds)
@@ -382,7 +406,7 @@ static int plot_slice(int argc, char **argv)
         return rc;
     if ((rc = open_input(a.files[0], a.var, &ds)))
         return rc;
-    if ((rc = pick_level(&a, &ds, &k)) || (rc = check_time(&a, &ds)) ||
+    if ((rc = check_time(&a, &ds)) || (rc = pick_level_file(&a, &ds, &k)) ||
         (rc = read_field(&ds, (size_t)a.time, &f)))
         goto done;
     file_stem(a.files[0], stem, sizeof stem);
@@ -443,8 +467,9 @@ static int plot_diff(int argc, char **argv)
                           db.grid.ny, db.grid.nx);
         goto done;
     }
-    if ((rc = pick_level(&a, &da, &k)) || (rc = check_time(&a, &da)) || (rc = check_time(&a, &db)) ||
-        (rc = read_field(&da, (size_t)a.time, &fa)) || (rc = read_field(&db, (size_t)a.time, &fb)))
+    if ((rc = check_time(&a, &da)) || (rc = check_time(&a, &db)) ||
+        (rc = read_field(&da, (size_t)a.time, &fa)) || (rc = read_field(&db, (size_t)a.time, &fb)) ||
+        (rc = pick_level(&a, &da, &fa, &fb, &k)))
         goto done;
     file_stem(a.files[0], sa, sizeof sa);
     file_stem(a.files[1], sb, sizeof sb);
@@ -516,62 +541,25 @@ static const char *axis_text(const ps_axis *ax, const char *name)
     return at && at->text ? at->text : "";
 }
 
-/* Days from 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm). */
-static long days_from_civil(long y, long m, long d)
-{
-    long era, yoe, doy, doe;
-    y -= m <= 2;
-    era = (y >= 0 ? y : y - 399) / 400;
-    yoe = y - era * 400;
-    doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + doe - 719468;
-}
-
-/* Slider label of time index t: a date for "<unit> since <date>" on the
- * standard calendar, else the coordinate value, else the index. */
+/* Slider label of time index t: the date of the time coordinate in its
+ * units and calendar (io/ps_time.c), else the coordinate value, else the index. */
 static void time_label(const ps_dataset *ds, size_t t, char *buf, size_t n)
 {
     const ps_axis *ax = &ds->axes[PS_AXIS_TIME];
-    const char *u, *cal;
-    char unit[32];
-    int y, mo, d, h = 0, mi = 0, sec = 0, consumed = 0;
-    double scale = 0;
+    const char *u;
+    ps_calendar cal;
+    ps_date d;
     if (!ax->present || !ax->values || t >= ax->len) {
         snprintf(buf, n, "%zu", t);
         return;
     }
     u = axis_text(ax, "units");
-    cal = axis_text(ax, "calendar");
-    if (sscanf(u, "%31s since %d-%d-%d%n", unit, &y, &mo, &d, &consumed) == 4 &&
-        (!*cal || !strcmp(cal, "standard") || !strcmp(cal, "gregorian") ||
-         !strcmp(cal, "proleptic_gregorian"))) {
-        const char *rest = u + consumed;
-        if (*rest == 'T' || *rest == ' ')
-            sscanf(rest + 1, "%d:%d:%d", &h, &mi, &sec);
-        if (!strncmp(unit, "day", 3))
-            scale = 86400;
-        else if (!strncmp(unit, "hour", 4))
-            scale = 3600;
-        else if (!strncmp(unit, "minute", 6))
-            scale = 60;
-        else if (!strncmp(unit, "second", 6))
-            scale = 1;
+    if (ps_calendar_parse(axis_text(ax, "calendar"), &cal) == PS_OK &&
+        ps_time_decode(ax->values[t], u, cal, &d) == PS_OK) {
+        ps_date_format(&d, buf, n);
+        return;
     }
-    if (scale > 0 && fabs(ax->values[t]) < 1e12) {
-        double secs = (double)days_from_civil(y, mo, d) * 86400.0 + h * 3600.0 + mi * 60.0 + sec +
-                      ax->values[t] * scale;
-        time_t tt = (time_t)floor(secs);
-        struct tm tm;
-        if (gmtime_r(&tt, &tm)) {
-            if (tm.tm_hour || tm.tm_min)
-                snprintf(buf, n, "%04d-%02d-%02d %02d:%02d", tm.tm_year + 1900, tm.tm_mon + 1,
-                         tm.tm_mday, tm.tm_hour, tm.tm_min);
-            else
-                snprintf(buf, n, "%04d-%02d-%02d", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday);
-            return;
-        }
-    }
+    ps_error_clear();
     snprintf(buf, n, "%zu (%.6g%s%s)", t, ax->values[t], *u ? " " : "", u);
 }
 
@@ -619,7 +607,7 @@ static int plot_page(const char *sub, int argc, char **argv)
         }
         k = 0;
     } else {
-        if ((rc = pick_level(&a, &ds, &k)))
+        if ((rc = pick_level_file(&a, &ds, &k)))
             goto done;
         nlev = 1;
         ntimes = ds.ntime;

@@ -95,6 +95,15 @@ size_t ps_plot_nearest_level(const double *depth, size_t n, double want);
  */
 size_t ps_plot_stride(size_t nx, size_t ny, size_t max_cells);
 
+/**
+ * The shallowest level at which @p a and @p b differ: a value changed, or a
+ * cell is land in one and ocean in the other. Used to show what a model run
+ * changed (the models keep the surface layer, a boundary, unchanged).
+ * @return 1 with @p k set; 0 if they are equal at every level, differ in
+ * shape, or memory runs out.
+ */
+int ps_plot_changed_level(const ps_field *a, const ps_field *b, size_t *k);
+
 /** Copy level @p k of @p f into @p out (ny*nx doubles, NaN for land). */
 int ps_plot_extract_level(const ps_field *f, size_t k, double *out);
 
@@ -201,10 +210,10 @@ int ps_plot_field_diff(const ps_dataset *ds, const ps_field *a, const ps_field *
 
 /**
  * The pictures of a run: DIR/STEM_before.png, DIR/STEM_after.png (same
- * colour limits) and DIR/STEM_diff.png (after - before). They show level 1,
- * the shallowest level the model changes (the surface layer is a boundary
- * the model copies unchanged), or level 0 when there are fewer than 3
- * levels. Creates DIR if needed (not its parents). An existing image is
+ * colour limits) and DIR/STEM_diff.png (after - before). They show the
+ * shallowest level the run changed (ps_plot_changed_level(); the surface
+ * layer is a boundary the models copy unchanged), or level 0 when nothing
+ * changed. Creates DIR if needed (not its parents). An existing image is
  * replaced only with @p force.
  */
 int ps_plot_run_images(const char *dir, const ps_dataset *ds, const ps_field *before,
