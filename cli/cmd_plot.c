@@ -35,7 +35,7 @@ typedef struct plot_args {
     int nfiles;
     const char *var, *out, *cmap;
     long time, level, width, height, frame_ms, depths, times, max_cells;
-    int have_level, have_depth, have_vmin, have_vmax, plotly_cdn, force;
+    int have_level, have_depth, have_vmin, have_vmax, plotly_cdn, plotly_dir, force;
     double depth, vmin, vmax;
 } plot_args;
 
@@ -155,6 +155,7 @@ static int parse_args(const char *sub, int argc, char **argv, plot_args *a, int 
     a->frame_ms = 500;
     a->depths = 5;
     a->times = -1;
+    a->plotly_dir = -1;
     optind = 0; /* reinitialise getopt for this argv */
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":ho:f", plot_options, NULL)) != -1) {
@@ -222,12 +223,15 @@ static int parse_args(const char *sub, int argc, char **argv, plot_args *a, int 
                 return PS_EXIT_USAGE;
             break;
         case OPT_PLOTLY:
+            a->plotly_cdn = 0;
             if (!strcmp(optarg, "cdn"))
                 a->plotly_cdn = 1;
             else if (!strcmp(optarg, "embed"))
-                a->plotly_cdn = 0;
+                a->plotly_dir = 0;
+            else if (!strcmp(optarg, "directory"))
+                a->plotly_dir = 1;
             else
-                return ps_cli_error("--plotly: '%s' is not 'embed' or 'cdn'", optarg);
+                return ps_cli_error("--plotly: '%s' is not 'embed', 'directory' or 'cdn'", optarg);
             break;
         case OPT_DEPTHS:
             if (ps_cli_parse_long("--depths", optarg, 1, 1000, &a->depths))
@@ -681,6 +685,7 @@ static int plot_page(const char *sub, int argc, char **argv)
     ps_html_options_init(&o);
     o.path = a.out;
     o.plotly_cdn = a.plotly_cdn;
+    o.plotly_dir = a.plotly_dir;
     o.cmap = a.cmap;
     o.have_vmin = a.have_vmin;
     o.have_vmax = a.have_vmax;
@@ -689,7 +694,7 @@ static int plot_page(const char *sub, int argc, char **argv)
     o.frame_ms = (int)a.frame_ms;
     o.max_cells = (size_t)a.max_cells;
     o.force = a.force;
-    if (!a.plotly_cdn && !PS_PLOTLY_JS[0])
+    if (!a.plotly_cdn && !ps_html_plotly_file()[0])
         ps_cli_warn("no plotly.js was found at configure time: the page references the CDN "
                     "and needs the network (configure --with-plotly-js=PATH to embed one)");
     rc = cube ? ps_html_cube(&src, &o, &info) : ps_html_animate(&src, &o, &info);

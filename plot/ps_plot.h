@@ -251,7 +251,12 @@ typedef struct ps_html_source {
 typedef struct ps_html_options {
     const char *path;       /**< output .html */
     int plotly_cdn;         /**< reference the CDN instead of embedding plotly.js */
-    const char *plotly_js;  /**< file to embed; NULL: the one configure found */
+    /** 1: write plotly.js once beside the page and reference it (plotly's
+     *  include_plotlyjs='directory'); 0: embed it; -1 (the default): embed
+     *  it when it is at most PS_HTML_EMBED_MAX_BYTES (a minified copy), else
+     *  write it beside the page. */
+    int plotly_dir;
+    const char *plotly_js;  /**< file to embed; NULL: ps_html_plotly_file() */
     const char *cmap;       /**< NULL: viridis */
     int have_vmin;          /**< nonzero: vmin is set */
     int have_vmax;          /**< nonzero: vmax is set */
@@ -263,8 +268,18 @@ typedef struct ps_html_options {
     int force;              /**< replace an existing file (else an existing path is an error) */
 } ps_html_options;
 
-/** Defaults: embed, viridis, 500 ms, default budgets. */
+/** Defaults: embed (a minified plotly.js), viridis, 500 ms, default budgets. */
 void ps_html_options_init(ps_html_options *o);
+
+/** Largest plotly.js embedded by default (4 MiB: a minified one is 3.6 MiB). */
+#define PS_HTML_EMBED_MAX_BYTES 4194304L
+
+/**
+ * The plotly.js pages use: the minified copy made at build time (in the build
+ * tree, else installed in $(pkgdatadir)), else the file configure found, else
+ * "" (the pages reference the CDN).
+ */
+const char *ps_html_plotly_file(void);
 
 /** What was written. */
 typedef struct ps_html_info {

@@ -11,4 +11,7 @@ check_PROGRAMS += tests/test_plot_time
 tests_test_plot_time_SOURCES = tests/test_plot_time.c
 tests_test_plot_time_LDADD = io/libpstencil-io.la core/libpstencil.la -lm
 TESTS += tests/test_plot_time tests/plot_time_cftime.sh tests/plot_levels_dates.sh
+# Pages under 5 MB: a minified plotly.js embedded, or written once beside them.
+TESTS += tests/plot_html_size.sh
+EXTRA_DIST += tests/plot_html_size.sh
 EXTRA_DIST += tests/plot_time_cftime.sh tests/plot_levels_dates.sh
