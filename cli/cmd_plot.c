@@ -27,7 +27,8 @@
 
 enum {
     OPT_VAR = 1000, OPT_TIME, OPT_DEPTH, OPT_LEVEL, OPT_CMAP, OPT_VMIN, OPT_VMAX, OPT_WIDTH,
-    OPT_HEIGHT, OPT_DATA, OPT_FRAME_MS, OPT_PLOTLY, OPT_DEPTHS, OPT_TIMES, OPT_MAX_CELLS
+    OPT_HEIGHT, OPT_DATA, OPT_FRAME_MS, OPT_PLOTLY, OPT_DEPTHS, OPT_TIMES, OPT_MAX_CELLS, OPT_LON,
+    OPT_LAT
 };
 
 typedef struct plot_args {
@@ -35,8 +36,9 @@ typedef struct plot_args {
     int nfiles;
     const char *var, *out, *cmap;
     long time, level, width, height, frame_ms, depths, times, max_cells;
-    int have_level, have_depth, have_vmin, have_vmax, plotly_cdn, plotly_dir, force;
-    double depth, vmin, vmax;
+    int have_level, have_depth, have_vmin, have_vmax, plotly_cdn, plotly_dir, force, have_lon,
+        have_lat;
+    double depth, vmin, vmax, lon[2], lat[2];
 } plot_args;
 
 static const struct option plot_options[] = {
@@ -67,6 +69,8 @@ static const struct option plot_options[] = {
     {"num_time_steps", required_argument, NULL, OPT_TIMES},
     {"num-time-steps", required_argument, NULL, OPT_TIMES},
     {"max-cells", required_argument, NULL, OPT_MAX_CELLS},
+    {"lon", required_argument, NULL, OPT_LON},
+    {"lat", required_argument, NULL, OPT_LAT},
     {NULL, 0, NULL, 0},
 };
 
@@ -143,6 +147,22 @@ static void help(const char *sub, FILE *f)
                    "'pstencil plot SUBCOMMAND --help' describes each.%s\n",
                 ps_plot_have_images() ? "" : "\nThis pstencil was built without PLplot: slice and diff are unavailable.");
     }
+}
+
+/* "A:B" with A < B. */
+static int parse_range(const char *opt, const char *arg, double r[2])
+{
+    char *end;
+    r[0] = strtod(arg, &end);
+    if (end == arg || *end != ':')
+        return ps_cli_error("%s: '%s' is not FROM:TO (e.g. -20:20)", opt, arg);
+    arg = end + 1;
+    r[1] = strtod(arg, &end);
+    if (end == arg || *end || !isfinite(r[0]) || !isfinite(r[1]))
+        return ps_cli_error("%s: '%s' is not FROM:TO (e.g. -20:20)", opt, arg);
+    if (!(r[0] < r[1]))
+        return ps_cli_error("%s: %g is not below %g", opt, r[0], r[1]);
+    return 0;
 }
 
 static int parse_args(const char *sub, int argc, char **argv, plot_args *a, int *done)
@@ -240,6 +260,18 @@ static int parse_args(const char *sub, int argc, char **argv, plot_args *a, int 
         case OPT_TIMES:
             if (ps_cli_parse_long("--times", optarg, 1, 100000, &a->times))
                 return PS_EXIT_USAGE;
+            break;
+        case OPT_LON:
+            if (parse_range("--lon", optarg, a->lon))
+                return PS_EXIT_USAGE;
+            if (a->lon[1] - a->lon[0] > 360)
+                return ps_cli_error("--lon %s: more than 360 degrees", optarg);
+            a->have_lon = 1;
+            break;
+        case OPT_LAT:
+            if (parse_range("--lat", optarg, a->lat))
+                return PS_EXIT_USAGE;
+            a->have_lat = 1;
             break;
         case OPT_MAX_CELLS:
             if (ps_cli_parse_long("--max-cells", optarg, 100, 100000000, &a->max_cells))
@@ -380,6 +412,12 @@ static void image_options(const plot_args *a, const char *path, ps_image_options
     o->vmin = a->vmin;
     o->vmax = a->vmax;
     o->force = a->force;
+    o->have_lon_window = a->have_lon;
+    o->lon_w = a->lon[0];
+    o->lon_e = a->lon[1];
+    o->have_lat_window = a->have_lat;
+    o->lat_s = a->lat[0];
+    o->lat_n = a->lat[1];
 }
 
 static int need_images(void)
@@ -429,6 +467,9 @@ static int plot_slice(int argc, char **argv)
     ps_plot_level_label(&ds, k, lev, sizeof lev);
     printf("wrote %s: %s at %s, time index %ld; colour limits %.6g .. %.6g %s; %zu ocean, %zu land cells\n",
            a.out, ds.var_name, lev, a.time, info.vmin, info.vmax, ds.units, info.ocean, info.land);
+    if (a.have_lon || a.have_lat)
+        printf("window: %zu longitudes from %g to %g, %zu latitudes\n", info.nx, info.lon0,
+               info.lon1, info.ny);
 done:
     ps_field_free(&f);
     ps_dataset_close(&ds);

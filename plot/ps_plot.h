@@ -136,6 +136,15 @@ typedef struct ps_image_options {
     double vmax;       /**< upper colour limit */
     int symmetric;     /**< automatic limits symmetric about 0 (differences) */
     int force;         /**< replace an existing file (else an existing path is an error) */
+    /** Show only longitudes lon_w..lon_e (degrees east, lon_w < lon_e, at most
+     *  360 apart): a window that crosses 0 or 180 degrees on a 0..360 or
+     *  -180..180 grid is taken across the seam, its columns reordered. */
+    int have_lon_window;
+    double lon_w;      /**< western edge of the window */
+    double lon_e;      /**< eastern edge of the window */
+    int have_lat_window; /**< show only latitudes lat_s..lat_n */
+    double lat_s;      /**< southern edge of the window */
+    double lat_n;      /**< northern edge of the window */
 } ps_image_options;
 
 /** Defaults: 1000x700, automatic limits, default colour map. */
@@ -143,6 +152,10 @@ void ps_image_options_init(ps_image_options *o);
 
 /** What was drawn. */
 typedef struct ps_image_info {
+    size_t nx;      /**< longitudes drawn (after the window) */
+    size_t ny;      /**< latitudes drawn */
+    double lon0;    /**< first longitude drawn (unwrapped: west of lon1) */
+    double lon1;    /**< last longitude drawn */
     double vmin;    /**< colour limits used: low end */
     double vmax;    /**< colour limits used: high end */
     size_t ocean;   /**< finite cells */
@@ -152,9 +165,15 @@ typedef struct ps_image_info {
 
 /**
  * Draw @p s as a map: longitude/latitude axes with ticks and labels, land in
- * grey, a colour bar labelled with the units, the title(s) on top.
+ * grey, a colour bar labelled with the units, the title(s) on top. The map
+ * keeps its geographic proportions (a degree of longitude is cos(mid-latitude)
+ * of a degree of latitude) at any page size. Longitudes that jump by more
+ * than 180 degrees (a 0..360 grid cut across 0: 350, 355, 0, 5) are
+ * unwrapped; a longitude window (o->have_lon_window) is taken across the
+ * seam of the grid.
  * @return PS_OK; PS_EINVAL (bad sizes, unknown colour map or extension,
- * vmin >= vmax), PS_EIO (cannot write), PS_ENOTIMPL (built without PLplot),
+ * vmin >= vmax, a window holding no cell), PS_EIO (cannot write),
+ * PS_ENOTIMPL (built without PLplot),
  * PS_EINTERNAL (PLplot failed).
  */
 int ps_plot_slice(const ps_slice *s, const ps_image_options *o, ps_image_info *info);

@@ -122,8 +122,11 @@ static void ps_geo_label(PLINT axis, PLFLT value, PLCHAR_NC_VECTOR label, PLINT 
                          PLPointer data)
 {
     const char *hemi;
-    double a = fabs(value);
+    double a;
     (void)data;
+    if (axis == PL_X_AXIS) /* unwrapped longitudes: 190 is 170 W, -200 is 160 E */
+        value = fmod(fmod(value + 180.0, 360.0) + 360.0, 360.0) - 180.0;
+    a = fabs(value);
     if (fabs(value) < 1e-9)
         hemi = "";
     else if (axis == PL_X_AXIS)
@@ -293,7 +296,103 @@ static int ps_pl_draw(const ps_slice *s, const ps_image_options *o, const ps_cma
     return PS_OK;
 }
 
-int ps_plot_slice(const ps_slice *s, const ps_image_options *o, ps_image_info *info)
+/* A column of a window: its longitude east of the window's western edge. */
+typedef struct ps_col {
+    double x;
+    size_t i;
+} ps_col;
+
+static int ps_col_cmp(const void *a, const void *b)
+{
+    const ps_col *p = a, *q = b;
+    return p->x < q->x ? -1 : p->x > q->x ? 1 : (p->i > q->i) - (p->i < q->i);
+}
+
+/* The cells of @p in that the options' window selects, in map order, into
+ * @p out (buffers in @p buf[0..3], freed by the caller): longitudes unwrapped
+ * (350, 355, 0, 5 -> 350, 355, 360, 365), a longitude window taken modulo
+ * 360 from its western edge (columns reordered across the grid's seam). */
+static int ps_slice_window(const ps_slice *in, const ps_image_options *o, ps_slice *out,
+                           void *buf[4])
+{
+    double *lon = NULL, *lat = NULL, *val = NULL;
+    unsigned char *mark = NULL;
+    ps_col *cols = NULL;
+    size_t *rows = NULL, i, j, nc = 0, nr = 0;
+    int rc = PS_OK;
+    *out = *in;
+    cols = malloc(in->nx * sizeof *cols);
+    rows = malloc(in->ny * sizeof *rows);
+    if (!cols || !rows) {
+        rc = ps_error(PS_ENOMEM, "out of memory drawing %s", o->path);
+        goto done;
+    }
+    for (i = 0; i < in->nx; i++) {
+        double x = in->lon[i];
+        if (!isfinite(x)) {
+            rc = ps_error(PS_EINVAL, "longitude %zu is not finite", i);
+            goto done;
+        }
+        if (o->have_lon_window) {
+            x = o->lon_w + fmod(fmod(x - o->lon_w, 360.0) + 360.0, 360.0);
+            if (x > o->lon_e)
+                continue;
+        } else if (nc > 0) {
+            while (x - cols[nc - 1].x > 180.0)
+                x -= 360.0;
+            while (x - cols[nc - 1].x < -180.0)
+                x += 360.0;
+        }
+        cols[nc].x = x;
+        cols[nc++].i = i;
+    }
+    if (o->have_lon_window)
+        qsort(cols, nc, sizeof *cols, ps_col_cmp);
+    for (j = 0; j < in->ny; j++)
+        if (!o->have_lat_window || (in->lat[j] >= o->lat_s && in->lat[j] <= o->lat_n))
+            rows[nr++] = j;
+    if (nc == 0 || nr == 0) {
+        rc = ps_error(PS_EINVAL, "the window (longitudes %g..%g, latitudes %g..%g) holds no cell "
+                                 "of the grid",
+                      o->have_lon_window ? o->lon_w : -HUGE_VAL, o->have_lon_window ? o->lon_e : HUGE_VAL,
+                      o->have_lat_window ? o->lat_s : -90.0, o->have_lat_window ? o->lat_n : 90.0);
+        goto done;
+    }
+    lon = malloc(nc * sizeof *lon);
+    lat = malloc(nr * sizeof *lat);
+    val = malloc(nc * nr * sizeof *val);
+    mark = in->mark ? malloc(nc * nr) : NULL;
+    if (!lon || !lat || !val || (in->mark && !mark)) {
+        rc = ps_error(PS_ENOMEM, "out of memory drawing %s", o->path);
+        goto done;
+    }
+    for (i = 0; i < nc; i++)
+        lon[i] = cols[i].x;
+    for (j = 0; j < nr; j++) {
+        lat[j] = in->lat[rows[j]];
+        for (i = 0; i < nc; i++) {
+            val[j * nc + i] = in->values[rows[j] * in->nx + cols[i].i];
+            if (mark)
+                mark[j * nc + i] = in->mark[rows[j] * in->nx + cols[i].i];
+        }
+    }
+    out->nx = nc;
+    out->ny = nr;
+    out->lon = lon;
+    out->lat = lat;
+    out->values = val;
+    out->mark = mark;
+done:
+    buf[0] = lon;
+    buf[1] = lat;
+    buf[2] = val;
+    buf[3] = mark;
+    free(cols);
+    free(rows);
+    return rc;
+}
+
+int ps_plot_slice(const ps_slice *in, const ps_image_options *o, ps_image_info *info)
 {
     const ps_cmap *cm;
     const char *dev;
@@ -302,26 +401,45 @@ int ps_plot_slice(const ps_slice *s, const ps_image_options *o, ps_image_info *i
     char *tmp = NULL;
     size_t i, j, n, ocean = 0, land = 0, marked = 0;
     int rc = PS_OK, fd, locked = 0;
+    ps_slice win;
+    const ps_slice *s = &win;
+    void *wbuf[4] = {NULL, NULL, NULL, NULL};
 
-    if (!s || !o || !o->path || !*o->path)
+    if (!in || !o || !o->path || !*o->path)
         return ps_error(PS_EINVAL, "ps_plot_slice: no slice or no output path");
-    if (!s->nx || !s->ny || !s->lon || !s->lat || !s->values)
+    if (!in->nx || !in->ny || !in->lon || !in->lat || !in->values)
         return ps_error(PS_EINVAL, "ps_plot_slice: empty slice");
-    if (s->nx > 100000 || s->ny > 100000)
-        return ps_error(PS_EINVAL, "slice of %zu x %zu cells is too large to draw", s->nx, s->ny);
-    if (!ps_monotonic(s->lon, s->nx) || !ps_monotonic(s->lat, s->ny))
-        return ps_error(PS_EINVAL, "longitudes and latitudes must be finite and strictly monotonic");
+    if (in->nx > 100000 || in->ny > 100000)
+        return ps_error(PS_EINVAL, "slice of %zu x %zu cells is too large to draw", in->nx, in->ny);
+    if (o->have_lon_window && !(o->lon_w < o->lon_e && o->lon_e - o->lon_w <= 360.0))
+        return ps_error(PS_EINVAL, "longitude window %g..%g: the western edge must be below the "
+                                   "eastern one, at most 360 degrees apart", o->lon_w, o->lon_e);
+    if (o->have_lat_window && !(o->lat_s < o->lat_n))
+        return ps_error(PS_EINVAL, "latitude window %g..%g: the southern edge must be below the "
+                                   "northern one", o->lat_s, o->lat_n);
+    if ((rc = ps_slice_window(in, o, &win, wbuf)))
+        goto done;
+    if (!ps_monotonic(s->lon, s->nx) || !ps_monotonic(s->lat, s->ny)) {
+        rc = ps_error(PS_EINVAL, "longitudes and latitudes must be finite and strictly monotonic");
+        goto done;
+    }
     if (o->width < 200 || o->height < 150 || o->width > 10000 || o->height > 10000)
-        return ps_error(PS_EINVAL, "image size %dx%d is out of range (200x150 .. 10000x10000)",
-                        o->width, o->height);
+    {
+        rc = ps_error(PS_EINVAL, "image size %dx%d is out of range (200x150 .. 10000x10000)",
+                      o->width, o->height);
+        goto done;
+    }
     dev = ps_pl_device(o->path);
-    if (!dev)
-        return ps_error(PS_EINVAL, "%s: unknown image type (use .png, .svg or .pdf)", o->path);
+    if (!dev) {
+        rc = ps_error(PS_EINVAL, "%s: unknown image type (use .png, .svg or .pdf)", o->path);
+        goto done;
+    }
     cm = ps_cmap_find(o->cmap ? o->cmap : (o->symmetric ? "rdbu" : "viridis"));
     if (!cm) {
         char names[256];
         ps_cmap_names(names, sizeof names);
-        return ps_error(PS_EINVAL, "unknown colour map '%s' (one of: %s)", o->cmap, names);
+        rc = ps_error(PS_EINVAL, "unknown colour map '%s' (one of: %s)", o->cmap, names);
+        goto done;
     }
 
     n = s->nx * s->ny;
@@ -343,13 +461,15 @@ int ps_plot_slice(const ps_slice *s, const ps_image_options *o, ps_image_info *i
         rc = PS_OK;
     }
     if (rc)
-        return rc;
+        goto done;
     if (o->have_vmin)
         vmin = o->vmin;
     if (o->have_vmax)
         vmax = o->vmax;
-    if (!(vmin < vmax))
-        return ps_error(PS_EINVAL, "colour limits: vmin (%g) must be below vmax (%g)", vmin, vmax);
+    if (!(vmin < vmax)) {
+        rc = ps_error(PS_EINVAL, "colour limits: vmin (%g) must be below vmax (%g)", vmin, vmax);
+        goto done;
+    }
 
     xe = malloc((s->nx + 1) * sizeof *xe);
     ye = malloc((s->ny + 1) * sizeof *ye);
@@ -428,8 +548,14 @@ int ps_plot_slice(const ps_slice *s, const ps_image_options *o, ps_image_info *i
         info->ocean = ocean;
         info->land = land;
         info->marked = marked;
+        info->nx = s->nx;
+        info->ny = s->ny;
+        info->lon0 = s->lon[0];
+        info->lon1 = s->lon[s->nx - 1];
     }
 done:
+    for (i = 0; i < 4; i++)
+        free(wbuf[i]);
     if (locked)
         pthread_mutex_unlock(&ps_pl_lock);
     if (tmp && tmp[0]) {
@@ -437,7 +563,7 @@ done:
         unlink(tmp);
     }
     if (z)
-        plFree2dGrid(z, (PLINT)s->nx, (PLINT)s->ny);
+        plFree2dGrid(z, (PLINT)win.nx, (PLINT)win.ny);
     free(xe);
     free(ye);
     free(tmp);
