@@ -117,6 +117,21 @@ static int ps_monotonic(const double *c, size_t n)
     return 1;
 }
 
+/* A tick step of 1, 2 or 5 times a power of ten giving at most @p maxn
+ * intervals over @p span (0: let PLplot choose). */
+static double ps_nice_step(double span, double maxn)
+{
+    double base, m[] = {1, 2, 5, 10};
+    int i;
+    if (!(span > 0) || !(maxn >= 1))
+        return 0.0;
+    base = pow(10.0, floor(log10(span / maxn)));
+    for (i = 0; i < 4; i++)
+        if (span / (m[i] * base) <= maxn)
+            return m[i] * base;
+    return 10 * base;
+}
+
 /* Axis labels: 10°W, 5°E, 30°N, 2°S. */
 static void ps_geo_label(PLINT axis, PLFLT value, PLCHAR_NC_VECTOR label, PLINT length,
                          PLPointer data)
@@ -137,6 +152,31 @@ static void ps_geo_label(PLINT axis, PLFLT value, PLCHAR_NC_VECTOR label, PLINT 
         snprintf(label, (size_t)length, "%.0f°%s", a, hemi);
     else
         snprintf(label, (size_t)length, "%.4g°%s", a, hemi);
+}
+
+/* Colour-bar labels with as many decimals as the range needs and no
+ * separate exponent (PLplot writes "(x10^-5)" above the bar, over the
+ * subtitle): 0.00012, 1.5e-05, 20.001. */
+static void ps_bar_label(PLINT axis, PLFLT value, PLCHAR_NC_VECTOR label, PLINT length,
+                         PLPointer data)
+{
+    const double *range = data; /* vmin, vmax */
+    double span = fabs(range[1] - range[0]), big = fmax(fabs(range[0]), fabs(range[1]));
+    int dec;
+    (void)axis;
+    if (fabs(value) < 1e-12 * (big > 0 ? big : 1))
+        value = 0.0;
+    if (!(span > 0))
+        span = big > 0 ? big : 1;
+    if (big < 1e6 && span >= 1e-8) {
+        dec = (int)ceil(-log10(span / 10.0));
+        dec = dec < 0 ? 0 : dec > 9 ? 9 : dec;
+        snprintf(label, (size_t)length, "%.*f", dec, value);
+    } else {
+        dec = (int)ceil(log10(big / span)) + 1;
+        dec = dec < 1 ? 1 : dec > 9 ? 9 : dec;
+        snprintf(label, (size_t)length, "%.*e", dec, value);
+    }
 }
 
 static void ps_set_cmap1(const ps_cmap *c)
@@ -162,8 +202,8 @@ static int ps_pl_draw(const ps_slice *s, const ps_image_options *o, const ps_cma
 {
     PLINT old_strm = 0, strm = 0;
     volatile int started = 0;
-    double x0, x1, y0, y1, latmid, ratio, bw, bh, vx0, vx1, vy0, vy1;
-    const double L = 0.09, R = 0.84, B = 0.11, T = 0.86;
+    double x0, x1, y0, y1, latmid, ratio, vx0, vx1, vy0, vy1, fs, ch = 14.0, map_w = 500.0;
+    double range[2] = {vmin, vmax};
     char opt[64];
     PLcGrid cgrid;
     size_t i, j;
@@ -193,7 +233,17 @@ static int ps_pl_draw(const ps_slice *s, const ps_image_options *o, const ps_cma
     started = 1;
     ps_set_cmap1(cm);
     pladv(0);
-    plschr(0.0, 0.95 * o->height / 700.0 > 0.6 ? 0.95 * o->height / 700.0 : 0.6);
+    /* Fonts scale with the smaller side (1 at 1000x700); every margin is
+     * counted in character heights, so text keeps its room at any size. */
+    fs = fmin(o->width / 1000.0, o->height / 700.0);
+    fs = fs < 0.55 ? 0.55 : fs;
+    plschr(0.0, 0.95 * fs);
+    {
+        PLFLT def, ht, sx0, sx1, sy0, sy1;
+        plgchr(&def, &ht);
+        plgspa(&sx0, &sx1, &sy0, &sy1);
+        ch = ht * o->width / (sx1 - sx0); /* character height in pixels */
+    }
 
     x0 = fmin(xe[0], xe[s->nx]);
     x1 = fmax(xe[0], xe[s->nx]);
@@ -204,29 +254,40 @@ static int ps_pl_draw(const ps_slice *s, const ps_image_options *o, const ps_cma
     if (!(fabs(latmid) < 89.0))
         latmid = 0.0;
     ratio = (x1 - x0) * cos(latmid * M_PI / 180.0) / (y1 - y0);
-    bw = (R - L) * o->width;
-    bh = (T - B) * o->height;
-    vx0 = L;
-    vx1 = R;
-    vy0 = B;
-    vy1 = T;
-    if (ratio > 0 && isfinite(ratio)) {
+    if (!(ratio > 0 && isfinite(ratio)))
+        ratio = 1.0;
+    {
+        /* margins in pixels: y tick labels and label left; the colour bar,
+         * its labels and units right; two title lines above; x tick labels
+         * and label below */
+        char l0[64], l1[64];
+        size_t lw;
+        double ml, mr, mt = 5.2 * ch, mb = 4.8 * ch;
+        ps_bar_label(PL_Y_AXIS, vmin, l0, sizeof l0, range);
+        ps_bar_label(PL_Y_AXIS, vmax, l1, sizeof l1, range);
+        lw = strlen(l0) > strlen(l1) ? strlen(l0) : strlen(l1);
+        /* gap, bar, tick, its labels (0.85 character heights a digit), units, edge */
+        mr = (1.2 + 1.6 + 0.6 + 0.85 * (double)(lw + 1) + 3.0 + 1.0) * ch;
+        ml = 7.0 * ch;
+        double bw = o->width - ml - mr, bh = o->height - mt - mb, mw, mh, left, bottom;
+        if (bw < 20)
+            bw = 20;
+        if (bh < 20)
+            bh = 20;
         if (bw / bh > ratio) {
-            double w = bh * ratio / o->width;
-            if (w < 0.3)
-                w = 0.3;
-            /* Centre map and colour bar (about 0.12 of the page) together. */
-            vx0 = 0.5 - 0.5 * (w + 0.12) + 0.02;
-            if (vx0 < L)
-                vx0 = L;
-            vx1 = vx0 + w;
+            mh = bh;
+            mw = bh * ratio;
         } else {
-            double h = bw / ratio / o->height;
-            if (h < 0.3)
-                h = 0.3;
-            vy0 = B + 0.5 * ((T - B) - h);
-            vy1 = vy0 + h;
+            mw = bw;
+            mh = bw / ratio;
         }
+        left = ml + 0.5 * (bw - mw);
+        bottom = mb + 0.5 * (bh - mh);
+        vx0 = left / o->width;
+        vx1 = (left + mw) / o->width;
+        vy0 = bottom / o->height;
+        vy1 = (bottom + mh) / o->height;
+        map_w = mw;
     }
     plvpor(vx0, vx1, vy0, vy1);
     plwind(x0, x1, y0, y1);
@@ -258,16 +319,21 @@ static int ps_pl_draw(const ps_slice *s, const ps_image_options *o, const ps_cma
     plcol0(1);
     plwidth(1.0);
     plslabelfunc(ps_geo_label, NULL);
-    plbox("bcnsto", 0.0, 0, "bcnstvo", 0.0, 0);
+    /* at most one longitude label per 5 characters of map width, one
+     * latitude label per 2.5 character heights */
+    plbox("bcnsto", ps_nice_step(x1 - x0, fmax(1.0, (vx1 - vx0) * o->width / (5.0 * ch))), 0,
+          "bcnstvo", ps_nice_step(y1 - y0, fmax(1.0, (vy1 - vy0) * o->height / (2.5 * ch))), 0);
     plslabelfunc(NULL, NULL);
     pllab(s->xlabel ? s->xlabel : "Longitude", s->ylabel ? s->ylabel : "Latitude", "");
     if (s->subtitle && *s->subtitle) {
-        plmtex("t", 2.6, 0.5, 0.5, s->title ? s->title : "");
-        plschr(0.0, 0.8 * o->height / 700.0 > 0.5 ? 0.8 * o->height / 700.0 : 0.5);
-        plmtex("t", 1.1, 0.5, 0.5, s->subtitle);
-        plschr(0.0, 0.95 * o->height / 700.0 > 0.6 ? 0.95 * o->height / 700.0 : 0.6);
+        /* the subtitle clear of the top latitude label (half a character
+         * above the map's edge) */
+        plmtex("t", 3.1, 0.5, 0.5, s->title ? s->title : "");
+        plschr(0.0, 0.8 * fs);
+        plmtex("t", 1.6, 0.5, 0.5, s->subtitle);
+        plschr(0.0, 0.95 * fs);
     } else {
-        plmtex("t", 1.5, 0.5, 0.5, s->title ? s->title : "");
+        plmtex("t", 2.0, 0.5, 0.5, s->title ? s->title : "");
     }
 
     /* The colour bar, right of the map, as tall as the map. */
@@ -277,18 +343,21 @@ static int ps_pl_draw(const ps_slice *s, const ps_image_options *o, const ps_cma
         PLFLT *values[1] = {vals};
         PLINT n_values[1] = {NV}, sub_ticks[1] = {0};
         PLINT label_opts[1] = {PL_COLORBAR_LABEL_RIGHT};
-        const char *labels[1], *axis_opts[1] = {"bcvmti"};
+        const char *labels[1], *axis_opts[1] = {"bcvmtio"};
         int m;
         for (m = 0; m < NV; m++)
             vals[m] = vmin + (vmax - vmin) * m / (NV - 1);
         labels[0] = s->units && *s->units ? s->units : "(no units)";
         snprintf(opt, sizeof opt, "%s", labels[0]);
         labels[0] = opt;
+        plslabelfunc(ps_bar_label, range);
+        /* offset and width in map widths: a gap of 1.2 and a bar of 1.6 characters */
         plcolorbar(&cbw, &cbh, PL_COLORBAR_IMAGE,
                    PL_POSITION_RIGHT | PL_POSITION_OUTSIDE | PL_POSITION_VIEWPORT,
-                   0.025 * (R - L) / (vx1 - vx0), 0.0, 0.035 * (R - L) / (vx1 - vx0), 1.0,
+                   1.2 * ch / map_w, 0.0, 1.6 * ch / map_w, 1.0,
                    0, 1, 1, 0.0, 0.0, 0, 0.0, 1, label_opts, labels, 1, axis_opts, ticks,
                    sub_ticks, n_values, (PLFLT_MATRIX)values);
+        plslabelfunc(NULL, NULL);
     }
     (void)started;
     plend1();

@@ -7,7 +7,7 @@ numpy is used when present for speed). Usage:
       value), i.e. the columns are in longitude order.
   plot_png.py layout FILE.png W H RATIO
       the page is W x H; the map (the land-grey rectangle) has width/height
-      = RATIO within 2 %; nothing is drawn on the page's outer 2-pixel border
+      = RATIO within 2 % and a pixel; nothing is drawn on the page's outer 2-pixel border
       (no text or map clipped); text lies above and below the map and a
       clear band separates the title rows from the map's top edge.
 """
@@ -109,18 +109,23 @@ def gradient(path):
     print("%s: map x %d..%d gets lighter west to east (%.0f -> %.0f)" % (path, x0, x1, lum[0], lum[-1]))
 
 
-def layout(path, W, H, ratio):
+def layout(path, W, H, ratio, bar_clear=False):
     w, h, px = read_png(path)
     if (w, h) != (W, H):
         fail(path, "size %dx%d, expected %dx%d" % (w, h, W, H))
     grey = (150, 150, 150)
-    gx = [x for x in range(w) if any(px[y][x] == grey for y in range(0, h, 2))]
-    gy = [y for y in range(h) if any(px[y][x] == grey for x in range(0, w, 2))]
+    # the map's land frame: columns and rows with many land-grey pixels (text
+    # anti-aliasing leaves a few of that grey elsewhere)
+    cx = [sum(1 for y in range(h) if px[y][x] == grey) for x in range(w)]
+    cy = [sum(1 for x in range(w) if px[y][x] == grey) for y in range(h)]
+    gx = [x for x in range(w) if cx[x] > 0.3 * max(cx)]
+    gy = [y for y in range(h) if cy[y] > 0.3 * max(cy)]
     if not gx:
         fail(path, "no land-grey map")
-    mx0, mx1, my0, my1 = min(gx), max(gx), min(gy), max(gy)
+    # (+1 pixel each side: the frame line covers the map's outermost pixels)
+    mx0, mx1, my0, my1 = min(gx) - 1, max(gx) + 1, min(gy) - 1, max(gy) + 1
     got = (mx1 - mx0 + 1) / (my1 - my0 + 1)
-    if abs(got / ratio - 1) > 0.02:
+    if abs(got / ratio - 1) > 0.02 + 1.0 / min(mx1 - mx0 + 1, my1 - my0 + 1):
         fail(path, "map %dx%d px: aspect %.3f, geographic %.3f" % (mx1 - mx0 + 1, my1 - my0 + 1, got, ratio))
     white = (255, 255, 255)
     for y in list(range(2)) + list(range(h - 2, h)):
@@ -145,6 +150,15 @@ def layout(path, W, H, ratio):
     band = [y for y in range(max(0, my0 - 6 * tick), my0 - tick) if y not in set(text_rows)]
     if not band:
         fail(path, "text crowds the map's top edge (rows %d..%d all hold text)" % (my0 - 6 * tick, my0 - tick))
+    if bar_clear:
+        # the colour bar as tall as the map: PLplot shrinks it to make room for
+        # an exponent label such as "(x10^-4)" above it, which then collides
+        # with the subtitle (the labels must carry their own digits)
+        bx, n = colour_bar_x(w, h, px)
+        by = [y for y in range(my0 - 2, my1 + 3) if px[y][bx] != white and not dark(px[y][bx])]
+        if not by or abs(min(by) - my0) > 3 or abs(max(by) - my1) > 3:
+            fail(path, "the colour bar (x=%d) spans rows %s..%s, the map %d..%d"
+                 % (bx, min(by) if by else None, max(by) if by else None, my0, my1))
     print("%s: %dx%d, map %dx%d px at (%d,%d), aspect %.3f (geographic %.3f), text rows %d..%d inside"
           % (path, w, h, mx1 - mx0 + 1, my1 - my0 + 1, mx0, my0, got, ratio, min(text_rows), max(text_rows)))
 
@@ -153,6 +167,7 @@ if __name__ == '__main__':
     if sys.argv[1] == 'gradient':
         gradient(sys.argv[2])
     elif sys.argv[1] == 'layout':
-        layout(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5]))
+        layout(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5]),
+               len(sys.argv) > 6 and sys.argv[6] == 'bar')
     else:
         sys.exit("unknown check " + sys.argv[1])
