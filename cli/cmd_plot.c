@@ -74,68 +74,101 @@ static const struct option plot_options[] = {
     {NULL, 0, NULL, 0},
 };
 
-static void help_common(FILE *f)
+/* Options every subcommand shares; a difference map has its own colour rules. */
+static void help_common(FILE *f, int diff)
 {
-    char names[256];
-    ps_cmap_names(names, sizeof names);
-    fprintf(f,
-            "  --var NAME          the variable (default: found by CF rules)\n"
-            "  --cmap NAME         colour map: %s\n"
-            "  --vmin V, --vmax V  colour limits (default: 2nd/98th percentiles of the ocean)\n"
-            "  -o, --output PATH   output file (default below); an existing one is refused\n"
-            "  -f, --force         overwrite an existing output file\n"
-            "  -h, --help          this help\n",
-            names);
+    char names[256] = "", one[64];
+    const ps_cmap *c;
+    int i;
+    for (i = 0; (c = ps_cmap_get(i)); i++)
+        if (!diff || c->diverging) {
+            snprintf(one, sizeof one, "%s%s", names[0] ? ", " : "", c->name);
+            strncat(names, one, sizeof names - strlen(names) - 1);
+        }
+    fprintf(f, "  --var NAME          the variable (default: found by CF rules)\n");
+    if (diff)
+        fprintf(f, "  --cmap NAME         diverging colour map: %s (default rdbu; any other\n"
+                   "                      map is replaced by rdbu, with a warning)\n", names);
+    else
+        fprintf(f, "  --cmap NAME         colour map: %s (default viridis)\n"
+                   "  --vmin V, --vmax V  colour limits (default: 2nd/98th percentiles of the ocean)\n",
+                names);
+    fprintf(f, "  -o, --output PATH   output file (default below); an existing one is refused\n"
+               "  -f, --force         overwrite an existing output file\n"
+               "  -h, --help          this help\n");
 }
+
+#define HELP_LEVEL                                                                                 \
+    "  --depth M           the level nearest to M metres (alias --target_depth)\n"                 \
+    "  --level K           level index K (0 = the surface, as in 'pstencil summary')\n"             \
+    "                      default: the shallowest level that differs between the first\n"          \
+    "                      and last time records (what a model run changed: the models\n"           \
+    "                      never change the surface), else the surface\n"
+#define HELP_WINDOW                                                                                \
+    "  --lon W:E           only longitudes W..E (degrees east; may cross 0 or 180 on a\n"           \
+    "                      0..360 or -180..180 grid, e.g. --lon -20:20)\n"                          \
+    "  --lat S:N           only latitudes S..N\n"
+#define HELP_PLOTLY                                                                                \
+    "  --plotly MODE       embed: plotly.js inside the page (works offline); directory:\n"          \
+    "                      written once beside the page as plotly.min.js (shared by pages\n"        \
+    "                      in that folder); cdn: loaded from the network. Default: embed the\n"     \
+    "                      minified copy, or directory when only an unminified one exists\n"
 
 static void help(const char *sub, FILE *f)
 {
     if (!strcmp(sub, "slice")) {
         fprintf(f, "Usage: pstencil plot slice FILE.nc [OPTIONS]\n\n"
                    "A map of one depth level: longitude/latitude axes, land in grey, a colour bar in\n"
-                   "the variable's units. PNG, SVG or PDF by the output's extension (PLplot, cairo).\n\n"
-                   "  --depth M           the level nearest to M metres (default 0: the surface)\n"
-                   "                      (alias --target_depth)\n"
-                   "  --level K           level index K instead\n"
+                   "the variable's units, the map in its geographic proportions at any page size.\n"
+                   "PNG, SVG or PDF by the output's extension (PLplot, cairo).\n\n"
+                   HELP_LEVEL
                    "  --time I            time index (default 0)\n"
+                   HELP_WINDOW
                    "  --width W, --height H  image size in pixels (default 1000x700)\n"
                    "  --data-file FILE    the input (the course's name for it)\n");
-        help_common(f);
+        help_common(f, 0);
         fprintf(f, "\nDefault output: output/<input-stem>_static.png\n");
     } else if (!strcmp(sub, "diff")) {
         fprintf(f, "Usage: pstencil plot diff A.nc B.nc [OPTIONS]\n\n"
                    "A map of B - A at one level with a diverging colour map centred on zero\n"
                    "(symmetric limits), cells where only one of A and B is land in magenta, and the\n"
                    "largest |B - A| in the title (also printed). The grids must match.\n\n"
-                   "  --depth M | --level K, --time I, --width W, --height H  as for 'plot slice'\n"
-                   "  --vmax V            colour limits -V..V (default: 99th percentile of |B - A|)\n");
-        help_common(f);
+                   "  --depth M, --level K  the level (default: the shallowest level where A and B\n"
+                   "                      differ, else the surface; 0 = the surface)\n"
+                   "  --time I            time index in both files (default 0)\n"
+                   HELP_WINDOW
+                   "  --width W, --height H  image size in pixels (default 1000x700)\n"
+                   "  --vmax V            colour limits -V..V (default: 99th percentile of |B - A|);\n"
+                   "                      (no lower limit: the limits are symmetric about 0)\n");
+        help_common(f, 1);
         fprintf(f, "\nDefault output: output/<B-stem>_minus_<A-stem>_diff.png\n");
     } else if (!strcmp(sub, "animate")) {
         fprintf(f, "Usage: pstencil plot animate FILE.nc [OPTIONS]\n\n"
                    "An interactive page (plotly.js): one heatmap frame per time record of one level,\n"
-                   "play/pause and a slider, colour limits fixed over all frames, hover with\n"
-                   "longitude, latitude and value; land shown grey.\n\n"
-                   "  --depth M | --level K  the level (default: the surface) (alias --target_depth)\n"
+                   "play/pause and a slider labelled with the records' dates (in the file's\n"
+                   "calendar), colour limits fixed over all frames, hover with longitude, latitude\n"
+                   "and value; land shown grey.\n\n"
+                   HELP_LEVEL
                    "  --frame-ms MS       milliseconds per frame (default 500) (alias --animation_speed)\n"
-                   "  --plotly embed|cdn  embed plotly.js (default; works offline) or use the CDN\n"
+                   HELP_PLOTLY
                    "  --max-cells N       decimation budget per frame (default %d)\n"
                    "  --data-file FILE    the input (the course's name for it)\n",
                 PS_HTML_ANIMATE_MAX_CELLS);
-        help_common(f);
+        help_common(f, 0);
         fprintf(f, "\nDefault output: output/<input-stem>_2d_interactive.html\n");
     } else if (!strcmp(sub, "cube")) {
         fprintf(f, "Usage: pstencil plot cube FILE.nc [OPTIONS]\n\n"
-                   "An interactive 3-D page (plotly.js): the first N depth levels as stacked\n"
-                   "surfaces at z = -depth coloured by the value, animated over the first N times.\n\n"
+                   "An interactive 3-D page (plotly.js): the first N depth levels (from level 0, the\n"
+                   "surface) as stacked surfaces at z = -depth coloured by the value, animated over\n"
+                   "the first N time records.\n\n"
                    "  --depths N          levels shown (default 5) (alias --num_depths)\n"
                    "  --times N           time records (default: all) (alias --num_time_steps)\n"
                    "  --frame-ms MS       milliseconds per frame (default 500)\n"
-                   "  --plotly embed|cdn  embed plotly.js (default; works offline) or use the CDN\n"
+                   HELP_PLOTLY
                    "  --max-cells N       decimation budget per surface (default %d)\n"
                    "  --data-file FILE    the input (the course's name for it)\n",
                 PS_HTML_CUBE_MAX_CELLS);
-        help_common(f);
+        help_common(f, 0);
         fprintf(f, "\nDefault output: output/<input-stem>_3d_interactive.html\n");
     } else {
         fprintf(f, "Usage: pstencil plot slice|diff|animate|cube|bench [OPTIONS] FILE...\n\n"
@@ -627,6 +660,8 @@ static int plot_page(const char *sub, int argc, char **argv)
         return rc;
     if (a.nfiles != 1)
         return ps_cli_error("plot %s needs one input file (try 'pstencil plot %s --help')", sub, sub);
+    if (a.have_lon || a.have_lat)
+        return ps_cli_error("plot %s: --lon and --lat are options of plot slice and plot diff", sub);
     if ((rc = open_input(a.files[0], a.var, &ds)))
         return rc;
     dax = &ds.axes[PS_AXIS_DEPTH];

@@ -12,6 +12,6 @@ tests_test_plot_time_SOURCES = tests/test_plot_time.c
 tests_test_plot_time_LDADD = io/libpstencil-io.la core/libpstencil.la -lm
 TESTS += tests/test_plot_time tests/plot_time_cftime.sh tests/plot_levels_dates.sh
 # Pages under 5 MB: a minified plotly.js embedded, or written once beside them.
-TESTS += tests/plot_html_size.sh tests/plot_wrap.sh tests/plot_layout.sh
-EXTRA_DIST += tests/plot_html_size.sh tests/plot_wrap.sh tests/plot_layout.sh tests/plot_png.py
+TESTS += tests/plot_html_size.sh tests/plot_wrap.sh tests/plot_layout.sh tests/plot_help.sh
+EXTRA_DIST += tests/plot_html_size.sh tests/plot_wrap.sh tests/plot_layout.sh tests/plot_help.sh tests/plot_png.py
 EXTRA_DIST += tests/plot_time_cftime.sh tests/plot_levels_dates.sh
