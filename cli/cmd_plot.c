@@ -651,7 +651,7 @@ static int plot_page(const char *sub, int argc, char **argv)
     ps_html_info info;
     page_ctx ctx = {0};
     double *lon = NULL, *lat = NULL, *depths = NULL;
-    size_t *levels = NULL, nlev, ntimes, i, k;
+    size_t *levels = NULL, nlev, ntimes, i, k, k2;
     char **labels = NULL, stem[256], out[4200], lev[128], title[1024];
     const ps_axis *dax;
     int rc, done;
@@ -718,6 +718,13 @@ static int plot_page(const char *sub, int argc, char **argv)
             goto done;
         }
         time_label(&ds, i, labels[i], 64);
+        /* the labels name the page's frames: keep them distinct */
+        for (k2 = 0; k2 < i; k2++)
+            if (!strcmp(labels[k2], labels[i])) {
+                size_t len = strlen(labels[i]);
+                snprintf(labels[i] + len, 64 - len, " #%zu", i);
+                break;
+            }
     }
     file_stem(a.files[0], stem, sizeof stem);
     if (!a.out) {

@@ -46,4 +46,11 @@ grep -q "(level 0), time index 0" "$TMP/out" || { cat "$TMP/out"; fail "slice of
 expect_exit 0 "$PSTENCIL" run small.nc -o s10.nc --steps 10 -q
 expect_exit 0 "$PSTENCIL" plot diff s10.nc s.nc --time 1 -o d.svg
 grep -q "(level 1)" "$TMP/out" || { cat "$TMP/out"; fail "diff input/output is not at level 1"; }
+
+# Records at the same time: the labels (the page's frame names) stay distinct.
+sed 's/^ time = 613200, 613224, 613248 ;/ time = 613200, 613200, 613224 ;/' \
+  "$top_srcdir/tests/data/plot_small.cdl" >same.cdl
+ncgen -o same.nc same.cdl || fail "ncgen same.cdl"
+expect_exit 0 "$PSTENCIL" plot animate same.nc -o same.html --plotly cdn
+[ "$(labels same.html)" = "2019-12-15 2019-12-15 #1 2019-12-16" ] || fail "repeated times: '$(labels same.html)'"
 exit 0
