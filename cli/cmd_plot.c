@@ -14,6 +14,7 @@
 #include "config.h"
 #include "ps_cli.h"
 #include "ps_plot.h"
+#include "ps_time.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -23,11 +24,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 enum {
     OPT_VAR = 1000, OPT_TIME, OPT_DEPTH, OPT_LEVEL, OPT_CMAP, OPT_VMIN, OPT_VMAX, OPT_WIDTH,
-    OPT_HEIGHT, OPT_DATA, OPT_FRAME_MS, OPT_PLOTLY, OPT_DEPTHS, OPT_TIMES, OPT_MAX_CELLS
+    OPT_HEIGHT, OPT_DATA, OPT_FRAME_MS, OPT_PLOTLY, OPT_DEPTHS, OPT_TIMES, OPT_MAX_CELLS, OPT_LON,
+    OPT_LAT
 };
 
 typedef struct plot_args {
@@ -35,8 +36,9 @@ typedef struct plot_args {
     int nfiles;
     const char *var, *out, *cmap;
     long time, level, width, height, frame_ms, depths, times, max_cells;
-    int have_level, have_depth, have_vmin, have_vmax, plotly_cdn, force;
-    double depth, vmin, vmax;
+    int have_level, have_depth, have_vmin, have_vmax, plotly_cdn, plotly_dir, force, have_lon,
+        have_lat;
+    double depth, vmin, vmax, lon[2], lat[2];
 } plot_args;
 
 static const struct option plot_options[] = {
@@ -67,71 +69,106 @@ static const struct option plot_options[] = {
     {"num_time_steps", required_argument, NULL, OPT_TIMES},
     {"num-time-steps", required_argument, NULL, OPT_TIMES},
     {"max-cells", required_argument, NULL, OPT_MAX_CELLS},
+    {"lon", required_argument, NULL, OPT_LON},
+    {"lat", required_argument, NULL, OPT_LAT},
     {NULL, 0, NULL, 0},
 };
 
-static void help_common(FILE *f)
+/* Options every subcommand shares; a difference map has its own colour rules. */
+static void help_common(FILE *f, int diff)
 {
-    char names[256];
-    ps_cmap_names(names, sizeof names);
-    fprintf(f,
-            "  --var NAME          the variable (default: found by CF rules)\n"
-            "  --cmap NAME         colour map: %s\n"
-            "  --vmin V, --vmax V  colour limits (default: 2nd/98th percentiles of the ocean)\n"
-            "  -o, --output PATH   output file (default below); an existing one is refused\n"
-            "  -f, --force         overwrite an existing output file\n"
-            "  -h, --help          this help\n",
-            names);
+    char names[256] = "", one[64];
+    const ps_cmap *c;
+    int i;
+    for (i = 0; (c = ps_cmap_get(i)); i++)
+        if (!diff || c->diverging) {
+            snprintf(one, sizeof one, "%s%s", names[0] ? ", " : "", c->name);
+            strncat(names, one, sizeof names - strlen(names) - 1);
+        }
+    fprintf(f, "  --var NAME          the variable (default: found by CF rules)\n");
+    if (diff)
+        fprintf(f, "  --cmap NAME         diverging colour map: %s (default rdbu; any other\n"
+                   "                      map is replaced by rdbu, with a warning)\n", names);
+    else
+        fprintf(f, "  --cmap NAME         colour map: %s (default viridis)\n"
+                   "  --vmin V, --vmax V  colour limits (default: 2nd/98th percentiles of the ocean)\n",
+                names);
+    fprintf(f, "  -o, --output PATH   output file (default below); an existing one is refused\n"
+               "  -f, --force         overwrite an existing output file\n"
+               "  -h, --help          this help\n");
 }
+
+#define HELP_LEVEL                                                                                 \
+    "  --depth M           the level nearest to M metres (alias --target_depth)\n"                 \
+    "  --level K           level index K (0 = the surface, as in 'pstencil summary')\n"             \
+    "                      default: the shallowest level that differs between the first\n"          \
+    "                      and last time records (what a model run changed: the models\n"           \
+    "                      never change the surface), else the surface\n"
+#define HELP_WINDOW                                                                                \
+    "  --lon W:E           only longitudes W..E (degrees east; may cross 0 or 180 on a\n"           \
+    "                      0..360 or -180..180 grid, e.g. --lon -20:20)\n"                          \
+    "  --lat S:N           only latitudes S..N\n"
+#define HELP_PLOTLY                                                                                \
+    "  --plotly MODE       embed: plotly.js inside the page (works offline); directory:\n"          \
+    "                      written once beside the page as plotly.min.js (shared by pages\n"        \
+    "                      in that folder); cdn: loaded from the network. Default: embed the\n"     \
+    "                      minified copy, or directory when only an unminified one exists\n"
 
 static void help(const char *sub, FILE *f)
 {
     if (!strcmp(sub, "slice")) {
         fprintf(f, "Usage: pstencil plot slice FILE.nc [OPTIONS]\n\n"
                    "A map of one depth level: longitude/latitude axes, land in grey, a colour bar in\n"
-                   "the variable's units. PNG, SVG or PDF by the output's extension (PLplot, cairo).\n\n"
-                   "  --depth M           the level nearest to M metres (default 0: the surface)\n"
-                   "                      (alias --target_depth)\n"
-                   "  --level K           level index K instead\n"
+                   "the variable's units, the map in its geographic proportions at any page size.\n"
+                   "PNG, SVG or PDF by the output's extension (PLplot, cairo).\n\n"
+                   HELP_LEVEL
                    "  --time I            time index (default 0)\n"
+                   HELP_WINDOW
                    "  --width W, --height H  image size in pixels (default 1000x700)\n"
                    "  --data-file FILE    the input (the course's name for it)\n");
-        help_common(f);
+        help_common(f, 0);
         fprintf(f, "\nDefault output: output/<input-stem>_static.png\n");
     } else if (!strcmp(sub, "diff")) {
         fprintf(f, "Usage: pstencil plot diff A.nc B.nc [OPTIONS]\n\n"
                    "A map of B - A at one level with a diverging colour map centred on zero\n"
                    "(symmetric limits), cells where only one of A and B is land in magenta, and the\n"
                    "largest |B - A| in the title (also printed). The grids must match.\n\n"
-                   "  --depth M | --level K, --time I, --width W, --height H  as for 'plot slice'\n"
-                   "  --vmax V            colour limits -V..V (default: 99th percentile of |B - A|)\n");
-        help_common(f);
+                   "  --depth M, --level K  the level (default: the shallowest level where A and B\n"
+                   "                      differ, else the surface; 0 = the surface)\n"
+                   "  --time I            time index in both files (default 0)\n"
+                   HELP_WINDOW
+                   "  --width W, --height H  image size in pixels (default 1000x700)\n"
+                   "  --vmax V            colour limits -V..V (default: 99th percentile of |B - A|);\n"
+                   "                      (no lower limit: the limits are symmetric about 0)\n");
+        help_common(f, 1);
         fprintf(f, "\nDefault output: output/<B-stem>_minus_<A-stem>_diff.png\n");
     } else if (!strcmp(sub, "animate")) {
         fprintf(f, "Usage: pstencil plot animate FILE.nc [OPTIONS]\n\n"
                    "An interactive page (plotly.js): one heatmap frame per time record of one level,\n"
-                   "play/pause and a slider, colour limits fixed over all frames, hover with\n"
-                   "longitude, latitude and value; land shown grey.\n\n"
-                   "  --depth M | --level K  the level (default: the surface) (alias --target_depth)\n"
+                   "play/pause and a slider labelled with the records' dates (in the file's\n"
+                   "calendar), colour limits fixed over all frames, hover with longitude, latitude\n"
+                   "and value; land shown grey.\n\n"
+                   HELP_LEVEL
                    "  --frame-ms MS       milliseconds per frame (default 500) (alias --animation_speed)\n"
-                   "  --plotly embed|cdn  embed plotly.js (default; works offline) or use the CDN\n"
+                   HELP_PLOTLY
                    "  --max-cells N       decimation budget per frame (default %d)\n"
                    "  --data-file FILE    the input (the course's name for it)\n",
                 PS_HTML_ANIMATE_MAX_CELLS);
-        help_common(f);
+        help_common(f, 0);
         fprintf(f, "\nDefault output: output/<input-stem>_2d_interactive.html\n");
     } else if (!strcmp(sub, "cube")) {
         fprintf(f, "Usage: pstencil plot cube FILE.nc [OPTIONS]\n\n"
-                   "An interactive 3-D page (plotly.js): the first N depth levels as stacked\n"
-                   "surfaces at z = -depth coloured by the value, animated over the first N times.\n\n"
+                   "An interactive 3-D page (plotly.js): the first N depth levels (from level 0, the\n"
+                   "surface) as stacked surfaces at z = -depth coloured by the value, animated over\n"
+                   "the first N time records.\n\n"
                    "  --depths N          levels shown (default 5) (alias --num_depths)\n"
                    "  --times N           time records (default: all) (alias --num_time_steps)\n"
                    "  --frame-ms MS       milliseconds per frame (default 500)\n"
-                   "  --plotly embed|cdn  embed plotly.js (default; works offline) or use the CDN\n"
+                   HELP_PLOTLY
                    "  --max-cells N       decimation budget per surface (default %d)\n"
                    "  --data-file FILE    the input (the course's name for it)\n",
                 PS_HTML_CUBE_MAX_CELLS);
-        help_common(f);
+        help_common(f, 0);
         fprintf(f, "\nDefault output: output/<input-stem>_3d_interactive.html\n");
     } else {
         fprintf(f, "Usage: pstencil plot slice|diff|animate|cube|bench [OPTIONS] FILE...\n\n"
@@ -145,6 +182,22 @@ static void help(const char *sub, FILE *f)
     }
 }
 
+/* "A:B" with A < B. */
+static int parse_range(const char *opt, const char *arg, double r[2])
+{
+    char *end;
+    r[0] = strtod(arg, &end);
+    if (end == arg || *end != ':')
+        return ps_cli_error("%s: '%s' is not FROM:TO (e.g. -20:20)", opt, arg);
+    arg = end + 1;
+    r[1] = strtod(arg, &end);
+    if (end == arg || *end || !isfinite(r[0]) || !isfinite(r[1]))
+        return ps_cli_error("%s: '%s' is not FROM:TO (e.g. -20:20)", opt, arg);
+    if (!(r[0] < r[1]))
+        return ps_cli_error("%s: %g is not below %g", opt, r[0], r[1]);
+    return 0;
+}
+
 static int parse_args(const char *sub, int argc, char **argv, plot_args *a, int *done)
 {
     int c;
@@ -155,6 +208,7 @@ static int parse_args(const char *sub, int argc, char **argv, plot_args *a, int 
     a->frame_ms = 500;
     a->depths = 5;
     a->times = -1;
+    a->plotly_dir = -1;
     optind = 0; /* reinitialise getopt for this argv */
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":ho:f", plot_options, NULL)) != -1) {
@@ -222,12 +276,15 @@ static int parse_args(const char *sub, int argc, char **argv, plot_args *a, int 
                 return PS_EXIT_USAGE;
             break;
         case OPT_PLOTLY:
+            a->plotly_cdn = 0;
             if (!strcmp(optarg, "cdn"))
                 a->plotly_cdn = 1;
             else if (!strcmp(optarg, "embed"))
-                a->plotly_cdn = 0;
+                a->plotly_dir = 0;
+            else if (!strcmp(optarg, "directory"))
+                a->plotly_dir = 1;
             else
-                return ps_cli_error("--plotly: '%s' is not 'embed' or 'cdn'", optarg);
+                return ps_cli_error("--plotly: '%s' is not 'embed', 'directory' or 'cdn'", optarg);
             break;
         case OPT_DEPTHS:
             if (ps_cli_parse_long("--depths", optarg, 1, 1000, &a->depths))
@@ -236,6 +293,18 @@ static int parse_args(const char *sub, int argc, char **argv, plot_args *a, int 
         case OPT_TIMES:
             if (ps_cli_parse_long("--times", optarg, 1, 100000, &a->times))
                 return PS_EXIT_USAGE;
+            break;
+        case OPT_LON:
+            if (parse_range("--lon", optarg, a->lon))
+                return PS_EXIT_USAGE;
+            if (a->lon[1] - a->lon[0] > 360)
+                return ps_cli_error("--lon %s: more than 360 degrees", optarg);
+            a->have_lon = 1;
+            break;
+        case OPT_LAT:
+            if (parse_range("--lat", optarg, a->lat))
+                return PS_EXIT_USAGE;
+            a->have_lat = 1;
             break;
         case OPT_MAX_CELLS:
             if (ps_cli_parse_long("--max-cells", optarg, 100, 100000000, &a->max_cells))
@@ -291,7 +360,11 @@ static int open_input(const char *path, const char *var, ps_dataset *ds)
     return 0;
 }
 
-static int pick_level(const plot_args *a, const ps_dataset *ds, size_t *k)
+/* The level to show: --level, the level nearest --depth, or by default the
+ * shallowest level at which @p a and @p b differ (what a model run changed;
+ * the surface is a boundary the models never change), else the surface. */
+static int pick_level(const plot_args *a, const ps_dataset *ds, const ps_field *fa,
+                      const ps_field *fb, size_t *k)
 {
     const ps_axis *ax = &ds->axes[PS_AXIS_DEPTH];
     if (a->have_level) {
@@ -299,14 +372,34 @@ static int pick_level(const plot_args *a, const ps_dataset *ds, size_t *k)
             return ps_cli_error("--level %ld is out of range: %s has %zu levels (0..%zu)", a->level,
                                 ds->path, ds->grid.nz, ds->grid.nz - 1);
         *k = (size_t)a->level;
-    } else if (ax->values && ax->len == ds->grid.nz) {
-        *k = ps_plot_nearest_level(ax->values, ax->len, a->have_depth ? a->depth : 0.0);
-    } else {
-        if (a->have_depth && a->depth != 0.0)
+    } else if (a->have_depth) {
+        if (ax->values && ax->len == ds->grid.nz)
+            *k = ps_plot_nearest_level(ax->values, ax->len, a->depth);
+        else if (a->depth != 0.0)
             return ps_cli_error("%s has no depth coordinate: use --level", ds->path);
+        else
+            *k = 0;
+    } else if (!fa || !fb || !ps_plot_changed_level(fa, fb, k)) {
         *k = 0;
     }
     return 0;
+}
+
+static int read_field(ps_dataset *ds, size_t t, ps_field *f);
+
+/* The default level of one file: what changes between its first and last
+ * time records (nothing to read when --level or --depth is given). */
+static int pick_level_file(const plot_args *a, ps_dataset *ds, size_t *k)
+{
+    ps_field f0 = {0}, f1 = {0};
+    int rc;
+    if (a->have_level || a->have_depth || ds->ntime < 2)
+        return pick_level(a, ds, NULL, NULL, k);
+    if (!(rc = read_field(ds, 0, &f0)) && !(rc = read_field(ds, ds->ntime - 1, &f1)))
+        rc = pick_level(a, ds, &f0, &f1, k);
+    ps_field_free(&f0);
+    ps_field_free(&f1);
+    return rc;
 }
 
 static int check_time(const plot_args *a, const ps_dataset *ds)
@@ -352,6 +445,12 @@ static void image_options(const plot_args *a, const char *path, ps_image_options
     o->vmin = a->vmin;
     o->vmax = a->vmax;
     o->force = a->force;
+    o->have_lon_window = a->have_lon;
+    o->lon_w = a->lon[0];
+    o->lon_e = a->lon[1];
+    o->have_lat_window = a->have_lat;
+    o->lat_s = a->lat[0];
+    o->lat_n = a->lat[1];
 }
 
 static int need_images(void)
@@ -382,7 +481,7 @@ static int plot_slice(int argc, char **argv)
         return rc;
     if ((rc = open_input(a.files[0], a.var, &ds)))
         return rc;
-    if ((rc = pick_level(&a, &ds, &k)) || (rc = check_time(&a, &ds)) ||
+    if ((rc = check_time(&a, &ds)) || (rc = pick_level_file(&a, &ds, &k)) ||
         (rc = read_field(&ds, (size_t)a.time, &f)))
         goto done;
     file_stem(a.files[0], stem, sizeof stem);
@@ -401,6 +500,9 @@ static int plot_slice(int argc, char **argv)
     ps_plot_level_label(&ds, k, lev, sizeof lev);
     printf("wrote %s: %s at %s, time index %ld; colour limits %.6g .. %.6g %s; %zu ocean, %zu land cells\n",
            a.out, ds.var_name, lev, a.time, info.vmin, info.vmax, ds.units, info.ocean, info.land);
+    if (a.have_lon || a.have_lat)
+        printf("window: %zu longitudes from %g to %g, %zu latitudes\n", info.nx, info.lon0,
+               info.lon1, info.ny);
 done:
     ps_field_free(&f);
     ps_dataset_close(&ds);
@@ -443,8 +545,9 @@ static int plot_diff(int argc, char **argv)
                           db.grid.ny, db.grid.nx);
         goto done;
     }
-    if ((rc = pick_level(&a, &da, &k)) || (rc = check_time(&a, &da)) || (rc = check_time(&a, &db)) ||
-        (rc = read_field(&da, (size_t)a.time, &fa)) || (rc = read_field(&db, (size_t)a.time, &fb)))
+    if ((rc = check_time(&a, &da)) || (rc = check_time(&a, &db)) ||
+        (rc = read_field(&da, (size_t)a.time, &fa)) || (rc = read_field(&db, (size_t)a.time, &fb)) ||
+        (rc = pick_level(&a, &da, &fa, &fb, &k)))
         goto done;
     file_stem(a.files[0], sa, sizeof sa);
     file_stem(a.files[1], sb, sizeof sb);
@@ -516,62 +619,25 @@ static const char *axis_text(const ps_axis *ax, const char *name)
     return at && at->text ? at->text : "";
 }
 
-/* Days from 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm). */
-static long days_from_civil(long y, long m, long d)
-{
-    long era, yoe, doy, doe;
-    y -= m <= 2;
-    era = (y >= 0 ? y : y - 399) / 400;
-    yoe = y - era * 400;
-    doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + doe - 719468;
-}
-
-/* Slider label of time index t: a date for "<unit> since <date>" on the
- * standard calendar, else the coordinate value, else the index. */
+/* Slider label of time index t: the date of the time coordinate in its
+ * units and calendar (io/ps_time.c), else the coordinate value, else the index. */
 static void time_label(const ps_dataset *ds, size_t t, char *buf, size_t n)
 {
     const ps_axis *ax = &ds->axes[PS_AXIS_TIME];
-    const char *u, *cal;
-    char unit[32];
-    int y, mo, d, h = 0, mi = 0, sec = 0, consumed = 0;
-    double scale = 0;
+    const char *u;
+    ps_calendar cal;
+    ps_date d;
     if (!ax->present || !ax->values || t >= ax->len) {
         snprintf(buf, n, "%zu", t);
         return;
     }
     u = axis_text(ax, "units");
-    cal = axis_text(ax, "calendar");
-    if (sscanf(u, "%31s since %d-%d-%d%n", unit, &y, &mo, &d, &consumed) == 4 &&
-        (!*cal || !strcmp(cal, "standard") || !strcmp(cal, "gregorian") ||
-         !strcmp(cal, "proleptic_gregorian"))) {
-        const char *rest = u + consumed;
-        if (*rest == 'T' || *rest == ' ')
-            sscanf(rest + 1, "%d:%d:%d", &h, &mi, &sec);
-        if (!strncmp(unit, "day", 3))
-            scale = 86400;
-        else if (!strncmp(unit, "hour", 4))
-            scale = 3600;
-        else if (!strncmp(unit, "minute", 6))
-            scale = 60;
-        else if (!strncmp(unit, "second", 6))
-            scale = 1;
+    if (ps_calendar_parse(axis_text(ax, "calendar"), &cal) == PS_OK &&
+        ps_time_decode(ax->values[t], u, cal, &d) == PS_OK) {
+        ps_date_format(&d, buf, n);
+        return;
     }
-    if (scale > 0 && fabs(ax->values[t]) < 1e12) {
-        double secs = (double)days_from_civil(y, mo, d) * 86400.0 + h * 3600.0 + mi * 60.0 + sec +
-                      ax->values[t] * scale;
-        time_t tt = (time_t)floor(secs);
-        struct tm tm;
-        if (gmtime_r(&tt, &tm)) {
-            if (tm.tm_hour || tm.tm_min)
-                snprintf(buf, n, "%04d-%02d-%02d %02d:%02d", tm.tm_year + 1900, tm.tm_mon + 1,
-                         tm.tm_mday, tm.tm_hour, tm.tm_min);
-            else
-                snprintf(buf, n, "%04d-%02d-%02d", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday);
-            return;
-        }
-    }
+    ps_error_clear();
     snprintf(buf, n, "%zu (%.6g%s%s)", t, ax->values[t], *u ? " " : "", u);
 }
 
@@ -585,7 +651,7 @@ static int plot_page(const char *sub, int argc, char **argv)
     ps_html_info info;
     page_ctx ctx = {0};
     double *lon = NULL, *lat = NULL, *depths = NULL;
-    size_t *levels = NULL, nlev, ntimes, i, k;
+    size_t *levels = NULL, nlev, ntimes, i, k, k2;
     char **labels = NULL, stem[256], out[4200], lev[128], title[1024];
     const ps_axis *dax;
     int rc, done;
@@ -594,6 +660,8 @@ static int plot_page(const char *sub, int argc, char **argv)
         return rc;
     if (a.nfiles != 1)
         return ps_cli_error("plot %s needs one input file (try 'pstencil plot %s --help')", sub, sub);
+    if (a.have_lon || a.have_lat)
+        return ps_cli_error("plot %s: --lon and --lat are options of plot slice and plot diff", sub);
     if ((rc = open_input(a.files[0], a.var, &ds)))
         return rc;
     dax = &ds.axes[PS_AXIS_DEPTH];
@@ -619,7 +687,7 @@ static int plot_page(const char *sub, int argc, char **argv)
         }
         k = 0;
     } else {
-        if ((rc = pick_level(&a, &ds, &k)))
+        if ((rc = pick_level_file(&a, &ds, &k)))
             goto done;
         nlev = 1;
         ntimes = ds.ntime;
@@ -650,6 +718,13 @@ static int plot_page(const char *sub, int argc, char **argv)
             goto done;
         }
         time_label(&ds, i, labels[i], 64);
+        /* the labels name the page's frames: keep them distinct */
+        for (k2 = 0; k2 < i; k2++)
+            if (!strcmp(labels[k2], labels[i])) {
+                size_t len = strlen(labels[i]);
+                snprintf(labels[i] + len, 64 - len, " #%zu", i);
+                break;
+            }
     }
     file_stem(a.files[0], stem, sizeof stem);
     if (!a.out) {
@@ -693,6 +768,7 @@ static int plot_page(const char *sub, int argc, char **argv)
     ps_html_options_init(&o);
     o.path = a.out;
     o.plotly_cdn = a.plotly_cdn;
+    o.plotly_dir = a.plotly_dir;
     o.cmap = a.cmap;
     o.have_vmin = a.have_vmin;
     o.have_vmax = a.have_vmax;
@@ -701,7 +777,7 @@ static int plot_page(const char *sub, int argc, char **argv)
     o.frame_ms = (int)a.frame_ms;
     o.max_cells = (size_t)a.max_cells;
     o.force = a.force;
-    if (!a.plotly_cdn && !PS_PLOTLY_JS[0])
+    if (!a.plotly_cdn && !ps_html_plotly_file()[0])
         ps_cli_warn("no plotly.js was found at configure time: the page references the CDN "
                     "and needs the network (configure --with-plotly-js=PATH to embed one)");
     rc = cube ? ps_html_cube(&src, &o, &info) : ps_html_animate(&src, &o, &info);

@@ -19,7 +19,8 @@ static void summary_usage(FILE *f)
             "(population) standard deviation over the ocean cells (not NaN/fill) of every\n"
             "time record, computed in double with compensated sums; then the dimensions,\n"
             "coordinates and attributes; then per depth level (over all time records) the\n"
-            "ocean and land cell counts and min/mean/max, like `cdo infon`.\n\n"
+            "ocean and land cell counts and min/mean/max, like `cdo infon`; levels are\n"
+            "numbered from 0 (the surface), as in `plot --level`, with their depth.\n\n"
             "Options:\n"
             "  --var NAME    the variable (default: found by CF rules)\n"
             "  --no-levels   leave out the per-level table\n"
@@ -295,11 +296,11 @@ int ps_cmd_summary(int argc, char **argv)
                "min", "mean", "max");
         for (k = 0; k < ds.grid.nz; k++) {
             if (lv[k].ocean)
-                printf("%6zu %12.4f %10zu %10zu %12.5f %12.5f %12.5f\n", k + 1,
+                printf("%6zu %12.4f %10zu %10zu %12.5f %12.5f %12.5f\n", k,
                        ds.axes[PS_AXIS_DEPTH].values[k], lv[k].ocean, lv[k].land, lv[k].mn,
                        kval(&lv[k].sum) / (double)lv[k].ocean, lv[k].mx);
             else
-                printf("%6zu %12.4f %10zu %10zu %12s %12s %12s\n", k + 1,
+                printf("%6zu %12.4f %10zu %10zu %12s %12s %12s\n", k,
                        ds.axes[PS_AXIS_DEPTH].values[k], lv[k].ocean, lv[k].land, "nan", "nan",
                        "nan");
         }

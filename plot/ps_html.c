@@ -31,6 +31,97 @@ void ps_html_options_init(ps_html_options *o)
 {
     memset(o, 0, sizeof *o);
     o->frame_ms = 500;
+    o->plotly_dir = -1;
+}
+
+#ifndef PS_PLOTLY_MIN_JS
+#define PS_PLOTLY_MIN_JS ""
+#endif
+#ifndef PS_PLOTLY_MIN_JS_BUILD
+#define PS_PLOTLY_MIN_JS_BUILD ""
+#endif
+
+const char *ps_html_plotly_file(void)
+{
+    /* the build tree's minified copy, the installed one, what configure found */
+    if (PS_PLOTLY_MIN_JS_BUILD[0] && access(PS_PLOTLY_MIN_JS_BUILD, R_OK) == 0)
+        return PS_PLOTLY_MIN_JS_BUILD;
+    if (PS_PLOTLY_MIN_JS[0] && access(PS_PLOTLY_MIN_JS, R_OK) == 0)
+        return PS_PLOTLY_MIN_JS;
+    return PS_PLOTLY_JS;
+}
+
+static long ps_file_size(const char *path)
+{
+    struct stat st;
+    return path && *path && stat(path, &st) == 0 ? (long)st.st_size : -1;
+}
+
+/* Whether two files have the same bytes. */
+static int ps_same_file(const char *a, const char *b)
+{
+    FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+    char ba[65536], bb[65536];
+    size_t na, nb;
+    int same = fa && fb;
+    while (same) {
+        na = fread(ba, 1, sizeof ba, fa);
+        nb = fread(bb, 1, sizeof bb, fb);
+        if (na != nb || memcmp(ba, bb, na))
+            same = 0;
+        else if (na == 0)
+            break;
+    }
+    if (fa)
+        fclose(fa);
+    if (fb)
+        fclose(fb);
+    return same;
+}
+
+/* plotly.js written once beside the page (like plotly's include_plotlyjs='directory'):
+ * an identical file there is kept, a different one replaced only with force. */
+static int ps_write_beside(const ps_html_options *o, const char *js, char *name, size_t n)
+{
+    const char *base = strrchr(js, '/'), *slash = strrchr(o->path, '/');
+    char dest[4096], buf[65536];
+    ps_outfile out;
+    FILE *in;
+    size_t got;
+    int rc;
+    base = base ? base + 1 : js;
+    snprintf(name, n, "%s", base);
+    if (slash)
+        snprintf(dest, sizeof dest, "%.*s/%s", (int)(slash - o->path), o->path, base);
+    else
+        snprintf(dest, sizeof dest, "%s", base);
+    if (ps_file_size(dest) >= 0) {
+        if (ps_same_file(dest, js))
+            return PS_OK;
+        if (!o->force)
+            return ps_error(PS_EEXIST, "%s exists and is not %s (use --force to replace it)", dest,
+                            js);
+    }
+    in = fopen(js, "rb");
+    if (!in)
+        return ps_error(PS_EIO, "cannot read plotly.js from %s: %s", js, strerror(errno));
+    if ((rc = ps_outfile_begin(&out, dest, o->force))) {
+        fclose(in);
+        return rc;
+    }
+    while ((got = fread(buf, 1, sizeof buf, in)) > 0)
+        if (write(out.fd, buf, got) != (ssize_t)got) {
+            rc = ps_error(PS_EIO, "error writing %s: %s", dest, strerror(errno));
+            break;
+        }
+    if (!rc && ferror(in))
+        rc = ps_error(PS_EIO, "error reading %s", js);
+    fclose(in);
+    if (rc) {
+        ps_outfile_abort(&out);
+        return rc;
+    }
+    return ps_outfile_publish(&out);
 }
 
 void ps_html_plotly_cdn(const char *plotly_js, char *buf, size_t n)
@@ -338,7 +429,9 @@ static int page_finish(const ps_html_options *o, char *tmp, FILE *f, int rc, ps_
 
 static int ps_html_head(FILE *f, const ps_html_options *o, const char *title)
 {
-    const char *js = o->plotly_js ? o->plotly_js : PS_PLOTLY_JS;
+    const char *js = o->plotly_js ? o->plotly_js : ps_html_plotly_file();
+    int beside = o->plotly_dir > 0 ||
+                 (o->plotly_dir < 0 && ps_file_size(js) > PS_HTML_EMBED_MAX_BYTES);
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", f);
     ps_html_text(f, title);
     fputs("</title>\n<style>\nbody{font-family:sans-serif;margin:0;background:#fff}\n"
@@ -355,6 +448,16 @@ static int ps_html_head(FILE *f, const ps_html_options *o, const char *title)
         char url[256];
         ps_html_plotly_cdn(js, url, sizeof url);
         fprintf(f, "<script src=\"%s\" charset=\"utf-8\"></script>\n", url);
+    } else if (beside) {
+        char name[1024];
+        int rc;
+        if ((rc = ps_write_beside(o, js, name, sizeof name)))
+            return rc;
+        fputs("<script src=\"", f);
+        ps_html_text(f, name);
+        fputs("\" charset=\"utf-8\" onerror=\"document.title='JavaScript error: cannot load ", f);
+        ps_html_text(f, name);
+        fputs(" (keep it beside this page)'\"></script>\n", f);
     } else {
         int rc;
         fputs("<script>\n", f);

@@ -95,6 +95,15 @@ size_t ps_plot_nearest_level(const double *depth, size_t n, double want);
  */
 size_t ps_plot_stride(size_t nx, size_t ny, size_t max_cells);
 
+/**
+ * The shallowest level at which @p a and @p b differ: a value changed, or a
+ * cell is land in one and ocean in the other. Used to show what a model run
+ * changed (the models keep the surface layer, a boundary, unchanged).
+ * @return 1 with @p k set; 0 if they are equal at every level, differ in
+ * shape, or memory runs out.
+ */
+int ps_plot_changed_level(const ps_field *a, const ps_field *b, size_t *k);
+
 /** Copy level @p k of @p f into @p out (ny*nx doubles, NaN for land). */
 int ps_plot_extract_level(const ps_field *f, size_t k, double *out);
 
@@ -127,6 +136,15 @@ typedef struct ps_image_options {
     double vmax;       /**< upper colour limit */
     int symmetric;     /**< automatic limits symmetric about 0 (differences) */
     int force;         /**< replace an existing file (else an existing path is an error) */
+    /** Show only longitudes lon_w..lon_e (degrees east, lon_w < lon_e, at most
+     *  360 apart): a window that crosses 0 or 180 degrees on a 0..360 or
+     *  -180..180 grid is taken across the seam, its columns reordered. */
+    int have_lon_window;
+    double lon_w;      /**< western edge of the window */
+    double lon_e;      /**< eastern edge of the window */
+    int have_lat_window; /**< show only latitudes lat_s..lat_n */
+    double lat_s;      /**< southern edge of the window */
+    double lat_n;      /**< northern edge of the window */
 } ps_image_options;
 
 /** Defaults: 1000x700, automatic limits, default colour map. */
@@ -134,6 +152,10 @@ void ps_image_options_init(ps_image_options *o);
 
 /** What was drawn. */
 typedef struct ps_image_info {
+    size_t nx;      /**< longitudes drawn (after the window) */
+    size_t ny;      /**< latitudes drawn */
+    double lon0;    /**< first longitude drawn (unwrapped: west of lon1) */
+    double lon1;    /**< last longitude drawn */
     double vmin;    /**< colour limits used: low end */
     double vmax;    /**< colour limits used: high end */
     size_t ocean;   /**< finite cells */
@@ -143,9 +165,15 @@ typedef struct ps_image_info {
 
 /**
  * Draw @p s as a map: longitude/latitude axes with ticks and labels, land in
- * grey, a colour bar labelled with the units, the title(s) on top.
+ * grey, a colour bar labelled with the units, the title(s) on top. The map
+ * keeps its geographic proportions (a degree of longitude is cos(mid-latitude)
+ * of a degree of latitude) at any page size. Longitudes that jump by more
+ * than 180 degrees (a 0..360 grid cut across 0: 350, 355, 0, 5) are
+ * unwrapped; a longitude window (o->have_lon_window) is taken across the
+ * seam of the grid.
  * @return PS_OK; PS_EINVAL (bad sizes, unknown colour map or extension,
- * vmin >= vmax), PS_EIO (cannot write), PS_ENOTIMPL (built without PLplot),
+ * vmin >= vmax, a window holding no cell), PS_EIO (cannot write),
+ * PS_ENOTIMPL (built without PLplot),
  * PS_EINTERNAL (PLplot failed).
  */
 int ps_plot_slice(const ps_slice *s, const ps_image_options *o, ps_image_info *info);
@@ -201,10 +229,10 @@ int ps_plot_field_diff(const ps_dataset *ds, const ps_field *a, const ps_field *
 
 /**
  * The pictures of a run: DIR/STEM_before.png, DIR/STEM_after.png (same
- * colour limits) and DIR/STEM_diff.png (after - before). They show level 1,
- * the shallowest level the model changes (the surface layer is a boundary
- * the model copies unchanged), or level 0 when there are fewer than 3
- * levels. Creates DIR if needed (not its parents). An existing image is
+ * colour limits) and DIR/STEM_diff.png (after - before). They show the
+ * shallowest level the run changed (ps_plot_changed_level(); the surface
+ * layer is a boundary the models copy unchanged), or level 0 when nothing
+ * changed. Creates DIR if needed (not its parents). An existing image is
  * replaced only with @p force.
  */
 int ps_plot_run_images(const char *dir, const ps_dataset *ds, const ps_field *before,
@@ -242,7 +270,12 @@ typedef struct ps_html_source {
 typedef struct ps_html_options {
     const char *path;       /**< output .html */
     int plotly_cdn;         /**< reference the CDN instead of embedding plotly.js */
-    const char *plotly_js;  /**< file to embed; NULL: the one configure found */
+    /** 1: write plotly.js once beside the page and reference it (plotly's
+     *  include_plotlyjs='directory'); 0: embed it; -1 (the default): embed
+     *  it when it is at most PS_HTML_EMBED_MAX_BYTES (a minified copy), else
+     *  write it beside the page. */
+    int plotly_dir;
+    const char *plotly_js;  /**< file to embed; NULL: ps_html_plotly_file() */
     const char *cmap;       /**< NULL: viridis */
     int have_vmin;          /**< nonzero: vmin is set */
     int have_vmax;          /**< nonzero: vmax is set */
@@ -254,8 +287,18 @@ typedef struct ps_html_options {
     int force;              /**< replace an existing file (else an existing path is an error) */
 } ps_html_options;
 
-/** Defaults: embed, viridis, 500 ms, default budgets. */
+/** Defaults: embed (a minified plotly.js), viridis, 500 ms, default budgets. */
 void ps_html_options_init(ps_html_options *o);
+
+/** Largest plotly.js embedded by default (4 MiB: a minified one is 3.6 MiB). */
+#define PS_HTML_EMBED_MAX_BYTES 4194304L
+
+/**
+ * The plotly.js pages use: the minified copy made at build time (in the build
+ * tree, else installed in $(pkgdatadir)), else the file configure found, else
+ * "" (the pages reference the CDN).
+ */
+const char *ps_html_plotly_file(void);
 
 /** What was written. */
 typedef struct ps_html_info {

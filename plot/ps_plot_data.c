@@ -169,3 +169,29 @@ done:
     free(va);
     return rc;
 }
+
+int ps_plot_changed_level(const ps_field *a, const ps_field *b, size_t *k)
+{
+    size_t i, n, lev;
+    double *va, *vb;
+    int found = 0;
+    if (!a || !b || !a->data || !b->data || a->grid.nz != b->grid.nz ||
+        a->grid.ny != b->grid.ny || a->grid.nx != b->grid.nx)
+        return 0;
+    n = a->grid.ny * a->grid.nx;
+    va = malloc((n ? n : 1) * sizeof *va);
+    vb = malloc((n ? n : 1) * sizeof *vb);
+    for (lev = 0; va && vb && !found && lev < a->grid.nz; lev++) {
+        if (ps_plot_extract_level(a, lev, va) || ps_plot_extract_level(b, lev, vb))
+            break;
+        for (i = 0; i < n; i++)
+            if (isnan(va[i]) != isnan(vb[i]) || (!isnan(va[i]) && va[i] != vb[i])) {
+                *k = lev;
+                found = 1;
+                break;
+            }
+    }
+    free(va);
+    free(vb);
+    return found;
+}

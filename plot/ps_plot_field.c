@@ -207,8 +207,9 @@ int ps_plot_run_images(const char *dir, const ps_dataset *ds, const ps_field *be
         goto done;
     }
     /* The surface layer is a boundary the model copies unchanged: show the
-     * shallowest level it updates. */
-    k = before->grid.nz >= 3 ? 1 : 0;
+     * shallowest level the run changed. */
+    if (!ps_plot_changed_level(before, after, &k))
+        k = 0;
     /* Shared colour limits, so before and after can be compared by eye. */
     ps_image_options_init(&o);
     o.force = force;

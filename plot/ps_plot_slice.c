@@ -117,13 +117,31 @@ static int ps_monotonic(const double *c, size_t n)
     return 1;
 }
 
+/* A tick step of 1, 2 or 5 times a power of ten giving at most @p maxn
+ * intervals over @p span (0: let PLplot choose). */
+static double ps_nice_step(double span, double maxn)
+{
+    double base, m[] = {1, 2, 5, 10};
+    int i;
+    if (!(span > 0) || !(maxn >= 1))
+        return 0.0;
+    base = pow(10.0, floor(log10(span / maxn)));
+    for (i = 0; i < 4; i++)
+        if (span / (m[i] * base) <= maxn)
+            return m[i] * base;
+    return 10 * base;
+}
+
 /* Axis labels: 10°W, 5°E, 30°N, 2°S. */
 static void ps_geo_label(PLINT axis, PLFLT value, PLCHAR_NC_VECTOR label, PLINT length,
                          PLPointer data)
 {
     const char *hemi;
-    double a = fabs(value);
+    double a;
     (void)data;
+    if (axis == PL_X_AXIS) /* unwrapped longitudes: 190 is 170 W, -200 is 160 E */
+        value = fmod(fmod(value + 180.0, 360.0) + 360.0, 360.0) - 180.0;
+    a = fabs(value);
     if (fabs(value) < 1e-9)
         hemi = "";
     else if (axis == PL_X_AXIS)
@@ -134,6 +152,31 @@ static void ps_geo_label(PLINT axis, PLFLT value, PLCHAR_NC_VECTOR label, PLINT 
         snprintf(label, (size_t)length, "%.0f°%s", a, hemi);
     else
         snprintf(label, (size_t)length, "%.4g°%s", a, hemi);
+}
+
+/* Colour-bar labels with as many decimals as the range needs and no
+ * separate exponent (PLplot writes "(x10^-5)" above the bar, over the
+ * subtitle): 0.00012, 1.5e-05, 20.001. */
+static void ps_bar_label(PLINT axis, PLFLT value, PLCHAR_NC_VECTOR label, PLINT length,
+                         PLPointer data)
+{
+    const double *range = data; /* vmin, vmax */
+    double span = fabs(range[1] - range[0]), big = fmax(fabs(range[0]), fabs(range[1]));
+    int dec;
+    (void)axis;
+    if (fabs(value) < 1e-12 * (big > 0 ? big : 1))
+        value = 0.0;
+    if (!(span > 0))
+        span = big > 0 ? big : 1;
+    if (big < 1e6 && span >= 1e-8) {
+        dec = (int)ceil(-log10(span / 10.0));
+        dec = dec < 0 ? 0 : dec > 9 ? 9 : dec;
+        snprintf(label, (size_t)length, "%.*f", dec, value);
+    } else {
+        dec = (int)ceil(log10(big / span)) + 1;
+        dec = dec < 1 ? 1 : dec > 9 ? 9 : dec;
+        snprintf(label, (size_t)length, "%.*e", dec, value);
+    }
 }
 
 static void ps_set_cmap1(const ps_cmap *c)
@@ -159,8 +202,8 @@ static int ps_pl_draw(const ps_slice *s, const ps_image_options *o, const ps_cma
 {
     PLINT old_strm = 0, strm = 0;
     volatile int started = 0;
-    double x0, x1, y0, y1, latmid, ratio, bw, bh, vx0, vx1, vy0, vy1;
-    const double L = 0.09, R = 0.84, B = 0.11, T = 0.86;
+    double x0, x1, y0, y1, latmid, ratio, vx0, vx1, vy0, vy1, fs, ch = 14.0, map_w = 500.0;
+    double range[2] = {vmin, vmax};
     char opt[64];
     PLcGrid cgrid;
     size_t i, j;
@@ -190,7 +233,17 @@ static int ps_pl_draw(const ps_slice *s, const ps_image_options *o, const ps_cma
     started = 1;
     ps_set_cmap1(cm);
     pladv(0);
-    plschr(0.0, 0.95 * o->height / 700.0 > 0.6 ? 0.95 * o->height / 700.0 : 0.6);
+    /* Fonts scale with the smaller side (1 at 1000x700); every margin is
+     * counted in character heights, so text keeps its room at any size. */
+    fs = fmin(o->width / 1000.0, o->height / 700.0);
+    fs = fs < 0.55 ? 0.55 : fs;
+    plschr(0.0, 0.95 * fs);
+    {
+        PLFLT def, ht, sx0, sx1, sy0, sy1;
+        plgchr(&def, &ht);
+        plgspa(&sx0, &sx1, &sy0, &sy1);
+        ch = ht * o->width / (sx1 - sx0); /* character height in pixels */
+    }
 
     x0 = fmin(xe[0], xe[s->nx]);
     x1 = fmax(xe[0], xe[s->nx]);
@@ -201,29 +254,40 @@ static int ps_pl_draw(const ps_slice *s, const ps_image_options *o, const ps_cma
     if (!(fabs(latmid) < 89.0))
         latmid = 0.0;
     ratio = (x1 - x0) * cos(latmid * M_PI / 180.0) / (y1 - y0);
-    bw = (R - L) * o->width;
-    bh = (T - B) * o->height;
-    vx0 = L;
-    vx1 = R;
-    vy0 = B;
-    vy1 = T;
-    if (ratio > 0 && isfinite(ratio)) {
+    if (!(ratio > 0 && isfinite(ratio)))
+        ratio = 1.0;
+    {
+        /* margins in pixels: y tick labels and label left; the colour bar,
+         * its labels and units right; two title lines above; x tick labels
+         * and label below */
+        char l0[64], l1[64];
+        size_t lw;
+        double ml, mr, mt = 5.2 * ch, mb = 4.8 * ch;
+        ps_bar_label(PL_Y_AXIS, vmin, l0, sizeof l0, range);
+        ps_bar_label(PL_Y_AXIS, vmax, l1, sizeof l1, range);
+        lw = strlen(l0) > strlen(l1) ? strlen(l0) : strlen(l1);
+        /* gap, bar, tick, its labels (0.85 character heights a digit), units, edge */
+        mr = (1.2 + 1.6 + 0.6 + 0.85 * (double)(lw + 1) + 3.0 + 1.0) * ch;
+        ml = 7.0 * ch;
+        double bw = o->width - ml - mr, bh = o->height - mt - mb, mw, mh, left, bottom;
+        if (bw < 20)
+            bw = 20;
+        if (bh < 20)
+            bh = 20;
         if (bw / bh > ratio) {
-            double w = bh * ratio / o->width;
-            if (w < 0.3)
-                w = 0.3;
-            /* Centre map and colour bar (about 0.12 of the page) together. */
-            vx0 = 0.5 - 0.5 * (w + 0.12) + 0.02;
-            if (vx0 < L)
-                vx0 = L;
-            vx1 = vx0 + w;
+            mh = bh;
+            mw = bh * ratio;
         } else {
-            double h = bw / ratio / o->height;
-            if (h < 0.3)
-                h = 0.3;
-            vy0 = B + 0.5 * ((T - B) - h);
-            vy1 = vy0 + h;
+            mw = bw;
+            mh = bw / ratio;
         }
+        left = ml + 0.5 * (bw - mw);
+        bottom = mb + 0.5 * (bh - mh);
+        vx0 = left / o->width;
+        vx1 = (left + mw) / o->width;
+        vy0 = bottom / o->height;
+        vy1 = (bottom + mh) / o->height;
+        map_w = mw;
     }
     plvpor(vx0, vx1, vy0, vy1);
     plwind(x0, x1, y0, y1);
@@ -255,16 +319,21 @@ static int ps_pl_draw(const ps_slice *s, const ps_image_options *o, const ps_cma
     plcol0(1);
     plwidth(1.0);
     plslabelfunc(ps_geo_label, NULL);
-    plbox("bcnsto", 0.0, 0, "bcnstvo", 0.0, 0);
+    /* at most one longitude label per 5 characters of map width, one
+     * latitude label per 2.5 character heights */
+    plbox("bcnsto", ps_nice_step(x1 - x0, fmax(1.0, (vx1 - vx0) * o->width / (5.0 * ch))), 0,
+          "bcnstvo", ps_nice_step(y1 - y0, fmax(1.0, (vy1 - vy0) * o->height / (2.5 * ch))), 0);
     plslabelfunc(NULL, NULL);
     pllab(s->xlabel ? s->xlabel : "Longitude", s->ylabel ? s->ylabel : "Latitude", "");
     if (s->subtitle && *s->subtitle) {
-        plmtex("t", 2.6, 0.5, 0.5, s->title ? s->title : "");
-        plschr(0.0, 0.8 * o->height / 700.0 > 0.5 ? 0.8 * o->height / 700.0 : 0.5);
-        plmtex("t", 1.1, 0.5, 0.5, s->subtitle);
-        plschr(0.0, 0.95 * o->height / 700.0 > 0.6 ? 0.95 * o->height / 700.0 : 0.6);
+        /* the subtitle clear of the top latitude label (half a character
+         * above the map's edge) */
+        plmtex("t", 3.1, 0.5, 0.5, s->title ? s->title : "");
+        plschr(0.0, 0.8 * fs);
+        plmtex("t", 1.6, 0.5, 0.5, s->subtitle);
+        plschr(0.0, 0.95 * fs);
     } else {
-        plmtex("t", 1.5, 0.5, 0.5, s->title ? s->title : "");
+        plmtex("t", 2.0, 0.5, 0.5, s->title ? s->title : "");
     }
 
     /* The colour bar, right of the map, as tall as the map. */
@@ -274,18 +343,21 @@ static int ps_pl_draw(const ps_slice *s, const ps_image_options *o, const ps_cma
         PLFLT *values[1] = {vals};
         PLINT n_values[1] = {NV}, sub_ticks[1] = {0};
         PLINT label_opts[1] = {PL_COLORBAR_LABEL_RIGHT};
-        const char *labels[1], *axis_opts[1] = {"bcvmti"};
+        const char *labels[1], *axis_opts[1] = {"bcvmtio"};
         int m;
         for (m = 0; m < NV; m++)
             vals[m] = vmin + (vmax - vmin) * m / (NV - 1);
         labels[0] = s->units && *s->units ? s->units : "(no units)";
         snprintf(opt, sizeof opt, "%s", labels[0]);
         labels[0] = opt;
+        plslabelfunc(ps_bar_label, range);
+        /* offset and width in map widths: a gap of 1.2 and a bar of 1.6 characters */
         plcolorbar(&cbw, &cbh, PL_COLORBAR_IMAGE,
                    PL_POSITION_RIGHT | PL_POSITION_OUTSIDE | PL_POSITION_VIEWPORT,
-                   0.025 * (R - L) / (vx1 - vx0), 0.0, 0.035 * (R - L) / (vx1 - vx0), 1.0,
+                   1.2 * ch / map_w, 0.0, 1.6 * ch / map_w, 1.0,
                    0, 1, 1, 0.0, 0.0, 0, 0.0, 1, label_opts, labels, 1, axis_opts, ticks,
                    sub_ticks, n_values, (PLFLT_MATRIX)values);
+        plslabelfunc(NULL, NULL);
     }
     (void)started;
     plend1();
@@ -293,7 +365,103 @@ static int ps_pl_draw(const ps_slice *s, const ps_image_options *o, const ps_cma
     return PS_OK;
 }
 
-int ps_plot_slice(const ps_slice *s, const ps_image_options *o, ps_image_info *info)
+/* A column of a window: its longitude east of the window's western edge. */
+typedef struct ps_col {
+    double x;
+    size_t i;
+} ps_col;
+
+static int ps_col_cmp(const void *a, const void *b)
+{
+    const ps_col *p = a, *q = b;
+    return p->x < q->x ? -1 : p->x > q->x ? 1 : (p->i > q->i) - (p->i < q->i);
+}
+
+/* The cells of @p in that the options' window selects, in map order, into
+ * @p out (buffers in @p buf[0..3], freed by the caller): longitudes unwrapped
+ * (350, 355, 0, 5 -> 350, 355, 360, 365), a longitude window taken modulo
+ * 360 from its western edge (columns reordered across the grid's seam). */
+static int ps_slice_window(const ps_slice *in, const ps_image_options *o, ps_slice *out,
+                           void *buf[4])
+{
+    double *lon = NULL, *lat = NULL, *val = NULL;
+    unsigned char *mark = NULL;
+    ps_col *cols = NULL;
+    size_t *rows = NULL, i, j, nc = 0, nr = 0;
+    int rc = PS_OK;
+    *out = *in;
+    cols = malloc(in->nx * sizeof *cols);
+    rows = malloc(in->ny * sizeof *rows);
+    if (!cols || !rows) {
+        rc = ps_error(PS_ENOMEM, "out of memory drawing %s", o->path);
+        goto done;
+    }
+    for (i = 0; i < in->nx; i++) {
+        double x = in->lon[i];
+        if (!isfinite(x)) {
+            rc = ps_error(PS_EINVAL, "longitude %zu is not finite", i);
+            goto done;
+        }
+        if (o->have_lon_window) {
+            x = o->lon_w + fmod(fmod(x - o->lon_w, 360.0) + 360.0, 360.0);
+            if (x > o->lon_e)
+                continue;
+        } else if (nc > 0) {
+            while (x - cols[nc - 1].x > 180.0)
+                x -= 360.0;
+            while (x - cols[nc - 1].x < -180.0)
+                x += 360.0;
+        }
+        cols[nc].x = x;
+        cols[nc++].i = i;
+    }
+    if (o->have_lon_window)
+        qsort(cols, nc, sizeof *cols, ps_col_cmp);
+    for (j = 0; j < in->ny; j++)
+        if (!o->have_lat_window || (in->lat[j] >= o->lat_s && in->lat[j] <= o->lat_n))
+            rows[nr++] = j;
+    if (nc == 0 || nr == 0) {
+        rc = ps_error(PS_EINVAL, "the window (longitudes %g..%g, latitudes %g..%g) holds no cell "
+                                 "of the grid",
+                      o->have_lon_window ? o->lon_w : -HUGE_VAL, o->have_lon_window ? o->lon_e : HUGE_VAL,
+                      o->have_lat_window ? o->lat_s : -90.0, o->have_lat_window ? o->lat_n : 90.0);
+        goto done;
+    }
+    lon = malloc(nc * sizeof *lon);
+    lat = malloc(nr * sizeof *lat);
+    val = malloc(nc * nr * sizeof *val);
+    mark = in->mark ? malloc(nc * nr) : NULL;
+    if (!lon || !lat || !val || (in->mark && !mark)) {
+        rc = ps_error(PS_ENOMEM, "out of memory drawing %s", o->path);
+        goto done;
+    }
+    for (i = 0; i < nc; i++)
+        lon[i] = cols[i].x;
+    for (j = 0; j < nr; j++) {
+        lat[j] = in->lat[rows[j]];
+        for (i = 0; i < nc; i++) {
+            val[j * nc + i] = in->values[rows[j] * in->nx + cols[i].i];
+            if (mark)
+                mark[j * nc + i] = in->mark[rows[j] * in->nx + cols[i].i];
+        }
+    }
+    out->nx = nc;
+    out->ny = nr;
+    out->lon = lon;
+    out->lat = lat;
+    out->values = val;
+    out->mark = mark;
+done:
+    buf[0] = lon;
+    buf[1] = lat;
+    buf[2] = val;
+    buf[3] = mark;
+    free(cols);
+    free(rows);
+    return rc;
+}
+
+int ps_plot_slice(const ps_slice *in, const ps_image_options *o, ps_image_info *info)
 {
     const ps_cmap *cm;
     const char *dev;
@@ -302,26 +470,45 @@ int ps_plot_slice(const ps_slice *s, const ps_image_options *o, ps_image_info *i
     char *tmp = NULL;
     size_t i, j, n, ocean = 0, land = 0, marked = 0;
     int rc = PS_OK, fd, locked = 0;
+    ps_slice win;
+    const ps_slice *s = &win;
+    void *wbuf[4] = {NULL, NULL, NULL, NULL};
 
-    if (!s || !o || !o->path || !*o->path)
+    if (!in || !o || !o->path || !*o->path)
         return ps_error(PS_EINVAL, "ps_plot_slice: no slice or no output path");
-    if (!s->nx || !s->ny || !s->lon || !s->lat || !s->values)
+    if (!in->nx || !in->ny || !in->lon || !in->lat || !in->values)
         return ps_error(PS_EINVAL, "ps_plot_slice: empty slice");
-    if (s->nx > 100000 || s->ny > 100000)
-        return ps_error(PS_EINVAL, "slice of %zu x %zu cells is too large to draw", s->nx, s->ny);
-    if (!ps_monotonic(s->lon, s->nx) || !ps_monotonic(s->lat, s->ny))
-        return ps_error(PS_EINVAL, "longitudes and latitudes must be finite and strictly monotonic");
+    if (in->nx > 100000 || in->ny > 100000)
+        return ps_error(PS_EINVAL, "slice of %zu x %zu cells is too large to draw", in->nx, in->ny);
+    if (o->have_lon_window && !(o->lon_w < o->lon_e && o->lon_e - o->lon_w <= 360.0))
+        return ps_error(PS_EINVAL, "longitude window %g..%g: the western edge must be below the "
+                                   "eastern one, at most 360 degrees apart", o->lon_w, o->lon_e);
+    if (o->have_lat_window && !(o->lat_s < o->lat_n))
+        return ps_error(PS_EINVAL, "latitude window %g..%g: the southern edge must be below the "
+                                   "northern one", o->lat_s, o->lat_n);
+    if ((rc = ps_slice_window(in, o, &win, wbuf)))
+        goto done;
+    if (!ps_monotonic(s->lon, s->nx) || !ps_monotonic(s->lat, s->ny)) {
+        rc = ps_error(PS_EINVAL, "longitudes and latitudes must be finite and strictly monotonic");
+        goto done;
+    }
     if (o->width < 200 || o->height < 150 || o->width > 10000 || o->height > 10000)
-        return ps_error(PS_EINVAL, "image size %dx%d is out of range (200x150 .. 10000x10000)",
-                        o->width, o->height);
+    {
+        rc = ps_error(PS_EINVAL, "image size %dx%d is out of range (200x150 .. 10000x10000)",
+                      o->width, o->height);
+        goto done;
+    }
     dev = ps_pl_device(o->path);
-    if (!dev)
-        return ps_error(PS_EINVAL, "%s: unknown image type (use .png, .svg or .pdf)", o->path);
+    if (!dev) {
+        rc = ps_error(PS_EINVAL, "%s: unknown image type (use .png, .svg or .pdf)", o->path);
+        goto done;
+    }
     cm = ps_cmap_find(o->cmap ? o->cmap : (o->symmetric ? "rdbu" : "viridis"));
     if (!cm) {
         char names[256];
         ps_cmap_names(names, sizeof names);
-        return ps_error(PS_EINVAL, "unknown colour map '%s' (one of: %s)", o->cmap, names);
+        rc = ps_error(PS_EINVAL, "unknown colour map '%s' (one of: %s)", o->cmap, names);
+        goto done;
     }
 
     n = s->nx * s->ny;
@@ -343,13 +530,15 @@ int ps_plot_slice(const ps_slice *s, const ps_image_options *o, ps_image_info *i
         rc = PS_OK;
     }
     if (rc)
-        return rc;
+        goto done;
     if (o->have_vmin)
         vmin = o->vmin;
     if (o->have_vmax)
         vmax = o->vmax;
-    if (!(vmin < vmax))
-        return ps_error(PS_EINVAL, "colour limits: vmin (%g) must be below vmax (%g)", vmin, vmax);
+    if (!(vmin < vmax)) {
+        rc = ps_error(PS_EINVAL, "colour limits: vmin (%g) must be below vmax (%g)", vmin, vmax);
+        goto done;
+    }
 
     xe = malloc((s->nx + 1) * sizeof *xe);
     ye = malloc((s->ny + 1) * sizeof *ye);
@@ -428,8 +617,14 @@ int ps_plot_slice(const ps_slice *s, const ps_image_options *o, ps_image_info *i
         info->ocean = ocean;
         info->land = land;
         info->marked = marked;
+        info->nx = s->nx;
+        info->ny = s->ny;
+        info->lon0 = s->lon[0];
+        info->lon1 = s->lon[s->nx - 1];
     }
 done:
+    for (i = 0; i < 4; i++)
+        free(wbuf[i]);
     if (locked)
         pthread_mutex_unlock(&ps_pl_lock);
     if (tmp && tmp[0]) {
@@ -437,7 +632,7 @@ done:
         unlink(tmp);
     }
     if (z)
-        plFree2dGrid(z, (PLINT)s->nx, (PLINT)s->ny);
+        plFree2dGrid(z, (PLINT)win.nx, (PLINT)win.ny);
     free(xe);
     free(ye);
     free(tmp);

@@ -31,7 +31,8 @@ for kind in classic 64-bit-offset cdf5 nc4; do
   awk -v g="$got" -v w="$esd" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(g != "" && d <= 1e-12 * w) }' \
     || fail "$kind: standard deviation $got, expected $esd"
   grep -q "Ocean cells: 60 of 72 (12 land or missing)" "$TMP/out" || fail "$kind: cell counts"
-  grep -Eq "^ +3 +100.0000 +16 +8 " "$TMP/out" || { cat "$TMP/out"; fail "$kind: per-level row of level 3 (16 ocean, 8 land)"; }
+  # levels are numbered from 0, as in plot --level (docs/user-guide.md)
+  grep -Eq "^ +2 +100.0000 +16 +8 " "$TMP/out" || { cat "$TMP/out"; fail "$kind: per-level row of level 2 (0-based; 16 ocean, 8 land)"; }
   grep -q "lat .* 50 51 52" "$TMP/out" || fail "$kind: coordinates"
   grep -q "history  *tiny test file" "$TMP/out" || fail "$kind: global attributes"
   rm -f tiny.nc

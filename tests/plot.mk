@@ -6,3 +6,12 @@ TESTS += tests/test_plot
 TESTS += tests/plot_pixels.sh tests/plot_browser.sh tests/plot_cli.sh
 EXTRA_DIST += tests/plot_lib.sh tests/plot_pixels.sh tests/plot_browser.sh tests/plot_cli.sh \
 	tests/data/plot_small.cdl tests/data/plot_other.cdl
+# The calendar-aware time decoder behind the slider dates (io/ps_time.c).
+check_PROGRAMS += tests/test_plot_time
+tests_test_plot_time_SOURCES = tests/test_plot_time.c
+tests_test_plot_time_LDADD = io/libpstencil-io.la core/libpstencil.la -lm
+TESTS += tests/test_plot_time tests/plot_time_cftime.sh tests/plot_levels_dates.sh
+# Pages under 5 MB: a minified plotly.js embedded, or written once beside them.
+TESTS += tests/plot_html_size.sh tests/plot_wrap.sh tests/plot_layout.sh tests/plot_help.sh
+EXTRA_DIST += tests/plot_html_size.sh tests/plot_wrap.sh tests/plot_layout.sh tests/plot_help.sh tests/plot_png.py
+EXTRA_DIST += tests/plot_time_cftime.sh tests/plot_levels_dates.sh

@@ -16,7 +16,7 @@ grep -q -- "--target_depth" "$TMP/out" || fail "slice --help does not list --tar
 expect_exit 2 "$PSTENCIL" plot bogus small.nc
 expect_err "unknown subcommand"
 expect_exit 2 "$PSTENCIL" plot animate small.nc --plotly web
-expect_err "not 'embed' or 'cdn'"
+expect_err "not 'embed', 'directory' or 'cdn'"
 expect_exit 2 "$PSTENCIL" plot slice small.nc --cmap jet
 expect_err "unknown colour map 'jet'"
 expect_exit 2 "$PSTENCIL" plot slice small.nc --depth 1 --level 2

@@ -249,6 +249,32 @@ static void test_diff(void)
     }
     ps_field_free(&a);
     ps_field_free(&b);
+    /* The default level of a run's pictures: the shallowest level that differs. */
+    {
+        size_t k = 99, n = (size_t)NX * NY, c;
+        float *pb;
+        make_field(&a, 0);
+        make_field(&b, 0);
+        pb = b.data;
+        EXPECT(ps_plot_changed_level(&a, &b, &k) == 0 && k == 99);
+        for (c = 0; c < n && isnan(pb[(NZ - 1) * n + c]); c++)
+            ;
+        EXPECT(c < n);
+        pb[(NZ - 1) * n + c] += 0.5f; /* a value at the deepest level */
+        EXPECT(ps_plot_changed_level(&a, &b, &k) == 1 && k == (size_t)(NZ - 1));
+        for (c = 0; c < n && isnan(pb[n + c]); c++)
+            ;
+        pb[n + c] = NAN; /* an ocean cell of level 1 made land */
+        EXPECT(ps_plot_changed_level(&a, &b, &k) == 1 && k == 1);
+        ps_field_free(&b);
+        {
+            ps_grid g3 = {NZ, NY, NX - 1};
+            ps_field_alloc(&b, g3, PS_FLOAT32);
+            EXPECT(ps_plot_changed_level(&a, &b, &k) == 0);
+        }
+        ps_field_free(&a);
+        ps_field_free(&b);
+    }
     free(d);
     free(mk);
 }
