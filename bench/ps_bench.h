@@ -291,6 +291,7 @@ typedef struct ps_bench_memory_options {
     uint64_t budget;             /**< device budget (0: the device's memory less 1/8) */
     const char *csv;             /**< CSV file to write (NULL: none) */
     const char *plot;            /**< PNG figure to write (NULL: none) */
+    int force;                   /**< replace an existing CSV or figure (else PS_EEXIST) */
 } ps_bench_memory_options;
 
 /**
@@ -323,7 +324,7 @@ int ps_bench_decomp(const ps_bench_decomp_options *o, FILE *out);
  * against cells per backend, out-of-core runs marked. PS_ENOTIMPL without
  * PLplot.
  */
-int ps_bench_plot_memory(const char *path, const ps_bench_mem_point *pts, int n);
+int ps_bench_plot_memory(const char *path, const ps_bench_mem_point *pts, int n, int force);
 
 #ifdef __cplusplus
 }

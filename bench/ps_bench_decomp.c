@@ -136,7 +136,7 @@ int ps_bench_memory(const ps_bench_memory_options *o, FILE *out)
         ps_outfile of;
         FILE *f = NULL;
         int i;
-        st = ps_outfile_begin(&of, o->csv, 1);
+        st = ps_outfile_begin(&of, o->csv, o->force);
         if (!st && !(f = fdopen(of.fd, "w")))
             st = ps_error(PS_EIO, "%s: cannot write", o->csv);
         if (f) {
@@ -159,7 +159,7 @@ int ps_bench_memory(const ps_bench_memory_options *o, FILE *out)
             fprintf(out, "  csv   : %s\n", o->csv);
     }
     if (!st && o->plot) {
-        st = ps_bench_plot_memory(o->plot, pts, npts);
+        st = ps_bench_plot_memory(o->plot, pts, npts, o->force);
         if (st == PS_OK)
             fprintf(out, "  plot  : %s\n", o->plot);
         else if (st == PS_ENOTIMPL) {

@@ -468,7 +468,7 @@ int ps_bench_plot(const ps_bench_row *rows, int n, const ps_bench_plot_options *
     return PS_OK;
 }
 
-int ps_bench_plot_memory(const char *path, const ps_bench_mem_point *pts, int n)
+int ps_bench_plot_memory(const char *path, const ps_bench_mem_point *pts, int n, int force)
 {
     static series s[MAX_SERIES];
     plot_spec p;
@@ -513,7 +513,7 @@ int ps_bench_plot_memory(const char *path, const ps_bench_mem_point *pts, int n)
     p.logx = 1;
     p.logy = 1;
     p.hline = NAN;
-    st = draw(path, "pngcairo", &p, s, ns);
+    st = draw(path, "pngcairo", &p, s, ns, force);
     return st < 0 ? st : PS_OK;
 }
 
@@ -528,9 +528,9 @@ int ps_bench_plot(const ps_bench_row *rows, int n, const ps_bench_plot_options *
                                  "(install libplplot-dev plplot-driver-cairo and reconfigure)");
 }
 
-int ps_bench_plot_memory(const char *path, const ps_bench_mem_point *pts, int n)
+int ps_bench_plot_memory(const char *path, const ps_bench_mem_point *pts, int n, int force)
 {
-    (void)path, (void)pts, (void)n;
+    (void)path, (void)pts, (void)n, (void)force;
     return ps_error(PS_ENOTIMPL, "pstencil was built without PLplot: no plots");
 }
 

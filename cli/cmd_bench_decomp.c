@@ -7,8 +7,31 @@
 #include "ps_cli.h"
 #include "ps_bench.h"
 
+#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* one line per option; --opt VALUE and --opt=VALUE both work (getopt_long) */
+enum {
+    O_MEMORY = 256, O_DECOMP, O_BACKEND, O_SCALE, O_STEPS, O_REPEAT, O_THREADS, O_PRECISION,
+    O_MAXMEM, O_CSV, O_PLOT
+};
+static const struct option decomp_options[] = {
+    {"memory", no_argument, NULL, O_MEMORY},
+    {"decomp", no_argument, NULL, O_DECOMP},
+    {"backend", required_argument, NULL, O_BACKEND},
+    {"scale", required_argument, NULL, O_SCALE},
+    {"steps", required_argument, NULL, O_STEPS},
+    {"repeat", required_argument, NULL, O_REPEAT},
+    {"threads", required_argument, NULL, O_THREADS},
+    {"precision", required_argument, NULL, O_PRECISION},
+    {"max-device-memory", required_argument, NULL, O_MAXMEM},
+    {"csv", required_argument, NULL, O_CSV},
+    {"plot", required_argument, NULL, O_PLOT},
+    {"force", no_argument, NULL, 'f'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
 
 static void usage(FILE *f)
 {
@@ -24,7 +47,8 @@ static void usage(FILE *f)
             "  fraction and bytes/step for 1 box, 2x1x1 and 2, 4, 8 boxes with halos 1 and 4,\n"
             "  then out of core through a quarter of the grid against in core (20 steps,\n"
             "  median of 3).\n"
-            "Common: --threads N, --precision float|double.\n");
+            "Common: --threads N, --precision float|double, -f/--force (replace an existing\n"
+            "  --csv or --plot file; without it such a file is refused before anything runs).\n");
 }
 
 int ps_cmd_bench_decomp(int argc, char **argv)
@@ -33,7 +57,7 @@ int ps_cmd_bench_decomp(int argc, char **argv)
     ps_bench_decomp_options dop;
     const char *names[16];
     char *list = NULL;
-    int memory = 0, decomp = 0, i, st, n = 0;
+    int memory = 0, decomp = 0, c, li = -1, st, n = 0;
     long v;
     double d;
     memset(&mo, 0, sizeof mo);
@@ -46,28 +70,29 @@ int ps_cmd_bench_decomp(int argc, char **argv)
     dop.steps = 20;
     dop.repeat = 3;
     dop.precision = PS_FLOAT32;
-    for (i = 1; i < argc; i++) {
-        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--memory")) {
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":hf", decomp_options, &li)) != -1) {
+        const char *val = optarg;
+        if (c >= O_MEMORY && val && !*val) {
+            free(list);
+            return ps_cli_error("--%s needs a value", decomp_options[li].name);
+        }
+        switch (c) {
+        case O_MEMORY:
             memory = 1;
-            continue;
-        }
-        if (!strcmp(a, "--decomp")) {
+            break;
+        case O_DECOMP:
             decomp = 1;
-            continue;
-        }
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            break;
+        case 'h':
             usage(stdout);
             free(list);
             return PS_EXIT_OK;
-        }
-        if (!val) {
-            free(list);
-            return ps_cli_error("bench: '%s' needs a value or is unknown (try 'pstencil bench "
-                                "--memory --help')", a);
-        }
-        i++;
-        if (!strcmp(a, "--backend")) {
+        case 'f':
+            mo.force = 1;
+            break;
+        case O_BACKEND: {
             char *save = NULL, *tok;
             free(list);
             list = strdup(val);
@@ -75,50 +100,64 @@ int ps_cmd_bench_decomp(int argc, char **argv)
             for (tok = strtok_r(list, ",", &save); tok && n < 16; tok = strtok_r(NULL, ",", &save))
                 names[n++] = tok;
             dop.backend = n ? names[0] : dop.backend;
-        } else if (!strcmp(a, "--scale")) {
+            break;
+        }
+        case O_SCALE:
             if (ps_cli_parse_double("--scale", val, &d) || !(d > 0 && d <= 16)) {
                 free(list);
                 return ps_cli_error("--scale: %s is out of range (0 < scale <= 16)", val);
             }
             mo.max_scale = (long)d < 1 ? 1 : (long)d;
             dop.scale = d;
-        } else if (!strcmp(a, "--steps")) {
+            break;
+        case O_STEPS:
             if (ps_cli_parse_long("--steps", val, 1, 100000, &v))
                 return free(list), PS_EXIT_USAGE;
             mo.steps = dop.steps = v;
-        } else if (!strcmp(a, "--repeat")) {
+            break;
+        case O_REPEAT:
             if (ps_cli_parse_long("--repeat", val, 1, 64, &v))
                 return free(list), PS_EXIT_USAGE;
             dop.repeat = v;
-        } else if (!strcmp(a, "--threads")) {
+            break;
+        case O_THREADS:
             if (ps_cli_parse_long("--threads", val, 0, 1024, &v))
                 return free(list), PS_EXIT_USAGE;
             mo.threads = dop.threads = (int)v;
-        } else if (!strcmp(a, "--precision")) {
+            break;
+        case O_PRECISION:
             if (ps_precision_parse(val, &mo.precision)) {
                 free(list);
                 return ps_cli_error("--precision: '%s' (float or double)", val);
             }
             dop.precision = mo.precision;
-        } else if (!strcmp(a, "--max-device-memory")) {
+            break;
+        case O_MAXMEM:
             if (ps_cli_parse_size("--max-device-memory", val, &mo.budget))
                 return free(list), PS_EXIT_USAGE;
-        } else if (!strcmp(a, "--csv")) {
+            break;
+        case O_CSV:
             mo.csv = val;
-        } else if (!strcmp(a, "--plot")) {
+            break;
+        case O_PLOT:
             mo.plot = val;
-        } else {
+            break;
+        default:
             free(list);
-            return ps_cli_error("bench --memory/--decomp: unknown option '%s'", a);
+            return ps_cli_getopt_error("bench", c, argv, decomp_options);
         }
+    }
+    if (optind < argc) {
+        free(list);
+        return ps_cli_error("bench --memory/--decomp: unexpected argument '%s'", argv[optind]);
     }
     if (memory == decomp) {
         free(list);
         return ps_cli_error("bench: --memory and --decomp are separate experiments: one at a time");
     }
-    if (mo.csv && (st = ps_outfile_check(mo.csv, NULL, 1, "--csv")))
+    if (mo.csv && (st = ps_outfile_check(mo.csv, NULL, mo.force, "--csv")))
         return free(list), ps_cli_status_error(st, mo.csv);
-    if (mo.plot && (st = ps_outfile_check(mo.plot, NULL, 1, "--plot")))
+    if (mo.plot && (st = ps_outfile_check(mo.plot, NULL, mo.force, "--plot")))
         return free(list), ps_cli_status_error(st, mo.plot);
     if (memory) {
         static const char *const def[] = {"reference", "openmp"};
