@@ -47,6 +47,7 @@ typedef struct bench_opts {
     const char *csv, *json, *plot, *format, *replot;
     long threads;
     long bound_mb;
+    int roofline; /* --roofline: compute ceilings (bench/ps_roofline.c) */
 } bench_opts;
 
 typedef struct bench_backend {
@@ -111,6 +112,9 @@ static void usage(FILE *f)
             "                       (default: the larger of 256 and 8 x the last-level cache)\n"
             "  --quick              built-in ocean 100 steps and a large grid (scale 4):\n"
             "                       ms/step, cells/s, speedup over reference, bound fraction\n"
+            "  --roofline           also measure cache-resident sweeps of the exact update and\n"
+            "                       print each CPU kernel as a fraction of them and of the copy\n"
+            "                       bounds\n"
             "  --all                also run the reference backend where it would take long\n"
             "  --csv FILE           write the results as CSV (course's columns first)\n"
             "  --json FILE          write everything (machine, bounds, samples) as JSON\n"
@@ -223,6 +227,8 @@ static int parse_args(bench_opts *o, int argc, char **argv)
                 return PS_EXIT_USAGE;
         } else if (!strcmp(a, "--quick")) {
             o->quick = 1;
+        } else if (!strcmp(a, "--roofline")) {
+            o->roofline = 1;
         } else if (!strcmp(a, "--all")) {
             o->all = 1;
         } else if (!strcmp(a, "--log")) {
@@ -1177,6 +1183,8 @@ int ps_cmd_bench(int argc, char **argv)
                s->bounds[i].r.nt_gbps);
     print_table(s, stdout);
     print_noise(s, stdout);
+    if (s->o.roofline && ps_roofline_print(stdout, s->rows, s->nrows, (int)s->o.threads))
+        ps_cli_warn("roofline: %s", ps_error_detail());
     if (s->o.quick)
         print_quick(s, stdout);
     for (i = 0; i < s->nskipped; i++)
