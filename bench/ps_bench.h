@@ -81,7 +81,7 @@ typedef struct ps_roofline_result {
  * thread sweeps its own nz x ny x nx block (two float32 arrays, ping-pong,
  * about a quarter of the cells land) with the exact cell update, 7 loads and
  * 1 store per interior cell, no temporal blocking, repeatedly inside one
- * parallel region; samples of about 2 ms, the best reported. Size the block
+ * parallel region; samples of at least 2 ms and 2 M cells per thread, the best reported. Size the block
  * so its two arrays fit the cache level to be measured (L1 or L2).
  */
 int ps_roofline_sweep(size_t nz, size_t ny, size_t nx, int threads, int samples,

@@ -173,7 +173,11 @@ int ps_roofline_sweep(size_t nz, size_t ny, size_t nx, int threads, int samples,
             goto done;
         }
     /* calibrate: a sample lasts about 2 ms (many short samples: on a shared
-     * machine the best one is where every thread had its core) */
+     * machine the best one is where every thread had its core), and updates
+     * at least 2 M cells per thread, so that the parallel region's start
+     * (slow when a thread has to be woken on a busy machine) is amortised
+     * even when the calibration itself was disturbed */
+    cells = (nz - 2) * (ny - 2) * (nx - 2);
     for (it = 1; it < (1L << 30); it *= 2) {
         double dt = rl_run(fn, A, B, nz, ny, nx, it, threads);
         if (dt >= 0.5e-3) {
@@ -181,7 +185,9 @@ int ps_roofline_sweep(size_t nz, size_t ny, size_t nx, int threads, int samples,
             break;
         }
     }
-    cells = (nz - 2) * (ny - 2) * (nx - 2) * (size_t)threads;
+    if ((double)inner * (double)cells < 2e6)
+        inner = (long)(2e6 / (double)cells) + 1;
+    cells *= (size_t)threads;
     for (s = 0; s < samples; s++) {
         double dt = rl_run(fn, A, B, nz, ny, nx, inner, threads);
         double g = (double)cells * (double)inner / dt / 1e9;
@@ -236,13 +242,13 @@ int ps_roofline_print(FILE *f, const ps_bench_row *rows, int n, int threads)
     /* both arrays in half the level: L1 4 x nz x 128... , L2 16 x nz x 512 */
     if ((rc = ps_roofline_sweep(4, 6, l1 / 2 / (2 * 4 * 6 * sizeof(float)) > 32
                                           ? l1 / 2 / (2 * 4 * 6 * sizeof(float)) : 32,
-                                threads, 50, &c[0])) ||
-        (rc = ps_roofline_sweep(rl_nz(l2 / 2, 16, 512), 16, 512, threads, 50, &c[1])) ||
-        (rc = ps_roofline_sweep(8, 16, 512, threads, 50, &c[2])))
+                                threads, 100, &c[0])) ||
+        (rc = ps_roofline_sweep(rl_nz(l2 / 2, 16, 512), 16, 512, threads, 100, &c[1])) ||
+        (rc = ps_roofline_sweep(8, 16, 512, threads, 100, &c[2])))
         return rc;
     fprintf(f, "\nroofline: cache-resident sweeps of the exact diffusion7 update (float32, 7 loads\n"
                "and 1 store per cell, no temporal blocking, %d threads, each its own block of\n"
-               "two arrays; %s; best of %d samples of ~2 ms; L1d %zu KiB, L2 %zu KiB):\n",
+               "two arrays; %s; best of %d samples of >= 2 ms; L1d %zu KiB, L2 %zu KiB):\n",
             c[0].threads, c[0].isa, c[0].samples, l1 >> 10, l2 >> 10);
     for (k = 0; k < 3; k++)
         fprintf(f, "  %-15s %3zux%3zux%4zu (2 x %7.1f KiB): %6.2f Gcell/s (mean %.2f)\n", what[k],
