@@ -68,7 +68,11 @@ typedef void (*rl_sweep_fn)(float *restrict, const float *restrict, size_t, size
 PS_RL_SWEEP(rl_sweep_base, , 4)
 #if defined(__GNUC__) && defined(__x86_64__)
 PS_RL_SWEEP(rl_sweep_avx2, __attribute__((target("avx2"))), 8)
+#if defined(__clang__) /* clang's target attribute has no prefer-vector-width */
+PS_RL_SWEEP(rl_sweep_avx512, __attribute__((target("avx512f"))), 16)
+#else
 PS_RL_SWEEP(rl_sweep_avx512, __attribute__((target("avx512f,prefer-vector-width=512"))), 16)
+#endif
 #define PS_RL_X86 1
 #endif
 
