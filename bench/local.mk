@@ -4,7 +4,7 @@
 # library linked into the program and the benchmark tests (not installed);
 # gpu_bench, the NumPy baseline and `make bench`.
 noinst_LTLIBRARIES += bench/libps_bench.la
-bench_libps_bench_la_SOURCES = bench/ps_bench.c bench/ps_stream.c bench/ps_bench_plot.c \
+bench_libps_bench_la_SOURCES = bench/ps_bench.c bench/ps_stream.c bench/ps_roofline.c bench/ps_bench_plot.c \
 	bench/ps_bench_decomp.c bench/ps_bench.h
 # -O3 and OpenMP so the STREAM-like copy gets threads and keeps its loop
 bench_libps_bench_la_CFLAGS = $(AM_CFLAGS) -O3 -ftree-vectorize -fno-tree-loop-distribute-patterns \

@@ -144,6 +144,27 @@ typedef struct ps_stream_result {
  */
 int ps_stream_copy(size_t array_bytes, int threads, int samples, ps_stream_result *r);
 
+/** Result of a cache-resident sweep of the exact update (ps_roofline_sweep). */
+typedef struct ps_roofline_result {
+    size_t nz, ny, nx;  /**< each thread's block */
+    int threads;        /**< OpenMP threads used */
+    int samples;        /**< timed samples */
+    const char *isa;    /**< instruction set of the sweep ("avx512", "avx2", "baseline") */
+    double best_gcells; /**< best sample: interior cells updated per ns, all threads */
+    double mean_gcells; /**< mean over the samples */
+} ps_roofline_result;
+
+/**
+ * The compute ceiling of diffusion7 on this CPU (bench/ps_roofline.c): every
+ * thread sweeps its own nz x ny x nx block (two float32 arrays, ping-pong,
+ * about a quarter of the cells land) with the exact cell update, 7 loads and
+ * 1 store per interior cell, no temporal blocking, repeatedly inside one
+ * parallel region; samples of at least 2 ms and 2 M cells per thread, the best reported. Size the block
+ * so its two arrays fit the cache level to be measured (L1 or L2).
+ */
+int ps_roofline_sweep(size_t nz, size_t ny, size_t nx, int threads, int samples,
+                      ps_roofline_result *r);
+
 /** Mean and sample standard deviation (n-1; 0 when n < 2) of @p x. */
 void ps_bench_stats(const double *x, int n, double *mean, double *sd);
 
@@ -234,6 +255,15 @@ void ps_bench_json_fields(ps_json *j, const ps_bench_row *r);
 
 /** Write @p m as a JSON object. */
 void ps_bench_json_machine(ps_json *j, const ps_bench_machine *m);
+
+/**
+ * Measure the roofline ceilings (ps_roofline_sweep on an L1-sized block, an
+ * L2-sized block from sysconf's cache sizes, and the fixed 8 x 16 x 512
+ * block) on @p threads threads and print them, then every CPU row of
+ * @p rows as a fraction of each ceiling and of the two copy bounds the rows
+ * already carry. For `pstencil bench --roofline`.
+ */
+int ps_roofline_print(FILE *f, const ps_bench_row *rows, int n, int threads);
 
 /** Plot options. */
 typedef struct ps_bench_plot_options {

@@ -48,6 +48,7 @@ typedef struct bench_opts {
     const char *csv, *json, *plot, *format, *replot;
     long threads;
     long bound_mb;
+    int roofline; /* --roofline: compute ceilings (bench/ps_roofline.c) */
 } bench_opts;
 
 typedef struct bench_backend {
@@ -113,6 +114,9 @@ static void usage(FILE *f)
             "                       (default: the larger of 256 and 8 x the last-level cache)\n"
             "  --quick              built-in ocean 100 steps and a large grid (scale 4):\n"
             "                       ms/step, cells/s, speedup over reference, bound fraction\n"
+            "  --roofline           also measure cache-resident sweeps of the exact update and\n"
+            "                       print each CPU kernel as a fraction of them and of the copy\n"
+            "                       bounds\n"
             "  --all                also run the reference backend where it would take long\n"
             "  --csv FILE           write the results as CSV (course's columns first)\n"
             "  --json FILE          write everything (machine, bounds, samples) as JSON\n"
@@ -162,6 +166,7 @@ enum {
     OPT_DRAM_MB,
     OPT_QUICK,
     OPT_ALL,
+    OPT_ROOFLINE,
     OPT_CSV,
     OPT_JSON,
     OPT_PLOT,
@@ -182,6 +187,7 @@ static const struct option bench_options[] = {
     {"dram-mb", required_argument, NULL, OPT_DRAM_MB},
     {"quick", no_argument, NULL, OPT_QUICK},
     {"all", no_argument, NULL, OPT_ALL},
+    {"roofline", no_argument, NULL, OPT_ROOFLINE},
     {"csv", required_argument, NULL, OPT_CSV},
     {"json", required_argument, NULL, OPT_JSON},
     {"plot", required_argument, NULL, OPT_PLOT},
@@ -279,6 +285,9 @@ static int parse_args(bench_opts *o, int argc, char **argv)
             break;
         case OPT_QUICK:
             o->quick = 1;
+            break;
+        case OPT_ROOFLINE:
+            o->roofline = 1;
             break;
         case OPT_ALL:
             o->all = 1;
@@ -1280,6 +1289,8 @@ int ps_cmd_bench(int argc, char **argv)
     }
     print_table(s, stdout);
     print_noise(s, stdout);
+    if (s->o.roofline && ps_roofline_print(stdout, s->rows, s->nrows, (int)s->o.threads))
+        ps_cli_warn("roofline: %s", ps_error_detail());
     if (s->o.quick)
         print_quick(s, stdout);
     for (i = 0; i < s->nskipped; i++)

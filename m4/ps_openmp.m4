@@ -38,4 +38,20 @@ AC_DEFUN([PS_CHECK_OPENMP], [
     AC_DEFINE([PS_HAVE_OMP_AVX2], [1], [The openmp kernels have AVX2 and AVX2+FMA variants])
   fi
   AM_CONDITIONAL([PS_OMP_AVX2], [test $ps_omp_avx2 = yes])
+  dnl the zero-land rows' AVX-512F variant (intrinsics; used where the CPU has it)
+  ps_omp_avx512=no
+  if test $ps_omp_avx2 = yes; then
+    AC_MSG_CHECKING([whether $CC compiles AVX-512F intrinsics with -mavx512f])
+    ps_save_CFLAGS=$CFLAGS
+    CFLAGS="$CFLAGS -mavx512f"
+    AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[#include <immintrin.h>]],
+      [[__m512i a = _mm512_setzero_si512(); a = _mm512_alignr_epi32(a, a, 1); (void)a;]])],
+      [ps_omp_avx512=yes])
+    CFLAGS=$ps_save_CFLAGS
+    AC_MSG_RESULT([$ps_omp_avx512])
+  fi
+  if test $ps_omp_avx512 = yes; then
+    AC_DEFINE([PS_HAVE_OMP_AVX512], [1], [The openmp zero-land rows have an AVX-512F variant])
+  fi
+  AM_CONDITIONAL([PS_OMP_AVX512], [test $ps_omp_avx512 = yes])
 ])

@@ -5,6 +5,9 @@ tests_test_bench_csv_SOURCES = tests/test_bench_csv.c
 tests_test_bench_csv_LDADD = bench/libps_bench.la core/libpstencil.la -lm
 tests_test_bench_csv_LDFLAGS = $(PS_BENCH_LINK)
 TESTS += tests/test_bench_csv tests/bench_cli.sh tests/bench_numpy.sh
+# bench --roofline (bench/ps_roofline.c)
+TESTS += tests/bench_roofline.sh
+EXTRA_DIST += tests/bench_roofline.sh
 EXTRA_DIST += tests/bench_cli.sh tests/bench_numpy.sh
 # The machine description: hwloc and /sys agree; thread placement is recorded.
 check_PROGRAMS += tests/test_bench_topo

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The openmp backend honours OMP_NUM_THREADS (its device reports the team
 # size), uses its AVX2 row kernels where the CPU has AVX2 (no -march needed),
-# and PSTENCIL_OPENMP_ISA=baseline selects the baseline kernels.
+# PSTENCIL_OPENMP_ISA=baseline selects the baseline kernels, and =avx512 the
+# opt-in AVX-512 zero-land rows on a CPU that has them.
 . "$top_srcdir/tests/lib.sh"
 expect_exit 0 env OMP_NUM_THREADS=3 "$PSTENCIL" backends
 grep -A2 '^openmp ' "$TMP/out" | grep -q '3 compute units' || { cat "$TMP/out"; fail "OMP_NUM_THREADS=3 not honoured"; }
@@ -12,4 +13,11 @@ if grep -qw avx2 /proc/cpuinfo 2>/dev/null && [ "$(uname -m)" = x86_64 ]; then
 fi
 expect_exit 0 env PSTENCIL_OPENMP_ISA=baseline "$PSTENCIL" backends
 grep -A3 '^openmp ' "$TMP/out" | grep -q 'row kernels: baseline' || { cat "$TMP/out"; fail "PSTENCIL_OPENMP_ISA=baseline not honoured"; }
+# the AVX-512 zero-land rows are opt-in: PSTENCIL_OPENMP_ISA=avx512 selects them
+# where the CPU has AVX-512F and VL (and the build has them: x86 gcc/clang)
+if grep -qw avx512f /proc/cpuinfo 2>/dev/null && grep -qw avx512vl /proc/cpuinfo &&
+   [ "$(uname -m)" = x86_64 ] && grep -q '^#define PS_HAVE_OMP_AVX512 1' "$top_builddir/config.h" 2>/dev/null; then
+  expect_exit 0 env PSTENCIL_OPENMP_ISA=avx512 "$PSTENCIL" backends
+  grep -A3 '^openmp ' "$TMP/out" | grep -q 'row kernels: avx512' || { cat "$TMP/out"; fail "PSTENCIL_OPENMP_ISA=avx512 not honoured on an AVX-512 CPU"; }
+fi
 exit 0

@@ -45,4 +45,10 @@ PS_BUILTIN_LIBS += backends/openmp/libps_omp_avx2.la backends/openmp/libps_omp_f
 	backends/openmp/libps_omp_gen_avx2.la
 endif
 endif
-EXTRA_DIST += $(PS_OMP_SRCS) $(PS_OMP_KERNEL_SRCS)
+if PS_OMP_AVX512
+noinst_LTLIBRARIES += backends/openmp/libps_omp_avx512.la
+backends_openmp_libps_omp_avx512_la_SOURCES = backends/openmp/ps_openmp_rows_avx512.c
+backends_openmp_libps_omp_avx512_la_CFLAGS = $(PS_OMP_FLAGS) -mavx512f -mavx512vl
+PS_BUILTIN_LIBS += backends/openmp/libps_omp_avx512.la
+endif
+EXTRA_DIST += $(PS_OMP_SRCS) $(PS_OMP_KERNEL_SRCS) backends/openmp/ps_openmp_rows_avx512.c

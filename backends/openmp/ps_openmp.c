@@ -62,7 +62,8 @@ static int omp_probe(ps_device_info *devs, int max, int *ndevs, char *why, size_
     snprintf(devs[0].type, sizeof devs[0].type, "cpu");
     snprintf(devs[0].detail, sizeof devs[0].detail,
              "OpenMP %d, %d threads (OMP_NUM_THREADS or --threads), row kernels: %s%s",
-             _OPENMP, omp_get_max_threads(), ps_omp_use_avx2() ? "avx2" : "baseline",
+             _OPENMP, omp_get_max_threads(),
+             ps_omp_use_avx512() ? "avx512 (zero-land), avx2" : ps_omp_use_avx2() ? "avx2" : "baseline",
              ps_omp_use_fma() ? " (fast mode: avx2+fma)" : "");
     devs[0].memory_bytes = (pages > 0 && psize > 0) ? (uint64_t)pages * (uint64_t)psize : 0;
     devs[0].compute_units = omp_get_max_threads();
@@ -229,6 +230,16 @@ static int omp_create(const ps_config *cfg, void **out, char *why, size_t whylen
         c->row32 = c->stream ? t->exact_nt32 : t->exact32;
         c->row64 = c->stream ? t->exact_nt64 : t->exact64;
         c->isa = t->isa;
+#ifdef PS_HAVE_OMP_AVX512
+        if (c->zl && ps_omp_use_avx512()) {
+            const ps_omp_rows *z = ps_omp_use_avx512() == 2 ? &ps_omp_rows_avx512vl
+                                                             : &ps_omp_rows_avx512;
+            c->rowz32 = z->zl_p32;
+            c->rowz64 = z->zl_p64;
+            c->isa = z == &ps_omp_rows_avx512 ? "avx512 (zero-land rows), avx2"
+                                              : "avx512vl (zero-land rows), avx2";
+        }
+#endif
     }
     fill_both(c, NULL); /* first touch with the step's schedule */
     *out = c;

@@ -50,6 +50,10 @@ extern const ps_omp_rows ps_omp_rows_base;
 extern const ps_omp_rows ps_omp_rows_avx2;
 extern const ps_omp_rows ps_omp_rows_fma;
 #endif
+#ifdef PS_HAVE_OMP_AVX512
+extern const ps_omp_rows ps_omp_rows_avx512;   /* zero-land rows only */
+extern const ps_omp_rows ps_omp_rows_avx512vl; /* the same on 256-bit vectors */
+#endif
 
 typedef struct omp_ctx {
     ps_config cfg;
@@ -100,6 +104,7 @@ static inline size_t ps_omp_interior_rows(const omp_ctx *c)
 /* ps_openmp_tune.c: instruction sets and the defaults chosen by measurement */
 int ps_omp_use_avx2(void);
 int ps_omp_use_fma(void);
+int ps_omp_use_avx512(void);
 void ps_omp_cpu_model(char *buf, size_t len);
 size_t ps_omp_auto_jblock(const ps_grid *g, size_t es);
 int ps_omp_auto_stream(size_t bytes);

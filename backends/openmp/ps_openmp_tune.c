@@ -34,6 +34,28 @@ int ps_omp_use_fma(void)
 #endif
 }
 
+/*
+ * AVX-512 zero-land rows (ps_openmp_rows_avx512.c): opt-in with
+ * PSTENCIL_OPENMP_ISA=avx512 (512-bit vectors, 1) or avx512vl (256-bit, 2),
+ * where the CPU has AVX-512F and AVX-512VL; 0 otherwise. Not the default:
+ * on the build machine they were slower in the fused sweep than the AVX2
+ * rows (docs/performance.md, "CPU: roofline and kernel work").
+ */
+int ps_omp_use_avx512(void)
+{
+#ifdef PS_HAVE_OMP_AVX512
+    const char *e = getenv("PSTENCIL_OPENMP_ISA");
+    if (!e || (strcmp(e, "avx512") && strcmp(e, "avx512vl")))
+        return 0;
+    if (!ps_omp_use_avx2() || !__builtin_cpu_supports("avx512f") ||
+        !__builtin_cpu_supports("avx512vl"))
+        return 0;
+    return !strcmp(e, "avx512vl") ? 2 : 1;
+#else
+    return 0;
+#endif
+}
+
 void ps_omp_cpu_model(char *buf, size_t len)
 {
     FILE *f = fopen("/proc/cpuinfo", "r");

@@ -1,0 +1,125 @@
+/*
+ * diffusion7's zero-land row kernels (see row_zl_p in ps_openmp_rows.h) for
+ * CPUs with AVX-512F and AVX-512VL, written with intrinsics: this file is
+ * compiled only with -mavx512f -mavx512vl (backends/openmp/local.mk) and the
+ * backend calls it only where the CPU has both and PSTENCIL_OPENMP_ISA asks
+ * for avx512 (512-bit vectors) or avx512vl (the same on 256-bit vectors);
+ * see ps_omp_use_avx512() for why that is opt-in.
+ *
+ * What differs from the auto-vectorised rows: the i-1 / i+1 neighbours come
+ * from registers: the cell
+ * vectors of a row are loaded once each (at vector-aligned addresses of the
+ * centre row, so those loads never split a cache line), and the shifted
+ * neighbours are built with valignd/valignq from the previous, current and
+ * next vector instead of two more unaligned loads per vector. Row ends are
+ * handled with masked loads and stores (no scalar remainder, no overlap).
+ *
+ * Bitwise: every cell gets exactly ROW_ZL_CELL's operations in its order,
+ * s = ((((((+0 + km) + kp) + jm) + jp) + im) + ip), t1 = n*c, t2 = s - t1,
+ * t3 = D*t2, t4 = t3/n, c + t4, kept where n > 0 (the contract's order,
+ * docs/numerical-contract.md); each lane computes that scalar expression.
+ * No fused multiply-add is formed: only separate add/sub/mul/div intrinsics
+ * are used, and the library is compiled with -ffp-contract=off.
+ */
+#include "config.h"
+#include "ps_openmp_internal.h"
+
+#include <immintrin.h>
+#include <stdint.h>
+
+/* lanes l (0 <= l < W) with lo <= b + l < hi, as a bit mask */
+static inline unsigned lanes(long b, long lo, long hi, int w)
+{
+    long first = lo - b, last = hi - b;
+    if (first < 0)
+        first = 0;
+    if (last > w)
+        last = w;
+    if (last <= first)
+        return 0;
+    return ((1u << last) - 1u) & ~((1u << first) - 1u);
+}
+
+/* one vector of cells b..b+W-1: SM the cells written, NM the next vector's cells */
+#define PS_ZL_VEC(SM, NM, V, M, W, LOADU, STOREU, ADD, SUB, MUL, DIV, CMP, BLEND, ALIGNR, CI, CO)                                                               \
+    do {                                                                                     \
+        const M sm = (SM);                                                                   \
+        const V nxt = LOADU((NM), src + b + W);                                              \
+        const V im = CO(ALIGNR(CI(cur), CI(prev), W - 1));                                   \
+        const V ip = CO(ALIGNR(CI(nxt), CI(cur), 1));                                        \
+        V s = ADD(z, LOADU(sm, km + b)), cn, t1, t2, t3, t4, r;                              \
+        M ocean;                                                                             \
+        s = ADD(s, LOADU(sm, kp + b));                                                       \
+        s = ADD(s, LOADU(sm, jm + b));                                                       \
+        s = ADD(s, LOADU(sm, jp + b));                                                       \
+        s = ADD(s, im);                                                                      \
+        s = ADD(s, ip);                                                                      \
+        cn = LOADU(sm, cnt + b);                                                             \
+        t1 = MUL(cn, cur);                                                                   \
+        t2 = SUB(s, t1);                                                                     \
+        t3 = MUL(vd, t2);                                                                    \
+        t4 = DIV(t3, cn);                                                                    \
+        r = ADD(cur, t4);                                                                    \
+        ocean = CMP(sm, cn, z, _CMP_GT_OQ);                                                  \
+        STOREU(dst + b, sm, BLEND(ocean, cur, r));                                           \
+        prev = cur;                                                                          \
+        cur = nxt;                                                                           \
+    } while (0)
+
+/*
+ * One row; V vector type, W lanes, M mask type, P intrinsic prefix
+ * (_mm512 / _mm256), S type suffix (ps / pd), A the valign of that lane
+ * size (_mm512_alignr_epi32 etc.), CI/CO casts to and from the integer vector.
+ */
+#define PS_ZL_ROW(NAME, REAL, V, W, M, SETZERO, SET1, LOADU, STOREU, ADD, SUB, MUL, DIV, CMP, \
+                  BLEND, ALIGNR, CI, CO)                                                      \
+    static void NAME(REAL *restrict dst, const REAL *restrict km, const REAL *restrict src,  \
+                     const REAL *restrict kp, const REAL *restrict cnt, size_t nx, REAL d)   \
+    {                                                                                        \
+        const REAL *jm = src - nx, *jp = src + nx;                                           \
+        const long n = (long)nx;                                                             \
+        const V vd = SET1(d), z = SETZERO();                                                 \
+        /* first vector: cell 1 rounded down to a vector boundary */                         \
+        long b = 1 - (long)(((uintptr_t)(src + 1) / sizeof(REAL)) & (W - 1));                \
+        V prev = LOADU((M)lanes(b - W, 0, n, W), src + b - W);                               \
+        V cur = LOADU((M)lanes(b, 0, n, W), src + b);                                        \
+        for (; b < n - 1; b += W) {                                                          \
+            /* all lanes in range: constant masks, plain loads and stores */                 \
+            if (b >= 1 && b + 2 * W <= n)                                                    \
+                PS_ZL_VEC((M)~0u, (M)~0u, V, M, W, LOADU, STOREU, ADD, SUB, MUL, DIV, CMP,   \
+                          BLEND, ALIGNR, CI, CO);                                            \
+            else                                                                             \
+                PS_ZL_VEC((M)lanes(b, 1, n - 1, W), (M)lanes(b + W, 0, n, W), V, M, W,       \
+                          LOADU, STOREU, ADD, SUB, MUL, DIV, CMP, BLEND, ALIGNR, CI, CO);    \
+        }                                                                                    \
+    }
+
+PS_ZL_ROW(row_zl_p_f32_z, float, __m512, 16, __mmask16, _mm512_setzero_ps, _mm512_set1_ps,
+          _mm512_maskz_loadu_ps, _mm512_mask_storeu_ps, _mm512_add_ps, _mm512_sub_ps,
+          _mm512_mul_ps, _mm512_div_ps, _mm512_mask_cmp_ps_mask, _mm512_mask_blend_ps,
+          _mm512_alignr_epi32, _mm512_castps_si512, _mm512_castsi512_ps)
+PS_ZL_ROW(row_zl_p_f64_z, double, __m512d, 8, __mmask8, _mm512_setzero_pd, _mm512_set1_pd,
+          _mm512_maskz_loadu_pd, _mm512_mask_storeu_pd, _mm512_add_pd, _mm512_sub_pd,
+          _mm512_mul_pd, _mm512_div_pd, _mm512_mask_cmp_pd_mask, _mm512_mask_blend_pd,
+          _mm512_alignr_epi64, _mm512_castpd_si512, _mm512_castsi512_pd)
+PS_ZL_ROW(row_zl_p_f32_y, float, __m256, 8, __mmask8, _mm256_setzero_ps, _mm256_set1_ps,
+          _mm256_maskz_loadu_ps, _mm256_mask_storeu_ps, _mm256_add_ps, _mm256_sub_ps,
+          _mm256_mul_ps, _mm256_div_ps, _mm256_mask_cmp_ps_mask, _mm256_mask_blend_ps,
+          _mm256_alignr_epi32, _mm256_castps_si256, _mm256_castsi256_ps)
+PS_ZL_ROW(row_zl_p_f64_y, double, __m256d, 4, __mmask8, _mm256_setzero_pd, _mm256_set1_pd,
+          _mm256_maskz_loadu_pd, _mm256_mask_storeu_pd, _mm256_add_pd, _mm256_sub_pd,
+          _mm256_mul_pd, _mm256_div_pd, _mm256_mask_cmp_pd_mask, _mm256_mask_blend_pd,
+          _mm256_alignr_epi64, _mm256_castpd_si256, _mm256_castsi256_pd)
+
+/* zero-land rows only; everything else comes from the avx2 table */
+const ps_omp_rows ps_omp_rows_avx512 = {
+    .isa = "avx512",
+    .zl_p32 = row_zl_p_f32_z,
+    .zl_p64 = row_zl_p_f64_z,
+};
+/* the same rows on 256-bit vectors (AVX-512VL), no 512-bit instructions */
+const ps_omp_rows ps_omp_rows_avx512vl = {
+    .isa = "avx512vl",
+    .zl_p32 = row_zl_p_f32_y,
+    .zl_p64 = row_zl_p_f64_y,
+};

@@ -1,0 +1,283 @@
+/*
+ * The benchmark's compute ceilings for diffusion7 (`pstencil bench
+ * --roofline`): a cache-resident Jacobi sweep of the exact update.
+ *
+ * Each thread owns a block of nz x ny x nx cells (two arrays, ping-pong) and
+ * sweeps it over and over inside one parallel region (no barrier between
+ * sweeps: every thread only ever touches its own block), with the exact cell
+ * update of kernels/diffusion7.h: 7 loads (the cell and its six neighbours,
+ * NaN-masked), 1 store per interior cell, no temporal blocking, no zero-land
+ * tricks. The block is sized so both arrays stay in the level asked for (L1
+ * or L2), so the figure is what the exact arithmetic plus the loads cost when
+ * memory is not in the way: the yardstick an optimised kernel is measured
+ * against. The sweep is compiled for the baseline target, AVX2 and AVX-512
+ * (target attributes, picked at run time like the openmp rows), and the best
+ * instruction set the CPU has is used.
+ */
+#include "config.h"
+#include "ps_bench.h"
+#include "ps_status.h"
+#include "ps_timer.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#define PS_REAL float
+#define PS_SUFFIX _f32
+#include "diffusion7.h"
+#undef PS_REAL
+#undef PS_SUFFIX
+
+/*
+ * One sweep of the block's interior: rows covered by whole vectors of W
+ * cells, the last one moved back to end at nx-2 (as the openmp rows do).
+ */
+#define PS_RL_SWEEP(NAME, ATTR, W)                                                         \
+    ATTR static void NAME(float *restrict dst, const float *restrict src, size_t nz,       \
+                          size_t ny, size_t nx, float d)                                   \
+    {                                                                                      \
+        const size_t plane = ny * nx;                                                      \
+        size_t k, j;                                                                       \
+        for (k = 1; k + 1 < nz; k++)                                                       \
+            for (j = 1; j + 1 < ny; j++) {                                                 \
+                const float *restrict s = src + k * plane + j * nx;                        \
+                float *restrict o = dst + k * plane + j * nx;                              \
+                size_t i = 1, q;                                                           \
+                for (;;) {                                                                 \
+                    for (q = i; q < i + (W); q++)                                          \
+                        o[q] = ps_diffusion7_cell_f32(s[q], s[q - plane], s[q + plane],    \
+                                                      s[q - nx], s[q + nx], s[q - 1],      \
+                                                      s[q + 1], d);                        \
+                    if (i + (W) == nx - 1)                                                 \
+                        break;                                                             \
+                    i += (W);                                                              \
+                    if (i + (W) > nx - 1)                                                  \
+                        i = nx - 1 - (W);                                                  \
+                }                                                                          \
+            }                                                                              \
+    }
+
+typedef void (*rl_sweep_fn)(float *restrict, const float *restrict, size_t, size_t, size_t,
+                            float);
+
+PS_RL_SWEEP(rl_sweep_base, , 4)
+#if defined(__GNUC__) && defined(__x86_64__)
+PS_RL_SWEEP(rl_sweep_avx2, __attribute__((target("avx2"))), 8)
+#if defined(__clang__) /* clang's target attribute has no prefer-vector-width */
+PS_RL_SWEEP(rl_sweep_avx512, __attribute__((target("avx512f"))), 16)
+#else
+PS_RL_SWEEP(rl_sweep_avx512, __attribute__((target("avx512f,prefer-vector-width=512"))), 16)
+#endif
+#define PS_RL_X86 1
+#endif
+
+static rl_sweep_fn rl_pick(const char **isa)
+{
+#ifdef PS_RL_X86
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f")) {
+        *isa = "avx512";
+        return rl_sweep_avx512;
+    }
+    if (__builtin_cpu_supports("avx2")) {
+        *isa = "avx2";
+        return rl_sweep_avx2;
+    }
+#endif
+    *isa = "baseline";
+    return rl_sweep_base;
+}
+
+/* A block's field: ocean values with about one cell in four land (NaN). */
+static void rl_fill(float *a, float *b, size_t n, unsigned seed)
+{
+    size_t i;
+    unsigned x = seed * 2654435761u + 1u;
+    for (i = 0; i < n; i++) {
+        x = x * 1664525u + 1013904223u;
+        a[i] = b[i] = ((x >> 8) & 3u) == 0 ? NAN : (float)((x >> 12) & 1023u) * 0.03125f;
+    }
+}
+
+/* Run @p inner sweeps per thread; returns seconds (wall, all threads). */
+static double rl_run(rl_sweep_fn fn, float **A, float **B, size_t nz, size_t ny, size_t nx,
+                     long inner, int threads)
+{
+    double t0 = ps_now();
+#ifdef _OPENMP
+#pragma omp parallel num_threads(threads)
+#endif
+    {
+        int t = 0;
+        long it;
+#ifdef _OPENMP
+        t = omp_get_thread_num();
+#endif
+        for (it = 0; it < inner; it++) {
+            if (it & 1)
+                fn(A[t], B[t], nz, ny, nx, 0.1f);
+            else
+                fn(B[t], A[t], nz, ny, nx, 0.1f);
+        }
+    }
+    (void)threads;
+    return ps_now() - t0;
+}
+
+int ps_roofline_sweep(size_t nz, size_t ny, size_t nx, int threads, int samples,
+                      ps_roofline_result *r)
+{
+    float **A = NULL, **B = NULL;
+    size_t n = nz * ny * nx, cells;
+    rl_sweep_fn fn;
+    long inner = 1, it;
+    int rc = PS_OK, t, s;
+    double sum = 0.0;
+
+    memset(r, 0, sizeof *r);
+    if (nz < 3 || ny < 3 || nx < 18)
+        return ps_error(PS_EINVAL, "roofline: block %zux%zux%zu is too small", nz, ny, nx);
+    if (samples < 1)
+        samples = 1;
+#ifdef _OPENMP
+    if (threads <= 0)
+        threads = omp_get_max_threads();
+#else
+    threads = 1;
+#endif
+    fn = rl_pick(&r->isa);
+    A = calloc((size_t)threads, sizeof *A);
+    B = calloc((size_t)threads, sizeof *B);
+    if (!A || !B) {
+        rc = ps_error(PS_ENOMEM, "roofline: out of memory");
+        goto done;
+    }
+    /* each thread allocates and first-touches its own block */
+#ifdef _OPENMP
+#pragma omp parallel num_threads(threads)
+#endif
+    {
+        int me = 0;
+#ifdef _OPENMP
+        me = omp_get_thread_num();
+#endif
+        A[me] = aligned_alloc(64, (n * sizeof(float) + 63) & ~(size_t)63);
+        B[me] = aligned_alloc(64, (n * sizeof(float) + 63) & ~(size_t)63);
+        if (A[me] && B[me])
+            rl_fill(A[me], B[me], n, (unsigned)me + 1u);
+    }
+    for (t = 0; t < threads; t++)
+        if (!A[t] || !B[t]) {
+            rc = ps_error(PS_ENOMEM, "roofline: out of memory");
+            goto done;
+        }
+    /* calibrate: a sample lasts about 2 ms (many short samples: on a shared
+     * machine the best one is where every thread had its core), and updates
+     * at least 2 M cells per thread, so that the parallel region's start
+     * (slow when a thread has to be woken on a busy machine) is amortised
+     * even when the calibration itself was disturbed */
+    cells = (nz - 2) * (ny - 2) * (nx - 2);
+    for (it = 1; it < (1L << 30); it *= 2) {
+        double dt = rl_run(fn, A, B, nz, ny, nx, it, threads);
+        if (dt >= 0.5e-3) {
+            inner = (long)((double)it * 2e-3 / dt) + 1;
+            break;
+        }
+    }
+    if ((double)inner * (double)cells < 2e6)
+        inner = (long)(2e6 / (double)cells) + 1;
+    cells *= (size_t)threads;
+    for (s = 0; s < samples; s++) {
+        double dt = rl_run(fn, A, B, nz, ny, nx, inner, threads);
+        double g = (double)cells * (double)inner / dt / 1e9;
+        sum += g;
+        if (g > r->best_gcells)
+            r->best_gcells = g;
+    }
+    r->mean_gcells = sum / samples;
+    r->nz = nz;
+    r->ny = ny;
+    r->nx = nx;
+    r->threads = threads;
+    r->samples = samples;
+done:
+    if (A && B)
+        for (t = 0; t < threads; t++) {
+            free(A[t]);
+            free(B[t]);
+        }
+    free(A);
+    free(B);
+    return rc;
+}
+
+/* Block of @p bytes for both arrays together: nx x ny fixed, nz from the size. */
+static size_t rl_nz(size_t bytes, size_t ny, size_t nx)
+{
+    size_t nz = bytes / (2 * ny * nx * sizeof(float));
+    return nz < 3 ? 3 : nz > 64 ? 64 : nz;
+}
+
+static size_t rl_cache(int name, size_t dflt)
+{
+    long v = -1;
+    (void)name;
+#ifdef _SC_LEVEL1_DCACHE_SIZE
+    v = sysconf(name);
+#endif
+    return v > 0 ? (size_t)v : dflt;
+}
+
+int ps_roofline_print(FILE *f, const ps_bench_row *rows, int n, int threads)
+{
+    ps_roofline_result c[3];
+    const char *what[3] = {"L1 block", "L2 block", "8x16x512 block"};
+    size_t l1 = 32u << 10, l2 = 512u << 10;
+    int i, k, rc;
+#ifdef _SC_LEVEL1_DCACHE_SIZE
+    l1 = rl_cache(_SC_LEVEL1_DCACHE_SIZE, l1);
+    l2 = rl_cache(_SC_LEVEL2_CACHE_SIZE, l2);
+#endif
+    /* both arrays in half the level: L1 4 x nz x 128... , L2 16 x nz x 512 */
+    if ((rc = ps_roofline_sweep(4, 6, l1 / 2 / (2 * 4 * 6 * sizeof(float)) > 32
+                                          ? l1 / 2 / (2 * 4 * 6 * sizeof(float)) : 32,
+                                threads, 100, &c[0])) ||
+        (rc = ps_roofline_sweep(rl_nz(l2 / 2, 16, 512), 16, 512, threads, 100, &c[1])) ||
+        (rc = ps_roofline_sweep(8, 16, 512, threads, 100, &c[2])))
+        return rc;
+    fprintf(f, "\nroofline: cache-resident sweeps of the exact diffusion7 update (float32, 7 loads\n"
+               "and 1 store per cell, no temporal blocking, %d threads, each its own block of\n"
+               "two arrays; %s; best of %d samples of >= 2 ms; L1d %zu KiB, L2 %zu KiB):\n",
+            c[0].threads, c[0].isa, c[0].samples, l1 >> 10, l2 >> 10);
+    for (k = 0; k < 3; k++)
+        fprintf(f, "  %-15s %3zux%3zux%4zu (2 x %7.1f KiB): %6.2f Gcell/s (mean %.2f)\n", what[k],
+                c[k].nz, c[k].ny, c[k].nx,
+                (double)(c[k].nz * c[k].ny * c[k].nx * sizeof(float)) / 1024.0, c[k].best_gcells,
+                c[k].mean_gcells);
+    fprintf(f, "\n%-34s %-14s %8s %8s %8s %8s %8s %8s\n", "method (CPU rows)", "grid", "Gcell/s",
+            "%L1", "%L2", "%8x16", "%copy", "%DRAM");
+    for (i = 0; i < n; i++) {
+        const ps_bench_row *r = &rows[i];
+        char grid[48], p[3][16];
+        double g = r->cells_per_s / 1e9;
+        if (strcmp(r->device_type, "cpu"))
+            continue;
+        snprintf(grid, sizeof grid, "%ldx%ldx%ld", r->nz, r->ny, r->nx);
+        for (k = 0; k < 3; k++) {
+            if (strcmp(r->precision, "float32"))
+                snprintf(p[k], sizeof p[k], "n/a");
+            else
+                snprintf(p[k], sizeof p[k], "%.0f%%", 100.0 * g / c[k].best_gcells);
+        }
+        fprintf(f, "%-34s %-14s %8.3f %8s %8s %8s %7.0f%% %7.0f%%\n", r->method, grid, g, p[0],
+                p[1], p[2], 100.0 * r->bound_fraction, 100.0 * r->dram_fraction);
+    }
+    fprintf(f, "(%%copy, %%DRAM: compulsory traffic, 2 arrays per step, against the copy bounds "
+               "above; a kernel that fuses steps can exceed 100%%)\n");
+    return PS_OK;
+}

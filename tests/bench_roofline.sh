@@ -1,0 +1,26 @@
+#!/bin/sh
+# pstencil bench --roofline: the cache-resident sweeps of the exact update
+# (L1 block, L2 block, the 8x16x512 block) are measured and printed with a
+# positive Gcell/s each, and every CPU row gets a line with its fractions of
+# them and of the copy bounds. Formats only: nothing here is timed.
+. "$top_srcdir/tests/lib.sh"
+
+expect_exit 0 "$PSTENCIL" gen -o "$TMP/small.nc" --scale 0.1
+expect_exit 0 "$PSTENCIL" bench --backend reference --input "$TMP/small.nc" --steps 2 --repeat 1 \
+  --scales none --dram-mb 64 --roofline
+cp "$TMP/out" "$TMP/table"
+grep -q '^roofline: cache-resident sweeps of the exact diffusion7 update' "$TMP/table" ||
+  { cat "$TMP/table"; fail "no roofline header"; }
+for what in "L1 block" "L2 block" "8x16x512 block"; do
+  line=$(grep "^  $what " "$TMP/table") || { cat "$TMP/table"; fail "no $what ceiling"; }
+  echo "$line" | awk '{ for (i = 1; i <= NF; i++) if ($i == "Gcell/s") g = $(i - 1) } END { exit !(g > 0) }' ||
+    fail "$what ceiling is not a positive Gcell/s: $line"
+done
+row=$(grep '^pstencil reference float32' "$TMP/table") || { cat "$TMP/table"; fail "no roofline row for the reference backend"; }
+echo "$row" | awk '{ n = 0; for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+%$/) n++ } END { exit n != 5 }' ||
+  fail "the roofline row does not have five fractions: $row"
+# without --roofline there is no roofline table
+expect_exit 0 "$PSTENCIL" bench --backend reference --input "$TMP/small.nc" --steps 2 --repeat 1 \
+  --scales none --dram-mb 64
+grep -q '^roofline:' "$TMP/out" && fail "roofline table printed without --roofline"
+exit 0
