@@ -60,6 +60,25 @@
 
 namespace PS_GPU_KNS {
 
+/* ---- the thread-to-cell mapping ------------------------------------------- */
+
+/*
+ * The column (j, i) and first plane k0 of the calling thread: the one mapping
+ * of every kernel here (grid (ceil(nx/bx), ceil(ny/by), ceil(nz/kchunk)),
+ * block (bx, by, 1), built by ps_gpu_launch.cpp). The mock runtime sets the
+ * built-in variables as a device does and runs these very kernels, so a
+ * wrong mapping fails tests/gpu_mock.sh.
+ */
+struct thread_cell {
+    long long i, j, k0;
+};
+static __host__ __device__ __forceinline__ thread_cell map_thread(int kchunk)
+{
+    return thread_cell{(long long)blockIdx.x * blockDim.x + threadIdx.x,
+                       (long long)blockIdx.y * blockDim.y + threadIdx.y,
+                       (long long)blockIdx.z * kchunk};
+}
+
 /* ---- the generic kernel ---------------------------------------------------- */
 
 /* The signature of ps_NAME_apply<SUFFIX> (kernels/ps_skeleton.h). */
@@ -104,10 +123,9 @@ gen_column(const T *__restrict__ in, T *__restrict__ out, const T *__restrict__ 
         gen_##NAME##SFX(const T *__restrict__ in, T *__restrict__ out,                     \
                         const T *__restrict__ params, ps_gpu_geom g)                       \
     {                                                                                      \
-        gen_column<T, PS_##NAME##_RADIUS, ps_##NAME##_apply##SFX>(                         \
-            in, out, params, g, (long long)blockIdx.x * blockDim.x + threadIdx.x,          \
-            (long long)blockIdx.y * blockDim.y + threadIdx.y,                              \
-            (long long)blockIdx.z * g.kchunk);                                             \
+        const thread_cell t = map_thread(g.kchunk);                                        \
+        gen_column<T, PS_##NAME##_RADIUS, ps_##NAME##_apply##SFX>(in, out, params, g, t.i, \
+                                                                   t.j, t.k0);             \
     }
 #define PS_GPU_GEN_F32(NAME) PS_GPU_GEN_KERNEL(NAME, float, _f32)
 #define PS_GPU_GEN_F64(NAME) PS_GPU_GEN_KERNEL(NAME, double, _f64)
@@ -185,10 +203,8 @@ __global__ void __launch_bounds__(1024)
     d7_step(const T *__restrict__ in, T *__restrict__ out, long long nz, long long ny,
             long long nx, T d, int kchunk)
 {
-    d7_column<T>(in, out, nz, ny, nx, d, kchunk,
-                 (long long)blockIdx.x * blockDim.x + threadIdx.x,
-                 (long long)blockIdx.y * blockDim.y + threadIdx.y,
-                 (long long)blockIdx.z * kchunk);
+    const thread_cell t = map_thread(kchunk);
+    d7_column<T>(in, out, nz, ny, nx, d, kchunk, t.i, t.j, t.k0);
 }
 
 } /* namespace PS_GPU_KNS */
