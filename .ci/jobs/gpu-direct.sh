@@ -25,8 +25,8 @@ nogpu() {
   grep -q '^build: ok' "$B/out-nogpu/table.txt" && tail -1 "$B/nogpu.log" | grep -q 'Goals'
 }
 mock() {
-  PSTENCIL_GPU_BUILD=$B/build-mock PSTENCIL_GPU_BUILD_S=1200 PSTENCIL_GPU_BUDGET_S=2400 \
-    PSTENCIL_GPU_BENCH_BACKEND=gpumock PSTENCIL_GPU_SMALL=1 JOBS=${JOBS:-2} \
+  PSTENCIL_GPU_BUILD=$B/build-mock PSTENCIL_GPU_BUILD_S=1200 PSTENCIL_GPU_BUDGET_S=3600 \
+    PSTENCIL_GPU_VALIDATE_S=1500 PSTENCIL_GPU_BENCH_BACKEND=gpumock PSTENCIL_GPU_SMALL=1 JOBS=${JOBS:-2} \
     bash tests/gpu/run-on-gpu.sh "$B/out-mock" > "$B/mock.log" 2>&1 || { cat "$B/mock.log"; return 1; }
   cat "$B/mock.log"
   grep -q '^validation .*: PASS' "$B/out-mock/table.txt" &&
