@@ -14,7 +14,9 @@ rm -rf "$B"
 mkdir -p "$B"
 pass=0; fail=0
 check() { # check NAME CMD...: one counted test
-  if "$@"; then pass=$((pass + 1)); echo "PASS: $1"; else fail=$((fail + 1)); echo "FAIL: $1"; fi
+  local name=$1
+  shift
+  if "$@"; then pass=$((pass + 1)); echo "PASS: $name"; else fail=$((fail + 1)); echo "FAIL: $name"; fi
 }
 nogpu() {
   PSTENCIL_GPU_BUILD=$B/build PSTENCIL_GPU_BUILD_S=1200 PSTENCIL_GPU_BUDGET_S=1500 \
