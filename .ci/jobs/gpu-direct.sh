@@ -19,7 +19,7 @@ check() { # check NAME CMD...: one counted test
   if "$@"; then pass=$((pass + 1)); echo "PASS: $name"; else fail=$((fail + 1)); echo "FAIL: $name"; fi
 }
 nogpu() {
-  PSTENCIL_GPU_BUILD=$B/build PSTENCIL_GPU_BUILD_S=1200 PSTENCIL_GPU_BUDGET_S=1500 \
+  PSTENCIL_GPU_BUILD=$B/build PSTENCIL_GPU_BUILD_S=1800 PSTENCIL_GPU_BUDGET_S=1500 \
     JOBS=${JOBS:-2} bash tests/gpu/run-on-gpu.sh --no-gpu "$B/out-nogpu" > "$B/nogpu.log" 2>&1 ||
     { cat "$B/nogpu.log"; return 1; }
   cat "$B/nogpu.log"
@@ -27,7 +27,7 @@ nogpu() {
   grep -q '^build: ok' "$B/out-nogpu/table.txt" && tail -1 "$B/nogpu.log" | grep -q 'Goals'
 }
 mock() {
-  PSTENCIL_GPU_BUILD=$B/build-mock PSTENCIL_GPU_BUILD_S=1200 PSTENCIL_GPU_BUDGET_S=3600 \
+  PSTENCIL_GPU_BUILD=$B/build-mock PSTENCIL_GPU_BUILD_S=1800 PSTENCIL_GPU_BUDGET_S=3600 \
     PSTENCIL_GPU_VALIDATE_S=1500 PSTENCIL_GPU_BENCH_BACKEND=gpumock PSTENCIL_GPU_SMALL=1 JOBS=${JOBS:-2} \
     bash tests/gpu/run-on-gpu.sh "$B/out-mock" > "$B/mock.log" 2>&1 || { cat "$B/mock.log"; return 1; }
   cat "$B/mock.log"
