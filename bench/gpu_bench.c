@@ -2,13 +2,22 @@
  * gpu_bench: time steps of any backend through the library API alone
  * (ps_backend_open, ps_context_*), on the built-in ocean or a synthetic
  * ocean-like grid of any size, and optionally
- *   --copy      the copy bound: the same run with every step replaced by a
- *               device-to-device copy of the field (PSTENCIL_GPU_KERNEL=copy,
- *               cuda/hip only), so "fraction of copy bandwidth" is measured
+ *   --copy      the copy bound, measured with the first case: the same run
+ *               with every step replaced by a device-to-device copy of the
+ *               field (PSTENCIL_GPU_KERNEL=copy, cuda/hip and the mock), so
+ *               "fraction of copy bandwidth" is measured
  *               on the same device, the same buffers and the same launch path;
- *   --validate  a bitwise comparison with the reference backend after S steps.
- * Prints human-readable lines and one "RESULT key=value ..." line for scripts
- * (tests/gpu/run-on-gpu.sh). Exit: 0 ok, 1 validation mismatch, 2 usage,
+ *   --validate  a bitwise comparison with the reference backend after S steps;
+ *   --cases     several cases on the one field (generated once): each LABEL
+ *               [:key=val,...] with kernel=NAME (PSTENCIL_GPU_KERNEL: the
+ *               kernel variant, docs/gpu.md), graph=N (PSTENCIL_GPU_GRAPH_STEPS),
+ *               block=XxY[xK], mode=exact|fast, generic=1; each case is timed
+ *               (and validated) on its own.
+ * Timing: after --warmup steps, steps run until --warmup-ms have passed (the
+ * clocks ramp up), then --repeat batches of --steps steps are timed; the
+ * median batch gives ms_per_step (min and max reported too).
+ * Prints human-readable lines and one "RESULT key=value ..." line per case
+ * for scripts (tests/gpu/run-on-gpu.sh). Exit: 0 ok, 1 validation mismatch, 2 usage,
  * 3 the backend cannot run (reason printed).
  */
 #include "config.h"
@@ -34,7 +43,78 @@ typedef struct bench_opts {
     ps_mode mode;
     int block[3];
     int profile, copy;
+    long repeat;
+    double warmup_ms;
+    const char *cases;
 } bench_opts;
+
+/* One case of --cases: a label and what it changes. */
+typedef struct bench_case {
+    char label[64];
+    char kernel[32]; /* PSTENCIL_GPU_KERNEL, "" = unset */
+    char graph[16];  /* PSTENCIL_GPU_GRAPH_STEPS, "" = unset */
+    int block[3];
+    int mode;        /* -1: the command line's */
+    int generic;
+} bench_case;
+
+/* Parse one case "LABEL[:key=val,...]"; 0 or -1 (message printed). */
+static int parse_case(const char *s, bench_case *c)
+{
+    char buf[256], *p, *tok, *save = NULL;
+    memset(c, 0, sizeof *c);
+    c->mode = -1;
+    if (strlen(s) >= sizeof buf)
+        return -1;
+    strcpy(buf, s);
+    p = strchr(buf, ':');
+    if (p)
+        *p++ = 0;
+    if (!*buf || strlen(buf) >= sizeof c->label)
+        return -1;
+    strcpy(c->label, buf);
+    for (tok = p ? strtok_r(p, ",", &save) : NULL; tok; tok = strtok_r(NULL, ",", &save)) {
+        char *v = strchr(tok, '=');
+        if (!v)
+            goto bad;
+        *v++ = 0;
+        if (!strcmp(tok, "kernel") && strlen(v) < sizeof c->kernel)
+            strcpy(c->kernel, v);
+        else if (!strcmp(tok, "graph") && strlen(v) < sizeof c->graph)
+            strcpy(c->graph, v);
+        else if (!strcmp(tok, "block")) {
+            if (sscanf(v, "%dx%dx%d", &c->block[0], &c->block[1], &c->block[2]) < 2)
+                goto bad;
+        } else if (!strcmp(tok, "mode") && !strcmp(v, "exact"))
+            c->mode = PS_MODE_EXACT;
+        else if (!strcmp(tok, "mode") && !strcmp(v, "fast"))
+            c->mode = PS_MODE_FAST;
+        else if (!strcmp(tok, "generic"))
+            c->generic = atoi(v) != 0;
+        else
+            goto bad;
+    }
+    return 0;
+bad:
+    fprintf(stderr, "gpu_bench: bad case '%s' (LABEL[:kernel=NAME,graph=N,block=XxY[xK],"
+                    "mode=exact|fast,generic=1])\n", s);
+    return -1;
+}
+
+/* Set (or unset, for "") an environment variable. */
+static void set_env(const char *name, const char *v)
+{
+    if (*v)
+        setenv(name, v, 1);
+    else
+        unsetenv(name);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
 
 static void usage(void)
 {
@@ -50,17 +130,21 @@ static void usage(void)
  * (NaN), deterministic. Same shape rules as the course's data. */
 static void synth(float *t, ps_grid g)
 {
-    size_t k, j, i;
-    for (k = 0; k < g.nz; k++)
+    long k;
+    size_t j, i;
+#ifdef _OPENMP /* 400M cells: seconds on one core, a fraction with all of them */
+#pragma omp parallel for private(j, i) schedule(static)
+#endif
+    for (k = 0; k < (long)g.nz; k++)
         for (j = 0; j < g.ny; j++) {
             double y = (double)j / (double)(g.ny > 1 ? g.ny - 1 : 1);
             for (i = 0; i < g.nx; i++) {
                 double x = (double)i / (double)(g.nx > 1 ? g.nx - 1 : 1);
                 double land = 0.55 - 0.4 * sin(6.3 * x) * cos(4.1 * y) - 0.004 * (double)k;
-                size_t h = (k * 2654435761u) ^ (j * 40503u) ^ (i * 9973u);
+                size_t h = ((size_t)k * 2654435761u) ^ (j * 40503u) ^ (i * 9973u);
                 float v = (float)(2.0 + 26.0 * exp(-(double)k / 10.0) * (1.0 - 0.6 * y) +
                                   0.01 * (double)(h % 97));
-                t[(k * g.ny + j) * g.nx + i] = (land < 0.1 || h % 211 == 0) ? NAN : v;
+                t[((size_t)k * g.ny + j) * g.nx + i] = (land < 0.1 || h % 211 == 0) ? NAN : v;
             }
         }
 }
@@ -77,27 +161,44 @@ static int parse_grid(const char *s, ps_grid *g)
     return 0;
 }
 
-/* Upload, warm up, time `steps` steps; ms per step (wall, device work included). */
+/* Upload, warm up (warmup steps, then until warmup_ms have passed), time
+ * `repeat` batches of `steps` steps; the median, min and max ms per step
+ * (wall time of a batch, device work included, / steps). */
 static int timed_run(ps_backend *b, const ps_config *cfg, const void *in, long warmup,
-                     long steps, double *ms_step, ps_timing *tim)
+                     double warmup_ms, long steps, long repeat, double ms_step[3],
+                     ps_timing *tim)
 {
     ps_context *ctx = NULL;
-    double t0, t1;
+    double t0, t1, *ms = NULL;
+    long r, n;
     int st;
+    if (!(ms = malloc((size_t)repeat * sizeof *ms)))
+        return PS_ENOMEM;
     if ((st = ps_context_create(b, cfg, &ctx)))
-        return st;
+        goto done;
     if ((st = ps_context_upload(ctx, in, NULL)) || (st = ps_context_step(ctx, warmup)) ||
         (st = ps_context_finish(ctx)))
         goto done;
     t0 = ps_now();
-    if ((st = ps_context_step(ctx, steps)) || (st = ps_context_finish(ctx)))
-        goto done;
-    t1 = ps_now();
-    *ms_step = (t1 - t0) * 1e3 / (double)steps;
+    for (n = steps; (ps_now() - t0) * 1e3 < warmup_ms; n = n < (1L << 20) ? 2 * n : n)
+        if ((st = ps_context_step(ctx, n)) || (st = ps_context_finish(ctx)))
+            goto done;
+    for (r = 0; r < repeat; r++) {
+        t0 = ps_now();
+        if ((st = ps_context_step(ctx, steps)) || (st = ps_context_finish(ctx)))
+            goto done;
+        t1 = ps_now();
+        ms[r] = (t1 - t0) * 1e3 / (double)steps;
+    }
+    qsort(ms, (size_t)repeat, sizeof *ms, cmp_double);
+    ms_step[0] = repeat % 2 ? ms[repeat / 2] : 0.5 * (ms[repeat / 2 - 1] + ms[repeat / 2]);
+    ms_step[1] = ms[0];
+    ms_step[2] = ms[repeat - 1];
     memset(tim, 0, sizeof *tim);
     if (ps_context_timing(ctx, tim))
         memset(tim, 0, sizeof *tim);
 done:
+    free(ms);
     ps_context_destroy(ctx);
     return st;
 }
@@ -116,15 +217,18 @@ static int run_steps(ps_backend *b, const ps_config *cfg, const void *in, long s
 int main(int argc, char **argv)
 {
     bench_opts o = {"cuda", -1, {50, 222, 241}, 0, 1.0, 1000, 20, 0, PS_FLOAT32,
-                    PS_MODE_EXACT, {0, 0, 0}, 0, 0};
+                    PS_MODE_EXACT, {0, 0, 0}, 0, 0, 1, 0.0, NULL};
     ps_backend *b = NULL, *ref = NULL;
     ps_device_info dev[16];
     ps_config cfg;
     ps_field f32 = {{0, 0, 0}, PS_FLOAT32, NULL, 0}, work = {{0, 0, 0}, PS_FLOAT32, NULL, 0};
+    ps_field want = {{0, 0, 0}, PS_FLOAT32, NULL, 0}, got = {{0, 0, 0}, PS_FLOAT32, NULL, 0};
     ps_timing tim;
     size_t cells, bytes;
-    double ms = 0, copy_ms = 0, gb_step;
-    int a, st, ndev = 0, rc = 0;
+    double gb_step;
+    bench_case cases[32];
+    double copy0 = 0;
+    int a, st, ndev = 0, rc = 0, ci, ncases;
     const char *src = "synthetic";
 
     for (a = 1; a < argc; a++) {
@@ -161,13 +265,50 @@ int main(int argc, char **argv)
         }
         else if (!strcmp(argv[a], "--profile")) o.profile = 1;
         else if (!strcmp(argv[a], "--copy")) o.copy = 1;
+        else if (!strcmp(argv[a], "--repeat")) { NEED(); o.repeat = atol(v); }
+        else if (!strcmp(argv[a], "--warmup-ms")) { NEED(); o.warmup_ms = atof(v); }
+        else if (!strcmp(argv[a], "--cases")) { NEED(); o.cases = v; }
         else if (!strcmp(argv[a], "--help") || !strcmp(argv[a], "-h")) { usage(); return 0; }
         else { fprintf(stderr, "gpu_bench: unknown option '%s'\n", argv[a]); usage(); return 2; }
 #undef NEED
     }
-    if (o.steps < 1 || o.warmup < 0 || o.validate < 0) {
-        fprintf(stderr, "gpu_bench: --steps must be >= 1, --warmup and --validate >= 0\n");
+    if (o.steps < 1 || o.warmup < 0 || o.validate < 0 || o.repeat < 1 || o.warmup_ms < 0) {
+        fprintf(stderr, "gpu_bench: --steps and --repeat must be >= 1, --warmup, --warmup-ms "
+                        "and --validate >= 0\n");
         return 2;
+    }
+    {
+        /* the cases: --cases, or one unnamed case (the command line alone) */
+        const char *p = o.cases ? o.cases : "";
+        char one[256];
+        ncases = 0;
+        while (*p) {
+            size_t l;
+            p += strspn(p, " \t\n");
+            l = strcspn(p, " \t\n");
+            if (!l)
+                break;
+            if (l >= sizeof one || ncases == (int)(sizeof cases / sizeof *cases)) {
+                fprintf(stderr, "gpu_bench: too many or too long --cases\n");
+                return 2;
+            }
+            memcpy(one, p, l);
+            one[l] = 0;
+            if (parse_case(one, &cases[ncases++]))
+                return 2;
+            p += l;
+        }
+        if (!ncases) {
+            memset(&cases[0], 0, sizeof cases[0]);
+            strcpy(cases[0].label, "-");
+            cases[0].mode = -1;
+            const char *k = getenv("PSTENCIL_GPU_KERNEL"), *g = getenv("PSTENCIL_GPU_GRAPH_STEPS");
+            if (k && strlen(k) < sizeof cases[0].kernel)
+                strcpy(cases[0].kernel, k);
+            if (g && strlen(g) < sizeof cases[0].graph)
+                strcpy(cases[0].graph, g);
+            ncases = 1;
+        }
     }
 
     if ((st = ps_backend_open(o.backend, &b)) || (st = ps_backend_probe(b, dev, 16, &ndev))) {
@@ -232,74 +373,103 @@ int main(int argc, char **argv)
            o.grid.nz, o.grid.ny, o.grid.nx, src, cells / 1e6, ps_precision_name(o.prec),
            ps_mode_name(o.mode), gb_step * 1e3);
 
-    ps_config_init(&cfg, o.grid, o.prec);
-    cfg.mode = o.mode;
-    cfg.device = o.device;
-    cfg.profile = o.profile;
-    memcpy(cfg.block, o.block, sizeof cfg.block);
-
-    if ((st = timed_run(b, &cfg, work.data, o.warmup, o.steps, &ms, &tim))) {
-        printf("gpu_bench: %s\n", ps_error_detail());
-        printf("RESULT backend=%s status=error\n", o.backend);
-        rc = 3;
-        goto done;
-    }
-    printf("stencil: %.4f ms/step over %ld steps: %.2f Gcell/s, %.1f GB/s\n", ms, o.steps,
-           cells / ms / 1e6, gb_step / ms * 1e3);
-    if (tim.steps > 0)
-        printf("events: %ld steps, min %.4f, median %.4f, max %.4f ms\n", tim.steps,
-               tim.step_ms_min, tim.step_ms_med, tim.step_ms_max);
-    if (o.copy && strcmp(o.backend, "cuda") && strcmp(o.backend, "hip")) {
-        printf("copy bound: only the cuda and hip backends implement PSTENCIL_GPU_KERNEL=copy\n");
-    } else if (o.copy) {
-        ps_config cc = cfg;
-        setenv("PSTENCIL_GPU_KERNEL", "copy", 1);
-        st = timed_run(b, &cc, work.data, o.warmup, o.steps, &copy_ms, &tim);
-        unsetenv("PSTENCIL_GPU_KERNEL");
-        if (st) {
-            printf("copy bound: %s\n", ps_error_detail());
-            copy_ms = 0;
-        } else {
-            printf("copy bound: %.4f ms/step: %.1f GB/s; stencil reaches %.1f%% of it\n",
-                   copy_ms, gb_step / copy_ms * 1e3, 100.0 * copy_ms / ms);
-        }
-    }
-    if (o.validate > 0) {
-        ps_field want = {{0, 0, 0}, PS_FLOAT32, NULL, 0}, got = {{0, 0, 0}, PS_FLOAT32, NULL, 0};
+    if (o.validate > 0) { /* the reference's answer, once for every case */
         ps_config rc_cfg;
+        ps_config_init(&rc_cfg, o.grid, o.prec);
         if ((st = ps_backend_open_oracle(&ref)) || (st = ps_field_alloc(&want, o.grid, o.prec)) ||
-            (st = ps_field_alloc(&got, o.grid, o.prec))) {
+            (st = ps_field_alloc(&got, o.grid, o.prec)) ||
+            (st = run_steps(ref, &rc_cfg, work.data, o.validate, want.data))) {
             printf("validate: %s\n", ps_error_detail());
             rc = 3;
-        } else {
-            ps_config_init(&rc_cfg, o.grid, o.prec);
-            if ((st = run_steps(ref, &rc_cfg, work.data, o.validate, want.data)) ||
-                (st = run_steps(b, &cfg, work.data, o.validate, got.data))) {
+            goto done;
+        }
+    }
+    for (ci = 0; ci < ncases; ci++) {
+        const bench_case *cs = &cases[ci];
+        double ms[3] = {0, 0, 0}, copy_ms[3] = {0, 0, 0};
+        const char *valid = "not-run";
+        int crc = 0;
+        ps_config_init(&cfg, o.grid, o.prec);
+        cfg.mode = cs->mode >= 0 ? (ps_mode)cs->mode : o.mode;
+        cfg.device = o.device;
+        cfg.profile = o.profile;
+        cfg.generic = cs->generic;
+        memcpy(cfg.block, cs->block[0] ? cs->block : o.block, sizeof cfg.block);
+        set_env("PSTENCIL_GPU_KERNEL", cs->kernel);
+        set_env("PSTENCIL_GPU_GRAPH_STEPS", cs->graph);
+        printf("case %s: kernel %s, graph steps %s, block %d,%d,%d, %s mode%s\n", cs->label,
+               *cs->kernel ? cs->kernel : "default", *cs->graph ? cs->graph : "default",
+               cfg.block[0], cfg.block[1], cfg.block[2], ps_mode_name(cfg.mode),
+               cs->generic ? ", generic kernel" : "");
+        if ((st = timed_run(b, &cfg, work.data, o.warmup, o.warmup_ms, o.steps, o.repeat, ms,
+                            &tim))) {
+            printf("gpu_bench: %s\n", ps_error_detail());
+            printf("RESULT backend=%s case=%s status=error\n", o.backend, cs->label);
+            rc = rc ? rc : 3;
+            continue;
+        }
+        printf("stencil: median %.5f ms/step (min %.5f, max %.5f; %ld x %ld steps): %.2f "
+               "Gcell/s, %.1f GB/s\n", ms[0], ms[1], ms[2], o.repeat, o.steps,
+               cells / ms[0] / 1e6, gb_step / ms[0] * 1e3);
+        if (tim.steps > 0)
+            printf("events: %ld steps, min %.4f, median %.4f, max %.4f ms\n", tim.steps,
+                   tim.step_ms_min, tim.step_ms_med, tim.step_ms_max);
+        if (o.copy && strcmp(o.backend, "cuda") && strcmp(o.backend, "hip") &&
+            strcmp(o.backend, "gpumock")) {
+            printf("copy bound: only the GPU backends implement PSTENCIL_GPU_KERNEL=copy\n");
+        } else if (o.copy && ci > 0) {
+            copy_ms[0] = copy0; /* measured once, with the first case */
+        } else if (o.copy) {
+            setenv("PSTENCIL_GPU_KERNEL", "copy", 1);
+            st = timed_run(b, &cfg, work.data, o.warmup, o.warmup_ms, o.steps, o.repeat,
+                           copy_ms, &tim);
+            set_env("PSTENCIL_GPU_KERNEL", cs->kernel);
+            if (st) {
+                printf("copy bound: %s\n", ps_error_detail());
+                copy_ms[0] = 0;
+            } else {
+                printf("copy bound: median %.5f ms/step: %.1f GB/s; stencil reaches %.1f%% of "
+                       "it\n", copy_ms[0], gb_step / copy_ms[0] * 1e3, 100.0 * copy_ms[0] / ms[0]);
+            }
+            copy0 = copy_ms[0];
+        }
+        if (o.validate > 0) {
+            if ((st = run_steps(b, &cfg, work.data, o.validate, got.data))) {
                 printf("validate: %s\n", ps_error_detail());
-                rc = 3;
+                crc = 3;
+                valid = "error";
             } else if (memcmp(want.data, got.data, bytes)) {
                 printf("validate: %s differs from the reference after %ld steps "
                        "(checksums %016llx vs %016llx)\n", o.backend, o.validate,
                        (unsigned long long)ps_field_checksum(&got),
                        (unsigned long long)ps_field_checksum(&want));
-                rc = 1;
+                crc = 1;
+                valid = "no";
             } else {
                 printf("validate: bitwise equal to the reference after %ld steps "
-                       "(checksum %016llx)\n", o.validate, (unsigned long long)ps_field_checksum(&got));
+                       "(checksum %016llx)\n", o.validate,
+                       (unsigned long long)ps_field_checksum(&got));
+                valid = "yes";
             }
         }
-        ps_field_free(&want);
-        ps_field_free(&got);
+        printf("RESULT backend=%s case=%s kernel=%s status=%s grid=%zux%zux%zu cells=%zu "
+               "precision=%s mode=%s block=%d,%d,%d steps=%ld repeat=%ld ms_per_step=%.5f "
+               "ms_min=%.5f ms_max=%.5f gcells_per_s=%.3f gb_per_s=%.1f copy_ms_per_step=%.5f "
+               "copy_gb_per_s=%.1f frac_of_copy=%.3f validated=%s\n",
+               o.backend, cs->label, *cs->kernel ? cs->kernel : "default",
+               crc == 1 ? "mismatch" : crc ? "error" : "ok", o.grid.nz, o.grid.ny, o.grid.nx,
+               cells, ps_precision_name(o.prec), ps_mode_name(cfg.mode), cfg.block[0],
+               cfg.block[1], cfg.block[2], o.steps, o.repeat, ms[0], ms[1], ms[2],
+               cells / ms[0] / 1e6, gb_step / ms[0] * 1e3, copy_ms[0],
+               copy_ms[0] > 0 ? gb_step / copy_ms[0] * 1e3 : 0.0,
+               copy_ms[0] > 0 ? copy_ms[0] / ms[0] : 0.0, valid);
+        fflush(stdout);
+        if (crc && (!rc || crc == 1))
+            rc = crc;
     }
-    printf("RESULT backend=%s status=%s grid=%zux%zux%zu cells=%zu precision=%s mode=%s "
-           "steps=%ld ms_per_step=%.5f gcells_per_s=%.3f gb_per_s=%.1f copy_ms_per_step=%.5f "
-           "copy_gb_per_s=%.1f frac_of_copy=%.3f validated=%s\n",
-           o.backend, rc == 1 ? "mismatch" : "ok", o.grid.nz, o.grid.ny, o.grid.nx, cells,
-           ps_precision_name(o.prec), ps_mode_name(o.mode), o.steps, ms, cells / ms / 1e6,
-           gb_step / ms * 1e3, copy_ms, copy_ms > 0 ? gb_step / copy_ms * 1e3 : 0.0,
-           copy_ms > 0 ? copy_ms / ms : 0.0,
-           o.validate > 0 ? (rc == 0 ? "yes" : "no") : "not-run");
 done:
+    ps_field_free(&want);
+    ps_field_free(&got);
     ps_field_free(&work);
     ps_field_free(&f32);
     ps_backend_close(ref);

@@ -9,15 +9,17 @@
 #  - gpu_validate.sh: `pstencil validate --backend cuda|hip` (skips without a
 #    device or while the validate subcommand does not exist);
 #  - gpu_direct_build.sh: tests/gpu/run-on-gpu.sh's direct build (gcc + nvcc,
-#    no netCDF) compiles, links and runs here (skips without nvcc).
+#    no netCDF) compiles, links and runs here (skips without nvcc);
+#  - gpu_flags.sh: NVCCFLAGS/HIPCCFLAGS cannot override the exact-mode flags;
+#    HIP on NVIDIA is refused at compile time.
 check_PROGRAMS += tests/test_gpu_loader tests/test_gpu_backend
 tests_test_gpu_loader_SOURCES = tests/test_gpu_loader.c
 tests_test_gpu_loader_LDADD = core/libpstencil.la -lm
 tests_test_gpu_backend_SOURCES = tests/test_gpu_backend.c
 tests_test_gpu_backend_LDADD = core/libpstencil.la -lm
 TESTS += tests/test_gpu_loader tests/test_gpu_backend tests/gpu_ptx.sh tests/gpu_hip_ir.sh \
-	tests/gpu_bench.sh tests/gpu_validate.sh tests/gpu_direct_build.sh
-EXTRA_DIST += tests/gpu_ptx.sh tests/gpu_hip_ir.sh tests/gpu_validate.sh tests/gpu_bench.sh \
+	tests/gpu_bench.sh tests/gpu_validate.sh tests/gpu_direct_build.sh tests/gpu_flags.sh
+EXTRA_DIST += .ci/jobs/gpu-direct.sh tests/gpu_flags.sh tests/gpu_ptx.sh tests/gpu_hip_ir.sh tests/gpu_validate.sh tests/gpu_bench.sh \
 	tests/gpu_direct_build.sh tests/gpu/run-on-gpu.sh tests/gpu/README.md
 
 # the generated PTX / IR are built before the tests that read them
@@ -56,3 +58,5 @@ backends_cuda_pstencil_gpumock_la_DEPENDENCIES = $(addprefix backends/gpu/mock/,
 backends_cuda_pstencil_gpumock_la_LDFLAGS = -module -avoid-version -shared -rpath $(abs_builddir) \
 	-export-symbols-regex '^ps_backend_plugin_entry$$'
 TESTS += tests/gpu_mock.sh
+# ... and once under AddressSanitizer (rules in backends/gpu/local.mk)
+tests/gpu_mock.log: backends/gpu/asan/pstencil_gpumock.so

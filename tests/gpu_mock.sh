@@ -4,8 +4,12 @@
 # device: every test_gpu_backend case (every listed stencil in float32 and
 # float64, whole grid and sub-boxes at an origin != 0, diffusion7 tuned and
 # generic, bitwise vs the reference; graph replay, staged region copies,
-# profiling, errors), then with graphs off, the no-device path and the
-# memory check.
+# profiling, errors), then with graphs off; with deferred (asynchronous)
+# streams, where a missing wait reads garbage (PSTENCIL_MOCK_DEFERRED=1);
+# with graph capture failing at each of its three steps (the fallback to
+# launches gives the same bits); once under AddressSanitizer (deferred, the
+# plugin built with -fsanitize=address); the no-device path and the memory
+# check.
 . "$top_srcdir/tests/lib.sh"
 T=$top_builddir/tests/test_gpu_backend
 expect_exit 0 "$T" --backend gpumock
@@ -34,6 +38,31 @@ grep -q "^ok: gpumock diffusion7 float64 box 8x11x15 at (3,4,7) .*, generic, " "
 echo "$(grep -c '^ok: ' "$TMP/run1") cases passed ($(echo $stencils))"
 # graphs off gives the same bits
 expect_exit 0 env PSTENCIL_GPU_GRAPH_STEPS=0 "$T" --backend gpumock
+# deferred streams: operations run when waited for, downloads scribbled on
+# submit; every case again (a missing event or stream wait fails here)
+expect_exit 0 env PSTENCIL_MOCK_DEFERRED=1 "$T" --backend gpumock
+[ "$(grep -c '^ok: ' "$TMP/out")" -eq "$(grep -c '^ok: ' "$TMP/run1")" ] ||
+  fail "deferred mode ran $(grep -c '^ok: ' "$TMP/out") cases, not $(grep -c '^ok: ' "$TMP/run1")"
+# diffusion7's prefetching variant of the tuned kernel (PSTENCIL_GPU_KERNEL=d7pf)
+expect_exit 0 env PSTENCIL_GPU_KERNEL=d7pf "$T" --backend gpumock
+[ "$(grep -c '^ok: ' "$TMP/out")" -eq "$(grep -c '^ok: ' "$TMP/run1")" ] || fail "d7pf: fewer cases passed"
+# graph capture refused (begin, end, instantiate): launches instead, same bits
+for f in begin end instantiate; do
+  expect_exit 0 env PSTENCIL_MOCK_FAIL=$f "$top_builddir/bench/gpu_bench" --backend gpumock \
+    --grid 6x17x23 --steps 70 --warmup 0 --validate 70
+  grep -q "mock: injected failure: $f" "$TMP/err" || { cat "$TMP/err"; fail "$f: no capture failure injected"; }
+  grep -q 'validated=yes' "$TMP/out" || { cat "$TMP/out"; fail "$f: the fallback did not validate"; }
+done
+# AddressSanitizer: the plugin's host code and kernels, deferred streams
+A=$top_builddir/backends/gpu/asan
+[ -f "$A/pstencil_gpumock.so" ] || fail "no $A/pstencil_gpumock.so"
+rt=$(ldd "$A/pstencil_gpumock.so" | sed -n 's/.*=> \(.*asan[^ ]*\) .*/\1/p' | head -1)
+[ -n "$rt" ] || fail "the ASan plugin does not link an ASan runtime"
+expect_exit 0 env LD_PRELOAD="$rt" ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 \
+  PSTENCIL_PLUGIN_PATH="$A" PSTENCIL_MOCK_DEFERRED=1 "$T" --backend gpumock
+grep -q "^ok: gpumock diffusion7 float32 box 8x11x15 at (3,4,7) .*, tuned, " "$TMP/out" ||
+  { cat "$TMP/out"; fail "the ASan run did not run the tuned kernel"; }
+echo "ASan + deferred: $(grep -c '^ok: ' "$TMP/out") cases passed"
 # no device: probe fails with the runtime's reason
 expect_exit 1 env PSTENCIL_MOCK_DEVICES=0 "$T" --probe gpumock
 grep -Eq "gpumock: no CUDA device: cudaGetDeviceCount|gpumock: no .*device" "$TMP/out" ||

@@ -21,6 +21,7 @@ echo "fast kernel PTX:"; ops "$fast"
 
 grep -q '\.entry.*ps_exact.*d7_step' "$exact" || fail "no exact d7_step kernel entry in $exact"
 grep -q '\.entry.*ps_fast.*d7_step' "$fast" || fail "no fast d7_step kernel entry in $fast"
+grep -q '\.entry.*ps_exact.*d7pf_step' "$exact" || fail "no exact d7pf_step kernel entry in $exact"
 stencils=$(sed -n 's/^ *X(\([A-Za-z0-9_]*\)).*/\1/p' "$top_srcdir/kernels/ps_stencils.h")
 [ -n "$stencils" ] || fail "no stencil list in kernels/ps_stencils.h"
 for s in $stencils; do

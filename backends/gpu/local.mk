@@ -144,3 +144,22 @@ backends/gpu/mock/ps_gpu_launch_fast.lo: $(top_srcdir)/backends/gpu/ps_gpu_launc
 	  -o backends/gpu/mock/.libs/ps_gpu_launch_fast.o && \
 	$(PS_LIBTOOL_OBJECT) backends/gpu/mock ps_gpu_launch_fast
 CLEANFILES += backends/gpu/mock/*.lo backends/gpu/mock/*.o backends/gpu/mock/.libs/*.o
+
+# ---- gpumock under AddressSanitizer (tests/gpu_mock.sh runs it once) -------
+# The same units with -fsanitize=address, linked straight into
+# backends/gpu/asan/pstencil_gpumock.so (a test-only plugin on no default
+# path: the test points PSTENCIL_PLUGIN_PATH at it and preloads the runtime).
+PS_MOCK_ASAN_FLAGS = $(PS_MOCK_FLAGS) -O1 -g -fsanitize=address -fno-omit-frame-pointer
+PS_MOCK_ASAN_OBJS = $(addprefix backends/gpu/asan/,$(addsuffix .o,$(PS_GPU_HOST) \
+	ps_gpu_launch_exact ps_gpu_launch_fast))
+$(addprefix backends/gpu/asan/,$(addsuffix .o,$(PS_GPU_HOST))): backends/gpu/asan/%.o: \
+		$(top_srcdir)/backends/gpu/%.cpp $(PS_GPU_DEPS)
+	@$(MKDIR_P) backends/gpu/asan
+	$(AM_V_GEN)$(PS_MOCK_CXX) $(PS_MOCK_ASAN_FLAGS) -c $< -o $@
+backends/gpu/asan/ps_gpu_launch_%.o: $(top_srcdir)/backends/gpu/ps_gpu_launch.cpp $(PS_GPU_DEPS)
+	@$(MKDIR_P) backends/gpu/asan
+	$(AM_V_GEN)$(PS_MOCK_CXX) $(PS_MOCK_ASAN_FLAGS) \
+	  -DPS_GPU_`echo $* | tr a-z A-Z` -c $< -o $@
+backends/gpu/asan/pstencil_gpumock.so: $(PS_MOCK_ASAN_OBJS)
+	$(AM_V_GEN)$(CC) -shared -fsanitize=address -o $@ $(PS_MOCK_ASAN_OBJS) -lstdc++ -lm
+CLEANFILES += backends/gpu/asan/*.o backends/gpu/asan/*.so

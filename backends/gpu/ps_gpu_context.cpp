@@ -45,6 +45,8 @@ int pick_kchunk(const ps_gpu_ctx *c, int sms)
  * PSTENCIL_GPU_KERNEL=copy replaces the step by a device-to-device copy of
  * the field (same bytes read and written as a step, same graph/launch path):
  * bench/gpu_bench.c measures the copy bandwidth bound with it.
+ * PSTENCIL_GPU_KERNEL=d7pf selects diffusion7's prefetching variant of the
+ * tuned kernel (d7pf_step) where the tuned kernel runs.
  */
 gpuError_t copy_launch(const ps_gpu_launch *l)
 {
@@ -266,6 +268,8 @@ int ps_gpu_create(const ps_config *cfg, void **out, char *why, size_t whylen)
     env = getenv("PSTENCIL_GPU_KERNEL");
     if (env && !strcmp(env, "copy"))
         c->launcher = copy_launch;
+    else if (env && !strcmp(env, "d7pf") && c->launch.tuned && c->g.nx <= 0x7fffffff)
+        c->launch.variant = 1; /* the prefetching variant (docs/gpu.md); else ignored */
 
     c->graph_steps = PS_GPU_GRAPH_STEPS;
     env = getenv("PSTENCIL_GPU_GRAPH_STEPS"); /* 0 disables graphs; rounded up to even */

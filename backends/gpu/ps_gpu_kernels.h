@@ -60,6 +60,25 @@
 
 namespace PS_GPU_KNS {
 
+/* ---- the thread-to-cell mapping ------------------------------------------- */
+
+/*
+ * The column (j, i) and first plane k0 of the calling thread: the one mapping
+ * of every kernel here (grid (ceil(nx/bx), ceil(ny/by), ceil(nz/kchunk)),
+ * block (bx, by, 1), built by ps_gpu_launch.cpp). The mock runtime sets the
+ * built-in variables as a device does and runs these very kernels, so a
+ * wrong mapping fails tests/gpu_mock.sh.
+ */
+struct thread_cell {
+    long long i, j, k0;
+};
+static __host__ __device__ __forceinline__ thread_cell map_thread(int kchunk)
+{
+    return thread_cell{(long long)blockIdx.x * blockDim.x + threadIdx.x,
+                       (long long)blockIdx.y * blockDim.y + threadIdx.y,
+                       (long long)blockIdx.z * kchunk};
+}
+
 /* ---- the generic kernel ---------------------------------------------------- */
 
 /* The signature of ps_NAME_apply<SUFFIX> (kernels/ps_skeleton.h). */
@@ -104,10 +123,9 @@ gen_column(const T *__restrict__ in, T *__restrict__ out, const T *__restrict__ 
         gen_##NAME##SFX(const T *__restrict__ in, T *__restrict__ out,                     \
                         const T *__restrict__ params, ps_gpu_geom g)                       \
     {                                                                                      \
-        gen_column<T, PS_##NAME##_RADIUS, ps_##NAME##_apply##SFX>(                         \
-            in, out, params, g, (long long)blockIdx.x * blockDim.x + threadIdx.x,          \
-            (long long)blockIdx.y * blockDim.y + threadIdx.y,                              \
-            (long long)blockIdx.z * g.kchunk);                                             \
+        const thread_cell t = map_thread(g.kchunk);                                        \
+        gen_column<T, PS_##NAME##_RADIUS, ps_##NAME##_apply##SFX>(in, out, params, g, t.i, \
+                                                                   t.j, t.k0);             \
     }
 #define PS_GPU_GEN_F32(NAME) PS_GPU_GEN_KERNEL(NAME, float, _f32)
 #define PS_GPU_GEN_F64(NAME) PS_GPU_GEN_KERNEL(NAME, double, _f64)
@@ -185,10 +203,112 @@ __global__ void __launch_bounds__(1024)
     d7_step(const T *__restrict__ in, T *__restrict__ out, long long nz, long long ny,
             long long nx, T d, int kchunk)
 {
-    d7_column<T>(in, out, nz, ny, nx, d, kchunk,
-                 (long long)blockIdx.x * blockDim.x + threadIdx.x,
-                 (long long)blockIdx.y * blockDim.y + threadIdx.y,
-                 (long long)blockIdx.z * kchunk);
+    const thread_cell t = map_thread(kchunk);
+    d7_column<T>(in, out, nz, ny, nx, d, kchunk, t.i, t.j, t.k0);
+}
+
+/* ---- diffusion7's prefetching variant (PSTENCIL_GPU_KERNEL=d7pf) ---------- */
+
+/*
+ * The cell update with an integer neighbour count: s is summed exactly as
+ * ps_diffusion7_cell does (same order, +0.0 for land), the count is an int
+ * converted once; bitwise the same since n <= 6 is exact in any format.
+ */
+template <typename T>
+static __host__ __device__ __forceinline__ T cell_icount(T c, T km, T kp, T jm, T jp, T im,
+                                                         T ip, T d);
+template <>
+__host__ __device__ __forceinline__ float cell_icount(float c, float km, float kp, float jm,
+                                                      float jp, float im, float ip, float d)
+{
+    float s = 0.0f;
+    int n = (km == km) + (kp == kp) + (jm == jm) + (jp == jp) + (im == im) + (ip == ip);
+    s = s + (km == km ? km : 0.0f);
+    s = s + (kp == kp ? kp : 0.0f);
+    s = s + (jm == jm ? jm : 0.0f);
+    s = s + (jp == jp ? jp : 0.0f);
+    s = s + (im == im ? im : 0.0f);
+    s = s + (ip == ip ? ip : 0.0f);
+    const float r = ps_diffusion7_update_f32(c, s, (float)n, d);
+    return (c != c || n == 0) ? c : r;
+}
+template <>
+__host__ __device__ __forceinline__ double cell_icount(double c, double km, double kp,
+                                                       double jm, double jp, double im,
+                                                       double ip, double d)
+{
+    double s = 0.0;
+    int n = (km == km) + (kp == kp) + (jm == jm) + (jp == jp) + (im == im) + (ip == ip);
+    s = s + (km == km ? km : 0.0);
+    s = s + (kp == kp ? kp : 0.0);
+    s = s + (jm == jm ? jm : 0.0);
+    s = s + (jp == jp ? jp : 0.0);
+    s = s + (im == im ? im : 0.0);
+    s = s + (ip == ip ? ip : 0.0);
+    const double r = ps_diffusion7_update_f64(c, s, (double)n, d);
+    return (c != c || n == 0) ? c : r;
+}
+
+/*
+ * d7_column with the next plane's five loads issued before this plane's
+ * update (register double buffering: two planes of loads in flight per
+ * warp), in-plane offsets as 32-bit ints from a 64-bit column base (the
+ * context refuses this variant for nx > INT_MAX), and the integer count.
+ */
+template <typename T>
+static __host__ __device__ __forceinline__ void
+d7pf_column(const T *__restrict__ in, T *__restrict__ out, long long nz, long long ny,
+            long long nx, T d, int kchunk, long long i, long long j, long long k0)
+{
+    long long k1, k;
+    if (i >= nx || j >= ny || k0 >= nz)
+        return;
+    k1 = k0 + kchunk < nz ? k0 + kchunk : nz;
+    const long long plane = nx * ny;
+    const int inx = (int)nx;
+    const T *__restrict__ src = in + (j * nx + i) + k0 * plane;
+    T *__restrict__ dst = out + (j * nx + i) + k0 * plane;
+
+    if (i == 0 || j == 0 || i == nx - 1 || j == ny - 1) {
+        for (k = k0; k < k1; k++, src += plane, dst += plane)
+            *dst = *src;
+        return;
+    }
+    T km = k0 > 0 ? src[-plane] : (T)0;
+    T c = *src;
+    T kp = k0 + 1 < nz ? src[plane] : (T)0;
+    T jm = src[-inx], jp = src[inx], im = src[-1], ip = src[1];
+    for (k = k0; k < k1; k++, src += plane, dst += plane) {
+        T njm = (T)0, njp = (T)0, nim = (T)0, nip = (T)0, nkp = (T)0;
+        const bool more = k + 1 < k1;
+        if (more) { /* the next plane's loads, before this plane's arithmetic */
+            const T *__restrict__ nx1 = src + plane;
+            njm = nx1[-inx];
+            njp = nx1[inx];
+            nim = nx1[-1];
+            nip = nx1[1];
+            if (k + 2 < nz)
+                nkp = nx1[plane];
+        }
+        *dst = k == 0 || k == nz - 1 ? c : cell_icount(c, km, kp, jm, jp, im, ip, d);
+        km = c;
+        c = kp;
+        kp = nkp;
+        jm = njm;
+        jp = njp;
+        im = nim;
+        ip = nip;
+    }
+}
+
+/* One step with d7pf_column; same grid and block as d7_step. */
+template <typename T>
+__global__ void __launch_bounds__(1024)
+    d7pf_step(const T *__restrict__ in, T *__restrict__ out, long long nz, long long ny,
+              long long nx, T d, int kchunk)
+{
+    const thread_cell t = map_thread(kchunk);
+    d7pf_column<T>(in, out, nz, ny, nx, d, kchunk, t.i, t.j, t.k0);
 }
 
 } /* namespace PS_GPU_KNS */

@@ -38,6 +38,13 @@ gpuError_t PS_GPU_LAUNCH_NAME(const ps_gpu_launch *l)
     dim3 grid((unsigned)((g.nx + l->bx - 1) / l->bx), (unsigned)((g.ny + l->by - 1) / l->by),
               (unsigned)((g.nz + g.kchunk - 1) / g.kchunk));
     const bool f64 = l->real == PS_GPU_F64;
+    if (l->tuned && l->variant == 1)
+        return f64 ? PS_GPU_KERNEL_LAUNCH(PS_GPU_KNS::d7pf_step<double>, grid, block, l->stream,
+                                          (const double *)l->in, (double *)l->out, g.nz, g.ny,
+                                          g.nx, l->coeff, g.kchunk)
+                   : PS_GPU_KERNEL_LAUNCH(PS_GPU_KNS::d7pf_step<float>, grid, block, l->stream,
+                                          (const float *)l->in, (float *)l->out, g.nz, g.ny,
+                                          g.nx, (float)l->coeff, g.kchunk);
     if (l->tuned)
         return f64 ? PS_GPU_KERNEL_LAUNCH(PS_GPU_KNS::d7_step<double>, grid, block, l->stream,
                                           (const double *)l->in, (double *)l->out, g.nz, g.ny,

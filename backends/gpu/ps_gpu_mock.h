@@ -9,20 +9,29 @@
  * cuda and hip plugins with the host C++ compiler into the test plugin
  * pstencil_gpumock.so. Streams execute at once, except while a stream
  * captures: then copies and kernel launches are recorded and a graph replays
- * them. A kernel launch runs the very __global__ function the device would,
+ * them. With PSTENCIL_MOCK_DEFERRED=1 streams are asynchronous as a
+ * device's are: operations queue and run only when something waits for
+ * them (stream or event synchronisation, a free, the stream's destruction),
+ * and a copy to host memory fills its destination with garbage (0xA5 bytes)
+ * when it is submitted, so host code that reads a staging buffer, or refills
+ * one, before the wait that covers it computes wrong results.
+ * PSTENCIL_MOCK_FAIL=begin|end|instantiate makes stream capture, its end or
+ * graph instantiation fail (the step code must fall back to launches). A kernel launch runs the very __global__ function the device would,
  * once per thread of the launch, with blockIdx, threadIdx, blockDim and
  * gridDim set as the device would set them (blocks in reverse order: the
  * kernels must not depend on any order). Launches the real runtimes refuse
  * (more than 1024 threads per block, a grid beyond the limits) are refused.
  * Small staging buffers and a short profiling ring make the chunked-copy
  * and harvesting paths run on small grids. Environment:
- * PSTENCIL_MOCK_DEVICES (default 1) and PSTENCIL_MOCK_MEM_MB (free device
- * memory, default 1024).
+ * PSTENCIL_MOCK_DEVICES (default 1), PSTENCIL_MOCK_MEM_MB (free device
+ * memory, default 1024), PSTENCIL_MOCK_DEFERRED and PSTENCIL_MOCK_FAIL.
  */
 #ifndef PS_GPU_MOCK_H
 #define PS_GPU_MOCK_H
 
+#include <deque>
 #include <functional>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <vector>
@@ -57,11 +66,18 @@ struct ps_mock_graph {
 };
 struct ps_mock_stream {
     ps_mock_graph *capture; /* non-NULL while capturing */
+    std::deque<std::function<void()>> queue; /* deferred mode: submitted, not yet run */
+    unsigned long long submitted, done;      /* operations submitted / run so far */
+};
+/* An event: the stream it was recorded on and how many operations precede it. */
+struct ps_mock_event {
+    ps_mock_stream *stream;
+    unsigned long long mark;
 };
 typedef ps_mock_stream *gpuStream_t;
 typedef ps_mock_graph *gpuGraph_t;
 typedef ps_mock_graph *gpuGraphExec_t;
-typedef int *gpuEvent_t;
+typedef ps_mock_event *gpuEvent_t;
 
 struct gpuDeviceProp {
     char name[256];
@@ -84,14 +100,62 @@ static inline int ps_mock_env(const char *name, int dflt)
     return v && *v ? atoi(v) : dflt;
 }
 
-/* Run an operation now, or record it while the stream captures. */
+/* Whether streams are asynchronous (PSTENCIL_MOCK_DEFERRED=1). */
+static inline bool ps_mock_deferred(void)
+{
+    static const int d = ps_mock_env("PSTENCIL_MOCK_DEFERRED", 0);
+    return d != 0;
+}
+
+/* Whether PSTENCIL_MOCK_FAIL names this step of graph building. */
+static inline bool ps_mock_fail(const char *what)
+{
+    const char *v = getenv("PSTENCIL_MOCK_FAIL");
+    if (!v || strcmp(v, what))
+        return false;
+    fprintf(stderr, "mock: injected failure: %s\n", what);
+    return true;
+}
+
+/* Every live stream (a free waits for all of them, as cudaFree does). */
+inline std::vector<ps_mock_stream *> ps_mock_streams;
+
+/* Run the stream's queued operations until `mark` of them have run. */
+static inline void ps_mock_drain(ps_mock_stream *s, unsigned long long mark)
+{
+    while (s->done < mark && !s->queue.empty()) {
+        std::function<void()> op = s->queue.front();
+        s->queue.pop_front();
+        s->done++;
+        op();
+    }
+}
+
+static inline void ps_mock_drain_all(void)
+{
+    for (ps_mock_stream *s : ps_mock_streams)
+        ps_mock_drain(s, s->submitted);
+}
+
+/* Run an operation now (queue it in deferred mode), or record it while the
+ * stream captures. */
 static inline gpuError_t ps_mock_submit(gpuStream_t s, std::function<void()> op)
 {
     if (s && s->capture)
         s->capture->ops.push_back(op);
-    else
+    else if (s && ps_mock_deferred()) {
+        s->queue.push_back(op);
+        s->submitted++;
+    } else
         op();
     return gpuSuccess;
+}
+
+/* Deferred mode: a copy into host memory leaves garbage there until it runs. */
+static inline void ps_mock_scribble(gpuStream_t s, void *d, size_t n, int kind)
+{
+    if (kind == 1 /* gpuMemcpyDeviceToHost */ && s && !s->capture && ps_mock_deferred())
+        memset(d, 0xA5, n);
 }
 
 /*
@@ -185,11 +249,18 @@ template <typename T> static inline gpuError_t gpuMalloc(T **p, size_t n)
     *p = (T *)malloc(n);
     return *p ? gpuSuccess : gpuErrorMemoryAllocation;
 }
-static inline gpuError_t gpuFree(void *p) { free(p); return gpuSuccess; }
+static inline gpuError_t gpuFree(void *p)
+{
+    ps_mock_drain_all();
+    free(p);
+    return gpuSuccess;
+}
 #define gpuMallocHost(p, n) gpuMalloc((p), (n))
 #define gpuFreeHost gpuFree
-static inline gpuError_t gpuMemcpyAsync(void *d, const void *s, size_t n, int, gpuStream_t st)
+static inline gpuError_t gpuMemcpyAsync(void *d, const void *s, size_t n, int kind,
+                                        gpuStream_t st)
 {
+    ps_mock_scribble(st, d, n, kind);
     return ps_mock_submit(st, [=]() { memmove(d, s, n); });
 }
 static inline gpuError_t gpuMemsetAsync(void *d, int v, size_t n, gpuStream_t st)
@@ -197,10 +268,12 @@ static inline gpuError_t gpuMemsetAsync(void *d, int v, size_t n, gpuStream_t st
     return ps_mock_submit(st, [=]() { memset(d, v, n); });
 }
 static inline gpuError_t gpuMemcpy2DAsync(void *d, size_t dp, const void *s, size_t sp, size_t w,
-                                          size_t h, int, gpuStream_t st)
+                                          size_t h, int kind, gpuStream_t st)
 {
     if (w > dp || w > sp)
         return gpuErrorInvalidValue; /* as the real runtimes answer */
+    for (size_t r = 0; r < h; r++)
+        ps_mock_scribble(st, (char *)d + r * dp, w, kind);
     return ps_mock_submit(st, [=]() {
         for (size_t r = 0; r < h; r++)
             memcpy((char *)d + r * dp, (const char *)s + r * sp, w);
@@ -209,16 +282,30 @@ static inline gpuError_t gpuMemcpy2DAsync(void *d, size_t dp, const void *s, siz
 static inline gpuError_t gpuStreamCreateWithFlags(gpuStream_t *s, unsigned)
 {
     *s = new ps_mock_stream();
+    ps_mock_streams.push_back(*s);
     return gpuSuccess;
 }
-static inline gpuError_t gpuStreamDestroy(gpuStream_t s) { delete s; return gpuSuccess; }
+static inline gpuError_t gpuStreamDestroy(gpuStream_t s)
+{
+    ps_mock_drain(s, s->submitted); /* queued work still completes */
+    for (size_t i = 0; i < ps_mock_streams.size(); i++)
+        if (ps_mock_streams[i] == s)
+            ps_mock_streams.erase(ps_mock_streams.begin() + (long)i);
+    delete s->capture;
+    delete s;
+    return gpuSuccess;
+}
 static inline gpuError_t gpuStreamSynchronize(gpuStream_t s)
 {
-    return s && s->capture ? gpuErrorInvalidValue : gpuSuccess;
+    if (s && s->capture)
+        return gpuErrorInvalidValue;
+    if (s)
+        ps_mock_drain(s, s->submitted);
+    return gpuSuccess;
 }
 static inline gpuError_t gpuStreamBeginCapture(gpuStream_t s, int)
 {
-    if (s->capture)
+    if (s->capture || ps_mock_fail("begin"))
         return gpuErrorInvalidValue;
     s->capture = new ps_mock_graph();
     return gpuSuccess;
@@ -227,11 +314,17 @@ static inline gpuError_t gpuStreamEndCapture(gpuStream_t s, gpuGraph_t *g)
 {
     *g = s->capture;
     s->capture = NULL;
+    if (*g && ps_mock_fail("end")) { /* the capture is invalidated: no graph */
+        delete *g;
+        *g = NULL;
+    }
     return *g ? gpuSuccess : gpuErrorInvalidValue;
 }
 static inline gpuError_t gpuGraphInstantiateWithFlags(gpuGraphExec_t *e, gpuGraph_t g,
                                                       unsigned long long)
 {
+    if (ps_mock_fail("instantiate"))
+        return gpuErrorInvalidValue;
     *e = new ps_mock_graph(*g);
     return gpuSuccess;
 }
@@ -243,12 +336,30 @@ static inline gpuError_t gpuGraphLaunch(gpuGraphExec_t e, gpuStream_t s)
 }
 static inline gpuError_t gpuGraphDestroy(gpuGraph_t g) { delete g; return gpuSuccess; }
 static inline gpuError_t gpuGraphExecDestroy(gpuGraphExec_t g) { delete g; return gpuSuccess; }
-static inline gpuError_t gpuEventCreate(gpuEvent_t *e) { *e = new int(0); return gpuSuccess; }
-static inline gpuError_t gpuEventDestroy(gpuEvent_t e) { delete e; return gpuSuccess; }
-static inline gpuError_t gpuEventRecord(gpuEvent_t, gpuStream_t) { return gpuSuccess; }
-static inline gpuError_t gpuEventSynchronize(gpuEvent_t) { return gpuSuccess; }
-static inline gpuError_t gpuEventElapsedTime(float *ms, gpuEvent_t, gpuEvent_t)
+static inline gpuError_t gpuEventCreate(gpuEvent_t *e)
 {
+    *e = new ps_mock_event{NULL, 0};
+    return gpuSuccess;
+}
+static inline gpuError_t gpuEventDestroy(gpuEvent_t e) { delete e; return gpuSuccess; }
+static inline gpuError_t gpuEventRecord(gpuEvent_t e, gpuStream_t s)
+{
+    if (s && s->capture)
+        return gpuErrorInvalidValue; /* not used inside captures */
+    e->stream = s;
+    e->mark = s ? s->submitted : 0;
+    return gpuSuccess;
+}
+static inline gpuError_t gpuEventSynchronize(gpuEvent_t e)
+{
+    if (e->stream)
+        ps_mock_drain(e->stream, e->mark);
+    return gpuSuccess;
+}
+static inline gpuError_t gpuEventElapsedTime(float *ms, gpuEvent_t a, gpuEvent_t b)
+{
+    if ((a->stream && a->stream->done < a->mark) || (b->stream && b->stream->done < b->mark))
+        return gpuErrorInvalidValue; /* cudaErrorNotReady: not complete yet */
     *ms = 0.125f;
     return gpuSuccess;
 }

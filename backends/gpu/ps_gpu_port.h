@@ -47,6 +47,7 @@ typedef struct ps_gpu_launch {
     int real;           /**< PS_GPU_F32 or PS_GPU_F64 */
     int stencil;        /**< position of the stencil in PS_STENCIL_LIST */
     int tuned;          /**< nonzero: the stencil's tuned kernel (the fast path) */
+    int variant;        /**< the tuned kernel's variant: 0 d7_step, 1 d7pf_step (prefetching) */
     double coeff;       /**< the tuned diffusion7 kernel's D (params are on the device) */
     gpuStream_t stream;
 } ps_gpu_launch;

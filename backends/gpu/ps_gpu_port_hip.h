@@ -7,7 +7,19 @@
 #ifndef PS_GPU_PORT_HIP_H
 #define PS_GPU_PORT_HIP_H
 
-#include <hip/hip_runtime.h>
+/* HIP on NVIDIA compiles through nvcc without the cuda plugin's
+ * --fmad=false -prec-div=true: exact mode would silently fuse and divide
+ * approximately. Refused here (before and after the runtime header, which
+ * may pick the platform from HIP_PLATFORM). */
+#if defined(__HIP_PLATFORM_NVIDIA__) || defined(__HIP_PLATFORM_NVCC__)
+#  error "the hip plugin is for AMD GPUs: HIP on NVIDIA loses exact mode; build the cuda plugin (./configure --enable-cuda)"
+#else
+#  include <hip/hip_runtime.h>
+#endif
+
+#if defined(__HIP_PLATFORM_NVIDIA__) || defined(__HIP_PLATFORM_NVCC__)
+#  error "the hip plugin is for AMD GPUs: HIP on NVIDIA loses exact mode; build the cuda plugin (./configure --enable-cuda)"
+#endif
 
 #define PS_GPU_BACKEND_NAME "hip"
 #define PS_GPU_PRIORITY 300
