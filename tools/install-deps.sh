@@ -12,6 +12,7 @@ PKGS="build-essential autoconf automake libtool pkg-config
   libplplot-dev plplot-driver-cairo
   cdo nco
   doxygen
+  clang libomp-dev
   python3-numpy python3-xarray python3-netcdf4 python3-plotly
   hipcc
   chromium
