@@ -27,11 +27,20 @@ start=$(date +%s)
 make -j2 > make.log 2>&1 || { tail -60 make.log; echo "build failed"; exit 1; }
 built=$(date +%s)
 export PSTENCIL_TEST_SANITIZER=address,undefined
-export ASAN_OPTIONS="detect_leaks=1"
+# every report also goes to a file of its own in reports/ (log_path), so one
+# from a command whose failure a test expected, or whose stderr it dropped,
+# still fails the job
+mkdir reports
+export ASAN_OPTIONS="detect_leaks=1:log_path=$PWD/reports/asan"
 export LSAN_OPTIONS="suppressions=$src/.ci/lsan.supp:print_suppressions=0"
-export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
+export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$PWD/reports/ubsan"
 make -j2 check > check.log 2>&1
 rc=$?
+if [ -n "$(ls reports)" ]; then
+  echo "sanitizer reports (build-sanitize/reports):"
+  head -60 reports/*
+  rc=1
+fi
 # wall time, and the CPU time of everything run (children's user and system
 # time: on a shared machine the wall time says more about the neighbours)
 echo "build $((built - start)) s, make check $(($(date +%s) - built)) s;" \
