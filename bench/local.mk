@@ -7,7 +7,9 @@ noinst_LTLIBRARIES += bench/libps_bench.la
 bench_libps_bench_la_SOURCES = bench/ps_bench.c bench/ps_stream.c bench/ps_roofline.c bench/ps_bench_plot.c \
 	bench/ps_bench_decomp.c bench/ps_bench.h
 # -O3 and OpenMP so the STREAM-like copy gets threads and keeps its loop
-bench_libps_bench_la_CFLAGS = $(AM_CFLAGS) -O3 -ftree-vectorize -fno-tree-loop-distribute-patterns \
+# (PS_BENCH_OPT_CFLAGS: those of -O3 -ftree-vectorize
+# -fno-tree-loop-distribute-patterns the compiler takes, probed by configure)
+bench_libps_bench_la_CFLAGS = $(AM_CFLAGS) $(PS_BENCH_OPT_CFLAGS) \
 	$(OPENMP_CFLAGS) $(PLPLOT_CFLAGS) $(HWLOC_CFLAGS)
 bench_libps_bench_la_LIBADD = $(PLPLOT_LIBS) $(HWLOC_LIBS)
 # the machine description and where threads run: hwloc where configure found it

@@ -476,7 +476,7 @@ static int parse_args(int argc, char **argv, run_args *a)
         case O_SPLIT: a->split = optarg; break;
         case O_HALO:
             if (ps_cli_parse_long("--halo", optarg, 1, 1024, &a->halo))
-                return PS_EXIT_USAGE;
+                rc = PS_EXIT_USAGE; /* not return: the option table is freed below */
             break;
         case O_DEVICES: a->devices = optarg; break;
         case O_MAXMEM: a->max_mem = optarg; break;

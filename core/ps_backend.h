@@ -55,6 +55,27 @@ extern "C" {
  */
 #define PS_PLUGIN_PATH_ENV "PSTENCIL_PLUGIN_PATH"
 
+/** ELF section in which a plugin declares its priority (PS_PLUGIN_DECLARE()). */
+#define PS_PLUGIN_SECTION ".pstencil_plugin"
+
+/** @cond internals */
+#define PS_PLUGIN_STR_(x) #x
+#define PS_PLUGIN_STR(x) PS_PLUGIN_STR_(x)
+/** @endcond */
+
+/**
+ * Declare a plugin's `auto` priority in its file, where the loader reads it
+ * without dlopen (section PS_PLUGIN_SECTION, text "pstencil-plugin
+ * priority=N"): `auto` then loads plugins one at a time in priority order
+ * and never loads those below the one it picks. @p priority must be an
+ * integer literal (or a macro expanding to one) equal to the ops table's
+ * priority. A plugin without it is loaded to learn its priority.
+ * Use once, at file scope, in the plugin's source.
+ */
+#define PS_PLUGIN_DECLARE(priority)                                                      \
+    __attribute__((used, section(PS_PLUGIN_SECTION))) static const char                  \
+        ps_plugin_declaration[] = "pstencil-plugin priority=" PS_PLUGIN_STR(priority)
+
 /** Face flags of a box. */
 enum ps_face {
     PS_FACE_K_LO = 1u << 0, /**< k = 0 side (surface) */
@@ -226,8 +247,10 @@ int ps_backend_open(const char *name, ps_backend **out);
  * loads and is not flagged PS_BACKEND_NOAUTO, tried by the priority of its
  * ops table, highest first (ties in list order); one flagged PS_BACKEND_GPU
  * counts only with a device of type "gpu" (OpenCL on a CPU is not preferred
- * over openmp). @p why receives a sentence saying which was picked and why
- * the better ones were not.
+ * over openmp). A plugin that declares its priority (PS_PLUGIN_DECLARE()) is
+ * loaded only when its turn comes: those below the one picked are never
+ * loaded. @p why receives a sentence saying which was picked, from which file
+ * and origin, why the better ones were not, and which were not loaded.
  */
 int ps_backend_open_auto(ps_backend **out, char *why, size_t whylen);
 
@@ -258,6 +281,15 @@ const char *ps_backend_origin(const ps_backend *b);
  * directory. Returns PS_OK, or PS_EINVAL without room.
  */
 int ps_backend_plugin_dirs(char *dirs, size_t len, const char **origin);
+
+/**
+ * The priority a plugin file declares with PS_PLUGIN_DECLARE(), read from its
+ * ELF section PS_PLUGIN_SECTION without loading it (bounded reads; anything
+ * malformed counts as undeclared). Returns 1 and sets @p priority when
+ * declared, 0 when not (or not a readable 64-bit ELF file of this machine's
+ * byte order).
+ */
+int ps_backend_declared_priority(const char *path, int *priority);
 
 /**
  * Probe devices. Returns PS_ENODEVICE with the reason in the thread's error

@@ -3,7 +3,10 @@
  * (backends/ps_backends.h), built-in ones from their ops tables in
  * libpstencil, plugins (and any other pstencil_<name>.so on the plugin path)
  * opened with dlopen and found through a fixed symbol, ABI version checked;
- * and `auto`, which orders what loads by the priority of its ops table.
+ * and `auto`, which tries backends by priority, highest first, and stops at
+ * the first with a usable device: a plugin that declares its priority in its
+ * file (PS_PLUGIN_DECLARE, read by ps_plugin_decl.c without dlopen) is loaded
+ * only when its turn comes, so plugins below the one picked are never loaded.
  *
  * Where plugins come from, in this order, one source only (never mixed):
  * PSTENCIL_PLUGIN_PATH when set (its absolute directories; relative entries
@@ -406,34 +409,62 @@ static void note(char *list, size_t len, const char *what)
     snprintf(list + used, len - used, "%s%s", used ? "; " : "", what);
 }
 
+/* A backend `auto` may try: built-ins open (no dlopen), plugins that
+ * declare their priority not yet loaded (b NULL). */
+typedef struct auto_cand {
+    const char *name;
+    int priority;
+    ps_backend *b;
+} auto_cand;
+
 int ps_backend_open_auto(ps_backend **out, char *why, size_t whylen)
 {
     const char *const *names;
-    ps_backend *cand[64];
-    char skipped[2048] = "";
-    int nnames, ncand = 0, i, j;
+    auto_cand cand[64];
+    char skipped[2048] = "", unloaded[512] = "", path[1100], searched[2048];
+    int nnames, ncand = 0, i, j, pick = -1;
     *out = NULL;
     ps_backend_known(&names, &nnames);
-    /* every known backend that loads and may be picked, by priority (stable) */
+    /*
+     * Every known backend, by priority (stable: ties in list order). A
+     * plugin that declares its priority in its file (PS_PLUGIN_DECLARE) is
+     * ordered without loading it; one that does not is loaded to learn it.
+     */
     for (i = 0; i < nnames && ncand < 64; i++) {
-        ps_backend *b = NULL;
-        if (ps_backend_open(names[i], &b)) {
+        auto_cand c = {names[i], 0, NULL};
+        int li = list_index(names[i]);
+        int builtin = li >= 0 && ps_builtin_fn[li] != NULL;
+        if (!builtin && find_plugin(names[i], path, sizeof path, searched, sizeof searched,
+                                    NULL) &&
+            ps_backend_declared_priority(path, &c.priority)) {
+            /* ordered by its declaration, loaded only when its turn comes */
+        } else if (ps_backend_open(names[i], &c.b)) {
             note(skipped, sizeof skipped, ps_error_detail());
             continue;
-        }
-        if (b->ops->flags & PS_BACKEND_NOAUTO) {
-            ps_backend_close(b);
+        } else if (c.b->ops->flags & PS_BACKEND_NOAUTO) {
+            ps_backend_close(c.b);
             continue;
+        } else {
+            c.priority = c.b->ops->priority;
         }
-        for (j = ncand; j > 0 && cand[j - 1]->ops->priority < b->ops->priority; j--)
+        for (j = ncand; j > 0 && cand[j - 1].priority < c.priority; j--)
             cand[j] = cand[j - 1];
-        cand[j] = b;
+        cand[j] = c;
         ncand++;
     }
-    for (i = 0; i < ncand; i++) {
-        ps_backend *b = cand[i];
+    for (i = 0; i < ncand && pick < 0; i++) {
+        ps_backend *b = cand[i].b;
         ps_device_info devs[16];
         int n = 0, st, gpu = 0, d;
+        if (!b) {
+            if (ps_backend_open(cand[i].name, &b)) {
+                note(skipped, sizeof skipped, ps_error_detail());
+                continue;
+            }
+            cand[i].b = b;
+            if (b->ops->flags & PS_BACKEND_NOAUTO)
+                continue; /* closed below, never picked */
+        }
         st = ps_backend_probe(b, devs, 16, &n);
         if (!st && (b->ops->flags & PS_BACKEND_GPU)) {
             /* a GPU backend on a CPU device (OpenCL on PoCL) is not preferred */
@@ -443,19 +474,40 @@ int ps_backend_open_auto(ps_backend **out, char *why, size_t whylen)
                 st = ps_error(PS_ENODEVICE, "%s: no GPU device (only %s devices)",
                               b->ops->name, devs[0].type[0] ? devs[0].type : "non-GPU");
         }
-        if (!st) {
-            snprintf(why, whylen, "auto picked '%s' (%s)%s%s", b->ops->name, devs[0].name,
-                     skipped[0] ? "; passed over: " : "", skipped);
-            *out = b;
-            for (j = i + 1; j < ncand; j++)
-                ps_backend_close(cand[j]);
-            return PS_OK;
+        if (st) {
+            note(skipped, sizeof skipped, ps_error_detail());
+            continue;
         }
-        note(skipped, sizeof skipped, ps_error_detail());
-        ps_backend_close(b);
+        pick = i;
+        if (b->dl)
+            snprintf(why, whylen, "auto picked '%s' (%s) from %s (%s)", b->ops->name,
+                     devs[0].name, b->path, ps_backend_origin(b));
+        else
+            snprintf(why, whylen, "auto picked '%s' (%s, built-in)", b->ops->name,
+                     devs[0].name);
     }
-    snprintf(why, whylen, "no backend can run: %s", skipped[0] ? skipped : "none loads");
-    return ps_error(PS_ENOBACKEND, "%s", why);
+    for (i = 0; i < ncand; i++) {
+        if (i == pick)
+            continue;
+        if (!cand[i].b && pick >= 0 && i > pick)
+        {
+            size_t used = strlen(unloaded);
+            snprintf(unloaded + used, sizeof unloaded - used, "%s%s", used ? ", " : "",
+                     cand[i].name);
+        }
+        ps_backend_close(cand[i].b);
+    }
+    if (pick < 0) {
+        snprintf(why, whylen, "no backend can run: %s", skipped[0] ? skipped : "none loads");
+        return ps_error(PS_ENOBACKEND, "%s", why);
+    }
+    {
+        size_t used = strlen(why);
+        snprintf(why + used, whylen - used, "%s%s%s%s", skipped[0] ? "; passed over: " : "",
+                 skipped, unloaded[0] ? "; not loaded (lower priority): " : "", unloaded);
+    }
+    *out = cand[pick].b;
+    return PS_OK;
 }
 
 /* ------------------------------------------------------------------ */

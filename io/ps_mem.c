@@ -120,7 +120,10 @@ unsigned long long ps_mem_available(const char **why)
     if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
         unsigned long long used = proc_kb("/proc/self/status", "VmSize:");
         unsigned long long lim = (unsigned long long)rl.rlim_cur;
-        v = lim > used ? lim - used : 0;
+        /* a limit already used up leaves nothing: 1 byte, since 0 means
+         * "unknown" (the check would be skipped: found under ASan, whose
+         * shadow reservation puts VmSize far above any ulimit -v) */
+        v = lim > used ? lim - used : 1;
         if (!best || v < best) {
             best = v;
             w = "RLIMIT_AS (ulimit -v) less the address space in use";

@@ -27,6 +27,24 @@ tests_pstencil_noentry_la_LDFLAGS = $(PS_TEST_PLUGIN_LDFLAGS)
 tests_pstencil_novendor_la_SOURCES = tests/loader_plugin.c
 tests_pstencil_novendor_la_CPPFLAGS = $(AM_CPPFLAGS) -DPLUGIN_NAME='"novendor"' -DPLUGIN_VENDOR
 tests_pstencil_novendor_la_LDFLAGS = $(PS_TEST_PLUGIN_LDFLAGS)
+# plugins that declare their auto priority in the file (tests/loader_auto.sh):
+# one below the built-ins and one above that cannot load (undefined symbol),
+# one above that works; each is copied in as pstencil_opencl.so
+check_LTLIBRARIES += tests/pstencil_declow.la tests/pstencil_dechigh.la \
+	tests/pstencil_decgood.la
+tests_pstencil_declow_la_SOURCES = tests/loader_plugin.c
+tests_pstencil_declow_la_CPPFLAGS = $(AM_CPPFLAGS) -DPLUGIN_NAME='"opencl"' -DPLUGIN_UNDEF \
+	-DPLUGIN_DECLARE=-5
+tests_pstencil_declow_la_LDFLAGS = $(PS_TEST_PLUGIN_LDFLAGS)
+tests_pstencil_dechigh_la_SOURCES = tests/loader_plugin.c
+tests_pstencil_dechigh_la_CPPFLAGS = $(AM_CPPFLAGS) -DPLUGIN_NAME='"opencl"' -DPLUGIN_UNDEF \
+	-DPLUGIN_DECLARE=1000
+tests_pstencil_dechigh_la_LDFLAGS = $(PS_TEST_PLUGIN_LDFLAGS)
+tests_pstencil_decgood_la_SOURCES = tests/loader_plugin.c
+tests_pstencil_decgood_la_CPPFLAGS = $(AM_CPPFLAGS) -DPLUGIN_NAME='"opencl"' -DPLUGIN_DECLARE=1000
+tests_pstencil_decgood_la_LDFLAGS = $(PS_TEST_PLUGIN_LDFLAGS)
+TESTS += tests/loader_auto.sh
+EXTRA_DIST += tests/loader_auto.sh
 # The stand-in "vendor runtime" is a plain shared library built outside libtool
 # and linked with -L/-l, so libtool records no RUNPATH to it: at run time it is
 # out of reach, as libcudart is on a machine without CUDA.

@@ -54,4 +54,15 @@ for b in cuda hip; do
     esac
   fi
 done
+
+# a backend that loads but has no device (opencl with no OpenCL driver): exit
+# 3 with the reason, and the opened backend is closed (finding 8: the
+# sanitizer CI job's LeakSanitizer fails this on a leak)
+if grep -q '^#define PS_BUILD_OPENCL 1' "$top_builddir/config.h"; then
+  mkdir "$TMP/no-vendors"
+  OCL_ICD_VENDORS="$TMP/no-vendors" "$BENCH" --backend opencl --steps 2 >"$TMP/out" 2>&1
+  rc=$?
+  [ $rc -eq 3 ] || { cat "$TMP/out"; fail "opencl without a driver: exit $rc, expected 3"; }
+  grep -q "RESULT backend=opencl status=unavailable" "$TMP/out" || fail "opencl: no 'unavailable' RESULT"
+fi
 exit 0

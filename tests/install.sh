@@ -15,6 +15,9 @@ B=$top_builddir
 command -v pkg-config >/dev/null 2>&1 || skip "pkg-config is not installed"
 mkv() { sed -n "s/^$1 = //p" "$B/Makefile" | head -1; }
 CC=$(mkv CC)
+# the build's own linker flags (the sanitizer CI job's -fsanitize=...: a
+# program using an instrumented library must link the sanitizer runtime)
+LDF=$(mkv LDFLAGS)
 MAKE_=${MAKE:-make}
 prefix=$(mkv prefix)
 [ -n "$CC" ] && [ -n "$prefix" ] || fail "cannot read CC and prefix from $B/Makefile"
@@ -80,7 +83,7 @@ int main(void)
     return st != 0;
 }
 EOF
-"$CC" $CFL "$TMP/engine.c" -o "$TMP/engine" $(pc --libs pstencil) 2>"$TMP/err" \
+"$CC" $CFL "$TMP/engine.c" -o "$TMP/engine" $LDF $(pc --libs pstencil) 2>"$TMP/err" \
   || { cat "$TMP/err"; fail "an engine-only program does not build with pkg-config pstencil"; }
 if command -v objdump >/dev/null 2>&1; then
   if objdump -p "$TMP/engine" | grep NEEDED | grep -Eq 'netcdf|plplot|pstencil-'; then
@@ -117,7 +120,7 @@ int main(void)
 EOF
 for p in "io pstencil-io" "plot pstencil-plot" "val pstencil-validate"; do
   set -- $p
-  "$CC" $CFL "$TMP/$1.c" -o "$TMP/$1" $(pc --cflags --libs "$2") 2>"$TMP/err" \
+  "$CC" $CFL "$TMP/$1.c" -o "$TMP/$1" $LDF $(pc --cflags --libs "$2") 2>"$TMP/err" \
     || { cat "$TMP/err"; fail "a program does not build with pkg-config $2"; }
   LD_LIBRARY_PATH=$libdir "$TMP/$1" >"$TMP/out" 2>&1 || { cat "$TMP/out"; fail "the $2 program fails"; }
 done

@@ -16,6 +16,7 @@ B=$(cd "$top_builddir" && pwd -P)
 command -v pkg-config >/dev/null 2>&1 || skip "pkg-config is not installed"
 mkv() { sed -n "s/^$1 = //p" "$B/Makefile" | head -1; }
 CC=$(mkv CC)
+LDF=$(mkv LDFLAGS) # the build's own (the sanitizer CI job's -fsanitize=...)
 version=$(mkv PACKAGE_VERSION)
 [ -n "$CC" ] && [ -n "$version" ] || fail "cannot read CC and PACKAGE_VERSION from $B/Makefile"
 # libtool installs libraries only into the libdir they were linked for (the
@@ -53,7 +54,7 @@ PKG_CONFIG_PATH=$P/lib/pkgconfig
 export PKG_CONFIG_PATH
 flags=$(pkg-config --define-variable=prefix="$P" --cflags --libs pstencil) \
   || fail "pkg-config pstencil fails"
-"$CC" -std=gnu11 -Wall -Werror "$ex" -o "$TMP/diffusion7" $flags -Wl,-rpath,"$P/lib" 2>"$TMP/err" \
+"$CC" -std=gnu11 -Wall -Werror "$ex" -o "$TMP/diffusion7" $LDF $flags -Wl,-rpath,"$P/lib" 2>"$TMP/err" \
   || { cat "$TMP/err"; fail "the example does not build with: $flags"; }
 "$TMP/diffusion7" reference 5 >"$TMP/out" 2>&1 || { cat "$TMP/out"; fail "the example fails"; }
 grep -qx "libpstencil $version" "$TMP/out" || { cat "$TMP/out"; fail "the example does not print the version"; }

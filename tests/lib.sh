@@ -15,3 +15,9 @@ expect_exit() {
 expect_err() {
   grep -Eq "$1" "$TMP/err" || { cat "$TMP/err" >&2; fail "stderr does not match '$1'"; }
 }
+# skip_under_sanitizer WHY: skip (77) when the sanitizer CI job
+# (.ci/jobs/sanitize.sh) runs the tests, for what cannot run under ASan
+skip_under_sanitizer() {
+  [ -n "${PSTENCIL_TEST_SANITIZER:-}" ] && skip "under $PSTENCIL_TEST_SANITIZER sanitizers: $*"
+  return 0
+}

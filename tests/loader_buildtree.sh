@@ -75,6 +75,8 @@ fi
   || { cat "$TMP/err"; fail "backends with a relative plugin path fails"; }
 grep -q "warning: ignoring '\.' in PSTENCIL_PLUGIN_PATH" "$TMP/err" \
   || { cat "$TMP/err"; fail "no warning about a relative plugin path entry"; }
+[ "$(grep -c 'warning: ignoring' "$TMP/err")" -eq 1 ] \
+  || { cat "$TMP/err"; fail "not exactly one warning about relative plugin path entries"; }
 grep -Fq "$TMP/cwd" "$TMP/out" && { cat "$TMP/out"; fail "a plugin was loaded from the current directory"; }
 grep -Eq '^check .*ok: ' "$TMP/out" && { cat "$TMP/out"; fail "check loaded through a relative path"; }
 # an absolute entry works

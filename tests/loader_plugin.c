@@ -7,6 +7,8 @@
  *   PLUGIN_UNDEF  reference a symbol nothing defines, so dlopen(RTLD_NOW) fails
  *   PLUGIN_VENDOR call into libps_fakevendor (a stand-in vendor runtime)
  *   PLUGIN_NOENTRY export no entry point
+ *   PLUGIN_DECLARE declare this auto priority in the file (PS_PLUGIN_DECLARE)
+ *                 and take part in auto with it (otherwise: NOAUTO, -1)
  *   PLUGIN_BROKEN use a deliberately broken kernel: the neighbour sum in the
  *                 order i-1, i+1, j-1, j+1, k-1, k+1 instead of k first; the
  *                 validation suite must catch it
@@ -235,12 +237,21 @@ static const char *t_last_error(void *vc)
     return c ? c->err : "";
 }
 
+#ifdef PLUGIN_DECLARE
+PS_PLUGIN_DECLARE(PLUGIN_DECLARE);
+#define PLUGIN_PRIORITY PLUGIN_DECLARE
+#define PLUGIN_FLAGS 0u
+#else
+#define PLUGIN_PRIORITY -1
+#define PLUGIN_FLAGS PS_BACKEND_NOAUTO
+#endif
+
 static const ps_backend_ops t_table = {
     .abi_version = PLUGIN_ABI,
     .name = PLUGIN_NAME,
     .description = "test-only plugin",
-    .priority = -1,
-    .flags = PS_BACKEND_NOAUTO,
+    .priority = PLUGIN_PRIORITY,
+    .flags = PLUGIN_FLAGS,
     .probe = t_probe,
     .create = t_create,
     .upload = t_upload,

@@ -47,6 +47,99 @@ static int copy_file(const char *from, const char *to)
     return fclose(out);
 }
 
+/*
+ * Declared priorities (PS_PLUGIN_DECLARE), read without dlopen: the test
+ * plugins' values, none for an undeclared plugin or a foreign file, never a
+ * crash or a wrong value for a truncated or damaged copy; every plugin of
+ * this build on @p envpath declares the priority of its ops table.
+ */
+static void check_declared(const char *plugdir, const char *envpath)
+{
+    static char buf[1 << 22];
+    char path[2200], tmp[] = "/tmp/ps-decl-XXXXXX";
+    const ps_backend_entry *list;
+    int prio = 12345, n, i, fd, bad = 0, tries = 0, stride;
+    long size;
+    FILE *f;
+
+    snprintf(path, sizeof path, "%s/pstencil_declow.so", plugdir);
+    CHECK(ps_backend_declared_priority(path, &prio) == 1 && prio == -5,
+          "declow: declared %d", prio);
+    snprintf(path, sizeof path, "%s/pstencil_dechigh.so", plugdir);
+    CHECK(ps_backend_declared_priority(path, &prio) == 1 && prio == 1000,
+          "dechigh: declared %d", prio);
+    snprintf(path, sizeof path, "%s/pstencil_goodplugin.so", plugdir);
+    CHECK(ps_backend_declared_priority(path, &prio) == 0, "goodplugin declares nothing");
+    CHECK(ps_backend_declared_priority("/nonexistent/pstencil_x.so", &prio) == 0, "missing");
+    CHECK(ps_backend_declared_priority("/etc/passwd", &prio) == 0, "a text file");
+    CHECK(ps_backend_declared_priority("/", &prio) == 0, "a directory");
+
+    /* every prefix of a declaring plugin, and copies with one byte damaged */
+    snprintf(path, sizeof path, "%s/pstencil_declow.so", plugdir);
+    f = fopen(path, "rb");
+    size = f ? (long)fread(buf, 1, sizeof buf, f) : -1;
+    if (f)
+        fclose(f);
+    CHECK(size > 64 && size < (long)sizeof buf, "read %s: %ld bytes", path, size);
+    fd = mkstemp(tmp);
+    CHECK(fd >= 0, "mkstemp");
+    stride = size / 1500 > 7 ? (int)(size / 1500) : 7; /* about 3000 copies */
+    for (i = 0; fd >= 0 && size > 64 && size < (long)sizeof buf && i < 2 * size; i += stride) {
+        int r, len = i < size ? i : (int)size, at = i - (int)size;
+        unsigned char keep = 0;
+        if (at >= 0) {
+            keep = (unsigned char)buf[at];
+            buf[at] = (char)(keep ^ 0xff);
+        }
+        if (ftruncate(fd, 0) || pwrite(fd, buf, (size_t)len, 0) != len) {
+            CHECK(0, "cannot write %s", tmp);
+            break;
+        }
+        if (at >= 0)
+            buf[at] = (char)keep;
+        prio = 12345;
+        r = ps_backend_declared_priority(tmp, &prio);
+        tries++;
+        if (!(r == 0 || (r == 1 && prio == -5)) || (r == 0 && prio != 12345))
+            bad++;
+    }
+    CHECK(bad == 0, "%d of %d damaged copies read wrongly", bad, tries);
+    if (fd >= 0) {
+        close(fd);
+        unlink(tmp);
+    }
+
+    /* this build's plugins declare what their tables say */
+    ps_backend_list(&list, &n);
+    for (i = 0; envpath && i < n; i++) {
+        char dirs[4096], *save = NULL, *dir;
+        if (list[i].kind != PS_BACKEND_KIND_PLUGIN || !list[i].built)
+            continue;
+        snprintf(dirs, sizeof dirs, "%s", envpath);
+        for (dir = strtok_r(dirs, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+            ps_backend *b = NULL;
+            snprintf(path, sizeof path, "%s/pstencil_%s.so", dir, list[i].name);
+            if (access(path, F_OK))
+                continue;
+            prio = 12345;
+            CHECK(ps_backend_declared_priority(path, &prio) == 1, "%s declares no priority",
+                  path);
+            setenv(PS_PLUGIN_PATH_ENV, dir, 1);
+            if (ps_backend_open(list[i].name, &b) == 0) {
+                CHECK(ps_backend_get_ops(b)->priority == prio,
+                      "%s declares %d, its table says %d", path, prio,
+                      ps_backend_get_ops(b)->priority);
+                printf("%s: declared priority %d, the table's\n", list[i].name, prio);
+                ps_backend_close(b);
+            } else {
+                printf("%s: declared priority %d (does not load here: %s)\n", list[i].name,
+                       prio, ps_error_detail());
+            }
+            setenv(PS_PLUGIN_PATH_ENV, plugdir, 1);
+        }
+    }
+}
+
 /* The list as the loader serves it: names, kinds, built-in tables, help text. */
 static void check_list(void)
 {
@@ -167,7 +260,7 @@ static void check_every_stencil(const char *top)
 int main(void)
 {
     const char *top = getenv("top_builddir");
-    char plugdir[2048], tmpdir[] = "/tmp/ps-loader-XXXXXX", path[4200];
+    char plugdir[2048], tmpdir[] = "/tmp/ps-loader-XXXXXX", path[4200], envpath[4096] = "";
     ps_backend *b = NULL;
     ps_device_info devs[4];
     char why[4096];
@@ -178,9 +271,12 @@ int main(void)
         return 77;
     }
     snprintf(plugdir, sizeof plugdir, "%s/tests/.libs", top);
+    if (getenv(PS_PLUGIN_PATH_ENV))
+        snprintf(envpath, sizeof envpath, "%s", getenv(PS_PLUGIN_PATH_ENV));
     setenv(PS_PLUGIN_PATH_ENV, plugdir, 1);
 
     check_list();
+    check_declared(plugdir, envpath[0] ? envpath : NULL);
 
     /* names */
     expect_open("nosuch", PS_ENOBACKEND, "unknown backend 'nosuch'");

@@ -95,6 +95,9 @@ const char *gpu_last_error(void *vc)
     return c ? c->err : "";
 }
 
+/* auto orders this plugin by this declaration before loading it (ps_backend.h) */
+PS_PLUGIN_DECLARE(PS_GPU_PRIORITY);
+
 /* C++20 designated initialisers (in declaration order) */
 const ps_backend_ops gpu_table = {
     .abi_version = PS_BACKEND_ABI_VERSION,

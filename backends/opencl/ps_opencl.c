@@ -632,11 +632,15 @@ done:
     return st;
 }
 
+/* auto orders this plugin by this declaration before loading it (ps_backend.h) */
+#define PS_OPENCL_PRIORITY 200
+PS_PLUGIN_DECLARE(PS_OPENCL_PRIORITY);
+
 static const ps_backend_ops ps_opencl_table = {
     .abi_version = PS_BACKEND_ABI_VERSION,
     .name = "opencl",
     .description = "OpenCL 1.2 devices (GPUs, accelerators, CPUs through PoCL)",
-    .priority = 200,
+    .priority = PS_OPENCL_PRIORITY,
     .flags = PS_BACKEND_GPU | PS_BACKEND_BLOCK,
     .fast_paths = ps_ocl_fast_paths,
     .probe = ocl_probe,

@@ -9,8 +9,9 @@
 # fast-path rows) for base, avx2 and avx2+fma (fast mode only), and
 # ps_openmp_generic.c (every listed stencil) for base and avx2. The backend
 # picks a variant at run time, so no -march is needed.
-PS_OMP_FLAGS = $(AM_CFLAGS) -O3 -ftree-vectorize -fvect-cost-model=dynamic \
-	-fno-trapping-math $(OPENMP_CFLAGS)
+# (PS_OMP_OPT_CFLAGS: those of -O3 -ftree-vectorize -fvect-cost-model=dynamic
+# -fno-trapping-math the compiler takes, probed by configure)
+PS_OMP_FLAGS = $(AM_CFLAGS) $(PS_OMP_OPT_CFLAGS) $(OPENMP_CFLAGS)
 PS_OMP_SRCS = backends/openmp/ps_openmp.c backends/openmp/ps_openmp_internal.h \
 	backends/openmp/ps_openmp_tblock.c backends/openmp/ps_openmp_zeroland.c \
 	backends/openmp/ps_openmp_tune.c

@@ -1,0 +1,29 @@
+#!/bin/bash
+# CI job: the reader's libFuzzer target (tests/fuzz/, `make fuzz`) for 60 s,
+# built with clang -fsanitize=fuzzer,address,undefined out of tree in
+# build-fuzz/, from the seeds and the regression corpus. Any crash, leak,
+# undefined behaviour, timeout (5 s per input) or input that needs more than
+# 256 MB fails the job; the reproducer (crash-*, timeout-*, oom-*, leak-*) is
+# left in build-fuzz/ and named in the log. Prints executions per second.
+set -u
+cd "$(dirname "$0")/../.."
+command -v clang >/dev/null || { echo "no clang"; exit 77; }
+rm -rf build-fuzz && mkdir build-fuzz && cd build-fuzz || exit 1
+CC=clang ../configure --disable-cuda --disable-hip --disable-opencl > configure.log 2>&1 \
+  || { tail -40 configure.log; echo "configure failed"; exit 1; }
+grep -q 'supports -fsanitize=fuzzer\.\.\. yes' configure.log \
+  || { echo "clang here does not support -fsanitize=fuzzer"; exit 77; }
+make -j2 core/libpstencil.la > make.log 2>&1 || { tail -60 make.log; echo "build failed"; exit 1; }
+make fuzz FUZZ_SECONDS=60 > fuzz.log 2>&1
+rc=$?
+grep -E '^(stat::|INFO: (Seed|Loaded)|#[0-9]+ +DONE)' fuzz.log
+ls crash-* timeout-* oom-* leak-* slow-unit-* 2>/dev/null | sed 's/^/reproducer: build-fuzz\//'
+execs=$(sed -n 's/^stat::number_of_executed_units: *//p' fuzz.log)
+rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' fuzz.log)
+if [ $rc -ne 0 ]; then
+  grep -E '^(==[0-9]+==ERROR|SUMMARY|.*runtime error)' fuzz.log | head -20
+  tail -40 fuzz.log
+  echo "fuzzing failed (make fuzz exit $rc)"
+  exit 1
+fi
+echo "fuzz: 60 s, ${execs:-?} executions, ${rate:-?} per second, no finding"

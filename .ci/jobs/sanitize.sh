@@ -1,0 +1,60 @@
+#!/bin/bash
+# CI job: gcc with AddressSanitizer and UndefinedBehaviorSanitizer, out of
+# tree in build-sanitize/, then `make check` there. Any memory error, leak
+# (LeakSanitizer) or undefined behaviour fails the test it happens in (UBSan
+# halts on the first report). Suppressed: only the named third-party leaks of
+# .ci/lsan.supp. The CUDA and HIP plugins are not built here: nvcc and hipcc
+# compile them with the vendors' toolchains, which cannot be instrumented and
+# whose runtimes reserve the address ranges ASan's shadow needs; their host
+# code runs under the sanitizers through the gpumock plugin's tests instead.
+# Tests that cannot run under ASan skip (exit 77) with their reason when
+# PSTENCIL_TEST_SANITIZER is set (tests/lib.sh: skip_under_sanitizer).
+set -u
+cd "$(dirname "$0")/../.."
+src=$(pwd)
+command -v gcc >/dev/null || { echo "no gcc"; exit 77; }
+echo 'int main(void){return 0;}' > /tmp/ps-san-$$.c
+if ! gcc -fsanitize=address,undefined -o /tmp/ps-san-$$ /tmp/ps-san-$$.c 2>/dev/null; then
+  rm -f /tmp/ps-san-$$ /tmp/ps-san-$$.c
+  echo "gcc cannot link -fsanitize=address,undefined (libasan/libubsan missing)"; exit 77
+fi
+rm -f /tmp/ps-san-$$ /tmp/ps-san-$$.c
+SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
+rm -rf build-sanitize && mkdir build-sanitize && cd build-sanitize || exit 1
+start=$(date +%s)
+../configure CC=gcc CFLAGS="-g -O1 $SAN" LDFLAGS="$SAN" --disable-cuda --disable-hip \
+  > configure.log 2>&1 || { tail -40 configure.log; echo "configure failed"; exit 1; }
+make -j2 > make.log 2>&1 || { tail -60 make.log; echo "build failed"; exit 1; }
+built=$(date +%s)
+export PSTENCIL_TEST_SANITIZER=address,undefined
+# every report also goes to a file of its own in reports/ (log_path), so one
+# from a command whose failure a test expected, or whose stderr it dropped,
+# still fails the job
+mkdir reports
+export ASAN_OPTIONS="detect_leaks=1:log_path=$PWD/reports/asan"
+export LSAN_OPTIONS="suppressions=$src/.ci/lsan.supp:print_suppressions=0"
+export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$PWD/reports/ubsan"
+make -j2 check > check.log 2>&1
+rc=$?
+if [ -n "$(ls reports)" ]; then
+  echo "sanitizer reports (build-sanitize/reports):"
+  head -60 reports/*
+  rc=1
+fi
+# wall time, and the CPU time of everything run (children's user and system
+# time: on a shared machine the wall time says more about the neighbours)
+echo "build $((built - start)) s, make check $(($(date +%s) - built)) s;" \
+  "cpu (user, system): $(times | tail -1)"
+pass=0; fail=0; skip=0
+if [ -f test-suite.log ]; then
+  pass=$(sed -n 's/^# PASS: *//p' test-suite.log | head -1)
+  fail=$(sed -n 's/^# FAIL: *//p' test-suite.log | head -1)
+  err=$(sed -n 's/^# ERROR: *//p' test-suite.log | head -1)
+  skip=$(sed -n 's/^# SKIP: *//p' test-suite.log | head -1)
+  pass=${pass:-0}; skip=${skip:-0}; fail=$(( ${fail:-0} + ${err:-0} ))
+  [ "$fail" -gt 0 ] && tail -300 test-suite.log
+  grep -h '^SKIP: .*sanitizer' tests/*.log 2>/dev/null | sort -u
+fi
+[ $rc -ne 0 ] && [ "$fail" -eq 0 ] && { tail -60 check.log; fail=1; }
+echo "${pass} passed, ${fail} failed, ${skip} skipped"
+exit $rc
