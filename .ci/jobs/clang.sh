@@ -6,9 +6,9 @@
 set -u
 cd "$(dirname "$0")/../.."
 command -v clang >/dev/null || { echo "no clang"; exit 77; }
-rm -rf build-clang && mkdir build-clang && cd build-clang || exit 1
+. .ci/job-tree.sh && ps_job_tree clang || exit 1
 start=$(date +%s)
-CC=clang ../configure > configure.log 2>&1 || { tail -40 configure.log; echo "configure failed"; exit 1; }
+CC=clang "$PS_JOB_CONFIGURE" --disable-hip > configure.log 2>&1 || { tail -40 configure.log; echo "configure failed"; exit 1; }
 make -j2 > make.log 2>&1 || { tail -60 make.log; echo "build failed"; exit 1; }
 built=$(date +%s)
 make -j2 check > check.log 2>&1

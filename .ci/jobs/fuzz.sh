@@ -8,8 +8,8 @@
 set -u
 cd "$(dirname "$0")/../.."
 command -v clang >/dev/null || { echo "no clang"; exit 77; }
-rm -rf build-fuzz && mkdir build-fuzz && cd build-fuzz || exit 1
-CC=clang ../configure --disable-cuda --disable-hip --disable-opencl > configure.log 2>&1 \
+. .ci/job-tree.sh && ps_job_tree fuzz || exit 1
+CC=clang "$PS_JOB_CONFIGURE" --disable-cuda --disable-hip --disable-opencl > configure.log 2>&1 \
   || { tail -40 configure.log; echo "configure failed"; exit 1; }
 grep -q 'supports -fsanitize=fuzzer\.\.\. yes' configure.log \
   || { echo "clang here does not support -fsanitize=fuzzer"; exit 77; }
@@ -17,7 +17,7 @@ make -j2 core/libpstencil.la > make.log 2>&1 || { tail -60 make.log; echo "build
 make fuzz FUZZ_SECONDS=60 > fuzz.log 2>&1
 rc=$?
 grep -E '^(stat::|INFO: (Seed|Loaded)|#[0-9]+ +DONE)' fuzz.log
-ls crash-* timeout-* oom-* leak-* slow-unit-* 2>/dev/null | sed 's/^/reproducer: build-fuzz\//'
+ls crash-* timeout-* oom-* leak-* slow-unit-* 2>/dev/null | sed "s|^|reproducer: build-fuzz/obj/|"
 execs=$(sed -n 's/^stat::number_of_executed_units: *//p' fuzz.log)
 rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' fuzz.log)
 if [ $rc -ne 0 ]; then

@@ -20,9 +20,9 @@ if ! gcc -fsanitize=address,undefined -o /tmp/ps-san-$$ /tmp/ps-san-$$.c 2>/dev/
 fi
 rm -f /tmp/ps-san-$$ /tmp/ps-san-$$.c
 SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
-rm -rf build-sanitize && mkdir build-sanitize && cd build-sanitize || exit 1
+. .ci/job-tree.sh && ps_job_tree sanitize || exit 1
 start=$(date +%s)
-../configure CC=gcc CFLAGS="-g -O1 $SAN" LDFLAGS="$SAN" --disable-cuda --disable-hip \
+"$PS_JOB_CONFIGURE" CC=gcc CFLAGS="-g -O1 $SAN" LDFLAGS="$SAN" --disable-cuda --disable-hip \
   > configure.log 2>&1 || { tail -40 configure.log; echo "configure failed"; exit 1; }
 make -j2 > make.log 2>&1 || { tail -60 make.log; echo "build failed"; exit 1; }
 built=$(date +%s)
