@@ -413,14 +413,51 @@ static int check_time(const plot_args *a, const ps_dataset *ds)
     return 0;
 }
 
+/* Ocean (finite) cells of level k of a float32 field. */
+static size_t level_ocean(const ps_field *f, size_t k)
+{
+    const float *v = (const float *)f->data + k * f->grid.ny * f->grid.nx;
+    size_t c, n = f->grid.ny * f->grid.nx, ocean = 0;
+    for (c = 0; c < n; c++)
+        ocean += isfinite(v[c]) != 0;
+    return ocean;
+}
+
+/* Time index t as float32; a record with no ocean cell at all (every value
+ * land, missing or NaN) is refused: there is nothing to draw, and a blank
+ * map with exit 0 would hide a broken file. */
 static int read_field(ps_dataset *ds, size_t t, ps_field *f)
 {
+    size_t k, ocean = 0;
     int rc;
     memset(f, 0, sizeof *f);
     rc = ps_dataset_read(ds, t, PS_FLOAT32, f);
     if (rc)
         return ps_cli_status_error(rc, ds->path);
+    for (k = 0; k < f->grid.nz && !ocean; k++)
+        ocean = level_ocean(f, k);
+    if (!ocean) {
+        ps_field_free(f);
+        return ps_cli_error("%s: no ocean cells: every value of '%s' at time index %zu is land "
+                            "or missing (NaN or the fill value); nothing to plot",
+                            ds->path, ds->var_name, t);
+    }
     return 0;
+}
+
+/* A chosen level with no ocean cell draws an empty map: refuse it, naming the
+ * levels that have ocean. */
+static int check_level_ocean(const ps_dataset *ds, const ps_field *f, size_t k)
+{
+    size_t last = 0, kk;
+    if (level_ocean(f, k))
+        return 0;
+    for (kk = 0; kk < f->grid.nz; kk++)
+        if (level_ocean(f, kk))
+            last = kk;
+    return ps_cli_error("%s: level %zu of '%s' has no ocean cells (all land or missing): nothing "
+                        "to plot; levels with ocean go down to %zu (--level)",
+                        ds->path, k, ds->var_name, last);
 }
 
 /* The output, checked before anything is drawn: its directory is writable, it is
@@ -482,7 +519,7 @@ static int plot_slice(int argc, char **argv)
     if ((rc = open_input(a.files[0], a.var, &ds)))
         return rc;
     if ((rc = check_time(&a, &ds)) || (rc = pick_level_file(&a, &ds, &k)) ||
-        (rc = read_field(&ds, (size_t)a.time, &f)))
+        (rc = read_field(&ds, (size_t)a.time, &f)) || (rc = check_level_ocean(&ds, &f, k)))
         goto done;
     file_stem(a.files[0], stem, sizeof stem);
     if (!a.out) {

@@ -113,4 +113,21 @@ grep -q "max |B - A| = 0 degrees_C" "$TMP/out" || { cat "$TMP/out"; fail "time 1
 expect_exit 2 "$PSTENCIL" plot diff small.nc other.nc -o shapes.png
 expect_err "grids differ"
 [ -e shapes.png ] && fail "an image was written for mismatched shapes"
+# No ocean to draw: a record that is all land/missing, or a chosen level with
+# no ocean cell, is refused (exit 2, a reason, no image) rather than drawn blank.
+if command -v ncap2 >/dev/null 2>&1; then
+  ncap2 -O -s 'thetao(:,:,:,:)=1.e20f' small.nc allnan.nc || fail "ncap2 allnan"
+  ncap2 -O -s 'thetao(:,3,:,:)=1.e20f' small.nc deepland.nc || fail "ncap2 deepland"
+  expect_exit 2 "$PSTENCIL" plot slice allnan.nc -o allnan.png
+  expect_err "no ocean cells"
+  [ -e allnan.png ] && fail "an image was written for an all-land record"
+  expect_exit 2 "$PSTENCIL" plot animate allnan.nc -o allnan.html
+  expect_err "no ocean cells"
+  [ -e allnan.html ] && fail "a page was written for an all-land file"
+  expect_exit 2 "$PSTENCIL" plot slice deepland.nc --level 3 -o nolevel.png
+  expect_err "level 3 of 'thetao' has no ocean cells"
+  expect_err "go down to 2"
+  [ -e nolevel.png ] && fail "an image was written for a level with no ocean"
+  expect_exit 0 "$PSTENCIL" plot slice deepland.nc --level 2 -o deep2.png
+fi
 exit 0
