@@ -15,7 +15,7 @@ PKGS="build-essential autoconf automake libtool pkg-config
   cdo nco
   doxygen
   clang libomp-dev
-  python3-numpy python3-xarray python3-netcdf4 python3-plotly esbuild python3-cftime
+  python3-numpy python3-xarray python3-netcdf4 python3-plotly esbuild python3-cftime python3-venv
   hipcc
   chromium
   imagemagick"
