@@ -513,7 +513,7 @@ int ps_bench_plot_memory(const char *path, const ps_bench_mem_point *pts, int n)
     p.logx = 1;
     p.logy = 1;
     p.hline = NAN;
-    st = draw(path, "pngcairo", &p, s, ns);
+    st = draw(path, "pngcairo", &p, s, ns, 0);
     return st < 0 ? st : PS_OK;
 }
 
