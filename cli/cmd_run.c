@@ -1035,8 +1035,7 @@ int ps_cmd_run(int argc, char **argv)
     if (so.max_device_bytes) {
         /* a budget no slab fits is a usage error, named before any output exists */
         ps_ooc_plan plan;
-        st = ps_ooc_plan_make(field.grid, a.precision,
-                              a.halo ? (unsigned)a.halo : 2u * (unsigned)a.stencil->radius,
+        st = ps_ooc_plan_auto(field.grid, a.precision, a.stencil->radius, (unsigned)a.halo, 0,
                               so.max_device_bytes, &plan);
         if (st) {
             rc = ps_cli_error("--max-device-memory%s%s: %s", a.max_mem ? " " : "",

@@ -91,6 +91,82 @@ int ps_ooc_plan_make(ps_grid g, ps_precision p, unsigned ghost, uint64_t budget,
                     (unsigned long long)min_all, (unsigned long long)min_all, mib(min_all));
 }
 
+/* Stored cells summed over S slabs of n cells with g ghosts, per cell of a plane. */
+static uint64_t stored_sum(size_t n, size_t S, unsigned g)
+{
+    size_t base = n / S, rem = n % S, p;
+    uint64_t sum = 0;
+    for (p = 0; p < S; p++) {
+        size_t lo = p * base + (p < rem ? p : rem);
+        size_t hi = lo + base + (p < rem ? 1 : 0);
+        size_t slo = lo > g ? lo - g : 0, shi = hi + g < n ? hi + g : n;
+        sum += shi - slo;
+    }
+    return sum;
+}
+
+/* Cell visits outside the kernel per stored cell and pass (see ps_ooc_plan_auto()):
+ * gather, upload, set-up, download, scatter; strided i slabs cost more. */
+static double pass_visits(int axis)
+{
+    return axis == 2 ? 6.0 : 4.0;
+}
+
+int ps_ooc_plan_auto(ps_grid g, ps_precision p, int radius, unsigned ghost, long steps,
+                     uint64_t budget, ps_ooc_plan *plan)
+{
+    static const unsigned depth[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
+    uint64_t es = ps_precision_size(p), cells = (uint64_t)g.nz * g.ny * g.nx;
+    double best = -1;
+    ps_ooc_plan cand;
+    int a, st;
+    size_t di;
+    if (radius < 1)
+        radius = 1;
+    if (steps < 1)
+        steps = 1000;
+    st = ps_ooc_plan_make(g, p, ghost ? ghost : (unsigned)radius, budget, &cand);
+    if (st || cand.slabs == 1) {
+        *plan = cand;
+        return st;
+    }
+    *plan = cand;
+    for (a = 0; a < 3; a++) {
+        size_t n = ext_of(g, a);
+        uint64_t plane = cells / (n ? n : 1);
+        if (n < 2)
+            continue;
+        for (di = 0; di < sizeof depth / sizeof depth[0]; di++) {
+            unsigned gh = ghost ? ghost : depth[di] * (unsigned)radius;
+            long per = (long)(gh / (unsigned)radius), passes;
+            size_t S;
+            if ((uint64_t)PS_OOC_COPIES * es * plane * (1 + 2 * (uint64_t)gh) > budget)
+                break;
+            if (per > steps && di > 0 && !ghost)
+                break;
+            passes = (steps + per - 1) / per;
+            for (S = 2; S <= n; S++) {
+                uint64_t need = (uint64_t)PS_OOC_COPIES * es * plane * thickest(n, S, gh);
+                if (need <= budget) {
+                    double cost = (double)plane * (double)stored_sum(n, S, gh) *
+                                  (pass_visits(a) * (double)passes + (double)steps);
+                    if (best < 0 || cost < best) {
+                        best = cost;
+                        plan->axis = a;
+                        plan->slabs = (int)S;
+                        plan->ghost = gh;
+                        plan->slab_bytes = need;
+                    }
+                    break;
+                }
+            }
+            if (ghost)
+                break;
+        }
+    }
+    return PS_OK;
+}
+
 int ps_ooc_init(ps_ooc *o, const ps_ooc_plan *plan, ps_backend *b, const ps_config *cfg,
                 ps_field *field)
 {

@@ -3,8 +3,9 @@
  * @brief Out-of-core slabs: a grid too big for a device's memory budget is
  *        streamed through one context at a time, slab by slab.
  *
- * The grid is split along one axis (depth, k, unless only another axis
- * fits) into slabs, a decomposition (core/ps_decomp.h) with boxes 1 thick
+ * The grid is split along one axis (ps_ooc_plan_make(): depth, k, unless
+ * only another axis fits; ps_ooc_plan_auto(), which runs use: the axis, slab
+ * count and ghost depth of least estimated cost) into slabs, a decomposition (core/ps_decomp.h) with boxes 1 thick
  * along the other axes: each slab is stored with @c ghost layers of its
  * neighbours on its inner faces. A pass takes min(ghost/radius, steps left)
  * steps of the whole grid: for each slab in turn, one context is created for
@@ -56,6 +57,23 @@ uint64_t ps_ooc_footprint(ps_grid stored, ps_precision p);
  */
 int ps_ooc_plan_make(ps_grid g, ps_precision p, unsigned ghost, uint64_t budget,
                      ps_ooc_plan *plan);
+
+/**
+ * Plan grid @p g like ps_ooc_plan_make(), but choosing the axis, the slab
+ * count and (when @p ghost is 0) the ghost depth that cost least for runs of
+ * @p steps steps per call (0: many) of a stencil of radius @p radius.
+ *
+ * The cost model counts cell visits: every pass visits each stored cell of
+ * every slab a fixed number of times outside the kernel (gather, upload,
+ * the backend's per-upload set-up, download, scatter; more along i, whose
+ * slab rows are strided), and each of the pass's ghost/radius steps once
+ * more. Thicker slabs carry fewer ghost cells per owned cell and deeper
+ * ghosts mean fewer passes, so the plan trades the two under the budget.
+ * With @p ghost 0 the depths tried run from @p radius up; the smallest
+ * budget reported is the thinnest slab with @p radius ghosts.
+ */
+int ps_ooc_plan_auto(ps_grid g, ps_precision p, int radius, unsigned ghost, long steps,
+                     uint64_t budget, ps_ooc_plan *plan);
 
 /** A grid being streamed (state of ps_ooc_step()). */
 typedef struct ps_ooc {
