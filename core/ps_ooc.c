@@ -194,6 +194,30 @@ int ps_ooc_init(ps_ooc *o, const ps_ooc_plan *plan, ps_backend *b, const ps_conf
     return PS_OK;
 }
 
+/* Whether the slab context for @p prev can serve box @p next: same extent, ghost
+ * and global faces, and an origin that cannot matter (core/ps_backend.h: a
+ * backend uses the origin only to index coefficient arrays, so a stencil with
+ * no array over the slab axis sees no difference; slabs differ in origin along
+ * that axis only). */
+static int box_reusable(const ps_ooc *o, const ps_box *prev, const ps_box *next)
+{
+    const ps_stencil *s = o->cfg.stencil ? o->cfg.stencil : ps_stencil_default();
+    static const unsigned axis_bit[3] = {PS_AXES_K, PS_AXES_J, PS_AXES_I};
+    int a, i;
+    if (prev->extent.nz != next->extent.nz || prev->extent.ny != next->extent.ny ||
+        prev->extent.nx != next->extent.nx || prev->ghost != next->ghost ||
+        prev->global_faces != next->global_faces)
+        return 0;
+    for (a = 0; a < 3; a++) {
+        if (prev->origin[a] == next->origin[a])
+            continue;
+        for (i = 0; i < s->narrays; i++)
+            if (s->arrays[i].axes & axis_bit[a])
+                return 0;
+    }
+    return 1;
+}
+
 /* One slab: upload its stored cells from @p cur, step @p n, owned cells into @p next. */
 static int slab_pass(ps_ooc *o, int q, const void *cur, void *next, long n)
 {
@@ -202,7 +226,7 @@ static int slab_pass(ps_ooc *o, int q, const void *cur, void *next, long n)
     size_t es = ps_precision_size(o->field->precision);
     ps_region stored, own_box, own_global;
     ps_config c = o->cfg;
-    ps_context *ctx = NULL;
+    ps_context *ctx;
     ps_timing t;
     int a, st;
     memset(&stored, 0, sizeof stored);
@@ -217,8 +241,19 @@ static int slab_pass(ps_ooc *o, int q, const void *cur, void *next, long n)
     own_global.count = own_box.count;
     ps_region_gather(o->staging, cur, g, &stored, es);
     c.box = bx->box;
-    if ((st = ps_context_create(o->b, &c, &ctx)))
-        return st;
+    /* the previous slab's context when its box serves this one (a whole upload
+     * resets every stored cell), else a new one */
+    if (o->ctx && !box_reusable(o, &o->ctx_box, &bx->box)) {
+        ps_context_destroy(o->ctx);
+        o->ctx = NULL;
+    }
+    if (!o->ctx) {
+        if ((st = ps_context_create(o->b, &c, &o->ctx)))
+            return st;
+        o->ctx_box = bx->box;
+        o->contexts++;
+    }
+    ctx = o->ctx;
     st = ps_context_upload(ctx, o->staging, NULL);
     if (!st)
         st = ps_context_step(ctx, n);
@@ -237,7 +272,10 @@ static int slab_pass(ps_ooc *o, int q, const void *cur, void *next, long n)
                                   (double)own_box.count.nz * own_box.count.ny *
                                       own_box.count.nx);
     }
-    ps_context_destroy(ctx);
+    if (st) {
+        ps_context_destroy(o->ctx);
+        o->ctx = NULL;
+    }
     return st;
 }
 
@@ -273,6 +311,8 @@ void ps_ooc_free(ps_ooc *o)
 {
     if (!o)
         return;
+    ps_context_destroy(o->ctx);
+    o->ctx = NULL;
     ps_decomp_free(&o->d);
     free(o->other);
     free(o->staging);

@@ -9,8 +9,9 @@
  * along the other axes: each slab is stored with @c ghost layers of its
  * neighbours on its inner faces. A pass takes min(ghost/radius, steps left)
  * steps of the whole grid: for each slab in turn, one context is created for
- * its box, the slab and its ghosts are uploaded from the host copy of the
- * grid at the start of the pass, stepped, and the slab's owned cells are
+ * its box (or the previous slab's is reused, see ps_ooc_step()), the slab
+ * and its ghosts are uploaded from the host copy of the grid at the start
+ * of the pass, stepped, and the slab's owned cells are
  * downloaded into a second host copy; the two copies swap after the pass. By
  * the deep-halo argument (core/ps_backend.h) every owned cell is exact, so
  * the result is bitwise the in-core result.
@@ -87,6 +88,9 @@ typedef struct ps_ooc {
     long passes;        /**< passes made */
     uint64_t device_bytes; /**< most device bytes one slab context held
                                 (backend's count, else the estimate) */
+    ps_context *ctx;    /**< the slab context kept for the next slab (NULL: none) */
+    ps_box ctx_box;     /**< the box @c ctx was created for */
+    long contexts;      /**< slab contexts created so far */
 } ps_ooc;
 
 /**
@@ -99,8 +103,12 @@ int ps_ooc_init(ps_ooc *o, const ps_ooc_plan *plan, ps_backend *b, const ps_conf
 
 /**
  * Take @p steps steps of the grid in passes of min(ghost/radius, steps
- * left) steps; the field is current on return. On failure the context of
- * the slab that failed is freed (no context outlives a slab) and the field
+ * left) steps; the field is current on return. One context is held at a
+ * time: a slab whose box has the extent, ghost and global faces of the held
+ * context's box, and an origin no coefficient array of the stencil tells
+ * apart (no array over the slab axis), reuses it with a whole upload;
+ * another slab destroys it and creates its own. On failure the held context
+ * is freed and the field
  * holds the state of the last whole pass or a partial one: the caller must
  * not keep it.
  */
