@@ -90,6 +90,11 @@ static void fill_both(omp_ctx *c, const void *src)
             size_t k, j, off;
             ps_omp_row_of(c, (size_t)r, &k, &j);
             off = (k * ny + j) * rowb;
+            if (s && c->zl) {
+                /* the count reads the mask from src (read only): no race */
+                ps_omp_zl_fill(c, a, b, cnt, s, off / es);
+                continue;
+            }
             if (s) {
                 memcpy(a + off, s + off, rowb);
                 memcpy(b + off, s + off, rowb);
