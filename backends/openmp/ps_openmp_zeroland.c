@@ -119,13 +119,13 @@
             bad |= h[i] == h[i] && !(h[i] <= (T)((TMAX) / 64) && h[i] >= (T)(-(TMAX) / 64)); \
         return bad;                                                                      \
     }                                                                                    \
-    /* land cells of a downloaded row get their NaN back */                             \
-    static void zl_restore##SFX(T *h, const T *cnt, size_t len)                          \
+    /* a downloaded row in one pass: the field's values, land cells their NaN */        \
+    static void zl_copy_out##SFX(T *restrict h, const T *restrict v, const T *restrict cnt, \
+                                 size_t len)                                             \
     {                                                                                    \
         size_t i;                                                                        \
         for (i = 0; i < len; i++)                                                        \
-            if (cnt[i] != cnt[i])                                                        \
-                h[i] = cnt[i];                                                           \
+            h[i] = cnt[i] != cnt[i] ? cnt[i] : v[i];                                     \
     }
 ZL_FUNCS(float, _f32, FLT_MAX)
 ZL_FUNCS(double, _f64, DBL_MAX)
@@ -231,11 +231,14 @@ void ps_omp_zl_region(omp_ctx *c, const ps_region *r)
                 ps_omp_zl_count(c, N, N, (k * ny + j) * nx, lo[2], hi[2]);
 }
 
-/* Land cells of a downloaded run of @p len cells (box offset @p box_off) get their NaN back. */
-void ps_omp_zl_restore(const omp_ctx *c, void *host, size_t box_off, size_t len)
+/* A downloaded run of @p len cells (box offset @p box_off) of the current field, land
+ * cells with their NaN: the copy and the NaN put back in one pass. */
+void ps_omp_zl_copy_out(const omp_ctx *c, void *host, size_t box_off, size_t len)
 {
     if (c->es == sizeof(float))
-        zl_restore_f32(host, (const float *)c->cnt + box_off, len);
+        zl_copy_out_f32(host, (const float *)c->cur + box_off, (const float *)c->cnt + box_off,
+                        len);
     else
-        zl_restore_f64(host, (const double *)c->cnt + box_off, len);
+        zl_copy_out_f64(host, (const double *)c->cur + box_off,
+                        (const double *)c->cnt + box_off, len);
 }
