@@ -105,11 +105,14 @@ static uint64_t stored_sum(size_t n, size_t S, unsigned g)
     return sum;
 }
 
-/* Cell visits outside the kernel per stored cell and pass (see ps_ooc_plan_auto()):
- * gather, upload, set-up, download, scatter; strided i slabs cost more. */
+/* Cell visits outside the kernel per stored cell and pass, in units of one
+ * kernel visit (see ps_ooc_plan_auto()): gather, upload, set-up, download,
+ * scatter and the slab context's buffers. About 10 in a profile of the openmp
+ * backend on the built-in ocean (a pass's overhead per stored cell against a
+ * step's kernel time per cell); strided i slabs cost more. */
 static double pass_visits(int axis)
 {
-    return axis == 2 ? 6.0 : 4.0;
+    return axis == 2 ? 14.0 : 10.0;
 }
 
 int ps_ooc_plan_auto(ps_grid g, ps_precision p, int radius, unsigned ghost, long steps,
@@ -294,8 +297,12 @@ int ps_ooc_step(ps_ooc *o, long steps)
     buf[1] = o->other;
     while (done < steps && !st) {
         long n = steps - done < per ? steps - done : per;
+        /* slabs are independent within a pass: every other pass runs them
+         * backwards, so a pass starts with the slab (and context) the last
+         * one ended with */
         for (q = 0; q < o->d.nboxes && !st; q++)
-            st = slab_pass(o, q, buf[cur], buf[1 - cur], n);
+            st = slab_pass(o, o->passes % 2 ? o->d.nboxes - 1 - q : q, buf[cur], buf[1 - cur],
+                           n);
         if (st)
             break;
         cur = 1 - cur;
