@@ -6,8 +6,8 @@
  *    per backend, at scales 1..N, the runs that went out of core marked;
  *  - decomposition (--decomp): ms/step, the fraction of it in halo
  *    exchanges and bytes exchanged per step for 1, 2, 4 and 8 boxes and
- *    halos 1 and 4; then out of core (a budget of a quarter of the grid)
- *    against in core.
+ *    halos 1 and 4; then out of core (a budget of a quarter of the grid,
+ *    g 1, 4 and the plan's own choice) against in core.
  */
 #include "config.h"
 #include "ps_bench.h"
@@ -180,7 +180,7 @@ static int cmp_d(const void *a, const void *b)
 /* Median over repeats of one configuration; fills the columns. */
 static int measure(ps_backend *b, const ps_field *in, ps_field *work,
                    const ps_bench_decomp_options *o, const ps_split_options *so, double *ms,
-                   double *xfrac, double *bytes, int *slabs)
+                   double *xfrac, double *bytes, int *slabs, ps_run_stats *last)
 {
     double t[64], x[64];
     long r, n = o->repeat < 1 ? 1 : o->repeat > 64 ? 64 : o->repeat;
@@ -193,6 +193,8 @@ static int measure(ps_backend *b, const ps_field *in, ps_field *work,
         x[r] = rs.step_s > 0 ? rs.exchange_s / rs.step_s : 0;
         *bytes = (rs.ooc_slabs ? rs.ooc_bytes : rs.exchange_bytes) / (double)o->steps;
         *slabs = rs.ooc_slabs;
+        if (last)
+            *last = rs;
     }
     if (st)
         return st;
@@ -236,7 +238,7 @@ int ps_bench_decomp(const ps_bench_decomp_options *o, FILE *out)
             if ((st = ps_decomp_parse_split(splits[q], in.grid, so.split)))
                 break;
             so.halo = halos[h];
-            if ((st = measure(b, &in, &work, o, &so, &ms, &xf, &by, &slabs)))
+            if ((st = measure(b, &in, &work, o, &so, &ms, &xf, &by, &slabs, NULL)))
                 break;
             if (q == 0)
                 base[h] = ms;
@@ -244,20 +246,22 @@ int ps_bench_decomp(const ps_bench_decomp_options *o, FILE *out)
                     so.split[0], so.split[1], so.split[2], halos[h], ms, 100 * xf, by,
                     base[h] > 0 ? ms / base[h] : 0);
         }
-    /* out of core: a quarter of the grid's footprint */
-    for (h = 0; h < 2 && !st; h++) {
+    /* out of core: a quarter of the grid's footprint, g 1, 4 and the plan's choice */
+    for (h = 0; h < 3 && !st; h++) {
         ps_split_options so;
-        double ms, xf, by = 0;
+        ps_run_stats rs;
+        double ms, xf, by = 0, in_core = base[h < 2 ? h : 1];
         int slabs = 0;
         memset(&so, 0, sizeof so);
-        so.halo = halos[h];
+        memset(&rs, 0, sizeof rs);
+        so.halo = h < 2 ? halos[h] : 0;
         so.max_device_bytes = ps_ooc_footprint(in.grid, o->precision) / 4;
-        if ((st = measure(b, &in, &work, o, &so, &ms, &xf, &by, &slabs)))
+        if ((st = measure(b, &in, &work, o, &so, &ms, &xf, &by, &slabs, &rs)))
             break;
-        fprintf(out, "  out of core, budget 1/4 grid (%.1f MiB), g %u: %d slabs, %.2f ms/step, "
-                     "%.0f bytes/step, %.2fx in core\n",
-                (double)so.max_device_bytes / 1048576.0, halos[h], slabs, ms, by,
-                base[h] > 0 ? ms / base[h] : 0);
+        fprintf(out, "  out of core, budget 1/4 grid (%.1f MiB), g %u%s: %d slabs along %c, "
+                     "%.2f ms/step, %.0f bytes/step, %.2fx in core\n",
+                (double)so.max_device_bytes / 1048576.0, rs.ooc_ghost, h < 2 ? "" : " (auto)",
+                slabs, "kji"[rs.ooc_axis % 3], ms, by, in_core > 0 ? ms / in_core : 0);
     }
 done:
     ps_field_free(&in);

@@ -155,7 +155,8 @@ static void run_usage(FILE *f)
         "                          (e.g. 2x1x1) or a box count N (split to minimise the halo\n"
         "                          surface); the result is bitwise the one-box result\n"
         "      --halo G            ghost layers between boxes (default: twice the stencil's\n"
-        "                          radius); boxes exchange halos every G/radius steps\n"
+        "                          radius; out of core: chosen from the budget); boxes\n"
+        "                          exchange halos every G/radius steps\n"
         "      --devices LIST      devices of the backend the boxes go to, round-robin:\n"
         "                          comma-separated indices or 'all' (default: --device)\n"
         "      --max-device-memory SIZE  device memory budget per context (512M, 4G, none;\n"
@@ -1035,8 +1036,7 @@ int ps_cmd_run(int argc, char **argv)
     if (so.max_device_bytes) {
         /* a budget no slab fits is a usage error, named before any output exists */
         ps_ooc_plan plan;
-        st = ps_ooc_plan_make(field.grid, a.precision,
-                              a.halo ? (unsigned)a.halo : 2u * (unsigned)a.stencil->radius,
+        st = ps_ooc_plan_auto(field.grid, a.precision, a.stencil->radius, (unsigned)a.halo, 0,
                               so.max_device_bytes, &plan);
         if (st) {
             rc = ps_cli_error("--max-device-memory%s%s: %s", a.max_mem ? " " : "",

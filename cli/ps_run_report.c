@@ -159,8 +159,8 @@ void ps_run_report_print(FILE *f, const run_report *r)
                 s->step_s > 0 ? 100.0 * s->exchange_s / s->step_s : 0.0,
                 s->exchange_bytes / (double)s->steps);
     if (s->ooc_slabs > 1)
-        fprintf(f, "  out of core : %d slabs along %c, %ld pass%s, %.0f bytes moved per step\n",
-                s->ooc_slabs, "kji"[s->ooc_axis % 3], s->ooc_passes,
+        fprintf(f, "  out of core : %d slabs along %c, ghost %u, %ld pass%s, %.0f bytes moved "
+                "per step\n", s->ooc_slabs, "kji"[s->ooc_axis % 3], s->ooc_ghost, s->ooc_passes,
                 s->ooc_passes == 1 ? "" : "es",
                 s->steps > 0 ? s->ooc_bytes / (double)s->steps : 0.0);
     fprintf(f, "  memory      : host peak %.1f MiB (RSS), device %.1f MiB held%s\n",

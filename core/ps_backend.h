@@ -16,7 +16,11 @@
  * by the caller between rounds of steps; the ghost cells further in are
  * stepped like any other, so a round of up to ghost/radius steps leaves every
  * non-ghost cell exact (deep halo). Coefficient arrays are indexed by global
- * coordinates: stored cell (k,j,i) is global cell origin + (k,j,i). The
+ * coordinates: stored cell (k,j,i) is global cell origin + (k,j,i); that is
+ * the only use a backend may make of the origin, so two boxes of equal
+ * extent, ghost and global faces whose origins differ only along axes no
+ * coefficient array of the stencil spans behave alike, and out-of-core slabs
+ * (core/ps_ooc.h) reuse one context for both after a whole upload. The
  * whole-grid run is one box with all six faces global, ghost 0.
  *
  * Every backend is one entry of the backend list, backends/ps_backends.h.

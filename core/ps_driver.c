@@ -86,7 +86,11 @@ int ps_run_split(ps_backend *b, const ps_config *cfg_in, ps_field *field, const 
         }
     }
     if (budget && d.nboxes == 1) {
-        if ((rc = ps_ooc_plan_make(field->grid, cfg.precision, halo, budget, &plan)))
+        /* the slabs' axis, count and (no --halo) ghost depth: the cheapest under the
+         * budget for calls of this many steps */
+        long per_call = opt->every > 0 && opt->every < opt->steps ? opt->every : opt->steps;
+        if ((rc = ps_ooc_plan_auto(field->grid, cfg.precision, cfg.stencil->radius,
+                                   so ? so->halo : 0, per_call, budget, &plan)))
             goto done;
         if (plan.slabs > 1) {
             cfg.box = ps_box_whole(field->grid);
@@ -95,6 +99,7 @@ int ps_run_split(ps_backend *b, const ps_config *cfg_in, ps_field *field, const 
             have_ooc = 1;
             st.ooc_slabs = plan.slabs;
             st.ooc_axis = plan.axis;
+            st.ooc_ghost = plan.ghost;
         }
     }
     ctx = calloc((size_t)d.nboxes, sizeof *ctx);

@@ -35,6 +35,7 @@ typedef struct ps_run_stats {
     int have_device_timing; /**< nonzero if the backend reported device timing */
     int ooc_slabs;       /**< out of core: slabs streamed (0: the grid was in core) */
     int ooc_axis;        /**< out of core: axis of the slabs (0 k, 1 j, 2 i) */
+    unsigned ooc_ghost;  /**< out of core: ghost layers of the slabs */
     long ooc_passes;     /**< out of core: passes over the grid */
     double ooc_bytes;    /**< out of core: bytes uploaded and downloaded by the passes */
     uint64_t device_bytes_held; /**< device bytes the contexts held at most at once

@@ -91,6 +91,85 @@ int ps_ooc_plan_make(ps_grid g, ps_precision p, unsigned ghost, uint64_t budget,
                     (unsigned long long)min_all, (unsigned long long)min_all, mib(min_all));
 }
 
+/* Stored cells summed over S slabs of n cells with g ghosts, per cell of a plane. */
+static uint64_t stored_sum(size_t n, size_t S, unsigned g)
+{
+    size_t base = n / S, rem = n % S, p;
+    uint64_t sum = 0;
+    for (p = 0; p < S; p++) {
+        size_t lo = p * base + (p < rem ? p : rem);
+        size_t hi = lo + base + (p < rem ? 1 : 0);
+        size_t slo = lo > g ? lo - g : 0, shi = hi + g < n ? hi + g : n;
+        sum += shi - slo;
+    }
+    return sum;
+}
+
+/* Cell visits outside the kernel per stored cell and pass, in units of one
+ * kernel visit (see ps_ooc_plan_auto()): gather, upload, set-up, download,
+ * scatter and the slab context's buffers. About 10 in a profile of the openmp
+ * backend on the built-in ocean (a pass's overhead per stored cell against a
+ * step's kernel time per cell); strided i slabs cost more. */
+static double pass_visits(int axis)
+{
+    return axis == 2 ? 14.0 : 10.0;
+}
+
+int ps_ooc_plan_auto(ps_grid g, ps_precision p, int radius, unsigned ghost, long steps,
+                     uint64_t budget, ps_ooc_plan *plan)
+{
+    static const unsigned depth[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
+    uint64_t es = ps_precision_size(p), cells = (uint64_t)g.nz * g.ny * g.nx;
+    double best = -1;
+    ps_ooc_plan cand;
+    int a, st;
+    size_t di;
+    if (radius < 1)
+        radius = 1;
+    if (steps < 1)
+        steps = 1000;
+    st = ps_ooc_plan_make(g, p, ghost ? ghost : (unsigned)radius, budget, &cand);
+    if (st || cand.slabs == 1) {
+        *plan = cand;
+        return st;
+    }
+    *plan = cand;
+    for (a = 0; a < 3; a++) {
+        size_t n = ext_of(g, a);
+        uint64_t plane = cells / (n ? n : 1);
+        if (n < 2)
+            continue;
+        for (di = 0; di < sizeof depth / sizeof depth[0]; di++) {
+            unsigned gh = ghost ? ghost : depth[di] * (unsigned)radius;
+            long per = (long)(gh / (unsigned)radius), passes;
+            size_t S;
+            if ((uint64_t)PS_OOC_COPIES * es * plane * (1 + 2 * (uint64_t)gh) > budget)
+                break;
+            if (per > steps && di > 0 && !ghost)
+                break;
+            passes = (steps + per - 1) / per;
+            for (S = 2; S <= n; S++) {
+                uint64_t need = (uint64_t)PS_OOC_COPIES * es * plane * thickest(n, S, gh);
+                if (need <= budget) {
+                    double cost = (double)plane * (double)stored_sum(n, S, gh) *
+                                  (pass_visits(a) * (double)passes + (double)steps);
+                    if (best < 0 || cost < best) {
+                        best = cost;
+                        plan->axis = a;
+                        plan->slabs = (int)S;
+                        plan->ghost = gh;
+                        plan->slab_bytes = need;
+                    }
+                    break;
+                }
+            }
+            if (ghost)
+                break;
+        }
+    }
+    return PS_OK;
+}
+
 int ps_ooc_init(ps_ooc *o, const ps_ooc_plan *plan, ps_backend *b, const ps_config *cfg,
                 ps_field *field)
 {
@@ -118,6 +197,30 @@ int ps_ooc_init(ps_ooc *o, const ps_ooc_plan *plan, ps_backend *b, const ps_conf
     return PS_OK;
 }
 
+/* Whether the slab context for @p prev can serve box @p next: same extent, ghost
+ * and global faces, and an origin that cannot matter (core/ps_backend.h: a
+ * backend uses the origin only to index coefficient arrays, so a stencil with
+ * no array over the slab axis sees no difference; slabs differ in origin along
+ * that axis only). */
+static int box_reusable(const ps_ooc *o, const ps_box *prev, const ps_box *next)
+{
+    const ps_stencil *s = o->cfg.stencil ? o->cfg.stencil : ps_stencil_default();
+    static const unsigned axis_bit[3] = {PS_AXES_K, PS_AXES_J, PS_AXES_I};
+    int a, i;
+    if (prev->extent.nz != next->extent.nz || prev->extent.ny != next->extent.ny ||
+        prev->extent.nx != next->extent.nx || prev->ghost != next->ghost ||
+        prev->global_faces != next->global_faces)
+        return 0;
+    for (a = 0; a < 3; a++) {
+        if (prev->origin[a] == next->origin[a])
+            continue;
+        for (i = 0; i < s->narrays; i++)
+            if (s->arrays[i].axes & axis_bit[a])
+                return 0;
+    }
+    return 1;
+}
+
 /* One slab: upload its stored cells from @p cur, step @p n, owned cells into @p next. */
 static int slab_pass(ps_ooc *o, int q, const void *cur, void *next, long n)
 {
@@ -126,7 +229,7 @@ static int slab_pass(ps_ooc *o, int q, const void *cur, void *next, long n)
     size_t es = ps_precision_size(o->field->precision);
     ps_region stored, own_box, own_global;
     ps_config c = o->cfg;
-    ps_context *ctx = NULL;
+    ps_context *ctx;
     ps_timing t;
     int a, st;
     memset(&stored, 0, sizeof stored);
@@ -141,8 +244,19 @@ static int slab_pass(ps_ooc *o, int q, const void *cur, void *next, long n)
     own_global.count = own_box.count;
     ps_region_gather(o->staging, cur, g, &stored, es);
     c.box = bx->box;
-    if ((st = ps_context_create(o->b, &c, &ctx)))
-        return st;
+    /* the previous slab's context when its box serves this one (a whole upload
+     * resets every stored cell), else a new one */
+    if (o->ctx && !box_reusable(o, &o->ctx_box, &bx->box)) {
+        ps_context_destroy(o->ctx);
+        o->ctx = NULL;
+    }
+    if (!o->ctx) {
+        if ((st = ps_context_create(o->b, &c, &o->ctx)))
+            return st;
+        o->ctx_box = bx->box;
+        o->contexts++;
+    }
+    ctx = o->ctx;
     st = ps_context_upload(ctx, o->staging, NULL);
     if (!st)
         st = ps_context_step(ctx, n);
@@ -161,7 +275,10 @@ static int slab_pass(ps_ooc *o, int q, const void *cur, void *next, long n)
                                   (double)own_box.count.nz * own_box.count.ny *
                                       own_box.count.nx);
     }
-    ps_context_destroy(ctx);
+    if (st) {
+        ps_context_destroy(o->ctx);
+        o->ctx = NULL;
+    }
     return st;
 }
 
@@ -180,8 +297,12 @@ int ps_ooc_step(ps_ooc *o, long steps)
     buf[1] = o->other;
     while (done < steps && !st) {
         long n = steps - done < per ? steps - done : per;
+        /* slabs are independent within a pass: every other pass runs them
+         * backwards, so a pass starts with the slab (and context) the last
+         * one ended with */
         for (q = 0; q < o->d.nboxes && !st; q++)
-            st = slab_pass(o, q, buf[cur], buf[1 - cur], n);
+            st = slab_pass(o, o->passes % 2 ? o->d.nboxes - 1 - q : q, buf[cur], buf[1 - cur],
+                           n);
         if (st)
             break;
         cur = 1 - cur;
@@ -197,6 +318,8 @@ void ps_ooc_free(ps_ooc *o)
 {
     if (!o)
         return;
+    ps_context_destroy(o->ctx);
+    o->ctx = NULL;
     ps_decomp_free(&o->d);
     free(o->other);
     free(o->staging);

@@ -3,13 +3,15 @@
  * @brief Out-of-core slabs: a grid too big for a device's memory budget is
  *        streamed through one context at a time, slab by slab.
  *
- * The grid is split along one axis (depth, k, unless only another axis
- * fits) into slabs, a decomposition (core/ps_decomp.h) with boxes 1 thick
+ * The grid is split along one axis (ps_ooc_plan_make(): depth, k, unless
+ * only another axis fits; ps_ooc_plan_auto(), which runs use: the axis, slab
+ * count and ghost depth of least estimated cost) into slabs, a decomposition (core/ps_decomp.h) with boxes 1 thick
  * along the other axes: each slab is stored with @c ghost layers of its
  * neighbours on its inner faces. A pass takes min(ghost/radius, steps left)
  * steps of the whole grid: for each slab in turn, one context is created for
- * its box, the slab and its ghosts are uploaded from the host copy of the
- * grid at the start of the pass, stepped, and the slab's owned cells are
+ * its box (or the previous slab's is reused, see ps_ooc_step()), the slab
+ * and its ghosts are uploaded from the host copy of the grid at the start
+ * of the pass, stepped, and the slab's owned cells are
  * downloaded into a second host copy; the two copies swap after the pass. By
  * the deep-halo argument (core/ps_backend.h) every owned cell is exact, so
  * the result is bitwise the in-core result.
@@ -57,6 +59,23 @@ uint64_t ps_ooc_footprint(ps_grid stored, ps_precision p);
 int ps_ooc_plan_make(ps_grid g, ps_precision p, unsigned ghost, uint64_t budget,
                      ps_ooc_plan *plan);
 
+/**
+ * Plan grid @p g like ps_ooc_plan_make(), but choosing the axis, the slab
+ * count and (when @p ghost is 0) the ghost depth that cost least for runs of
+ * @p steps steps per call (0: many) of a stencil of radius @p radius.
+ *
+ * The cost model counts cell visits: every pass visits each stored cell of
+ * every slab a fixed number of times outside the kernel (gather, upload,
+ * the backend's per-upload set-up, download, scatter; more along i, whose
+ * slab rows are strided), and each of the pass's ghost/radius steps once
+ * more. Thicker slabs carry fewer ghost cells per owned cell and deeper
+ * ghosts mean fewer passes, so the plan trades the two under the budget.
+ * With @p ghost 0 the depths tried run from @p radius up; the smallest
+ * budget reported is the thinnest slab with @p radius ghosts.
+ */
+int ps_ooc_plan_auto(ps_grid g, ps_precision p, int radius, unsigned ghost, long steps,
+                     uint64_t budget, ps_ooc_plan *plan);
+
 /** A grid being streamed (state of ps_ooc_step()). */
 typedef struct ps_ooc {
     ps_decomp d;        /**< the slabs */
@@ -69,6 +88,9 @@ typedef struct ps_ooc {
     long passes;        /**< passes made */
     uint64_t device_bytes; /**< most device bytes one slab context held
                                 (backend's count, else the estimate) */
+    ps_context *ctx;    /**< the slab context kept for the next slab (NULL: none) */
+    ps_box ctx_box;     /**< the box @c ctx was created for */
+    long contexts;      /**< slab contexts created so far */
 } ps_ooc;
 
 /**
@@ -81,8 +103,12 @@ int ps_ooc_init(ps_ooc *o, const ps_ooc_plan *plan, ps_backend *b, const ps_conf
 
 /**
  * Take @p steps steps of the grid in passes of min(ghost/radius, steps
- * left) steps; the field is current on return. On failure the context of
- * the slab that failed is freed (no context outlives a slab) and the field
+ * left) steps; the field is current on return. One context is held at a
+ * time: a slab whose box has the extent, ghost and global faces of the held
+ * context's box, and an origin no coefficient array of the stencil tells
+ * apart (no array over the slab axis), reuses it with a whole upload;
+ * another slab destroys it and creates its own. On failure the held context
+ * is freed and the field
  * holds the state of the last whole pass or a partial one: the caller must
  * not keep it.
  */

@@ -24,5 +24,5 @@ cat "$TMP/out"
 for s in 1x1x1 2x1x1 2 4 8; do
   [ "$(grep -Ec "^  $s +[0-9]+x[0-9]+x[0-9]+ +[14] " "$TMP/out")" -eq 2 ] || fail "no rows for split $s"
 done
-[ "$(grep -c '^  out of core, budget 1/4 grid' "$TMP/out")" -eq 2 ] || fail "no out-of-core rows"
+[ "$(grep -c '^  out of core, budget 1/4 grid' "$TMP/out")" -eq 3 ] || fail "no out-of-core rows"
 exit 0

@@ -28,6 +28,15 @@ for b in reference openmp opencl; do
   ran=1
 done
 [ "$ran" -eq 1 ] || skip "no backend runs here"
+# a stencil with coefficient arrays over the slab axis (hdiff: latitude, and slabs go
+# along j here) must not reuse a slab context across origins: still equal to in core
+hb=reference; has openmp && hb=openmp
+expect_exit 0 "$PSTENCIL" run --backend $hb --stencil hdiff --steps 6 -o one.nc --force
+want=$(sum)
+expect_exit 0 "$PSTENCIL" run --backend $hb --stencil hdiff --steps 6 --max-device-memory 3M \
+  -o ooc.nc --force
+[ "$(slabs)" -ge 3 ] || fail "hdiff: not out of core in 3 slabs or more"
+[ "$(sum)" = "$want" ] || fail "hdiff out of core: $(sum), in core $want"
 # snapshots: every record of an out-of-core run equals the in-core one
 expect_exit 0 "$PSTENCIL" run --backend reference --steps 4 --output-every 2 -o in.nc --force
 expect_exit 0 "$PSTENCIL" run --backend reference --steps 4 --output-every 2 --max-device-memory 8M \

@@ -51,5 +51,29 @@ int main(void)
     EXPECT(ps_ooc_plan_make(flat, PS_FLOAT32, 1, 3 * 4 * 2 * 30 * 12, &p) == PS_OK);
     CHECK(p.axis == 1 && p.slabs > 1, "2x40x30: %d slabs along axis %d (expected j)", p.slabs,
           p.axis);
+    /* the cost-chosen plan: fits the budget, keeps a given ghost depth, chooses one
+     * (at least the radius) when none is given, slabs along the long axis of a grid
+     * with few levels, and names the same smallest budget as ghost = radius */
+    {
+        const ps_grid deep = {4, 200, 10};
+        const uint64_t dfoot = ps_ooc_footprint(deep, PS_FLOAT32);
+        ps_ooc_plan q;
+        EXPECT(ps_ooc_plan_auto(g, PS_FLOAT32, 1, 3, 20, 3 * plane * 8, &p) == PS_OK);
+        CHECK(p.slabs > 1 && p.ghost == 3 && p.slab_bytes <= p.budget,
+              "auto, halo 3: %d slabs, ghost %u, %llu bytes", p.slabs, p.ghost,
+              (unsigned long long)p.slab_bytes);
+        EXPECT(ps_ooc_plan_auto(g, PS_FLOAT32, 1, 0, 20, 3 * plane * 8, &p) == PS_OK);
+        CHECK(p.slabs > 1 && p.ghost >= 1 && p.slab_bytes <= p.budget,
+              "auto: %d slabs, ghost %u", p.slabs, p.ghost);
+        EXPECT(ps_ooc_plan_auto(deep, PS_FLOAT32, 1, 0, 20, dfoot / 4, &p) == PS_OK);
+        CHECK(p.axis == 1 && p.slabs > 1 && p.slab_bytes <= p.budget,
+              "4x200x10 at 1/4: %d slabs along axis %d (expected j)", p.slabs, p.axis);
+        EXPECT(ps_ooc_plan_auto(g, PS_FLOAT32, 1, 0, 20, 100, &p) == PS_ENOMEM);
+        EXPECT(ps_ooc_plan_make(g, PS_FLOAT32, 1, 100, &q) == PS_ENOMEM);
+        EXPECT(p.min_budget == q.min_budget);
+        EXPECT(ps_ooc_plan_auto(g, PS_FLOAT32, 1, 0, 20, p.min_budget, &p) == PS_OK &&
+               p.slabs > 1);
+        EXPECT(ps_ooc_plan_auto(g, PS_FLOAT32, 1, 0, 20, 0, &p) == PS_OK && p.slabs == 1);
+    }
     return ps_test_finish("test_ooc_plan");
 }

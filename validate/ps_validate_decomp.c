@@ -163,7 +163,8 @@ static int dv_column(psv_plan *pl, const ps_stencil *s, const psv_base *c, const
         so.halo = ooc_halos[h];
         /* room for two owned levels and the ghosts on both sides */
         so.max_device_bytes = PS_OOC_COPIES * plane * (2 + 2 * ooc_halos[h]);
-        if ((st = ps_ooc_plan_make(xo->grid, c->prec, so.halo, so.max_device_bytes, &plan)))
+        if ((st = ps_ooc_plan_auto(xo->grid, c->prec, s->radius, so.halo, 0,
+                                   so.max_device_bytes, &plan)))
             break;
         snprintf(what, sizeof what, "out of core, %d slabs, halo %u", plan.slabs, ooc_halos[h]);
         for (si = 0; si < pl->nsteps; si++) {

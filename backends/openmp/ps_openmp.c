@@ -91,6 +91,11 @@ static void fill_both(omp_ctx *c, const void *src)
             size_t k, j, off;
             ps_omp_row_of(c, (size_t)r, &k, &j);
             off = (k * ny + j) * rowb;
+            if (s && c->zl) {
+                /* the count reads the mask from src (read only): no race */
+                ps_omp_zl_fill(c, a, b, cnt, s, off / es);
+                continue;
+            }
             if (s) {
                 memcpy(a + off, s + off, rowb);
                 memcpy(b + off, s + off, rowb);
@@ -287,18 +292,25 @@ static int omp_download(void *vc, void *host, const ps_region *r)
         snprintf(c->err, sizeof c->err, "download: %s", ps_error_detail());
         return PS_ERANGE;
     }
-    ps_region_gather(host, c->cur, &c->g, r ? r : &whole, c->es);
-    if (c->zl) {
-        /* land cells get their NaN back */
+    if (!c->zl) {
+        ps_region_gather(host, c->cur, &c->g, r ? r : &whole, c->es);
+        return PS_OK;
+    }
+    {
+        /* row by row, land cells with their NaN back, in one pass; rows in
+         * parallel when there are enough cells to pay for the threads */
         const ps_region *q = r ? r : &whole;
-        const size_t ny = c->g.ny, nx = c->g.nx, cx = q->count.nx;
-        size_t k, j;
-        for (k = 0; k < q->count.nz; k++)
-            for (j = 0; j < q->count.ny; j++) {
-                size_t h = (k * q->count.ny + j) * cx;
-                size_t b = ((q->start[0] + k) * ny + q->start[1] + j) * nx + q->start[2];
-                ps_omp_zl_restore(c, (char *)host + h * c->es, b, cx);
-            }
+        const size_t ny = c->g.ny, nx = c->g.nx, cx = q->count.nx, cy = q->count.ny;
+        const long rows = (long)(q->count.nz * cy);
+        long t;
+#pragma omp parallel for num_threads(c->threads) schedule(static) \
+    if ((size_t)rows * cx >= 65536)
+        for (t = 0; t < rows; t++) {
+            size_t k = (size_t)t / cy, j = (size_t)t % cy;
+            size_t h = (size_t)t * cx;
+            size_t b = ((q->start[0] + k) * ny + q->start[1] + j) * nx + q->start[2];
+            ps_omp_zl_copy_out(c, (char *)host + h * c->es, b, cx);
+        }
     }
     return PS_OK;
 }

@@ -113,12 +113,17 @@ int ps_omp_auto_zero_land(double coeff);
 
 /* ps_openmp_zeroland.c: land as +0.0 with per-cell neighbour counts */
 void ps_omp_zl_convert(const omp_ctx *c, void *a, void *b, void *cnt, size_t len);
+/* an interior row (element offset @p off) of a whole upload from @p src into a, b
+ * and cnt in one pass: the copies, ps_omp_zl_convert and ps_omp_zl_count fused */
+void ps_omp_zl_fill(const omp_ctx *c, void *a, void *b, void *cnt, const void *src,
+                    size_t off);
 void ps_omp_zl_count(const omp_ctx *c, void *cnt, const void *land, size_t off, size_t i0,
                      size_t i1);
 int ps_omp_zl_bad(const omp_ctx *c, const void *h, size_t len);
+/* a downloaded run (box offset @p box_off) of the current field, land with its NaN */
+void ps_omp_zl_copy_out(const omp_ctx *c, void *host, size_t box_off, size_t len);
 void ps_omp_zl_leave(omp_ctx *c);
 void ps_omp_zl_region(omp_ctx *c, const ps_region *r);
-void ps_omp_zl_restore(const omp_ctx *c, void *host, size_t box_off, size_t len);
 
 /* ps_openmp_tblock.c: several steps fused into one sweep */
 int ps_omp_step_tblock(omp_ctx *c, long nsteps);

@@ -83,6 +83,33 @@
             cnt[i] = n;                                                                  \
         }                                                                                \
     }                                                                                    \
+    /* an interior row of a whole upload in one pass: the source row @p s (row   \
+     * offset @p off) copied into a and b with land as +0.0, cnt its NaN or its   \
+     * ocean neighbour count (0 at the row's ends, as zl_convert leaves them);    \
+     * the same bits as the copies, zl_convert and zl_count in turn */           \
+    static void zl_fill##SFX(T *restrict a, T *restrict b, T *restrict cnt,             \
+                             const T *restrict s, size_t off, size_t plane, size_t nx)  \
+    {                                                                                    \
+        const T *r = s + off;                                                            \
+        size_t i;                                                                        \
+        a += off, b += off, cnt += off;                                                  \
+        for (i = 0; i < nx; i += nx > 1 ? nx - 1 : 1) {                                  \
+            T v = r[i];                                                                  \
+            a[i] = b[i] = v != v ? (T)0 : v;                                             \
+            cnt[i] = v != v ? v : (T)0;                                                  \
+        }                                                                                \
+        for (i = 1; i + 1 < nx; i++) {                                                   \
+            T v = r[i], n = (T)0;                                                        \
+            n += r[i - plane] == r[i - plane] ? (T)1 : (T)0;                             \
+            n += r[i + plane] == r[i + plane] ? (T)1 : (T)0;                             \
+            n += r[i - nx] == r[i - nx] ? (T)1 : (T)0;                                   \
+            n += r[i + nx] == r[i + nx] ? (T)1 : (T)0;                                   \
+            n += r[i - 1] == r[i - 1] ? (T)1 : (T)0;                                     \
+            n += r[i + 1] == r[i + 1] ? (T)1 : (T)0;                                     \
+            a[i] = b[i] = v != v ? (T)0 : v;                                             \
+            cnt[i] = v != v ? v : n;                                                     \
+        }                                                                                \
+    }                                                                                    \
     /* nonzero if a value rules zero-land out (see above) */                            \
     static int zl_bad##SFX(const T *h, size_t len)                                       \
     {                                                                                    \
@@ -92,13 +119,13 @@
             bad |= h[i] == h[i] && !(h[i] <= (T)((TMAX) / 64) && h[i] >= (T)(-(TMAX) / 64)); \
         return bad;                                                                      \
     }                                                                                    \
-    /* land cells of a downloaded row get their NaN back */                             \
-    static void zl_restore##SFX(T *h, const T *cnt, size_t len)                          \
+    /* a downloaded row in one pass: the field's values, land cells their NaN */        \
+    static void zl_copy_out##SFX(T *restrict h, const T *restrict v, const T *restrict cnt, \
+                                 size_t len)                                             \
     {                                                                                    \
         size_t i;                                                                        \
         for (i = 0; i < len; i++)                                                        \
-            if (cnt[i] != cnt[i])                                                        \
-                h[i] = cnt[i];                                                           \
+            h[i] = cnt[i] != cnt[i] ? cnt[i] : v[i];                                     \
     }
 ZL_FUNCS(float, _f32, FLT_MAX)
 ZL_FUNCS(double, _f64, DBL_MAX)
@@ -120,6 +147,16 @@ void ps_omp_zl_count(const omp_ctx *c, void *cnt, const void *land, size_t off, 
         zl_count_f32(cnt, land, off, plane, c->g.nx, i0, i1);
     else
         zl_count_f64(cnt, land, off, plane, c->g.nx, i0, i1);
+}
+
+void ps_omp_zl_fill(const omp_ctx *c, void *a, void *b, void *cnt, const void *src,
+                    size_t off)
+{
+    const size_t plane = c->g.ny * c->g.nx;
+    if (c->es == sizeof(float))
+        zl_fill_f32(a, b, cnt, src, off, plane, c->g.nx);
+    else
+        zl_fill_f64(a, b, cnt, src, off, plane, c->g.nx);
 }
 
 int ps_omp_zl_bad(const omp_ctx *c, const void *h, size_t len)
@@ -194,11 +231,14 @@ void ps_omp_zl_region(omp_ctx *c, const ps_region *r)
                 ps_omp_zl_count(c, N, N, (k * ny + j) * nx, lo[2], hi[2]);
 }
 
-/* Land cells of a downloaded run of @p len cells (box offset @p box_off) get their NaN back. */
-void ps_omp_zl_restore(const omp_ctx *c, void *host, size_t box_off, size_t len)
+/* A downloaded run of @p len cells (box offset @p box_off) of the current field, land
+ * cells with their NaN: the copy and the NaN put back in one pass. */
+void ps_omp_zl_copy_out(const omp_ctx *c, void *host, size_t box_off, size_t len)
 {
     if (c->es == sizeof(float))
-        zl_restore_f32(host, (const float *)c->cnt + box_off, len);
+        zl_copy_out_f32(host, (const float *)c->cur + box_off, (const float *)c->cnt + box_off,
+                        len);
     else
-        zl_restore_f64(host, (const double *)c->cnt + box_off, len);
+        zl_copy_out_f64(host, (const double *)c->cur + box_off,
+                        (const double *)c->cnt + box_off, len);
 }
