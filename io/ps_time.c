@@ -168,6 +168,7 @@ static void julian_date(long z, long *y, int *m, int *d)
 
 static const int cum_noleap[13] = {0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334, 365};
 static const int cum_leap[13] = {0, 31, 60, 91, 121, 152, 182, 213, 244, 274, 305, 335, 366};
+static const int month_days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
 
 static int is_leap(ps_calendar cal, long y)
 {
@@ -193,7 +194,7 @@ static int valid_date(ps_calendar cal, long y, long m, long d)
         return 0;
     if (cal == PS_CAL_360_DAY)
         return d <= 30;
-    len = (is_leap(cal, y) ? cum_leap : cum_noleap)[m] - (is_leap(cal, y) ? cum_leap : cum_noleap)[m - 1];
+    len = month_days[m - 1] + (m == 2 && is_leap(cal, y));
     if (d > len)
         return 0;
     /* the ten days the Gregorian reform removed */
