@@ -9,7 +9,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -88,25 +87,11 @@ static void phase(FILE *f, const char *name, double s, double total)
     fprintf(f, "    %-22s %9.3f s  %5.1f%%\n", name, s, total > 0 ? 100.0 * s / total : 0.0);
 }
 
-/* Peak resident set of this process in MiB (VmHWM, else ru_maxrss). */
+/* Peak resident set of this process in MiB (bench's reader; 0 when unknown). */
 static double peak_rss_mib(void)
 {
-    FILE *f = fopen("/proc/self/status", "r");
-    char line[256];
-    struct rusage ru;
-    if (f) {
-        while (fgets(line, sizeof line, f)) {
-            unsigned long kb;
-            if (sscanf(line, "VmHWM: %lu kB", &kb) == 1) {
-                fclose(f);
-                return kb / 1024.0;
-            }
-        }
-        fclose(f);
-    }
-    if (getrusage(RUSAGE_SELF, &ru) == 0)
-        return ru.ru_maxrss / 1024.0;
-    return 0;
+    double mb = ps_bench_peak_host_mb();
+    return isnan(mb) ? 0 : mb;
 }
 
 void ps_run_report_print(FILE *f, const run_report *r)

@@ -394,7 +394,7 @@ table() {
       ms=$(get ms_per_step); mn=$(get ms_min); mx=$(get ms_max); fr=$(get frac_of_copy)
       printf '%-10s %-10s %-14s %-4s %-5s %-7s %-8s %9.2f %5.1f%% %8s %7s %6s %s\n' "$name" "$(get case)" \
         "$(get grid)" "$(get precision | sed 's/float/f/')" "$(get mode)" "$(get kernel)" "$(get block)" \
-        "$(awk "BEGIN{print 1000*$ms}")" "$(awk "BEGIN{print $ms > 0 ? 100*($mx-$mn)/$ms : 0}")" \
+        "$(awk "BEGIN{print 1000*$ms}")" "$(awk "BEGIN{print ($ms > 0 ? 100*($mx-$mn)/$ms : 0)}")" \
         "$(get gcells_per_s)" "$(get gb_per_s)" \
         "$(awk "BEGIN{if ($fr > 0) printf \"%.1f\", 100*$fr; else print \"-\"}")" "$(get validated)"
     done
