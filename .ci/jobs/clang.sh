@@ -7,7 +7,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 command -v clang >/dev/null || { echo "no clang"; exit 77; }
-. .ci/job-tree.sh && ps_job_tree clang || exit 1
+. .ci/suite-counts.sh && . .ci/job-tree.sh && ps_job_tree clang || exit 1
 start=$(date +%s)
 CC=clang "$PS_JOB_CONFIGURE" --disable-hip --disable-cuda > configure.log 2>&1 || { tail -40 configure.log; echo "configure failed"; exit 1; }
 make -j2 > make.log 2>&1 || { tail -60 make.log; echo "build failed"; exit 1; }
@@ -24,15 +24,7 @@ rc=$?
 # time: on a shared machine the wall time says more about the neighbours)
 echo "build $((built - start)) s, make check $(($(date +%s) - built)) s;" \
   "cpu (user, system): $(times | tail -1)"
-pass=0; fail=0; skip=0
-if [ -f test-suite.log ]; then
-  pass=$(sed -n 's/^# PASS: *//p' test-suite.log | head -1)
-  fail=$(sed -n 's/^# FAIL: *//p' test-suite.log | head -1)
-  err=$(sed -n 's/^# ERROR: *//p' test-suite.log | head -1)
-  skip=$(sed -n 's/^# SKIP: *//p' test-suite.log | head -1)
-  pass=${pass:-0}; skip=${skip:-0}; fail=$(( ${fail:-0} + ${err:-0} ))
-  [ "$fail" -gt 0 ] && tail -300 test-suite.log
-fi
+ps_suite_counts test-suite.log 300
 [ $rc -ne 0 ] && [ "$fail" -eq 0 ] && { tail -60 check.log; fail=1; }
 echo "${pass} passed, ${fail} failed, ${skip} skipped"
 exit $rc

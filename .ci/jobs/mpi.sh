@@ -6,7 +6,7 @@ set -u
 command -v mpicc >/dev/null 2>&1 || { echo "mpicc not installed (tools/install-deps.sh installs openmpi-bin libopenmpi-dev libnetcdf-mpi-dev)"; exit 77; }
 TESTS_MPI="tests/mpi_run.sh tests/mpi_backends.sh tests/mpi_fail.sh tests/mpi_snapshots.sh tests/layers.sh"
 cd "$(dirname "$0")/../.."
-. .ci/job-tree.sh && ps_job_tree mpi || exit 1
+. .ci/suite-counts.sh && . .ci/job-tree.sh && ps_job_tree mpi || exit 1
 # the GPU plugins are built and tested by the main job; MPI runs use openmp and opencl
 "$PS_JOB_CONFIGURE" --enable-mpi --disable-cuda --disable-hip > configure.log 2>&1 &&
   tail -40 configure.log | grep -i 'mpi\|netcdf' ;
@@ -17,12 +17,7 @@ if [ ! -f test-suite.log ]; then
   echo "0 passed, 1 failed, 0 skipped"
   exit 1
 fi
-pass=$(sed -n 's/^# PASS: *//p' test-suite.log | head -1)
-fail=$(sed -n 's/^# FAIL: *//p' test-suite.log | head -1)
-err=$(sed -n 's/^# ERROR: *//p' test-suite.log | head -1)
-skip=$(sed -n 's/^# SKIP: *//p' test-suite.log | head -1)
-fail=$(( ${fail:-0} + ${err:-0} ))
-[ "$fail" -gt 0 ] && cat test-suite.log
+ps_suite_counts test-suite.log 400
 [ $rc -ne 0 ] && [ "$fail" -eq 0 ] && fail=1
-echo "${pass:-0} passed, $fail failed, ${skip:-0} skipped"
+echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

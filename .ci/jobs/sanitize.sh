@@ -20,7 +20,7 @@ if ! gcc -fsanitize=address,undefined -o /tmp/ps-san-$$ /tmp/ps-san-$$.c 2>/dev/
 fi
 rm -f /tmp/ps-san-$$ /tmp/ps-san-$$.c
 SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
-. .ci/job-tree.sh && ps_job_tree sanitize || exit 1
+. .ci/suite-counts.sh && . .ci/job-tree.sh && ps_job_tree sanitize || exit 1
 start=$(date +%s)
 "$PS_JOB_CONFIGURE" CC=gcc CFLAGS="-g -O1 $SAN" LDFLAGS="$SAN" --disable-cuda --disable-hip \
   > configure.log 2>&1 || { tail -40 configure.log; echo "configure failed"; exit 1; }
@@ -45,14 +45,8 @@ fi
 # time: on a shared machine the wall time says more about the neighbours)
 echo "build $((built - start)) s, make check $(($(date +%s) - built)) s;" \
   "cpu (user, system): $(times | tail -1)"
-pass=0; fail=0; skip=0
+ps_suite_counts test-suite.log 300
 if [ -f test-suite.log ]; then
-  pass=$(sed -n 's/^# PASS: *//p' test-suite.log | head -1)
-  fail=$(sed -n 's/^# FAIL: *//p' test-suite.log | head -1)
-  err=$(sed -n 's/^# ERROR: *//p' test-suite.log | head -1)
-  skip=$(sed -n 's/^# SKIP: *//p' test-suite.log | head -1)
-  pass=${pass:-0}; skip=${skip:-0}; fail=$(( ${fail:-0} + ${err:-0} ))
-  [ "$fail" -gt 0 ] && tail -300 test-suite.log
   grep -h '^SKIP: .*sanitizer' tests/*.log 2>/dev/null | sort -u
 fi
 [ $rc -ne 0 ] && [ "$fail" -eq 0 ] && { tail -60 check.log; fail=1; }
