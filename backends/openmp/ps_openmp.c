@@ -24,7 +24,8 @@
  * only), and the variant is picked once per context with
  * __builtin_cpu_supports, so one build uses AVX2 where the CPU has it without
  * -march=native. PSTENCIL_OPENMP_ISA=baseline forces the baseline variant
- * (tests validate both).
+ * (tests validate both). Where the CPU has AVX-512F/VL the zero-land rows
+ * come from ps_openmp_rows_avx512.c (PSTENCIL_OPENMP_ISA=avx2 turns that off).
  *
  * Rows are visited in tiles of jb rows over j (outer), then k, then j inside
  * the tile (three tile-planes in half of L2). PSTENCIL_OPENMP_JBLOCK=N
@@ -347,7 +348,7 @@ static int omp_step(void *vc, long nsteps)
                     if (c->zl)
                         c->rowz32((float *)dst + off, (const float *)src + off - plane,
                                   (const float *)src + off, (const float *)src + off + plane,
-                                  (const float *)c->cnt + off, nx, d);
+                                  (const float *)c->cnt + off, nx, nx, d);
                     else
                         c->row32((float *)dst + off, (const float *)src + off, plane, nx, d);
                 }
@@ -361,7 +362,7 @@ static int omp_step(void *vc, long nsteps)
                     if (c->zl)
                         c->rowz64((double *)dst + off, (const double *)src + off - plane,
                                   (const double *)src + off, (const double *)src + off + plane,
-                                  (const double *)c->cnt + off, nx, d);
+                                  (const double *)c->cnt + off, nx, nx, d);
                     else
                         c->row64((double *)dst + off, (const double *)src + off, plane, nx, d);
                 }

@@ -26,13 +26,15 @@
 typedef void (*row_f32_fn)(float *restrict, const float *restrict, size_t, size_t, float);
 typedef void (*row_f64_fn)(double *restrict, const double *restrict, size_t, size_t, double);
 typedef void (*rowp_f32_fn)(float *restrict, const float *restrict, const float *restrict,
-                            const float *restrict, size_t, float);
+                            const float *restrict, size_t, size_t, float);
 typedef void (*rowp_f64_fn)(double *restrict, const double *restrict, const double *restrict,
-                            const double *restrict, size_t, double);
+                            const double *restrict, size_t, size_t, double);
 typedef void (*rowz_f32_fn)(float *restrict, const float *restrict, const float *restrict,
-                            const float *restrict, const float *restrict, size_t, float);
+                            const float *restrict, const float *restrict, size_t, size_t,
+                            float);
 typedef void (*rowz_f64_fn)(double *restrict, const double *restrict, const double *restrict,
-                            const double *restrict, const double *restrict, size_t, double);
+                            const double *restrict, const double *restrict, size_t, size_t,
+                            double);
 
 /** The row kernels of one instruction set (NULL where the variant has none). */
 typedef struct ps_omp_rows {

@@ -129,16 +129,18 @@ static void ROW_ATTR ROW_NAME(row_exact_nt)(PS_REAL *restrict dst, const PS_REAL
  * exact mode with explicit plane pointers, for the temporal-blocking sweep
  * (ps_openmp.c, tblock_tile): km, src and kp point at cell (k-1, j, 0),
  * (k, j, 0) and (k+1, j, 0), which may live in different buffers (the full
- * field or a thread's rolling plane slots); rows j-1 and j+1 are src -/+ nx.
- * The cell loop is the same as row_exact's, so the bits are the same.
+ * field or a thread's rolling plane slots); rows j-1 and j+1 are src -/+
+ * pitch (nx in the field, more in the slots, whose rows start on a cache
+ * line). The cell loop is the same as row_exact's, so the bits are the same.
  */
 static void ROW_ATTR ROW_NAME(row_exact_p)(PS_REAL *restrict dst, const PS_REAL *restrict km,
                                            const PS_REAL *restrict src,
-                                           const PS_REAL *restrict kp, size_t nx, PS_REAL d)
+                                           const PS_REAL *restrict kp, size_t nx, size_t pitch,
+                                           PS_REAL d)
 {
     enum { W = ROW_VBYTES / (int)sizeof(PS_REAL) };
-    const PS_REAL *restrict jm = src - nx;
-    const PS_REAL *restrict jp = src + nx;
+    const PS_REAL *restrict jm = src - pitch;
+    const PS_REAL *restrict jp = src + pitch;
     size_t i = 1, q;
     if (nx - 2 >= (size_t)W) {
         for (;;) {
@@ -184,11 +186,12 @@ static void ROW_ATTR ROW_NAME(row_exact_p)(PS_REAL *restrict dst, const PS_REAL 
 static void ROW_ATTR ROW_NAME(row_zl_p)(PS_REAL *restrict dst, const PS_REAL *restrict km,
                                         const PS_REAL *restrict src,
                                         const PS_REAL *restrict kp,
-                                        const PS_REAL *restrict cnt, size_t nx, PS_REAL d)
+                                        const PS_REAL *restrict cnt, size_t nx, size_t pitch,
+                                        PS_REAL d)
 {
     enum { W = ROW_VBYTES / (int)sizeof(PS_REAL) };
-    const PS_REAL *restrict jm = src - nx;
-    const PS_REAL *restrict jp = src + nx;
+    const PS_REAL *restrict jm = src - pitch;
+    const PS_REAL *restrict jp = src + pitch;
     size_t i = 1, q;
     if (nx - 2 >= (size_t)W) {
         for (;;) {

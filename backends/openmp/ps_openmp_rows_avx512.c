@@ -2,9 +2,13 @@
  * diffusion7's zero-land row kernels (see row_zl_p in ps_openmp_rows.h) for
  * CPUs with AVX-512F and AVX-512VL, written with intrinsics: this file is
  * compiled only with -mavx512f -mavx512vl (backends/openmp/local.mk) and the
- * backend calls it only where the CPU has both and PSTENCIL_OPENMP_ISA asks
- * for avx512 (512-bit vectors) or avx512vl (the same on 256-bit vectors);
- * see ps_omp_use_avx512() for why that is opt-in.
+ * backend calls it only where the CPU has both: by default the 512-bit rows;
+ * PSTENCIL_OPENMP_ISA=avx512vl asks for the same on 256-bit vectors and
+ * =avx2 for the auto-vectorised rows (see ps_omp_use_avx512()).
+ *
+ * The input rows j-1 and j+1 are src -/+ pitch: the fused sweep's slots keep
+ * their rows on whole cache lines (ps_openmp_tblock.c), so there every load
+ * but the counts' and every store is vector-aligned.
  *
  * What differs from the auto-vectorised rows: the i-1 / i+1 neighbours come
  * from registers: the cell
@@ -74,9 +78,10 @@ static inline unsigned lanes(long b, long lo, long hi, int w)
 #define PS_ZL_ROW(NAME, REAL, V, W, M, SETZERO, SET1, LOADU, STOREU, ADD, SUB, MUL, DIV, CMP, \
                   BLEND, ALIGNR, CI, CO)                                                      \
     static void NAME(REAL *restrict dst, const REAL *restrict km, const REAL *restrict src,  \
-                     const REAL *restrict kp, const REAL *restrict cnt, size_t nx, REAL d)   \
+                     const REAL *restrict kp, const REAL *restrict cnt, size_t nx,            \
+                     size_t pitch, REAL d)                                                   \
     {                                                                                        \
-        const REAL *jm = src - nx, *jp = src + nx;                                           \
+        const REAL *jm = src - pitch, *jp = src + pitch;                                     \
         const long n = (long)nx;                                                             \
         const V vd = SET1(d), z = SETZERO();                                                 \
         /* first vector: cell 1 rounded down to a vector boundary */                         \

@@ -25,6 +25,10 @@
  * by the neighbouring tile too), so tiles never wait on each other; only
  * the end of the sweep is a barrier. A tile's working set stays in L2, so
  * the field goes through L3/memory once per T steps instead of once per step.
+ * A slot's rows are nx rounded up to whole 64-byte lines apart, so each slot
+ * row starts on a cache line: the AVX-512 rows, which align their centre
+ * loads, then load every slot row and store every slot row without a split
+ * line (the row kernels take the input's row pitch for rows j-1 and j+1).
  *
  * Bitwise: every cell of every intermediate step gets row_exact_p, the same
  * cell loop as the single-step path, with the same step-t neighbours (Jacobi:
@@ -42,12 +46,15 @@ static void tb_rows(const omp_ctx *c, int T, int l, size_t j0, size_t j1, size_t
     *hi = j1 + halo < c->g.ny ? j1 + halo : c->g.ny;
 }
 
-/* One tile: output rows [j0, j1) of every interior plane, T steps A -> B. */
+/* One tile: output rows [j0, j1) of every interior plane, T steps A -> B.
+ * The field's rows are nx cells apart; a slot's rows are spitch cells apart
+ * (nx rounded up to whole 64-byte lines, see ps_omp_step_tblock). */
 static void tb_tile(const omp_ctx *c, const char *A, char *B, size_t j0, size_t j1, int T,
-                    char *scratch, size_t slot_rows)
+                    char *scratch, size_t slot_rows, size_t spitch)
 {
     const size_t nz = c->g.nz, ny = c->g.ny, nx = c->g.nx, es = c->es;
-    const size_t rowb = nx * es, planeb = ny * rowb, slotb = slot_rows * rowb;
+    const size_t rowb = nx * es, planeb = ny * rowb, srowb = spitch * es;
+    const size_t slotb = slot_rows * srowb;
     size_t lo[PS_TB_MAX + 1], hi[PS_TB_MAX + 1];
     long kk;
     int l;
@@ -61,7 +68,7 @@ static void tb_tile(const omp_ctx *c, const char *A, char *B, size_t j0, size_t 
     for (kk = 1; kk < (long)(nz - 2 + (size_t)T); kk++) {
         for (l = 1; l <= T; l++) {
             long kl = kk - (l - 1);
-            size_t k, r0, r1, j, dlo, mlo, clo, plo;
+            size_t k, r0, r1, j, dlo, mlo, clo, plo, dpb, mpb, cpb, ppb;
             char *dp;
             const char *sm, *sc, *sp;
             if (kl < 1 || kl > (long)nz - 2)
@@ -69,24 +76,26 @@ static void tb_tile(const omp_ctx *c, const char *A, char *B, size_t j0, size_t 
             k = (size_t)kl;
             r0 = lo[l] > 0 ? lo[l] : 1;
             r1 = hi[l] < ny - 1 ? hi[l] : ny - 1;
-            /* row j of level L, plane K is P + (j - PLO)*rowb: the field's
-             * planes hold every row (PLO = 0), a slot rows lo[L].. */
-#define TB_PLANE(L, K, P, PLO)                                                          \
+            /* row j of level L, plane K is P + (j - PLO)*PB: the field's
+             * planes hold every row (PLO = 0, PB = rowb), a slot rows lo[L]..
+             * (PB = srowb) */
+#define TB_PLANE(L, K, P, PLO, PB)                                                      \
     do {                                                                                \
         if ((L) == 0 || (K) == 0 || (K) == nz - 1)                                      \
-            (P) = A + (K) * planeb, (PLO) = 0;                                          \
+            (P) = A + (K) * planeb, (PLO) = 0, (PB) = rowb;                             \
         else if ((L) == T)                                                              \
-            (P) = B + (K) * planeb, (PLO) = 0;                                          \
+            (P) = B + (K) * planeb, (PLO) = 0, (PB) = rowb;                             \
         else                                                                            \
-            (P) = scratch + ((size_t)((L) - 1) * 3 + (K) % 3) * slotb, (PLO) = lo[L];   \
+            (P) = scratch + ((size_t)((L) - 1) * 3 + (K) % 3) * slotb, (PLO) = lo[L],   \
+            (PB) = srowb;                                                               \
     } while (0)
             if (l == T)
-                dp = B + k * planeb, dlo = 0;
+                dp = B + k * planeb, dlo = 0, dpb = rowb;
             else
-                dp = scratch + ((size_t)(l - 1) * 3 + k % 3) * slotb, dlo = lo[l];
-            TB_PLANE(l - 1, k - 1, sm, mlo);
-            TB_PLANE(l - 1, k, sc, clo);
-            TB_PLANE(l - 1, k + 1, sp, plo);
+                dp = scratch + ((size_t)(l - 1) * 3 + k % 3) * slotb, dlo = lo[l], dpb = srowb;
+            TB_PLANE(l - 1, k - 1, sm, mlo, mpb);
+            TB_PLANE(l - 1, k, sc, clo, cpb);
+            TB_PLANE(l - 1, k + 1, sp, plo, ppb);
 #undef TB_PLANE
             if (l < T) {
                 /* boundary rows of the slot, from A */
@@ -94,27 +103,30 @@ static void tb_tile(const omp_ctx *c, const char *A, char *B, size_t j0, size_t 
                 if (lo[l] == 0)
                     memcpy(dp, a, rowb);
                 if (hi[l] == ny)
-                    memcpy(dp + (ny - 1 - dlo) * rowb, a + (ny - 1) * rowb, rowb);
+                    memcpy(dp + (ny - 1 - dlo) * dpb, a + (ny - 1) * rowb, rowb);
             }
             for (j = r0; j < r1; j++) {
-                float *d32 = (float *)(dp + (j - dlo) * rowb);
-                double *d64 = (double *)(dp + (j - dlo) * rowb);
-                const char *rm = sm + (j - mlo) * rowb, *rc = sc + (j - clo) * rowb,
-                           *rp = sp + (j - plo) * rowb;
+                float *d32 = (float *)(dp + (j - dlo) * dpb);
+                double *d64 = (double *)(dp + (j - dlo) * dpb);
+                const char *rm = sm + (j - mlo) * mpb, *rc = sc + (j - clo) * cpb,
+                           *rp = sp + (j - plo) * ppb;
+                const size_t pitch = cpb / es; /* rows j-1, j+1 of the centre plane */
                 if (c->zl) {
                     const char *rn = (const char *)c->cnt + k * planeb + j * rowb;
                     if (es == sizeof(float))
                         c->rowz32(d32, (const float *)rm, (const float *)rc, (const float *)rp,
-                                  (const float *)rn, nx, (float)c->cfg.params.scalars[0]);
+                                  (const float *)rn, nx, pitch,
+                                  (float)c->cfg.params.scalars[0]);
                     else
                         c->rowz64(d64, (const double *)rm, (const double *)rc,
-                                  (const double *)rp, (const double *)rn, nx, c->cfg.params.scalars[0]);
+                                  (const double *)rp, (const double *)rn, nx, pitch,
+                                  c->cfg.params.scalars[0]);
                 } else if (es == sizeof(float))
                     c->rowp32(d32, (const float *)rm, (const float *)rc, (const float *)rp, nx,
-                              (float)c->cfg.params.scalars[0]);
+                              pitch, (float)c->cfg.params.scalars[0]);
                 else
                     c->rowp64(d64, (const double *)rm, (const double *)rc, (const double *)rp,
-                              nx, c->cfg.params.scalars[0]);
+                              nx, pitch, c->cfg.params.scalars[0]);
                 if (l < T) {
                     /* boundary columns i = 0, nx-1 from A */
                     const char *a = A + k * planeb + j * rowb;
@@ -171,7 +183,9 @@ int ps_omp_step_tblock(omp_ctx *c, long nsteps)
     const int T = c->tblock;
     size_t hmax, ntiles = tb_tiles(c, &hmax);
     size_t slot_rows = hmax + 2 * (size_t)(T - 1);
-    size_t need = (size_t)(T > 1 ? T - 1 : 1) * 3 * slot_rows * c->g.nx * c->es;
+    /* slot rows start on a cache line: nx rounded up to whole 64-byte lines */
+    size_t line = 64 / c->es, spitch = (c->g.nx + line - 1) / line * line;
+    size_t need = (size_t)(T > 1 ? T - 1 : 1) * 3 * slot_rows * spitch * c->es;
     long done;
     if (tb_scratch(c, need)) {
         snprintf(c->err, sizeof c->err, "step: cannot allocate %d x %zu bytes of scratch",
@@ -188,7 +202,8 @@ int ps_omp_step_tblock(omp_ctx *c, long nsteps)
 #pragma omp parallel for schedule(static) num_threads(c->threads)
         for (q = 0; q < (long)ntiles; q++) {
             size_t j0 = 1 + (size_t)q * nj / ntiles, j1 = 1 + (size_t)(q + 1) * nj / ntiles;
-            tb_tile(c, A, B, j0, j1, t, c->scratch[omp_get_thread_num()], slot_rows);
+            tb_tile(c, A, B, j0, j1, t, c->scratch[omp_get_thread_num()], slot_rows,
+                    spitch);
         }
         tmp = c->cur;
         c->cur = c->next;

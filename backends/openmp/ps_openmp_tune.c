@@ -35,22 +35,23 @@ int ps_omp_use_fma(void)
 }
 
 /*
- * AVX-512 zero-land rows (ps_openmp_rows_avx512.c): opt-in with
- * PSTENCIL_OPENMP_ISA=avx512 (512-bit vectors, 1) or avx512vl (256-bit, 2),
- * where the CPU has AVX-512F and AVX-512VL; 0 otherwise. Not the default:
- * on the build machine they were slower in the fused sweep than the AVX2
- * rows (docs/performance.md, "CPU: roofline and kernel work").
+ * AVX-512 zero-land rows (ps_openmp_rows_avx512.c): the default where the CPU
+ * has AVX-512F and AVX-512VL (1: 512-bit vectors); PSTENCIL_OPENMP_ISA=avx512vl
+ * asks for the same rows on 256-bit vectors (2), and avx2 / baseline for the
+ * auto-vectorised rows (0). Measured in docs/performance.md ("Kernel work on
+ * an AVX-512 Xeon"): with the slots' rows on whole cache lines they beat the
+ * AVX2 rows inside the fused sweep.
  */
 int ps_omp_use_avx512(void)
 {
 #ifdef PS_HAVE_OMP_AVX512
     const char *e = getenv("PSTENCIL_OPENMP_ISA");
-    if (!e || (strcmp(e, "avx512") && strcmp(e, "avx512vl")))
+    if (e && *e && strcmp(e, "avx512") && strcmp(e, "avx512vl"))
         return 0;
     if (!ps_omp_use_avx2() || !__builtin_cpu_supports("avx512f") ||
         !__builtin_cpu_supports("avx512vl"))
         return 0;
-    return !strcmp(e, "avx512vl") ? 2 : 1;
+    return e && !strcmp(e, "avx512vl") ? 2 : 1;
 #else
     return 0;
 #endif
@@ -131,16 +132,27 @@ int ps_omp_auto_stream(size_t bytes)
  * Steps fused per sweep in exact mode (see ps_openmp_tblock.c) and the tile
  * height: PSTENCIL_OPENMP_TBLOCK=T (0 = the single-step path) and
  * PSTENCIL_OPENMP_TJ=rows override. Defaults: T = 4, and tiles as tall as
- * possible, up to one per thread, while a tile's working set (3 field planes
- * plus 3 slots per intermediate level, halo rows included) stays within
- * 32 MiB / (4 * threads) (a Zen 3 CCX's L3), at least 8 rows. The
- * measurements behind these choices are in docs/performance.md ("openmp
- * tuning").
+ * possible, up to one per thread, at least 8 rows, while a tile's working
+ * set fits in a cache picked by the size of one core's L2 (sysconf):
+ *  - an L2 of 1 MiB or more (Intel server cores): 3/5 of that L2, counting
+ *    the field's 3 planes (k-1, k, k+1), 3 slots per intermediate level, T
+ *    planes of counts and the output plane, each with the tile's halo rows,
+ *    at the slots' row pitch (nx rounded up to whole 64-byte lines). On an
+ *    AVX-512 Xeon (2 MiB L2) tiles that spilled out of L2 ran 1.2x slower on
+ *    the built-in ocean and 1.7x slower on the 42.8 M-cell grid;
+ *  - a smaller or unknown L2 (AMD Zen: 512 KiB): 32 MiB / (4 x threads) of
+ *    L3 (a Zen 3 CCX's), counting the 3 field planes and 3 slots per
+ *    intermediate level; there, tiles sized to fit L2 were slower (more halo
+ *    recomputation). The L3 size is not taken from sysconf: on that VM it
+ *    reported 256 MiB (the host's), and tiles sized for that were slower.
+ * The measurements are in docs/performance.md ("openmp tuning"; "Kernel work
+ * on an AVX-512 Xeon").
  */
 int ps_omp_auto_tblock(const ps_grid *g, size_t es, int threads, size_t *tj)
 {
     const char *e = getenv("PSTENCIL_OPENMP_TBLOCK"), *f = getenv("PSTENCIL_OPENMP_TJ");
-    size_t l3 = 32u << 20, rowb = g->nx * es, nj = g->ny > 2 ? g->ny - 2 : 1, planes, h, cap;
+    size_t l2 = 0, l3 = 32u << 20, nj = g->ny > 2 ? g->ny - 2 : 1, lev, planes, rowb, h, halo;
+    size_t th = (size_t)(threads > 0 ? threads : 1), cap;
     long v = PS_TB_DEFAULT;
     if (e && *e)
         v = strtol(e, NULL, 10);
@@ -152,12 +164,27 @@ int ps_omp_auto_tblock(const ps_grid *g, size_t es, int threads, size_t *tj)
         *tj = (size_t)strtol(f, NULL, 10);
         return (int)v;
     }
-    /* l3 is not taken from sysconf: on the build machine's VM it reports
-     * 256 MiB (the host's), and tiles sized for that were slower */
-    planes = 3 + 3 * (size_t)(v > 1 ? v - 1 : 0);
-    h = l3 / (4 * (size_t)(threads > 0 ? threads : 1)) / (planes * (rowb ? rowb : 1));
-    h = h > 2 * (size_t)v + 8 ? h - 2 * (size_t)v : 8;
-    cap = (nj + (size_t)threads - 1) / (size_t)(threads > 0 ? threads : 1);
+#ifdef _SC_LEVEL2_CACHE_SIZE
+    {
+        long s = sysconf(_SC_LEVEL2_CACHE_SIZE);
+        if (s > 0)
+            l2 = (size_t)s;
+    }
+#endif
+    lev = (size_t)(v > 1 ? v - 1 : 0); /* intermediate levels */
+    if (l2 >= (1u << 20)) {
+        rowb = (g->nx * es + 63) / 64 * 64;
+        halo = 2 * lev;
+        planes = 3 + 3 * lev + (size_t)(v > 1 ? v : 1) + 1;
+        h = l2 / 5 * 3 / (planes * rowb);
+        h = h >= halo + 8 ? h - halo : 8;
+    } else {
+        rowb = g->nx * es;
+        planes = 3 + 3 * lev;
+        h = l3 / (4 * th) / (planes * (rowb ? rowb : 1));
+        h = h > 2 * (size_t)v + 8 ? h - 2 * (size_t)v : 8;
+    }
+    cap = (nj + th - 1) / th;
     *tj = h < cap ? h : cap;
     return (int)v;
 }
