@@ -14,9 +14,9 @@
  * ps_openmp_tune.c (instruction set and defaults chosen at run time).
  *
  * Boundary cells (the outer radius layers of the box) are never written by a
- * step: upload writes every uploaded cell into BOTH buffers, so the two
- * buffers always agree on them and swapping the buffers is a copy of them
- * for free. Interior land cells are rewritten with their own value by the
+ * step: upload writes every uploaded cell into BOTH buffers (a zero-land
+ * whole upload: the boundary cells only, see zl_fill), so the two buffers
+ * always agree on them and swapping the buffers is a copy of them for free. Interior land cells are rewritten with their own value by the
  * kernel (branch-free), so they stay bit-for-bit unchanged.
  *
  * Instruction sets: the row kernels and the generic skeleton are compiled for
@@ -79,7 +79,7 @@ static int omp_probe(ps_device_info *devs, int max, int *ndevs, char *why, size_
  * from src + (k * spl + j * srp) elements (the dense box: spl = ny * nx,
  * srp = nx; a box of a larger host array: that array's pitches). Zero-land:
  * a value that rules it out (ps_omp_zl_bad) is seen as the rows are copied,
- * and the context then leaves zero-land with both buffers equal to src.
+ * and the context then leaves zero-land with the field equal to src.
  */
 static void fill_both(omp_ctx *c, const void *src, size_t spl, size_t srp)
 {
@@ -88,10 +88,11 @@ static void fill_both(omp_ctx *c, const void *src, size_t spl, size_t srp)
     char *a = c->cur, *b = c->next, *cnt = c->cnt;
     const char *s = src;
     long r, q;
-    int bad = 0;
+    int bad = 0, bad_rest = 0;
 #pragma omp parallel num_threads(c->threads)
     {
-#pragma omp for schedule(static) reduction(| : bad)
+        /* the two loops write disjoint rows and read only src: no barrier between */
+#pragma omp for schedule(static) reduction(| : bad) nowait
         for (r = 0; r < (long)rows; r++) {
             size_t k, j, off;
             const char *sr;
@@ -121,7 +122,7 @@ static void fill_both(omp_ctx *c, const void *src, size_t spl, size_t srp)
             }
         }
         /* the rest: planes k = 0, nz-1 and rows j = 0, ny-1 (all rows if no interior) */
-#pragma omp for schedule(static) reduction(| : bad)
+#pragma omp for schedule(static) reduction(| : bad_rest)
         for (q = 0; q < (long)(nz * ny); q++) {
             size_t k = (size_t)q / ny, j = (size_t)q % ny, off = (size_t)q * rowb;
             if (rows && k > 0 && k < nz - 1 && j > 0 && j < ny - 1)
@@ -129,7 +130,7 @@ static void fill_both(omp_ctx *c, const void *src, size_t spl, size_t srp)
             if (s) {
                 const char *sr = s + (k * spl + j * srp) * es;
                 if (c->zl)
-                    bad |= ps_omp_zl_bad(c, sr, nx);
+                    bad_rest |= ps_omp_zl_bad(c, sr, nx);
                 memcpy(a + off, sr, rowb);
                 memcpy(b + off, sr, rowb);
             } else {
@@ -140,7 +141,7 @@ static void fill_both(omp_ctx *c, const void *src, size_t spl, size_t srp)
                 ps_omp_zl_convert(c, a + off, b + off, cnt + off, nx);
         }
     }
-    if (bad)
+    if (bad || bad_rest)
         ps_omp_zl_leave(c);
 }
 

@@ -85,10 +85,13 @@
     }                                                                                    \
     /* an interior row of a whole upload in one pass: the source row @p r      \
      * (cells of neighbouring planes and rows @p spl and @p srow cells away)      \
-     * copied into row offset @p off of a and b with land as +0.0, cnt its NaN  \
-     * or its ocean neighbour count (0 at the row's ends, as zl_convert leaves   \
-     * them); the same bits as the copies, zl_convert and zl_count in turn.      \
-     * Returns nonzero if a value rules zero-land out (as zl_bad).               */ \
+     * copied into row offset @p off of a with land as +0.0, cnt its NaN or its \
+     * ocean neighbour count (0 at the row's ends, as zl_convert leaves them);  \
+     * the same bits as the copies, zl_convert and zl_count in turn. Of b only  \
+     * the row's two boundary cells: a step writes every other cell of it      \
+     * before any step reads it (diffusion7 has radius 1), so copying them too  \
+     * would be a third stream of writes for nothing. Returns nonzero if a      \
+     * value rules zero-land out (as zl_bad).                                   */ \
     static int zl_fill##SFX(T *restrict a, T *restrict b, T *restrict cnt,              \
                             const T *restrict r, size_t off, size_t spl, size_t srow,    \
                             size_t nx)                                                   \
@@ -110,7 +113,7 @@
             n += r[i + srow] == r[i + srow] ? (T)1 : (T)0;                               \
             n += r[i - 1] == r[i - 1] ? (T)1 : (T)0;                                     \
             n += r[i + 1] == r[i + 1] ? (T)1 : (T)0;                                     \
-            a[i] = b[i] = v != v ? (T)0 : v;                                             \
+            a[i] = v != v ? (T)0 : v; /* b: the first step writes it */                 \
             cnt[i] = v != v ? v : n;                                                     \
             bad |= v == v && !(v <= (T)((TMAX) / 64) && v >= (T)(-(TMAX) / 64));         \
         }                                                                                \
