@@ -236,8 +236,8 @@ int ps_ooc_init(ps_ooc *o, const ps_ooc_plan *plan, ps_backend *b, const ps_conf
             bx->box.global_faces |= (slo == 0 ? lo_bit : 0) | (slo + T == n ? hi_bit : 0);
             own = hi;
         }
-        /* the exchange plan of the even split does not fit these boxes (and the
-         * slabs never exchange: each pass uploads them whole) */
+        /* the slabs never exchange (each pass uploads them whole): the exchange
+         * plan, which reshaped boxes would not fit, is dropped */
         o->d.ncopies = 0;
         memset(o->d.axis_end, 0, sizeof o->d.axis_end);
     }
