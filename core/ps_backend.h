@@ -17,11 +17,13 @@
  * stepped like any other, so a round of up to ghost/radius steps leaves every
  * non-ghost cell exact (deep halo). Coefficient arrays are indexed by global
  * coordinates: stored cell (k,j,i) is global cell origin + (k,j,i); that is
- * the only use a backend may make of the origin, so two boxes of equal
- * extent, ghost and global faces whose origins differ only along axes no
- * coefficient array of the stencil spans behave alike, and out-of-core slabs
- * (core/ps_ooc.h) reuse one context for both after a whole upload. The
- * whole-grid run is one box with all six faces global, ghost 0.
+ * the only use a backend may make of the origin, and a step treats global
+ * and inner faces alike (the global faces are checked against the origin at
+ * create, never used by a step), so two boxes of equal extent and ghost
+ * whose origins differ only along axes no coefficient array of the stencil
+ * spans behave alike, and out-of-core slabs (core/ps_ooc.h) reuse one
+ * context for both after a whole upload. The whole-grid run is one box with
+ * all six faces global, ghost 0.
  *
  * Every backend is one entry of the backend list, backends/ps_backends.h.
  * Plugins are libtool modules named pstencil_<name>.so in
@@ -46,7 +48,9 @@ extern "C" {
  * Bumped whenever ps_backend_ops, ps_config, ps_box, ps_device_info, ps_params
  * or ps_stencil change. 2: stencils as descriptions (parameters in the config,
  * fast paths in the table), priority and capability flags, the global grid in
- * the box.
+ * the box. Members appended to ps_backend_ops behind a flag bit (read only
+ * when the table sets the bit, see PS_BACKEND_PITCHED) keep the version: a
+ * table built before they existed never sets the bit, so it stays valid.
  */
 #define PS_BACKEND_ABI_VERSION 2
 
@@ -120,7 +124,10 @@ enum ps_backend_flags {
     PS_BACKEND_THREADS = 1u << 1, /**< honours ps_config.threads (validated per count) */
     PS_BACKEND_BLOCK = 1u << 2,   /**< honours ps_config.block (work-group shapes) */
     PS_BACKEND_ORACLE = 1u << 3,  /**< the reference every other backend is compared to */
-    PS_BACKEND_NOAUTO = 1u << 4   /**< never picked by `auto` (test and check-only backends) */
+    PS_BACKEND_NOAUTO = 1u << 4,  /**< never picked by `auto` (test and check-only backends) */
+    /** The table has ps_backend_ops.upload_pitched and .download_pitched (a
+     *  table without this bit may be shorter: they are never read). */
+    PS_BACKEND_PITCHED = 1u << 5
 };
 
 /** What a backend says about one of its devices. */
@@ -192,6 +199,21 @@ typedef struct ps_backend_ops {
     void (*destroy)(void *ctx);
     /** Detail of the last failure on this context (never NULL). */
     const char *(*last_error)(void *ctx);
+
+    /* Members below exist only in tables whose flags have PS_BACKEND_PITCHED. */
+
+    /**
+     * Like upload, but the host cells are a block of a larger C-order array:
+     * cell (k,j,i) of the region is read from host + k * @p plane_pitch +
+     * j * @p row_pitch + i * element size (pitches in bytes, as in
+     * clEnqueueWriteBufferRect), so a box of a grid on the host uploads
+     * without a gather. region NULL = whole box.
+     */
+    int (*upload_pitched)(void *ctx, const void *host, size_t row_pitch, size_t plane_pitch,
+                          const ps_region *region);
+    /** Like download, into a pitched host block (see upload_pitched). */
+    int (*download_pitched)(void *ctx, void *host, size_t row_pitch, size_t plane_pitch,
+                            const ps_region *region);
 } ps_backend_ops;
 
 /** Signature of the function a plugin exports under PS_PLUGIN_ENTRY. */
@@ -325,6 +347,22 @@ int ps_context_step(ps_context *c, long nsteps);
 int ps_context_finish(ps_context *c);
 /** Copy the region @p r (NULL = the whole box) of the current state into @p host. */
 int ps_context_download(ps_context *c, void *host, const ps_region *r);
+/**
+ * Copy the region @p r (NULL = the whole box) from a block of a larger host
+ * array (ps_backend_ops.upload_pitched: cell (k,j,i) of the region at
+ * @p host + k * @p plane_pitch + j * @p row_pitch bytes + i cells).
+ * PS_ENOTIMPL, with nothing copied, when the backend has no pitched copies:
+ * the caller gathers into a dense buffer and uses ps_context_upload().
+ */
+int ps_context_upload_pitched(ps_context *c, const void *host, size_t row_pitch,
+                              size_t plane_pitch, const ps_region *r);
+/**
+ * Copy the region @p r (NULL = the whole box) of the current state into a
+ * block of a larger host array (see ps_context_upload_pitched()); PS_ENOTIMPL
+ * when the backend has no pitched copies.
+ */
+int ps_context_download_pitched(ps_context *c, void *host, size_t row_pitch,
+                                size_t plane_pitch, const ps_region *r);
 /** The backend's own timing into @p t; PS_ENOTIMPL if the backend keeps none. */
 int ps_context_timing(ps_context *c, ps_timing *t);
 /** Free a context and its device memory (NULL is ignored). */

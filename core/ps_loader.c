@@ -602,6 +602,22 @@ int ps_context_download(ps_context *c, void *host, const ps_region *r)
     CTX_CALL(c, c->b->ops->download(c->ctx, host, r));
 }
 
+int ps_context_upload_pitched(ps_context *c, const void *host, size_t row_pitch,
+                              size_t plane_pitch, const ps_region *r)
+{
+    if (!(c->b->ops->flags & PS_BACKEND_PITCHED) || !c->b->ops->upload_pitched)
+        return ps_error(PS_ENOTIMPL, "%s has no pitched uploads", c->b->ops->name);
+    CTX_CALL(c, c->b->ops->upload_pitched(c->ctx, host, row_pitch, plane_pitch, r));
+}
+
+int ps_context_download_pitched(ps_context *c, void *host, size_t row_pitch,
+                                size_t plane_pitch, const ps_region *r)
+{
+    if (!(c->b->ops->flags & PS_BACKEND_PITCHED) || !c->b->ops->download_pitched)
+        return ps_error(PS_ENOTIMPL, "%s has no pitched downloads", c->b->ops->name);
+    CTX_CALL(c, c->b->ops->download_pitched(c->ctx, host, row_pitch, plane_pitch, r));
+}
+
 int ps_context_timing(ps_context *c, ps_timing *t)
 {
     if (!c->b->ops->timing)

@@ -37,6 +37,32 @@ static size_t thickest(size_t n, size_t S, unsigned g)
     return most;
 }
 
+/*
+ * One stored thickness T for all S slabs of n cells with g ghosts: the first
+ * and last slab own T-g cells (one inner face each), the inner ones T-2g, the
+ * last what is left; every slab is stored T thick, so one context serves them
+ * all (ps_ooc_step()). 0 when the slabs cannot be equal (an inner or the last
+ * slab would own nothing): the decomposition's even split then.
+ */
+static size_t equal_thickness(size_t n, size_t S, unsigned g)
+{
+    size_t T, covered;
+    if (S < 2)
+        return 0;
+    T = (n + 2 * (size_t)g * (S - 1) + S - 1) / S;
+    if (T > n || T <= g || (S > 2 && T <= 2 * (size_t)g))
+        return 0;
+    covered = (T - g) + (S - 2) * (T - 2 * (size_t)g);
+    return covered < n ? T : 0;
+}
+
+/* Stored thickness of the thickest of S slabs (equal ones where they can be). */
+static size_t slab_thickness(size_t n, size_t S, unsigned g)
+{
+    size_t T = equal_thickness(n, S, g);
+    return T ? T : thickest(n, S, g);
+}
+
 static double mib(uint64_t b)
 {
     return (double)b / (1024.0 * 1024.0);
@@ -60,7 +86,7 @@ int ps_ooc_plan_make(ps_grid g, ps_precision p, unsigned ghost, uint64_t budget,
         uint64_t m;
         if (n < 2)
             continue;
-        m = (uint64_t)PS_OOC_COPIES * es * (cells / n) * thickest(n, n, ghost);
+        m = (uint64_t)PS_OOC_COPIES * es * (cells / n) * slab_thickness(n, n, ghost);
         if (!min_all || m < min_all)
             min_all = m;
     }
@@ -73,7 +99,7 @@ int ps_ooc_plan_make(ps_grid g, ps_precision p, unsigned ghost, uint64_t budget,
         size_t n = ext_of(g, a), S;
         uint64_t plane = cells / (n ? n : 1);
         for (S = 2; S <= n; S++) {
-            uint64_t need = (uint64_t)PS_OOC_COPIES * es * plane * thickest(n, S, ghost);
+            uint64_t need = (uint64_t)PS_OOC_COPIES * es * plane * slab_thickness(n, S, ghost);
             if (need <= budget) {
                 plan->axis = a;
                 plan->slabs = (int)S;
@@ -94,8 +120,10 @@ int ps_ooc_plan_make(ps_grid g, ps_precision p, unsigned ghost, uint64_t budget,
 /* Stored cells summed over S slabs of n cells with g ghosts, per cell of a plane. */
 static uint64_t stored_sum(size_t n, size_t S, unsigned g)
 {
-    size_t base = n / S, rem = n % S, p;
+    size_t base = n / S, rem = n % S, p, T = equal_thickness(n, S, g);
     uint64_t sum = 0;
+    if (T)
+        return (uint64_t)S * T;
     for (p = 0; p < S; p++) {
         size_t lo = p * base + (p < rem ? p : rem);
         size_t hi = lo + base + (p < rem ? 1 : 0);
@@ -106,13 +134,16 @@ static uint64_t stored_sum(size_t n, size_t S, unsigned g)
 }
 
 /* Cell visits outside the kernel per stored cell and pass, in units of one
- * kernel visit (see ps_ooc_plan_auto()): gather, upload, set-up, download,
- * scatter and the slab context's buffers. About 10 in a profile of the openmp
- * backend on the built-in ocean (a pass's overhead per stored cell against a
- * step's kernel time per cell); strided i slabs cost more. */
+ * kernel visit (see ps_ooc_plan_auto()): upload (with the backend's set-up,
+ * e.g. openmp's neighbour counts), download, and a gather and scatter where
+ * the backend has no pitched copies. About 4.3 in a profile of the openmp
+ * backend on the built-in ocean with pitched copies and one context for all
+ * slabs (a pass's overhead per stored cell against a step's kernel time per
+ * cell; it was 10 with staging and contexts re-created), rounded up to 5;
+ * strided i slabs cost more (the old ratio, 14/10). */
 static double pass_visits(int axis)
 {
-    return axis == 2 ? 14.0 : 10.0;
+    return axis == 2 ? 7.0 : 5.0;
 }
 
 int ps_ooc_plan_auto(ps_grid g, ps_precision p, int radius, unsigned ghost, long steps,
@@ -149,7 +180,7 @@ int ps_ooc_plan_auto(ps_grid g, ps_precision p, int radius, unsigned ghost, long
                 break;
             passes = (steps + per - 1) / per;
             for (S = 2; S <= n; S++) {
-                uint64_t need = (uint64_t)PS_OOC_COPIES * es * plane * thickest(n, S, gh);
+                uint64_t need = (uint64_t)PS_OOC_COPIES * es * plane * slab_thickness(n, S, gh);
                 if (need <= budget) {
                     double cost = (double)plane * (double)stored_sum(n, S, gh) *
                                   (pass_visits(a) * (double)passes + (double)steps);
@@ -179,6 +210,37 @@ int ps_ooc_init(ps_ooc *o, const ps_ooc_plan *plan, ps_backend *b, const ps_conf
     split[plan->axis] = plan->slabs;
     if ((st = ps_decomp_create(&o->d, field->grid, split, plan->ghost)))
         return st;
+    {
+        /* slabs of one stored thickness where they can be (equal_thickness()) */
+        const int a = plan->axis;
+        const size_t n = ext_of(field->grid, a), S = (size_t)plan->slabs, g = plan->ghost;
+        const size_t T = equal_thickness(n, S, plan->ghost);
+        const unsigned lo_bit = 1u << (2 * a), hi_bit = 1u << (2 * a + 1);
+        size_t p, own = 0;
+        for (p = 0; T && p < S; p++) {
+            ps_decomp_box *bx = &o->d.boxes[p];
+            size_t lo = own, hi = p == 0 ? T - g : p == S - 1 ? n : lo + T - 2 * g;
+            size_t slo = lo > g ? lo - g : 0;
+            if (slo + T > n)
+                slo = n - T;
+            bx->own_lo[a] = lo;
+            bx->own_hi[a] = hi;
+            bx->box.origin[a] = slo;
+            if (a == 0)
+                bx->box.extent.nz = T;
+            else if (a == 1)
+                bx->box.extent.ny = T;
+            else
+                bx->box.extent.nx = T;
+            bx->box.global_faces &= ~(lo_bit | hi_bit);
+            bx->box.global_faces |= (slo == 0 ? lo_bit : 0) | (slo + T == n ? hi_bit : 0);
+            own = hi;
+        }
+        /* the slabs never exchange (each pass uploads them whole): the exchange
+         * plan, which reshaped boxes would not fit, is dropped */
+        o->d.ncopies = 0;
+        memset(o->d.axis_end, 0, sizeof o->d.axis_end);
+    }
     o->b = b;
     o->cfg = *cfg;
     o->field = field;
@@ -187,9 +249,13 @@ int ps_ooc_init(ps_ooc *o, const ps_ooc_plan *plan, ps_backend *b, const ps_conf
         if (e.nz * e.ny * e.nx > most)
             most = e.nz * e.ny * e.nx;
     }
+    /* a backend with pitched copies reads and writes the slabs in place in the
+     * host copies: no staging buffer */
+    o->pitched = (ps_backend_get_ops(b)->flags & PS_BACKEND_PITCHED) &&
+                 ps_backend_get_ops(b)->upload_pitched && ps_backend_get_ops(b)->download_pitched;
     o->other = malloc(ps_field_cells(field) * es);
-    o->staging = malloc(most * es);
-    if (!o->other || !o->staging) {
+    o->staging = o->pitched ? NULL : malloc(most * es);
+    if (!o->other || (!o->pitched && !o->staging)) {
         ps_ooc_free(o);
         return ps_error(PS_ENOMEM, "out of core: out of host memory for a second copy of "
                         "the grid");
@@ -197,19 +263,18 @@ int ps_ooc_init(ps_ooc *o, const ps_ooc_plan *plan, ps_backend *b, const ps_conf
     return PS_OK;
 }
 
-/* Whether the slab context for @p prev can serve box @p next: same extent, ghost
- * and global faces, and an origin that cannot matter (core/ps_backend.h: a
- * backend uses the origin only to index coefficient arrays, so a stencil with
- * no array over the slab axis sees no difference; slabs differ in origin along
- * that axis only). */
+/* Whether the slab context for @p prev can serve box @p next: same extent and
+ * ghost, and an origin and global faces that cannot matter (core/ps_backend.h:
+ * a step treats every face alike, and a backend uses the origin only to index
+ * coefficient arrays, so a stencil with no array over the slab axis sees no
+ * difference; slabs differ in origin along that axis only). */
 static int box_reusable(const ps_ooc *o, const ps_box *prev, const ps_box *next)
 {
     const ps_stencil *s = o->cfg.stencil ? o->cfg.stencil : ps_stencil_default();
     static const unsigned axis_bit[3] = {PS_AXES_K, PS_AXES_J, PS_AXES_I};
     int a, i;
     if (prev->extent.nz != next->extent.nz || prev->extent.ny != next->extent.ny ||
-        prev->extent.nx != next->extent.nx || prev->ghost != next->ghost ||
-        prev->global_faces != next->global_faces)
+        prev->extent.nx != next->extent.nx || prev->ghost != next->ghost)
         return 0;
     for (a = 0; a < 3; a++) {
         if (prev->origin[a] == next->origin[a])
@@ -221,12 +286,19 @@ static int box_reusable(const ps_ooc *o, const ps_box *prev, const ps_box *next)
     return 1;
 }
 
+/* Byte offset of global cell @p at in the host grid @p g. */
+static size_t host_offset(const ps_grid *g, const size_t at[3], size_t es)
+{
+    return ((at[0] * g->ny + at[1]) * g->nx + at[2]) * es;
+}
+
 /* One slab: upload its stored cells from @p cur, step @p n, owned cells into @p next. */
 static int slab_pass(ps_ooc *o, int q, const void *cur, void *next, long n)
 {
     const ps_decomp_box *bx = &o->d.boxes[q];
     const ps_grid *g = &o->field->grid;
     size_t es = ps_precision_size(o->field->precision);
+    size_t rp = g->nx * es, pp = g->ny * g->nx * es; /* the host grid's pitches */
     ps_region stored, own_box, own_global;
     ps_config c = o->cfg;
     ps_context *ctx;
@@ -242,7 +314,8 @@ static int slab_pass(ps_ooc *o, int q, const void *cur, void *next, long n)
     own_box.count = (ps_grid){bx->own_hi[0] - bx->own_lo[0], bx->own_hi[1] - bx->own_lo[1],
                               bx->own_hi[2] - bx->own_lo[2]};
     own_global.count = own_box.count;
-    ps_region_gather(o->staging, cur, g, &stored, es);
+    if (!o->pitched)
+        ps_region_gather(o->staging, cur, g, &stored, es);
     c.box = bx->box;
     /* the previous slab's context when its box serves this one (a whole upload
      * resets every stored cell), else a new one */
@@ -257,20 +330,26 @@ static int slab_pass(ps_ooc *o, int q, const void *cur, void *next, long n)
         o->contexts++;
     }
     ctx = o->ctx;
-    st = ps_context_upload(ctx, o->staging, NULL);
+    st = o->pitched ? ps_context_upload_pitched(ctx, (const char *)cur + host_offset(g, stored.start, es),
+                                                rp, pp, NULL)
+                    : ps_context_upload(ctx, o->staging, NULL);
     if (!st)
         st = ps_context_step(ctx, n);
     if (!st)
         st = ps_context_finish(ctx);
     if (!st)
-        st = ps_context_download(ctx, o->staging, &own_box);
+        st = o->pitched ? ps_context_download_pitched(
+                              ctx, (char *)next + host_offset(g, own_global.start, es), rp, pp,
+                              &own_box)
+                        : ps_context_download(ctx, o->staging, &own_box);
     if (!st) {
         uint64_t held = ps_context_timing(ctx, &t) == PS_OK && t.device_bytes
                             ? t.device_bytes
                             : ps_ooc_footprint(bx->box.extent, o->field->precision);
         if (held > o->device_bytes)
             o->device_bytes = held;
-        ps_region_scatter(next, g, o->staging, &own_global, es);
+        if (!o->pitched)
+            ps_region_scatter(next, g, o->staging, &own_global, es);
         o->bytes += (double)es * ((double)stored.count.nz * stored.count.ny * stored.count.nx +
                                   (double)own_box.count.nz * own_box.count.ny *
                                       own_box.count.nx);

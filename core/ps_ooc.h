@@ -7,7 +7,10 @@
  * only another axis fits; ps_ooc_plan_auto(), which runs use: the axis, slab
  * count and ghost depth of least estimated cost) into slabs, a decomposition (core/ps_decomp.h) with boxes 1 thick
  * along the other axes: each slab is stored with @c ghost layers of its
- * neighbours on its inner faces. A pass takes min(ghost/radius, steps left)
+ * neighbours on its inner faces. Where they can be, the slabs are stored
+ * equally thick (the first and last own @c ghost cells more than an inner
+ * one, which has two inner faces), so one context serves every slab; the
+ * decomposition's exchange plan is then dropped (slabs never exchange). A pass takes min(ghost/radius, steps left)
  * steps of the whole grid: for each slab in turn, one context is created for
  * its box (or the previous slab's is reused, see ps_ooc_step()), the slab
  * and its ghosts are uploaded from the host copy of the grid at the start
@@ -83,7 +86,9 @@ typedef struct ps_ooc {
     ps_config cfg;      /**< config of the slab contexts (box set per slab) */
     ps_field *field;    /**< the grid on the host (current between calls) */
     void *other;        /**< the second host copy */
-    void *staging;      /**< one slab's stored cells */
+    void *staging;      /**< one slab's stored cells (NULL when @c pitched) */
+    int pitched;        /**< nonzero: the backend copies slabs straight from and to
+                             the host copies (PS_BACKEND_PITCHED), no staging */
     double bytes;       /**< bytes uploaded and downloaded so far */
     long passes;        /**< passes made */
     uint64_t device_bytes; /**< most device bytes one slab context held
@@ -95,7 +100,8 @@ typedef struct ps_ooc {
 
 /**
  * Set up streaming of @p field on backend @p b with config @p cfg (its box
- * is ignored) along @p plan. Allocates the second host copy and the staging
+ * is ignored) along @p plan. Allocates the second host copy and, for a
+ * backend without pitched copies (ps_context_upload_pitched()), the staging
  * buffer; creates no context yet.
  */
 int ps_ooc_init(ps_ooc *o, const ps_ooc_plan *plan, ps_backend *b, const ps_config *cfg,
@@ -104,9 +110,10 @@ int ps_ooc_init(ps_ooc *o, const ps_ooc_plan *plan, ps_backend *b, const ps_conf
 /**
  * Take @p steps steps of the grid in passes of min(ghost/radius, steps
  * left) steps; the field is current on return. One context is held at a
- * time: a slab whose box has the extent, ghost and global faces of the held
- * context's box, and an origin no coefficient array of the stencil tells
- * apart (no array over the slab axis), reuses it with a whole upload;
+ * time: a slab whose box has the extent and ghost of the held context's box,
+ * and an origin no coefficient array of the stencil tells apart (no array
+ * over the slab axis; global faces do not matter), reuses it with a whole
+ * upload;
  * another slab destroys it and creates its own. On failure the held context
  * is freed and the field
  * holds the state of the last whole pass or a partial one: the caller must

@@ -9,6 +9,7 @@
  *  - temporal blocking (PSTENCIL_OPENMP_TBLOCK=1, 2, 3 with 2-row tiles): only
  *    the steps of one step() call are fused, uploads in between are seen;
  *  - repeated upload on one context (no state left from the previous run);
+ *  - pitched uploads and downloads (a box inside a larger host array);
  *  - errors: region outside the box, no such device, negative threads.
  */
 #include "config.h"
@@ -186,6 +187,112 @@ static void set_cell(ps_field *f, size_t k, size_t j, size_t i, double v, int pa
 }
 
 /*
+ * ps_context_upload_pitched()/download_pitched(): a box stored inside a larger
+ * host array (its pitches) gives bitwise what the gathered box gives through
+ * ps_context_upload()/download(), whole and as a region; the reference has no
+ * pitched copies (PS_ENOTIMPL, the caller gathers).
+ */
+static void check_pitched(ps_precision p)
+{
+    const ps_grid big = {7, 13, 29}, box = {5, 9, 20};
+    const size_t at[3] = {1, 3, 6}, es = ps_precision_size(p);
+    const size_t rp = big.nx * es, pp = big.ny * big.nx * es;
+    const size_t off = ((at[0] * big.ny + at[1]) * big.nx + at[2]) * es;
+    ps_field host, dense, a, b, back;
+    ps_region whole, sub;
+    ps_config cfg;
+    ps_context *c1 = NULL, *c2 = NULL, *cr = NULL;
+    int st;
+    ps_field_alloc(&host, big, p);
+    ps_field_alloc(&dense, box, p);
+    ps_field_alloc(&a, box, p);
+    ps_field_alloc(&b, box, p);
+    ps_field_alloc(&back, big, p);
+    fill(&host, 11);
+    memset(&whole, 0, sizeof whole);
+    whole.start[0] = at[0], whole.start[1] = at[1], whole.start[2] = at[2];
+    whole.count = box;
+    ps_region_gather(dense.data, host.data, &big, &whole, es);
+    memset(&sub, 0, sizeof sub);
+    sub.start[0] = 1, sub.start[1] = 2, sub.start[2] = 3;
+    sub.count = (ps_grid){3, 5, 11};
+    ps_config_init(&cfg, box, p);
+    cfg.threads = 2;
+    st = ps_context_create(omp, &cfg, &c1);
+    if (!st)
+        st = ps_context_create(omp, &cfg, &c2);
+    if (!st)
+        st = ps_context_upload(c1, dense.data, NULL);
+    if (!st)
+        st = ps_context_upload_pitched(c2, (char *)host.data + off, rp, pp, NULL);
+    if (!st)
+        st = ps_context_step(c1, 3);
+    if (!st)
+        st = ps_context_step(c2, 3);
+    if (!st)
+        st = ps_context_download(c1, a.data, NULL);
+    if (!st) /* the pitched download of the whole box, into a copy of the host array */
+        memcpy(back.data, host.data, ps_field_cells(&host) * es);
+    if (!st)
+        st = ps_context_download_pitched(c2, (char *)back.data + off, rp, pp, NULL);
+    CHECK(st == 0, "pitched %s: %s", ps_precision_name(p), ps_error_detail());
+    if (!st) {
+        ps_region_gather(b.data, back.data, &big, &whole, es);
+        CHECK(memcmp(a.data, b.data, ps_field_cells(&a) * es) == 0,
+              "pitched %s: whole upload, 3 steps, whole download differ from dense",
+              ps_precision_name(p));
+        /* a region of the box: in through pitches (its cell (k,j,i) from the
+         * host array's (k,j,i)), out through pitches */
+        st = ps_context_upload_pitched(c2, (char *)host.data, rp, pp, &sub);
+    }
+    if (!st) {
+        /* c1 gets the region from a dense gather of the same host cells */
+        ps_region src = sub;
+        src.start[0] = src.start[1] = src.start[2] = 0;
+        ps_region_gather(a.data, host.data, &big, &src, es);
+        st = ps_context_upload(c1, a.data, &sub);
+    }
+    if (!st)
+        st = ps_context_step(c1, 2);
+    if (!st)
+        st = ps_context_step(c2, 2);
+    if (!st)
+        st = ps_context_download(c1, a.data, &sub);
+    if (!st)
+        st = ps_context_download_pitched(c2, back.data, rp, pp, &sub);
+    CHECK(st == 0, "pitched %s region: %s", ps_precision_name(p), ps_error_detail());
+    if (!st) {
+        ps_region src = sub;
+        src.start[0] = src.start[1] = src.start[2] = 0;
+        ps_region_gather(b.data, back.data, &big, &src, es);
+        CHECK(memcmp(a.data, b.data, sub.count.nz * sub.count.ny * sub.count.nx * es) == 0,
+              "pitched %s: region upload, 2 steps, region download differ from dense",
+              ps_precision_name(p));
+    }
+    /* pitches too small for the rows: refused */
+    if (c2) {
+        st = ps_context_upload_pitched(c2, host.data, es, pp, NULL);
+        CHECK(st == PS_EINVAL && strstr(ps_error_detail(), "pitches"),
+              "a row pitch of one cell: %d %s", st, ps_error_detail());
+    }
+    ps_config_init(&cfg, box, p);
+    st = ps_context_create(ref, &cfg, &cr);
+    CHECK(st == 0, "reference: %s", ps_error_detail());
+    if (!st) {
+        st = ps_context_upload_pitched(cr, host.data, rp, pp, NULL);
+        CHECK(st == PS_ENOTIMPL, "reference pitched upload: %d (expected PS_ENOTIMPL)", st);
+    }
+    ps_context_destroy(c1);
+    ps_context_destroy(c2);
+    ps_context_destroy(cr);
+    ps_field_free(&host);
+    ps_field_free(&dense);
+    ps_field_free(&a);
+    ps_field_free(&b);
+    ps_field_free(&back);
+}
+
+/*
  * Zero-land's corners (see ps_openmp.c): ocean -0.0 values and neighbours,
  * an isolated ocean cell (n == 0), land NaNs with a sign and payload (in the
  * first upload and in an uploaded region), D outside [0, 1] (no zero-land),
@@ -224,18 +331,21 @@ static void check_special(ps_precision p, double coeff, int big, int threads)
     if (big) {
         /* Y = (2,3,11) overflows to -inf, then inf - inf: NaN, which the
          * reference masks from then on; X = (2,3,10), whose only ocean
-         * neighbour is Y, then keeps its value there (n == 0) */
-        set_cell(&halo, 2, 3, 11, p == PS_FLOAT64 ? DBL_MAX / 2 : FLT_MAX / 2, 0);
-        set_cell(&halo, 2, 3, 10, 1.5, 0);
-        set_cell(&halo, 2, 3, 9, 0, 1);
-        set_cell(&halo, 2, 2, 10, 0, 1);
-        set_cell(&halo, 2, 4, 10, 0, 1);
-        set_cell(&halo, 1, 3, 10, 0, 1);
-        set_cell(&halo, 3, 3, 10, 0, 1);
+         * neighbour is Y, then keeps its value there (n == 0). big 1: in a
+         * region upload; 2: in the first, whole upload (the check made as
+         * its rows are filled) */
+        ps_field *f = big == 2 ? &in : &halo;
+        set_cell(f, 2, 3, 11, p == PS_FLOAT64 ? DBL_MAX / 2 : FLT_MAX / 2, 0);
+        set_cell(f, 2, 3, 10, 1.5, 0);
+        set_cell(f, 2, 3, 9, 0, 1);
+        set_cell(f, 2, 2, 10, 0, 1);
+        set_cell(f, 2, 4, 10, 0, 1);
+        set_cell(f, 1, 3, 10, 0, 1);
+        set_cell(f, 3, 3, 10, 0, 1);
         for (a = 0; a < 5; a++) { /* Y's other neighbours: ocean */
             static const size_t nb[5][3] = {{1, 3, 11}, {3, 3, 11}, {2, 2, 11}, {2, 4, 11},
                                             {2, 3, 12}};
-            set_cell(&halo, nb[a][0], nb[a][1], nb[a][2], 2.0, 0);
+            set_cell(f, nb[a][0], nb[a][1], nb[a][2], 2.0, 0);
         }
     }
     ps_config_init(&cfg, g, p);
@@ -296,8 +406,13 @@ int main(void)
             check_special(pr, 1.0, 0, 1);
             check_special(pr, 1.5, 0, 2);
             check_special(pr, 0.1, 1, 2);
+            check_special(pr, 0.1, 2, 2);
         }
     }
+
+    /* pitched copies: a box of a larger host array, straight in and out */
+    for (p = 0; p < 2; p++)
+        check_pitched(p ? PS_FLOAT64 : PS_FLOAT32);
     unsetenv("PSTENCIL_OPENMP_ZERO_LAND");
 
     /* errors */

@@ -115,6 +115,8 @@ const ps_backend_ops gpu_table = {
     .timing = ps_gpu_timing,
     .destroy = ps_gpu_destroy,
     .last_error = gpu_last_error,
+    .upload_pitched = nullptr, /* no PS_BACKEND_PITCHED: slabs go through staging */
+    .download_pitched = nullptr,
 };
 
 } /* namespace */

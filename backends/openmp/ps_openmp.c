@@ -14,9 +14,9 @@
  * ps_openmp_tune.c (instruction set and defaults chosen at run time).
  *
  * Boundary cells (the outer radius layers of the box) are never written by a
- * step: upload writes every uploaded cell into BOTH buffers, so the two
- * buffers always agree on them and swapping the buffers is a copy of them
- * for free. Interior land cells are rewritten with their own value by the
+ * step: upload writes every uploaded cell into BOTH buffers (a zero-land
+ * whole upload: the boundary cells only, see zl_fill), so the two buffers
+ * always agree on them and swapping the buffers is a copy of them for free. Interior land cells are rewritten with their own value by the
  * kernel (branch-free), so they stay bit-for-bit unchanged.
  *
  * Instruction sets: the row kernels and the generic skeleton are compiled for
@@ -76,57 +76,64 @@ static int omp_probe(ps_device_info *devs, int max, int *ndevs, char *why, size_
 /*
  * Write @p src (whole box, or NULL for zeros) into both buffers, in parallel
  * with the step's schedule (first touch: the thread that will update a row
- * owns its pages), then the outermost layer.
+ * owns its pages), then the outermost layer. Row (k,j) of the box is read
+ * from src + (k * spl + j * srp) elements (the dense box: spl = ny * nx,
+ * srp = nx; a box of a larger host array: that array's pitches). Zero-land:
+ * a value that rules it out (ps_omp_zl_bad) is seen as the rows are copied,
+ * and the context then leaves zero-land with the field equal to src.
  */
-static void fill_both(omp_ctx *c, const void *src)
+static void fill_both(omp_ctx *c, const void *src, size_t spl, size_t srp)
 {
     const size_t nz = c->g.nz, ny = c->g.ny, nx = c->g.nx, es = c->es;
     const size_t rows = ps_omp_interior_rows(c), rowb = nx * es;
     char *a = c->cur, *b = c->next, *cnt = c->cnt;
     const char *s = src;
     long r, q;
+    int bad = 0, bad_rest = 0;
 #pragma omp parallel num_threads(c->threads)
     {
-#pragma omp for schedule(static)
+        /* the two loops write disjoint rows and read only src: no barrier between */
+#pragma omp for schedule(static) reduction(| : bad) nowait
         for (r = 0; r < (long)rows; r++) {
             size_t k, j, off;
+            const char *sr;
             ps_omp_row_of(c, (size_t)r, &k, &j);
             off = (k * ny + j) * rowb;
+            sr = s ? s + (k * spl + j * srp) * es : NULL;
             if (s && c->zl) {
                 /* the count reads the mask from src (read only): no race */
-                ps_omp_zl_fill(c, a, b, cnt, s, off / es);
+                bad |= ps_omp_zl_fill(c, a, b, cnt, sr, off / es, spl, srp);
                 continue;
             }
             if (s) {
-                memcpy(a + off, s + off, rowb);
-                memcpy(b + off, s + off, rowb);
+                memcpy(a + off, sr, rowb);
+                memcpy(b + off, sr, rowb);
             } else {
                 memset(a + off, 0, rowb);
                 memset(b + off, 0, rowb);
             }
-            if (c->zl) {
-                /* the count reads the mask from src (read only): no race */
+            if (c->zl) { /* no source here: all ocean, six neighbours each */
                 ps_omp_zl_convert(c, a + off, b + off, cnt + off, nx);
-                if (s)
-                    ps_omp_zl_count(c, cnt, s, off / es, 1, nx - 1);
-                else /* all ocean: six neighbours each */
-                    for (size_t i = 1; i < nx - 1; i++) {
-                        if (es == sizeof(float))
-                            ((float *)(cnt + off))[i] = 6.0f;
-                        else
-                            ((double *)(cnt + off))[i] = 6.0;
-                    }
+                for (size_t i = 1; i < nx - 1; i++) {
+                    if (es == sizeof(float))
+                        ((float *)(cnt + off))[i] = 6.0f;
+                    else
+                        ((double *)(cnt + off))[i] = 6.0;
+                }
             }
         }
         /* the rest: planes k = 0, nz-1 and rows j = 0, ny-1 (all rows if no interior) */
-#pragma omp for schedule(static)
+#pragma omp for schedule(static) reduction(| : bad_rest)
         for (q = 0; q < (long)(nz * ny); q++) {
             size_t k = (size_t)q / ny, j = (size_t)q % ny, off = (size_t)q * rowb;
             if (rows && k > 0 && k < nz - 1 && j > 0 && j < ny - 1)
                 continue;
             if (s) {
-                memcpy(a + off, s + off, rowb);
-                memcpy(b + off, s + off, rowb);
+                const char *sr = s + (k * spl + j * srp) * es;
+                if (c->zl)
+                    bad_rest |= ps_omp_zl_bad(c, sr, nx);
+                memcpy(a + off, sr, rowb);
+                memcpy(b + off, sr, rowb);
             } else {
                 memset(a + off, 0, rowb);
                 memset(b + off, 0, rowb);
@@ -135,6 +142,8 @@ static void fill_both(omp_ctx *c, const void *src)
                 ps_omp_zl_convert(c, a + off, b + off, cnt + off, nx);
         }
     }
+    if (bad || bad_rest)
+        ps_omp_zl_leave(c);
 }
 
 static void omp_destroy(void *vc);
@@ -247,7 +256,7 @@ static int omp_create(const ps_config *cfg, void **out, char *why, size_t whylen
         }
 #endif
     }
-    fill_both(c, NULL); /* first touch with the step's schedule */
+    fill_both(c, NULL, 0, 0); /* first touch with the step's schedule */
     *out = c;
     return PS_OK;
 nomem:
@@ -263,59 +272,98 @@ static int is_whole(const ps_grid *g, const ps_region *r)
 }
 
 
-static int omp_upload(void *vc, const void *host, const ps_region *r)
+/* Row (k,j) of a region's host block: @p host + k * pp + j * rp bytes. */
+#define HOST_ROW(host, k, j, pp, rp) ((host) + (k) * (pp) + (j) * (rp))
+
+/* Upload from a host block with pitches @p rp (row) and @p pp (plane) in bytes. */
+static int omp_upload_pitched(void *vc, const void *host, size_t rp, size_t pp,
+                              const ps_region *r)
 {
     omp_ctx *c = vc;
+    const char *h = host;
+    const size_t ny = c->g.ny, nx = c->g.nx, es = c->es;
+    size_t k, j;
+    int bad = 0;
     if (ps_region_check(&c->g, r)) {
         snprintf(c->err, sizeof c->err, "upload: %s", ps_error_detail());
         return PS_ERANGE;
     }
-    if (c->zl && ps_omp_zl_bad(c, host, r ? r->count.nz * r->count.ny * r->count.nx
-                                   : c->g.nz * c->g.ny * c->g.nx))
-        ps_omp_zl_leave(c);
+    if (rp % es || pp % es || rp < (r ? r->count.nx : nx) * es ||
+        pp < (r ? r->count.ny : ny) * rp) {
+        snprintf(c->err, sizeof c->err, "upload: pitches %zu (row) and %zu (plane) bytes "
+                 "do not hold the region's rows of %zu-byte cells", rp, pp, es);
+        return PS_EINVAL;
+    }
     if (is_whole(&c->g, r)) {
-        fill_both(c, host);
+        fill_both(c, host, pp / es, rp / es);
         return PS_OK;
     }
     /* a halo or sub-block: into both buffers, so the outermost layer agrees */
-    ps_region_scatter(c->cur, &c->g, host, r, c->es);
-    ps_region_scatter(c->next, &c->g, host, r, c->es);
+    for (k = 0; c->zl && k < r->count.nz; k++)
+        for (j = 0; j < r->count.ny; j++)
+            bad |= ps_omp_zl_bad(c, HOST_ROW(h, k, j, pp, rp), r->count.nx);
+    if (bad)
+        ps_omp_zl_leave(c);
+    for (k = 0; k < r->count.nz; k++)
+        for (j = 0; j < r->count.ny; j++) {
+            size_t off = (((r->start[0] + k) * ny + r->start[1] + j) * nx + r->start[2]) * es;
+            memcpy((char *)c->cur + off, HOST_ROW(h, k, j, pp, rp), r->count.nx * es);
+            memcpy((char *)c->next + off, HOST_ROW(h, k, j, pp, rp), r->count.nx * es);
+        }
     if (c->zl)
         ps_omp_zl_region(c, r);
+    return PS_OK;
+}
+
+static int omp_upload(void *vc, const void *host, const ps_region *r)
+{
+    omp_ctx *c = vc;
+    ps_grid n = r ? r->count : c->g;
+    return omp_upload_pitched(vc, host, n.nx * c->es, n.ny * n.nx * c->es, r);
+}
+
+/* Download into a host block with pitches @p rp (row) and @p pp (plane) in bytes. */
+static int omp_download_pitched(void *vc, void *host, size_t rp, size_t pp,
+                                const ps_region *r)
+{
+    omp_ctx *c = vc;
+    ps_region whole = ps_region_whole(c->g);
+    const ps_region *q = r ? r : &whole;
+    const size_t ny = c->g.ny, nx = c->g.nx, cx = q->count.nx, cy = q->count.ny;
+    const long rows = (long)(q->count.nz * cy);
+    const int zl = c->zl;
+    long t;
+    if (ps_region_check(&c->g, r)) {
+        snprintf(c->err, sizeof c->err, "download: %s", ps_error_detail());
+        return PS_ERANGE;
+    }
+    if (rp % c->es || pp % c->es || rp < cx * c->es || pp < cy * rp) {
+        snprintf(c->err, sizeof c->err, "download: pitches %zu (row) and %zu (plane) bytes "
+                 "do not hold the region's rows of %zu-byte cells", rp, pp, c->es);
+        return PS_EINVAL;
+    }
+    /* row by row (zero-land: land cells with their NaN back, in one pass);
+     * rows in parallel when there are enough cells to pay for the threads */
+#pragma omp parallel for num_threads(c->threads) schedule(static) \
+    if ((size_t)rows * cx >= 65536)
+    for (t = 0; t < rows; t++) {
+        size_t k = (size_t)t / cy, j = (size_t)t % cy;
+        size_t b = ((q->start[0] + k) * ny + q->start[1] + j) * nx + q->start[2];
+        char *h = HOST_ROW((char *)host, k, j, pp, rp);
+        if (zl)
+            ps_omp_zl_copy_out(c, h, b, cx);
+        else
+            memcpy(h, (const char *)c->cur + b * c->es, cx * c->es);
+    }
     return PS_OK;
 }
 
 static int omp_download(void *vc, void *host, const ps_region *r)
 {
     omp_ctx *c = vc;
-    ps_region whole = ps_region_whole(c->g);
-    if (ps_region_check(&c->g, r)) {
-        snprintf(c->err, sizeof c->err, "download: %s", ps_error_detail());
-        return PS_ERANGE;
-    }
-    if (!c->zl) {
-        ps_region_gather(host, c->cur, &c->g, r ? r : &whole, c->es);
-        return PS_OK;
-    }
-    {
-        /* row by row, land cells with their NaN back, in one pass; rows in
-         * parallel when there are enough cells to pay for the threads */
-        const ps_region *q = r ? r : &whole;
-        const size_t ny = c->g.ny, nx = c->g.nx, cx = q->count.nx, cy = q->count.ny;
-        const long rows = (long)(q->count.nz * cy);
-        long t;
-#pragma omp parallel for num_threads(c->threads) schedule(static) \
-    if ((size_t)rows * cx >= 65536)
-        for (t = 0; t < rows; t++) {
-            size_t k = (size_t)t / cy, j = (size_t)t % cy;
-            size_t h = (size_t)t * cx;
-            size_t b = ((q->start[0] + k) * ny + q->start[1] + j) * nx + q->start[2];
-            ps_omp_zl_copy_out(c, (char *)host + h * c->es, b, cx);
-        }
-    }
-    return PS_OK;
+    ps_grid n = r ? r->count : c->g;
+    return omp_download_pitched(vc, host, n.nx * c->es, n.ny * n.nx * c->es, r);
 }
-
 
 static int omp_step(void *vc, long nsteps)
 {
@@ -423,7 +471,7 @@ static const ps_backend_ops table = {
     .description = "OpenMP CPU backend: every stencil on (k,j) rows; diffusion7 vectorised "
                    "with fused steps",
     .priority = 100,
-    .flags = PS_BACKEND_THREADS | PS_BACKEND_BLOCK,
+    .flags = PS_BACKEND_THREADS | PS_BACKEND_BLOCK | PS_BACKEND_PITCHED,
     .fast_paths = omp_fast_paths,
     .probe = omp_probe,
     .create = omp_create,
@@ -434,6 +482,8 @@ static const ps_backend_ops table = {
     .timing = NULL,
     .destroy = omp_destroy,
     .last_error = omp_last_error,
+    .upload_pitched = omp_upload_pitched,
+    .download_pitched = omp_download_pitched,
 };
 
 const ps_backend_ops *ps_openmp_ops(void)

@@ -115,10 +115,12 @@ int ps_omp_auto_zero_land(double coeff);
 
 /* ps_openmp_zeroland.c: land as +0.0 with per-cell neighbour counts */
 void ps_omp_zl_convert(const omp_ctx *c, void *a, void *b, void *cnt, size_t len);
-/* an interior row (element offset @p off) of a whole upload from @p src into a, b
- * and cnt in one pass: the copies, ps_omp_zl_convert and ps_omp_zl_count fused */
-void ps_omp_zl_fill(const omp_ctx *c, void *a, void *b, void *cnt, const void *src,
-                    size_t off);
+/* an interior row (element offset @p off) of a whole upload from the source row
+ * @p srow (its neighbouring planes and rows @p spl and @p srp elements away) into
+ * a, b and cnt in one pass: the copies, ps_omp_zl_convert and ps_omp_zl_count
+ * fused; returns nonzero if a value rules zero-land out (as ps_omp_zl_bad) */
+int ps_omp_zl_fill(const omp_ctx *c, void *a, void *b, void *cnt, const void *srow,
+                   size_t off, size_t spl, size_t srp);
 void ps_omp_zl_count(const omp_ctx *c, void *cnt, const void *land, size_t off, size_t i0,
                      size_t i1);
 int ps_omp_zl_bad(const omp_ctx *c, const void *h, size_t len);

@@ -83,32 +83,41 @@
             cnt[i] = n;                                                                  \
         }                                                                                \
     }                                                                                    \
-    /* an interior row of a whole upload in one pass: the source row @p s (row   \
-     * offset @p off) copied into a and b with land as +0.0, cnt its NaN or its   \
-     * ocean neighbour count (0 at the row's ends, as zl_convert leaves them);    \
-     * the same bits as the copies, zl_convert and zl_count in turn */           \
-    static void zl_fill##SFX(T *restrict a, T *restrict b, T *restrict cnt,             \
-                             const T *restrict s, size_t off, size_t plane, size_t nx)  \
+    /* an interior row of a whole upload in one pass: the source row @p r      \
+     * (cells of neighbouring planes and rows @p spl and @p srow cells away)      \
+     * copied into row offset @p off of a with land as +0.0, cnt its NaN or its \
+     * ocean neighbour count (0 at the row's ends, as zl_convert leaves them);  \
+     * the same bits as the copies, zl_convert and zl_count in turn. Of b only  \
+     * the row's two boundary cells: a step writes every other cell of it      \
+     * before any step reads it (diffusion7 has radius 1), so copying them too  \
+     * would be a third stream of writes for nothing. Returns nonzero if a      \
+     * value rules zero-land out (as zl_bad).                                   */ \
+    static int zl_fill##SFX(T *restrict a, T *restrict b, T *restrict cnt,              \
+                            const T *restrict r, size_t off, size_t spl, size_t srow,    \
+                            size_t nx)                                                   \
     {                                                                                    \
-        const T *r = s + off;                                                            \
         size_t i;                                                                        \
+        int bad = 0;                                                                     \
         a += off, b += off, cnt += off;                                                  \
         for (i = 0; i < nx; i += nx > 1 ? nx - 1 : 1) {                                  \
             T v = r[i];                                                                  \
             a[i] = b[i] = v != v ? (T)0 : v;                                             \
             cnt[i] = v != v ? v : (T)0;                                                  \
+            bad |= v == v && !(v <= (T)((TMAX) / 64) && v >= (T)(-(TMAX) / 64));         \
         }                                                                                \
         for (i = 1; i + 1 < nx; i++) {                                                   \
             T v = r[i], n = (T)0;                                                        \
-            n += r[i - plane] == r[i - plane] ? (T)1 : (T)0;                             \
-            n += r[i + plane] == r[i + plane] ? (T)1 : (T)0;                             \
-            n += r[i - nx] == r[i - nx] ? (T)1 : (T)0;                                   \
-            n += r[i + nx] == r[i + nx] ? (T)1 : (T)0;                                   \
+            n += r[i - spl] == r[i - spl] ? (T)1 : (T)0;                                 \
+            n += r[i + spl] == r[i + spl] ? (T)1 : (T)0;                                 \
+            n += r[i - srow] == r[i - srow] ? (T)1 : (T)0;                               \
+            n += r[i + srow] == r[i + srow] ? (T)1 : (T)0;                               \
             n += r[i - 1] == r[i - 1] ? (T)1 : (T)0;                                     \
             n += r[i + 1] == r[i + 1] ? (T)1 : (T)0;                                     \
-            a[i] = b[i] = v != v ? (T)0 : v;                                             \
+            a[i] = v != v ? (T)0 : v; /* b: the first step writes it */                 \
             cnt[i] = v != v ? v : n;                                                     \
+            bad |= v == v && !(v <= (T)((TMAX) / 64) && v >= (T)(-(TMAX) / 64));         \
         }                                                                                \
+        return bad;                                                                      \
     }                                                                                    \
     /* nonzero if a value rules zero-land out (see above) */                            \
     static int zl_bad##SFX(const T *h, size_t len)                                       \
@@ -149,14 +158,12 @@ void ps_omp_zl_count(const omp_ctx *c, void *cnt, const void *land, size_t off, 
         zl_count_f64(cnt, land, off, plane, c->g.nx, i0, i1);
 }
 
-void ps_omp_zl_fill(const omp_ctx *c, void *a, void *b, void *cnt, const void *src,
-                    size_t off)
+int ps_omp_zl_fill(const omp_ctx *c, void *a, void *b, void *cnt, const void *srow,
+                   size_t off, size_t spl, size_t srp)
 {
-    const size_t plane = c->g.ny * c->g.nx;
     if (c->es == sizeof(float))
-        zl_fill_f32(a, b, cnt, src, off, plane, c->g.nx);
-    else
-        zl_fill_f64(a, b, cnt, src, off, plane, c->g.nx);
+        return zl_fill_f32(a, b, cnt, srow, off, spl, srp, c->g.nx);
+    return zl_fill_f64(a, b, cnt, srow, off, spl, srp, c->g.nx);
 }
 
 int ps_omp_zl_bad(const omp_ctx *c, const void *h, size_t len)
