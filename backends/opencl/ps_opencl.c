@@ -54,6 +54,8 @@ typedef struct ocl_ctx {
     cl_mem params;          /* packed kernel parameters (ps_params_pack), read-only */
     size_t params_bytes;
     cl_kernel k[2];         /* k[b] reads buf[b], writes buf[1-b] */
+    cl_kernel kzl[2];       /* the same in zero-land form (when zl.on) */
+    ps_ocl_zl zl;           /* zero-land state (ps_opencl_zeroland.c) */
     char kname[128];        /* the kernel in use */
     int cur;                /* buffer holding the current field */
     cl_uint dims;
@@ -170,8 +172,8 @@ static int ocl_step(void *vc, long nsteps)
             }
             evp = &c->ev[c->nev];
         }
-        e = clEnqueueNDRangeKernel(c->q, c->k[c->cur], c->dims, NULL, c->global, c->local, 0,
-                                   NULL, evp);
+        e = clEnqueueNDRangeKernel(c->q, c->zl.on ? c->kzl[c->cur] : c->k[c->cur], c->dims,
+                                   NULL, c->global, c->local, 0, NULL, evp);
         if (e != CL_SUCCESS)
             return ps_ocl_fail(c->err, sizeof c->err, e,
                                "clEnqueueNDRangeKernel (step %ld of %ld, global %zux%zux%zu, "
@@ -214,6 +216,17 @@ static int ocl_upload(void *vc, const void *host, const ps_region *r)
     int st = ps_plugin_region_check(&c->g, r, c->err, sizeof c->err);
     if (st)
         return st;
+    if (c->zl.on) {
+        size_t n = r ? r->count.nz * r->count.ny * r->count.nx : c->g.nz * c->g.ny * c->g.nx;
+        if (!ps_ocl_zl_fits(host, n, c->es == sizeof(double))) {
+            /* a value that could overflow: back to NaN land for good */
+            st = ps_ocl_zl_restore(&c->zl, c->q, c->buf[c->cur], c->buf[c->cur], NULL, c->err,
+                                   sizeof c->err);
+            if (st)
+                return st;
+            c->zl.on = 0;
+        }
+    }
     if (!r) {
         e = clEnqueueWriteBuffer(c->q, c->buf[c->cur], CL_TRUE, 0, c->bytes, host, 0, NULL, NULL);
         if (e != CL_SUCCESS)
@@ -228,6 +241,11 @@ static int ocl_upload(void *vc, const void *host, const ps_region *r)
         if (e != CL_SUCCESS)
             return ps_ocl_fail(c->err, sizeof c->err, e, "clEnqueueWriteBufferRect");
     }
+    if (c->zl.on) {
+        st = ps_ocl_zl_convert(&c->zl, c->q, c->buf[c->cur], r, c->err, sizeof c->err);
+        if (st)
+            return st;
+    }
     c->upload_ms += ps_plugin_now_ms() - t0;
     return PS_OK;
 }
@@ -237,18 +255,26 @@ static int ocl_download(void *vc, void *host, const ps_region *r)
     ocl_ctx *c = vc;
     double t0 = ps_plugin_now_ms();
     cl_int e;
+    cl_mem src = c->buf[c->cur];
     int st = ps_plugin_region_check(&c->g, r, c->err, sizeof c->err);
     if (st)
         return st;
+    if (c->zl.on) {
+        /* land's NaN back, into the spare buffer (the next step overwrites it) */
+        src = c->buf[1 - c->cur];
+        st = ps_ocl_zl_restore(&c->zl, c->q, c->buf[c->cur], src, r, c->err, sizeof c->err);
+        if (st)
+            return st;
+    }
     if (!r) {
-        e = clEnqueueReadBuffer(c->q, c->buf[c->cur], CL_TRUE, 0, c->bytes, host, 0, NULL, NULL);
+        e = clEnqueueReadBuffer(c->q, src, CL_TRUE, 0, c->bytes, host, 0, NULL, NULL);
         if (e != CL_SUCCESS)
             return ps_ocl_fail(c->err, sizeof c->err, e, "clEnqueueReadBuffer (%zu bytes)",
                                c->bytes);
     } else if (r->count.nz && r->count.ny && r->count.nx) {
         size_t bo[3], ho[3], reg[3];
         rect(c, r, bo, ho, reg);
-        e = clEnqueueReadBufferRect(c->q, c->buf[c->cur], CL_TRUE, bo, ho, reg, c->g.nx * c->es,
+        e = clEnqueueReadBufferRect(c->q, src, CL_TRUE, bo, ho, reg, c->g.nx * c->es,
                                     c->g.ny * c->g.nx * c->es, reg[0], reg[0] * reg[1], host, 0,
                                     NULL, NULL);
         if (e != CL_SUCCESS)
@@ -307,11 +333,14 @@ static void ocl_destroy(void *vc)
     for (b = 0; b < 2; b++) {
         if (c->k[b])
             clReleaseKernel(c->k[b]);
+        if (c->kzl[b])
+            clReleaseKernel(c->kzl[b]);
         if (c->buf[b])
             clReleaseMemObject(c->buf[b]);
     }
     if (c->params)
         clReleaseMemObject(c->params);
+    ps_ocl_zl_release(&c->zl);
     if (c->q)
         clReleaseCommandQueue(c->q);
     /* the cl_context and program belong to the process-wide cache */
@@ -433,7 +462,7 @@ static int pick_kernel(ocl_ctx *c, const char *kshape, char *why, size_t whylen)
 }
 
 /* Kernel arguments: in, out, parameters, box extents, origin, global grid. */
-static int set_args(ocl_ctx *c, int b, char *why, size_t whylen)
+static int set_args(ocl_ctx *c, cl_kernel k, int b, char *why, size_t whylen)
 {
     const ps_box *box = &c->cfg.box;
     const cl_uint ext[3] = {(cl_uint)c->g.nz, (cl_uint)c->g.ny, (cl_uint)c->g.nx};
@@ -443,19 +472,67 @@ static int set_args(ocl_ctx *c, int b, char *why, size_t whylen)
                              (cl_long)box->global.nx};
     cl_int e = CL_SUCCESS;
     cl_uint a = 0, q;
-    e = clSetKernelArg(c->k[b], a++, sizeof(cl_mem), &c->buf[b]);
+    e = clSetKernelArg(k, a++, sizeof(cl_mem), &c->buf[b]);
     if (e == CL_SUCCESS)
-        e = clSetKernelArg(c->k[b], a++, sizeof(cl_mem), &c->buf[1 - b]);
+        e = clSetKernelArg(k, a++, sizeof(cl_mem), &c->buf[1 - b]);
     if (e == CL_SUCCESS)
-        e = clSetKernelArg(c->k[b], a++, sizeof(cl_mem), &c->params);
+        e = clSetKernelArg(k, a++, sizeof(cl_mem), &c->params);
     for (q = 0; q < 3 && e == CL_SUCCESS; q++)
-        e = clSetKernelArg(c->k[b], a++, sizeof ext[q], &ext[q]);
+        e = clSetKernelArg(k, a++, sizeof ext[q], &ext[q]);
     for (q = 0; q < 3 && e == CL_SUCCESS; q++)
-        e = clSetKernelArg(c->k[b], a++, sizeof org[q], &org[q]);
+        e = clSetKernelArg(k, a++, sizeof org[q], &org[q]);
     for (q = 0; q < 3 && e == CL_SUCCESS; q++)
-        e = clSetKernelArg(c->k[b], a++, sizeof glob[q], &glob[q]);
+        e = clSetKernelArg(k, a++, sizeof glob[q], &glob[q]);
     if (e != CL_SUCCESS)
         return ps_ocl_fail(why, whylen, e, "clSetKernelArg(%s, %u)", c->kname, a - 1);
+    return PS_OK;
+}
+
+/*
+ * Zero-land (ps_opencl_zeroland.c) where it applies: diffusion7's fast path
+ * in exact mode in the row shape (the CPU default), with 0 <= D <= 1, unless
+ * PSTENCIL_OPENCL_ZERO_LAND=0. Measured effect: docs/performance.md.
+ */
+static int zl_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
+{
+    const char *env = getenv(PS_OCL_ZERO_LAND_ENV);
+    const double d = c->cfg.params.scalars[0];
+    const size_t ext[3] = {c->g.nz, c->g.ny, c->g.nx};
+    size_t kwg = 0;
+    cl_int e;
+    int b, st;
+    if (env && *env && strcmp(env, "0") && strcmp(env, "1")) {
+        snprintf(why, whylen, PS_OCL_ZERO_LAND_ENV "='%s': expected 0 or 1", env);
+        return PS_EINVAL;
+    }
+    if ((env && !strcmp(env, "0")) || !c->row || c->cfg.mode != PS_MODE_EXACT ||
+        c->cfg.generic || strcmp(c->cfg.stencil->name, "diffusion7") || !(d >= 0 && d <= 1))
+        return PS_OK;
+    for (b = 0; b < 2; b++) {
+        c->kzl[b] = clCreateKernel(prog, "ps_zl_diffusion7_row", &e);
+        if (e != CL_SUCCESS) {
+            c->kzl[b] = NULL;
+            return ps_ocl_fail(why, whylen, e, "clCreateKernel(ps_zl_diffusion7_row)");
+        }
+        st = set_args(c, c->kzl[b], b, why, whylen);
+        if (st)
+            return st;
+    }
+    e = clGetKernelWorkGroupInfo(c->kzl[0], c->dev->device, CL_KERNEL_WORK_GROUP_SIZE,
+                                 sizeof kwg, &kwg, NULL);
+    if (e != CL_SUCCESS)
+        return ps_ocl_fail(why, whylen, e, "clGetKernelWorkGroupInfo(ps_zl_diffusion7_row)");
+    if (kwg < c->local[0] * c->local[1] * c->local[2])
+        return PS_OK; /* the masked kernel's work-group shape does not fit: stay masked */
+    st = ps_ocl_zl_create(&c->zl, c->clctx, c->q, prog, ext, c->es, why, whylen);
+    if (st)
+        return st;
+    for (b = 0; b < 2; b++) {
+        e = clSetKernelArg(c->kzl[b], 12, sizeof c->zl.cnt, &c->zl.cnt);
+        if (e != CL_SUCCESS)
+            return ps_ocl_fail(why, whylen, e, "clSetKernelArg(ps_zl_diffusion7_row, 12)");
+    }
+    c->zl.on = 1;
     return PS_OK;
 }
 
@@ -617,11 +694,14 @@ static int ocl_create(const ps_config *cfg, void **out, char *why, size_t whylen
             st = ps_ocl_fail(why, whylen, e, "clCreateKernel(%s)", c->kname);
             goto done;
         }
-        st = set_args(c, b, why, whylen);
+        st = set_args(c, c->k[b], b, why, whylen);
         if (st)
             goto done;
     }
     st = shape(c, c->k[0], why, whylen);
+    if (st)
+        goto done;
+    st = zl_setup(c, prog, why, whylen);
     if (st)
         goto done;
     *out = c;

@@ -104,3 +104,126 @@ __kernel void ps_fast_diffusion7_row(PS_FAST_D7_ARGS)
     }
     o[nx - 1] = r[nx - 1];
 }
+
+/*
+ * Zero-land (exact mode on CPU devices, the row shape; ps_opencl_zeroland.c):
+ * the working fields hold land as +0.0, a land buffer holds each land cell's
+ * original NaN (payload and all; +0.0 for ocean), and a count buffer holds
+ * each interior ocean cell's number of ocean neighbours (0 for land, isolated
+ * and box-face cells). The neighbour sum is then a plain sum from +0.0 in the
+ * contract's order: a land neighbour adds +0.0, the identity on a sum that
+ * starts at +0.0 and so can never be -0.0 (an ocean -0.0 adds what the masked
+ * sum adds), so s is bitwise the masked sum and n the masked count; the
+ * update is the shared ps_diffusion7_update; cells with !(n > 0) keep their
+ * value (land keeps +0.0, an isolated cell its value), exactly the cases in
+ * which ps_diffusion7_cell keeps c. No compare-and-select per neighbour is
+ * left in the loop. The mask is fixed only while no ocean cell can turn NaN,
+ * which the host ensures (ps_opencl_zeroland.c).
+ *
+ * ps_zl_diffusion7_row: the row shape (2-D range over (j, k)), arguments of
+ * the other kernels plus the count buffer.
+ */
+#define PS_ZL_CELL(q)                                                                    \
+    do {                                                                                 \
+        PS_REAL c_ = r[q], n_ = cn[q];                                                   \
+        PS_REAL s_ = (PS_REAL)0 + rkm[q];                                                \
+        s_ = s_ + rkp[q];                                                                \
+        s_ = s_ + rjm[q];                                                                \
+        s_ = s_ + rjp[q];                                                                \
+        s_ = s_ + r[(q) - 1];                                                            \
+        s_ = s_ + r[(q) + 1];                                                            \
+        o[q] = (n_ > (PS_REAL)0) ? PS_CAT(ps_diffusion7_update, PS_SUFFIX)(c_, s_, n_, d) \
+                                 : c_;                                                   \
+    } while (0)
+
+__kernel void ps_zl_diffusion7_row(PS_FAST_D7_ARGS, __global const PS_REAL *restrict cnt)
+{
+    const PS_REAL d = params[0];
+    const uint j = (uint)get_global_id(0);
+    const uint k = (uint)get_global_id(1);
+    const size_t plane = (size_t)ny * nx;
+    const size_t row = (size_t)k * plane + (size_t)j * nx;
+    __global const PS_REAL *r = in + row;
+    __global const PS_REAL *cn = cnt + row;
+    __global PS_REAL *o = out + row;
+    uint i;
+
+    if (j >= ny || k >= nz)
+        return;
+    if (j == 0 || k == 0 || j == ny - 1 || k == nz - 1 || nx < 3) {
+        for (i = 0; i < nx; i++)
+            o[i] = r[i];
+        return;
+    }
+    {
+        __global const PS_REAL *rkm = r - plane, *rkp = r + plane, *rjm = r - nx, *rjp = r + nx;
+        o[0] = r[0];
+        for (i = 1; i < nx - 1; i++)
+            PS_ZL_CELL(i);
+    }
+    o[nx - 1] = r[nx - 1];
+}
+#undef PS_ZL_CELL
+
+/*
+ * The zero-land conversions, each a 3-D range over a region of the box
+ * (extents ck x cj x ci at origin k0, j0, i0; i fastest).
+ * ps_zl_diffusion7_convert: land[p] = the cell's NaN or +0.0, a[p] = +0.0 for
+ * land (the cell as uploaded otherwise).
+ * ps_zl_diffusion7_count: cnt[p] = the number of neighbours land marks ocean,
+ * for ocean cells off the box faces; 0 elsewhere.
+ * ps_zl_diffusion7_restore: out[p] = land's NaN for land, a[p] otherwise
+ * (out may be a: the in-place switch back to NaN land).
+ */
+#define PS_ZL_REGION_ARGS                                                                \
+    const uint nz, const uint ny, const uint nx, const uint k0, const uint j0,           \
+        const uint i0, const uint ck, const uint cj, const uint ci
+#define PS_ZL_REGION_INDEX                                                               \
+    const uint i = (uint)get_global_id(0), j = (uint)get_global_id(1),                   \
+               k = (uint)get_global_id(2);                                               \
+    const size_t plane = (size_t)ny * nx;                                                \
+    const size_t p = (size_t)(k0 + k) * plane + (size_t)(j0 + j) * nx + (i0 + i);        \
+    if (i >= ci || j >= cj || k >= ck)                                                   \
+        return
+
+__kernel void ps_zl_diffusion7_convert(__global PS_REAL *restrict a,
+                                       __global PS_REAL *restrict land, PS_ZL_REGION_ARGS)
+{
+    PS_REAL v;
+    PS_ZL_REGION_INDEX;
+    v = a[p];
+    land[p] = (v != v) ? v : (PS_REAL)0;
+    a[p] = (v != v) ? (PS_REAL)0 : v;
+}
+
+__kernel void ps_zl_diffusion7_count(__global const PS_REAL *restrict land,
+                                     __global PS_REAL *restrict cnt, PS_ZL_REGION_ARGS)
+{
+    PS_REAL n = (PS_REAL)0;
+    uint gk, gj, gi;
+    PS_ZL_REGION_INDEX;
+    gk = k0 + k;
+    gj = j0 + j;
+    gi = i0 + i;
+    if (land[p] == land[p] && gk > 0 && gj > 0 && gi > 0 && gk + 1 < nz && gj + 1 < ny &&
+        gi + 1 < nx) {
+        n += (land[p - plane] == land[p - plane]) ? (PS_REAL)1 : (PS_REAL)0;
+        n += (land[p + plane] == land[p + plane]) ? (PS_REAL)1 : (PS_REAL)0;
+        n += (land[p - nx] == land[p - nx]) ? (PS_REAL)1 : (PS_REAL)0;
+        n += (land[p + nx] == land[p + nx]) ? (PS_REAL)1 : (PS_REAL)0;
+        n += (land[p - 1] == land[p - 1]) ? (PS_REAL)1 : (PS_REAL)0;
+        n += (land[p + 1] == land[p + 1]) ? (PS_REAL)1 : (PS_REAL)0;
+    }
+    cnt[p] = n;
+}
+
+__kernel void ps_zl_diffusion7_restore(__global const PS_REAL *a, __global const PS_REAL *land,
+                                       __global PS_REAL *out, PS_ZL_REGION_ARGS)
+{
+    PS_REAL l;
+    PS_ZL_REGION_INDEX;
+    l = land[p];
+    out[p] = (l != l) ? l : a[p];
+}
+#undef PS_ZL_REGION_ARGS
+#undef PS_ZL_REGION_INDEX
