@@ -124,7 +124,7 @@ typedef struct ps_ocl_zl {
     int on;             /**< the fields are in zero-land form */
     size_t ext[3];      /**< box extents nz, ny, nx */
     cl_mem land;        /**< each land cell's NaN, +0.0 for ocean */
-    cl_mem cnt;         /**< ocean neighbours of interior ocean cells, else 0 */
+    cl_mem cnt;         /**< ocean neighbours of interior ocean cells, else 0 (uchar) */
     cl_kernel convert;  /**< ps_zl_diffusion7_convert */
     cl_kernel count;    /**< ps_zl_diffusion7_count */
     cl_kernel restore;  /**< ps_zl_diffusion7_restore */

@@ -109,11 +109,12 @@ __kernel void ps_fast_diffusion7_row(PS_FAST_D7_ARGS)
  * Zero-land (exact mode on CPU devices, the row shape; ps_opencl_zeroland.c):
  * the working fields hold land as +0.0, a land buffer holds each land cell's
  * original NaN (payload and all; +0.0 for ocean), and a count buffer holds
- * each interior ocean cell's number of ocean neighbours (0 for land, isolated
- * and box-face cells). The neighbour sum is then a plain sum from +0.0 in the
+ * each interior ocean cell's number of ocean neighbours in one byte (0 for
+ * land, isolated and box-face cells: a quarter of a float stream's traffic). The neighbour sum is then a plain sum from +0.0 in the
  * contract's order: a land neighbour adds +0.0, the identity on a sum that
  * starts at +0.0 and so can never be -0.0 (an ocean -0.0 adds what the masked
- * sum adds), so s is bitwise the masked sum and n the masked count; the
+ * sum adds), so s is bitwise the masked sum and n (an integer 0..6, converted
+ * exactly) the masked count; the
  * update is the shared ps_diffusion7_update; cells with !(n > 0) keep their
  * value (land keeps +0.0, an isolated cell its value), exactly the cases in
  * which ps_diffusion7_cell keeps c. No compare-and-select per neighbour is
@@ -125,7 +126,7 @@ __kernel void ps_fast_diffusion7_row(PS_FAST_D7_ARGS)
  */
 #define PS_ZL_CELL(q)                                                                    \
     do {                                                                                 \
-        PS_REAL c_ = r[q], n_ = cn[q];                                                   \
+        PS_REAL c_ = r[q], n_ = (PS_REAL)cn[q];                                                   \
         PS_REAL s_ = (PS_REAL)0 + rkm[q];                                                \
         s_ = s_ + rkp[q];                                                                \
         s_ = s_ + rjm[q];                                                                \
@@ -136,7 +137,7 @@ __kernel void ps_fast_diffusion7_row(PS_FAST_D7_ARGS)
                                  : c_;                                                   \
     } while (0)
 
-__kernel void ps_zl_diffusion7_row(PS_FAST_D7_ARGS, __global const PS_REAL *restrict cnt)
+__kernel void ps_zl_diffusion7_row(PS_FAST_D7_ARGS, __global const uchar *restrict cnt)
 {
     const PS_REAL d = params[0];
     const uint j = (uint)get_global_id(0);
@@ -144,7 +145,7 @@ __kernel void ps_zl_diffusion7_row(PS_FAST_D7_ARGS, __global const PS_REAL *rest
     const size_t plane = (size_t)ny * nx;
     const size_t row = (size_t)k * plane + (size_t)j * nx;
     __global const PS_REAL *r = in + row;
-    __global const PS_REAL *cn = cnt + row;
+    __global const uchar *cn = cnt + row;
     __global PS_REAL *o = out + row;
     uint i;
 
@@ -197,9 +198,9 @@ __kernel void ps_zl_diffusion7_convert(__global PS_REAL *restrict a,
 }
 
 __kernel void ps_zl_diffusion7_count(__global const PS_REAL *restrict land,
-                                     __global PS_REAL *restrict cnt, PS_ZL_REGION_ARGS)
+                                     __global uchar *restrict cnt, PS_ZL_REGION_ARGS)
 {
-    PS_REAL n = (PS_REAL)0;
+    uchar n = 0;
     uint gk, gj, gi;
     PS_ZL_REGION_INDEX;
     gk = k0 + k;
@@ -207,12 +208,12 @@ __kernel void ps_zl_diffusion7_count(__global const PS_REAL *restrict land,
     gi = i0 + i;
     if (land[p] == land[p] && gk > 0 && gj > 0 && gi > 0 && gk + 1 < nz && gj + 1 < ny &&
         gi + 1 < nx) {
-        n += (land[p - plane] == land[p - plane]) ? (PS_REAL)1 : (PS_REAL)0;
-        n += (land[p + plane] == land[p + plane]) ? (PS_REAL)1 : (PS_REAL)0;
-        n += (land[p - nx] == land[p - nx]) ? (PS_REAL)1 : (PS_REAL)0;
-        n += (land[p + nx] == land[p + nx]) ? (PS_REAL)1 : (PS_REAL)0;
-        n += (land[p - 1] == land[p - 1]) ? (PS_REAL)1 : (PS_REAL)0;
-        n += (land[p + 1] == land[p + 1]) ? (PS_REAL)1 : (PS_REAL)0;
+        n += (land[p - plane] == land[p - plane]) ? 1 : 0;
+        n += (land[p + plane] == land[p + plane]) ? 1 : 0;
+        n += (land[p - nx] == land[p - nx]) ? 1 : 0;
+        n += (land[p + nx] == land[p + nx]) ? 1 : 0;
+        n += (land[p - 1] == land[p - 1]) ? 1 : 0;
+        n += (land[p + 1] == land[p + 1]) ? 1 : 0;
     }
     cnt[p] = n;
 }

@@ -1,7 +1,7 @@
 /*
  * The opencl plugin's zero-land representation of diffusion7's fast path
  * (exact mode, row shape): land kept as +0.0 in the working fields, its NaN
- * in a land buffer, and a per-cell count of ocean neighbours, so the step
+ * in a land buffer, and a per-cell count of ocean neighbours (one byte), so the step
  * kernel (ps_zl_diffusion7_row, ps_opencl_diffusion7.cl, where the bitwise
  * argument is) sums without masking. Uploads are converted on the device
  * (ps_zl_diffusion7_convert over the uploaded region, then
@@ -49,7 +49,7 @@ int ps_ocl_zl_create(ps_ocl_zl *z, cl_context ctx, cl_command_queue q, cl_progra
     static const char *const names[3] = {"ps_zl_diffusion7_convert", "ps_zl_diffusion7_count",
                                          "ps_zl_diffusion7_restore"};
     cl_kernel *ks[3];
-    const size_t bytes = ext[0] * ext[1] * ext[2] * es;
+    const size_t cells = ext[0] * ext[1] * ext[2];
     cl_int e;
     int b, a;
     ks[0] = &z->convert;
@@ -59,6 +59,7 @@ int ps_ocl_zl_create(ps_ocl_zl *z, cl_context ctx, cl_command_queue q, cl_progra
     for (b = 0; b < 2; b++) {
         cl_mem *m = b ? &z->cnt : &z->land;
         const cl_uchar zero = 0;
+        const size_t bytes = b ? cells : cells * es; /* counts: one byte each */
         *m = clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, NULL, &e);
         if (e != CL_SUCCESS) {
             *m = NULL;
