@@ -31,6 +31,18 @@
  */
 #define PS_OCL_KERNEL_ENV "PSTENCIL_OPENCL_KERNEL"
 
+/**
+ * Environment variable: zero-land steps fused per launch on CPU devices,
+ * "T" or "T,TJ,TK" (TJ x TK output rows per work-group); 0 or 1: none.
+ */
+#define PS_OCL_FUSE_ENV "PSTENCIL_OPENCL_FUSE"
+/** Default fusion: 2 steps per launch on 32 x 8-row tiles (docs/performance.md). */
+#define PS_OCL_FUSE_T 2
+#define PS_OCL_FUSE_TJ 32
+#define PS_OCL_FUSE_TK 8
+/** The most steps one launch may fuse. */
+#define PS_OCL_MAX_FUSE 16
+
 /** Launches queued before step() waits for the device (bounds runtime memory). */
 #define PS_OCL_MAX_QUEUED 4096
 
@@ -55,6 +67,9 @@ typedef struct ocl_ctx {
     size_t params_bytes;
     cl_kernel k[2];         /* k[b] reads buf[b], writes buf[1-b] */
     cl_kernel kzl[2];       /* the same in zero-land form (when zl.on) */
+    cl_kernel kf[2];        /* zero-land, fuse steps per launch (when zl.on, fuse > 1) */
+    cl_uint fuse;           /* steps per fused launch; 0: none */
+    size_t fglobal[2], flocal[2];
     ps_ocl_zl zl;           /* zero-land state (ps_opencl_zeroland.c) */
     char kname[128];        /* the kernel in use */
     int cur;                /* buffer holding the current field */
@@ -62,6 +77,7 @@ typedef struct ocl_ctx {
     int row;                /* the row shape: range over (j, k), i loop inside */
     size_t global[3], local[3];
     cl_event *ev;           /* step events not yet read (profiling) */
+    cl_uint *evsteps;       /* steps each of them ran */
     size_t nev, evcap;
     double *step_ms;        /* per-step device time (profiling) */
     size_t nstep, stepcap;
@@ -114,7 +130,7 @@ static int collect_events(ocl_ctx *c)
         if (r != CL_SUCCESS && !st)
             st = ps_ocl_fail(c->err, sizeof c->err, r, "clGetEventProfilingInfo");
         if (r == CL_SUCCESS) {
-            if (c->nstep == c->stepcap) {
+            if (c->nstep + PS_OCL_MAX_FUSE > c->stepcap) {
                 size_t cap = c->stepcap ? 2 * c->stepcap : 256;
                 double *grown = realloc(c->step_ms, cap * sizeof *grown);
                 if (!grown) {
@@ -126,8 +142,12 @@ static int collect_events(ocl_ctx *c)
                     c->stepcap = cap;
                 }
             }
-            if (c->nstep < c->stepcap)
-                c->step_ms[c->nstep++] = (double)(t1 - t0) * 1e-6;
+            {
+                /* a fused launch: its time shared evenly by its steps */
+                cl_uint m = c->evsteps[e] ? c->evsteps[e] : 1, q;
+                for (q = 0; q < m && c->nstep < c->stepcap; q++)
+                    c->step_ms[c->nstep++] = (double)(t1 - t0) * 1e-6 / m;
+            }
         }
         clReleaseEvent(c->ev[e]);
     }
@@ -147,11 +167,15 @@ static int ocl_finish(void *vc)
 static int ocl_step(void *vc, long nsteps)
 {
     ocl_ctx *c = vc;
-    long t;
+    long t, launches = 0;
     int st;
     cl_int e;
-    for (t = 0; t < nsteps; t++) {
+    for (t = 0; t < nsteps;) {
         cl_event *evp = NULL;
+        cl_kernel k;
+        cl_uint m = 1;
+        const size_t *global = c->global, *local = c->local;
+        cl_uint dims = c->dims;
         if (c->cfg.profile) {
             if (c->nev == c->evcap) {
                 if (c->evcap >= PS_OCL_MAX_QUEUED) {
@@ -162,28 +186,40 @@ static int ocl_step(void *vc, long nsteps)
                 } else {
                     size_t cap = c->evcap ? 2 * c->evcap : 64;
                     cl_event *grown = realloc(c->ev, cap * sizeof *grown);
-                    if (!grown) {
+                    cl_uint *grown_steps;
+                    if (grown)
+                        c->ev = grown;
+                    grown_steps = grown ? realloc(c->evsteps, cap * sizeof *grown_steps) : NULL;
+                    if (!grown_steps) {
                         snprintf(c->err, sizeof c->err, "out of memory for profiling events");
                         return PS_ENOMEM;
                     }
-                    c->ev = grown;
+                    c->evsteps = grown_steps;
                     c->evcap = cap;
                 }
             }
             evp = &c->ev[c->nev];
         }
-        e = clEnqueueNDRangeKernel(c->q, c->zl.on ? c->kzl[c->cur] : c->k[c->cur], c->dims,
-                                   NULL, c->global, c->local, 0, NULL, evp);
+        if (c->zl.on && c->fuse > 1 && nsteps - t >= (long)c->fuse) {
+            k = c->kf[c->cur];
+            m = c->fuse;
+            global = c->fglobal;
+            local = c->flocal;
+            dims = 2;
+        } else
+            k = c->zl.on ? c->kzl[c->cur] : c->k[c->cur];
+        e = clEnqueueNDRangeKernel(c->q, k, dims, NULL, global, local, 0, NULL, evp);
         if (e != CL_SUCCESS)
             return ps_ocl_fail(c->err, sizeof c->err, e,
-                               "clEnqueueNDRangeKernel (step %ld of %ld, global %zux%zux%zu, "
-                               "local %zux%zux%zu)",
-                               t + 1, nsteps, c->global[0], c->global[1], c->global[2],
-                               c->local[0], c->local[1], c->local[2]);
+                               "clEnqueueNDRangeKernel (step %ld of %ld, %u step%s, global "
+                               "%zux%zu, local %zux%zu)",
+                               t + 1, nsteps, m, m > 1 ? "s fused" : "", global[0], global[1],
+                               local[0], local[1]);
         if (evp)
-            c->nev++;
+            c->evsteps[c->nev++] = m;
         c->cur = 1 - c->cur; /* Jacobi: the output becomes the current field */
-        if ((t + 1) % PS_OCL_MAX_QUEUED == 0 && t + 1 < nsteps) {
+        t += m;
+        if (++launches % PS_OCL_MAX_QUEUED == 0 && t < nsteps) {
             /* bound the commands a runtime must hold for a very long step() */
             st = ocl_finish(c);
             if (st)
@@ -335,6 +371,8 @@ static void ocl_destroy(void *vc)
             clReleaseKernel(c->k[b]);
         if (c->kzl[b])
             clReleaseKernel(c->kzl[b]);
+        if (c->kf[b])
+            clReleaseKernel(c->kf[b]);
         if (c->buf[b])
             clReleaseMemObject(c->buf[b]);
     }
@@ -345,6 +383,7 @@ static void ocl_destroy(void *vc)
         clReleaseCommandQueue(c->q);
     /* the cl_context and program belong to the process-wide cache */
     free(c->ev);
+    free(c->evsteps);
     free(c->step_ms);
     free(c);
 }
@@ -489,6 +528,96 @@ static int set_args(ocl_ctx *c, cl_kernel k, int b, char *why, size_t whylen)
 }
 
 /*
+ * Fused zero-land steps (ps_zl_diffusion7_fused) on CPU devices when no
+ * work-group shape was asked for: PS_OCL_FUSE_T steps per launch on tiles of
+ * PS_OCL_FUSE_TJ x PS_OCL_FUSE_TK rows, or PSTENCIL_OPENCL_FUSE's; the tile
+ * is halved (larger side first) until its two local buffers fit the device's
+ * local memory and its work-items one work-group. Not fusing is never an
+ * error: it only costs speed.
+ */
+static int fuse_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
+{
+    const char *env = getenv(PS_OCL_FUSE_ENV);
+    unsigned long t = PS_OCL_FUSE_T, tj = PS_OCL_FUSE_TJ, tk = PS_OCL_FUSE_TK;
+    cl_ulong lmem = 0;
+    size_t kwg = 0, bytes;
+    cl_uint targ;
+    cl_int e;
+    int b, user = c->cfg.block[0] > 0 || c->cfg.block[1] > 0 || c->cfg.block[2] > 0;
+    if (env && *env) {
+        char *end;
+        t = strtoul(env, &end, 10);
+        if (*end == ',') {
+            tj = strtoul(end + 1, &end, 10);
+            if (*end == ',')
+                tk = strtoul(end + 1, &end, 10);
+            else
+                end = (char *)"x";
+        }
+        if (*end || t > PS_OCL_MAX_FUSE || tj < 1 || tk < 1 || tj > 4096 || tk > 4096) {
+            snprintf(why, whylen, PS_OCL_FUSE_ENV "='%s': expected T or T,TJ,TK (T 0..%d, "
+                     "TJ and TK >= 1)", env, PS_OCL_MAX_FUSE);
+            return PS_EINVAL;
+        }
+    } else if (user || !(c->dev->type & CL_DEVICE_TYPE_CPU))
+        return PS_OK;
+    if (t < 2)
+        return PS_OK;
+    if (tj > c->g.ny)
+        tj = c->g.ny;
+    if (tk > c->g.nz)
+        tk = c->g.nz;
+    e = clGetDeviceInfo(c->dev->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof lmem, &lmem, NULL);
+    if (e != CL_SUCCESS)
+        return ps_ocl_fail(why, whylen, e, "clGetDeviceInfo(CL_DEVICE_LOCAL_MEM_SIZE)");
+    for (b = 0; b < 2; b++) {
+        c->kf[b] = clCreateKernel(prog, "ps_zl_diffusion7_fused", &e);
+        if (e != CL_SUCCESS) {
+            c->kf[b] = NULL;
+            return ps_ocl_fail(why, whylen, e, "clCreateKernel(ps_zl_diffusion7_fused)");
+        }
+    }
+    e = clGetKernelWorkGroupInfo(c->kf[0], c->dev->device, CL_KERNEL_WORK_GROUP_SIZE,
+                                 sizeof kwg, &kwg, NULL);
+    if (e != CL_SUCCESS)
+        return ps_ocl_fail(why, whylen, e, "clGetKernelWorkGroupInfo(ps_zl_diffusion7_fused)");
+    for (;;) {
+        size_t hj = tj + 2 * t, hk = tk + 2 * t;
+        bytes = hj * hk * c->g.nx * c->es;
+        if (hj <= c->dev->max_item[0] && hk <= c->dev->max_item[1] && hj * hk <= kwg &&
+            bytes <= lmem / 2)
+            break;
+        if (tj == 1 && tk == 1)
+            return PS_OK; /* does not fit: unfused steps */
+        if (tj >= tk)
+            tj = (tj + 1) / 2;
+        else
+            tk = (tk + 1) / 2;
+    }
+    c->flocal[0] = tj + 2 * t;
+    c->flocal[1] = tk + 2 * t;
+    c->fglobal[0] = (c->g.ny + tj - 1) / tj * c->flocal[0];
+    c->fglobal[1] = (c->g.nz + tk - 1) / tk * c->flocal[1];
+    targ = (cl_uint)t;
+    for (b = 0; b < 2; b++) {
+        int st = set_args(c, c->kf[b], b, why, whylen);
+        if (st)
+            return st;
+        e = clSetKernelArg(c->kf[b], 12, sizeof c->zl.cnt, &c->zl.cnt);
+        if (e == CL_SUCCESS)
+            e = clSetKernelArg(c->kf[b], 13, bytes, NULL);
+        if (e == CL_SUCCESS)
+            e = clSetKernelArg(c->kf[b], 14, bytes, NULL);
+        if (e == CL_SUCCESS)
+            e = clSetKernelArg(c->kf[b], 15, sizeof targ, &targ);
+        if (e != CL_SUCCESS)
+            return ps_ocl_fail(why, whylen, e, "clSetKernelArg(ps_zl_diffusion7_fused)");
+    }
+    c->fuse = (cl_uint)t;
+    return PS_OK;
+}
+
+/*
  * Zero-land (ps_opencl_zeroland.c) where it applies: diffusion7's fast path
  * in exact mode in the row shape (the CPU default), with 0 <= D <= 1, unless
  * PSTENCIL_OPENCL_ZERO_LAND=0. Measured effect: docs/performance.md.
@@ -533,7 +662,7 @@ static int zl_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
             return ps_ocl_fail(why, whylen, e, "clSetKernelArg(ps_zl_diffusion7_row, 12)");
     }
     c->zl.on = 1;
-    return PS_OK;
+    return fuse_setup(c, prog, why, whylen);
 }
 
 /* The read-only buffer of packed kernel parameters (at least one element). */

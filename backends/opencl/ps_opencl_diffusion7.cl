@@ -167,6 +167,91 @@ __kernel void ps_zl_diffusion7_row(PS_FAST_D7_ARGS, __global const uchar *restri
 #undef PS_ZL_CELL
 
 /*
+ * ps_zl_diffusion7_fused: T zero-land steps in one launch (temporal blocking
+ * in local memory). A work-group owns a tile of whole rows, TJ x TK output
+ * rows (j, k) with all of i, and one work-item per row of the tile grown by a
+ * T-deep halo: local size (TJ + 2T, TK + 2T), global range the tiles side by
+ * side, so group (gj, gk) outputs rows j0 = gj*TJ.., k0 = gk*TK... The halo
+ * tile is read into local buffer a (rows outside the box as +0.0); step s
+ * (1..T) computes the rows at least s away from the halo tile's edge, from a
+ * into b or b into a, and the last step writes the output rows to out. Each
+ * row is computed exactly as ps_zl_diffusion7_row computes it (box-face rows
+ * and the first and last cell of a row copied, the rest PS_ZL_CELL), so every
+ * intermediate value is bitwise the value the unfused steps store; the halo
+ * rows are recomputed by the neighbouring tiles. Arguments: the row kernel's,
+ * then the two local buffers ((TJ + 2T) (TK + 2T) nx values each) and T.
+ */
+#define PS_ZL_ROW(o, r, rkm, rkp, rjm, rjp, cn)                                          \
+    do {                                                                                 \
+        uint i;                                                                          \
+        o[0] = r[0];                                                                     \
+        for (i = 1; i < nx - 1; i++) {                                                   \
+            PS_REAL c_ = r[i], n_ = (PS_REAL)cn[i];                                               \
+            PS_REAL s_ = (PS_REAL)0 + rkm[i];                                            \
+            s_ = s_ + rkp[i];                                                            \
+            s_ = s_ + rjm[i];                                                            \
+            s_ = s_ + rjp[i];                                                            \
+            s_ = s_ + r[i - 1];                                                          \
+            s_ = s_ + r[i + 1];                                                          \
+            o[i] = (n_ > (PS_REAL)0) ? PS_CAT(ps_diffusion7_update, PS_SUFFIX)(c_, s_, n_, d) \
+                                     : c_;                                               \
+        }                                                                                \
+        o[nx - 1] = r[nx - 1];                                                           \
+    } while (0)
+
+__kernel void ps_zl_diffusion7_fused(PS_FAST_D7_ARGS, __global const uchar *restrict cnt,
+                                     __local PS_REAL *la, __local PS_REAL *lb, const uint T)
+{
+    const PS_REAL d = params[0];
+    const uint hj = (uint)get_local_size(0), hk = (uint)get_local_size(1);
+    const uint jj = (uint)get_local_id(0), kk = (uint)get_local_id(1);
+    const uint tj = hj - 2 * T, tk = hk - 2 * T;
+    /* the row's box coordinates, as signed: the halo reaches outside the box */
+    const long j = (long)get_group_id(0) * tj - (long)T + (long)jj;
+    const long k = (long)get_group_id(1) * tk - (long)T + (long)kk;
+    const int inbox = j >= 0 && k >= 0 && j < (long)ny && k < (long)nz;
+    const int face = j == 0 || k == 0 || j == (long)ny - 1 || k == (long)nz - 1 || nx < 3;
+    const size_t plane = (size_t)ny * nx;
+    const size_t lrow = ((size_t)kk * hj + jj) * nx, lplane = (size_t)hj * nx;
+    const size_t grow = inbox ? (size_t)k * plane + (size_t)j * nx : 0;
+    uint s, i;
+
+    if (inbox)
+        for (i = 0; i < nx; i++)
+            la[lrow + i] = in[grow + i];
+    else
+        for (i = 0; i < nx; i++)
+            la[lrow + i] = (PS_REAL)0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (s = 1; s <= T; s++) {
+        __local const PS_REAL *src = (s & 1) ? la : lb;
+        __local PS_REAL *dst = (s & 1) ? lb : la;
+        if (inbox && jj >= s && jj < hj - s && kk >= s && kk < hk - s) {
+            __local const PS_REAL *r = src + lrow;
+            if (s == T) {
+                __global PS_REAL *o = out + grow;
+                if (face)
+                    for (i = 0; i < nx; i++)
+                        o[i] = r[i];
+                else
+                    PS_ZL_ROW(o, r, (r - lplane), (r + lplane), (r - nx), (r + nx),
+                              (cnt + grow));
+            } else {
+                __local PS_REAL *o = dst + lrow;
+                if (face)
+                    for (i = 0; i < nx; i++)
+                        o[i] = r[i];
+                else
+                    PS_ZL_ROW(o, r, (r - lplane), (r + lplane), (r - nx), (r + nx),
+                              (cnt + grow));
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}
+#undef PS_ZL_ROW
+
+/*
  * The zero-land conversions, each a 3-D range over a region of the box
  * (extents ck x cj x ci at origin k0, j0, i0; i fastest).
  * ps_zl_diffusion7_convert: land[p] = the cell's NaN or +0.0, a[p] = +0.0 for
