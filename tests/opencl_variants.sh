@@ -3,8 +3,8 @@
 # the other code paths: each kernel shape (PSTENCIL_OPENCL_KERNEL=ij|ijk|row)
 # with a forced, odd work-group shape, the row kernel with NaN land
 # (PSTENCIL_OPENCL_ZERO_LAND=0; zero-land is its default in exact mode), its
-# zero-land steps unfused and fused three at a time on odd tiles
-# (PSTENCIL_OPENCL_FUSE=0, =3,5,3), and
+# zero-land steps fused two at a time on the default tiles and three at a
+# time on odd tiles (PSTENCIL_OPENCL_FUSE=2, =3,5,3), and
 # the float quotient computed in
 # double (the path for devices without correctly rounded float division),
 # each bitwise equal to the reference; and a program that does not compile
@@ -20,7 +20,7 @@ PSTENCIL_OPENCL_KERNEL=ij "$prog" --block 3,5 || fail "(i,j) kernel, local size 
 PSTENCIL_OPENCL_KERNEL=row "$prog" --block 5,3 || fail "row kernel, local size 5,3"
 PSTENCIL_OPENCL_KERNEL=row PSTENCIL_OPENCL_ZERO_LAND=0 "$prog" \
   || fail "row kernel with NaN land (zero-land off)"
-PSTENCIL_OPENCL_KERNEL=row PSTENCIL_OPENCL_FUSE=0 "$prog" || fail "zero-land, unfused steps"
+PSTENCIL_OPENCL_KERNEL=row PSTENCIL_OPENCL_FUSE=2 "$prog" || fail "zero-land, 2 fused steps"
 PSTENCIL_OPENCL_KERNEL=row PSTENCIL_OPENCL_FUSE=3,5,3 "$prog" \
   || fail "zero-land, 3 fused steps on 5x3-row tiles"
 PSTENCIL_OPENCL_BUILD_OPTIONS=-DPS_REAL=no_such_type "$prog" --build-fails \

@@ -32,12 +32,11 @@
 #define PS_OCL_KERNEL_ENV "PSTENCIL_OPENCL_KERNEL"
 
 /**
- * Environment variable: zero-land steps fused per launch on CPU devices,
- * "T" or "T,TJ,TK" (TJ x TK output rows per work-group); 0 or 1: none.
+ * Environment variable: zero-land steps fused per launch, "T" or "T,TJ,TK"
+ * (TJ x TK output rows per work-group, default 32 x 8); unset, 0 or 1: none
+ * (opt-in until measured faster on a quiet machine: docs/performance.md).
  */
 #define PS_OCL_FUSE_ENV "PSTENCIL_OPENCL_FUSE"
-/** Default fusion: 2 steps per launch on 32 x 8-row tiles (docs/performance.md). */
-#define PS_OCL_FUSE_T 2
 #define PS_OCL_FUSE_TJ 32
 #define PS_OCL_FUSE_TK 8
 /** The most steps one launch may fuse. */
@@ -528,22 +527,22 @@ static int set_args(ocl_ctx *c, cl_kernel k, int b, char *why, size_t whylen)
 }
 
 /*
- * Fused zero-land steps (ps_zl_diffusion7_fused) on CPU devices when no
- * work-group shape was asked for: PS_OCL_FUSE_T steps per launch on tiles of
- * PS_OCL_FUSE_TJ x PS_OCL_FUSE_TK rows, or PSTENCIL_OPENCL_FUSE's; the tile
- * is halved (larger side first) until its two local buffers fit the device's
- * local memory and its work-items one work-group. Not fusing is never an
- * error: it only costs speed.
+ * Fused zero-land steps (ps_zl_diffusion7_fused) when PSTENCIL_OPENCL_FUSE
+ * asks for them: T steps per launch on tiles of TJ x TK rows (default
+ * PS_OCL_FUSE_TJ x PS_OCL_FUSE_TK); the tile is halved (larger side first)
+ * until its two local buffers fit the device's local memory and its
+ * work-items one work-group. Not fusing is never an error: it only costs
+ * speed.
  */
 static int fuse_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
 {
     const char *env = getenv(PS_OCL_FUSE_ENV);
-    unsigned long t = PS_OCL_FUSE_T, tj = PS_OCL_FUSE_TJ, tk = PS_OCL_FUSE_TK;
+    unsigned long t = 0, tj = PS_OCL_FUSE_TJ, tk = PS_OCL_FUSE_TK;
     cl_ulong lmem = 0;
     size_t kwg = 0, bytes;
     cl_uint targ;
     cl_int e;
-    int b, user = c->cfg.block[0] > 0 || c->cfg.block[1] > 0 || c->cfg.block[2] > 0;
+    int b;
     if (env && *env) {
         char *end;
         t = strtoul(env, &end, 10);
@@ -559,7 +558,7 @@ static int fuse_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
                      "TJ and TK >= 1)", env, PS_OCL_MAX_FUSE);
             return PS_EINVAL;
         }
-    } else if (user || !(c->dev->type & CL_DEVICE_TYPE_CPU))
+    } else
         return PS_OK;
     if (t < 2)
         return PS_OK;
