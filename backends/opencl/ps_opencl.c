@@ -68,7 +68,7 @@ typedef struct ocl_ctx {
     cl_kernel kzl[2];       /* the same in zero-land form (when zl.on) */
     cl_kernel kf[2];        /* zero-land, fuse steps per launch (when zl.on, fuse > 1) */
     cl_uint fuse;           /* steps per fused launch; 0: none */
-    size_t fglobal[2], flocal[2];
+    size_t fglobal[3], flocal[3];   /* the fused range (2-D: third entries 1) */
     ps_ocl_zl zl;           /* zero-land state (ps_opencl_zeroland.c) */
     char kname[128];        /* the kernel in use */
     int cur;                /* buffer holding the current field */
@@ -211,9 +211,9 @@ static int ocl_step(void *vc, long nsteps)
         if (e != CL_SUCCESS)
             return ps_ocl_fail(c->err, sizeof c->err, e,
                                "clEnqueueNDRangeKernel (step %ld of %ld, %u step%s, global "
-                               "%zux%zu, local %zux%zu)",
+                               "%zux%zux%zu, local %zux%zux%zu)",
                                t + 1, nsteps, m, m > 1 ? "s fused" : "", global[0], global[1],
-                               local[0], local[1]);
+                               global[2], local[0], local[1], local[2]);
         if (evp)
             c->evsteps[c->nev++] = m;
         c->cur = 1 - c->cur; /* Jacobi: the output becomes the current field */
@@ -595,6 +595,7 @@ static int fuse_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
     }
     c->flocal[0] = tj + 2 * t;
     c->flocal[1] = tk + 2 * t;
+    c->flocal[2] = c->fglobal[2] = 1;
     c->fglobal[0] = (c->g.ny + tj - 1) / tj * c->flocal[0];
     c->fglobal[1] = (c->g.nz + tk - 1) / tk * c->flocal[1];
     targ = (cl_uint)t;
