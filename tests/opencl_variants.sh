@@ -1,7 +1,11 @@
 #!/bin/sh
 # The exact-mode suite (every stencil, generic kernels and fast path) again on
 # the other code paths: each kernel shape (PSTENCIL_OPENCL_KERNEL=ij|ijk|row)
-# with a forced, odd work-group shape, and the float quotient computed in
+# with a forced, odd work-group shape, the row kernel with NaN land
+# (PSTENCIL_OPENCL_ZERO_LAND=0; zero-land is its default in exact mode), its
+# zero-land steps fused two at a time on the default tiles and three at a
+# time on odd tiles (PSTENCIL_OPENCL_FUSE=2, =3,5,3), and
+# the float quotient computed in
 # double (the path for devices without correctly rounded float division),
 # each bitwise equal to the reference; and a program that does not compile
 # (the error carries the build log).
@@ -14,6 +18,11 @@ prog="$top_builddir/tests/test_opencl"
 PSTENCIL_OPENCL_KERNEL=ijk "$prog" --block 16,4,2 || fail "3-D kernel, local size 16,4,2"
 PSTENCIL_OPENCL_KERNEL=ij "$prog" --block 3,5 || fail "(i,j) kernel, local size 3,5"
 PSTENCIL_OPENCL_KERNEL=row "$prog" --block 5,3 || fail "row kernel, local size 5,3"
+PSTENCIL_OPENCL_KERNEL=row PSTENCIL_OPENCL_ZERO_LAND=0 "$prog" \
+  || fail "row kernel with NaN land (zero-land off)"
+PSTENCIL_OPENCL_KERNEL=row PSTENCIL_OPENCL_FUSE=2 "$prog" || fail "zero-land, 2 fused steps"
+PSTENCIL_OPENCL_KERNEL=row PSTENCIL_OPENCL_FUSE=3,5,3 "$prog" \
+  || fail "zero-land, 3 fused steps on 5x3-row tiles"
 PSTENCIL_OPENCL_BUILD_OPTIONS=-DPS_REAL=no_such_type "$prog" --build-fails \
   || fail "a program that does not compile"
 if grep -q "fp64 yes" "$TMP/log"; then

@@ -9,6 +9,7 @@
  * path too; boxes with a nonzero origin inside a larger global grid (ghost
  * layers, some faces global), equal to the reference on the same box and,
  * outside the ghost layers, to the whole-grid run; region upload/download;
+ * zero-land's region conversions and its switch back to NaN land mid-run;
  * profiling; fast mode within a bound with the NaN mask intact for every
  * stencil; errors for bad devices, local sizes and boxes.
  *
@@ -481,6 +482,72 @@ done:
 }
 
 /*
+ * Zero-land on the row kernel (the CPU default, ps_opencl_zeroland.c): region
+ * uploads between steps that turn ocean into land and land into ocean, a
+ * region download, then a region holding a value zero-land cannot keep
+ * (1e37 > FLT_MAX / 64: the context goes back to NaN land mid-run), each
+ * bitwise the reference's. On a device without the row default the same
+ * checks run on its kernels.
+ */
+static void check_zero_land(ps_backend *ocl, ps_backend *ref)
+{
+    ps_grid g = {6, 9, 14};
+    ps_region r = {{1, 2, 3}, {2, 3, 4}};
+    ps_config base;
+    ps_field in = {0}, got = {0}, want = {0};
+    ps_context *co = NULL, *cr = NULL;
+    float blk[24], bgot[24], bwant[24];
+    size_t bytes, q;
+    int round;
+    char why[256];
+    if (base_config(&base, ps_stencil_find("diffusion7"), g, PS_FLOAT32, 0, NULL))
+        return;
+    if (ps_field_alloc(&in, g, PS_FLOAT32) || ps_field_alloc(&got, g, PS_FLOAT32) ||
+        ps_field_alloc(&want, g, PS_FLOAT32)) {
+        FAILF("alloc zero-land");
+        goto done;
+    }
+    bytes = ps_field_cells(&in) * sizeof(float);
+    fill(&in, FILL_OCEAN, 777);
+    co = open_ctx(ocl, &base, &in, PS_MODE_EXACT, 0);
+    cr = open_ctx(ref, &base, &in, PS_MODE_EXACT, 0);
+    if (!co || !cr)
+        goto done;
+    for (round = 0; round < 3; round++) {
+        for (q = 0; q < 24; q++)
+            blk[q] = (q + (size_t)round) % 5 == 0 ? NAN : 10.0f + (float)q;
+        if (round == 2)
+            blk[7] = 1e37f;
+        if (ps_context_step(co, 3) || ps_context_step(cr, 3) ||
+            ps_context_download(co, bgot, &r) || ps_context_download(cr, bwant, &r) ||
+            ps_context_upload(co, blk, &r) || ps_context_upload(cr, blk, &r) ||
+            ps_context_step(co, 2) || ps_context_step(cr, 2)) {
+            FAILF("zero-land round %d: %s", round, ps_error_detail());
+            goto done;
+        }
+        if (memcmp(bgot, bwant, sizeof bgot))
+            FAILF("zero-land round %d: region download differs", round);
+        poison(got.data, bytes);
+        poison(want.data, bytes);
+        if (ps_context_download(co, got.data, NULL) || ps_context_download(cr, want.data, NULL)) {
+            FAILF("zero-land download: %s", ps_error_detail());
+            goto done;
+        }
+        if (memcmp(got.data, want.data, bytes)) {
+            first_diff(&got, &want, why, sizeof why);
+            FAILF("zero-land round %d: %s", round, why);
+        }
+    }
+done:
+    ps_context_destroy(co);
+    ps_context_destroy(cr);
+    ps_field_free(&in);
+    ps_field_free(&got);
+    ps_field_free(&want);
+    ps_params_free(&base.params);
+}
+
+/*
  * Profiling: every step timed, also across the 4096-launch bound where
  * step() waits for the device and reads the events so far; the long run is
  * still bitwise the reference's.
@@ -812,6 +879,7 @@ int main(int argc, char **argv)
     if (!nfast)
         FAILF("the opencl plugin lists no fast path among the %d stencils", ps_stencil_count());
     check_regions(ocl);
+    check_zero_land(ocl, ref);
     check_profile(ocl, ref);
     check_errors(ocl, ndev);
     ps_backend_close(ocl);

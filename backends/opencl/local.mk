@@ -13,7 +13,7 @@ ps_ocl_wrappers = backends/opencl/ps_opencl_generic.cl backends/opencl/ps_opencl
 ps_ocl_embedded = $(PS_KERNEL_FILES) $(ps_ocl_wrappers)
 ps_ocl_sources = backends/opencl/ps_opencl.h backends/opencl/ps_opencl.c \
 	backends/opencl/ps_opencl_device.c backends/opencl/ps_opencl_errors.c \
-	backends/opencl/ps_opencl_program.c
+	backends/opencl/ps_opencl_program.c backends/opencl/ps_opencl_zeroland.c
 
 if PS_BUILD_OPENCL
 pkglib_LTLIBRARIES += backends/opencl/pstencil_opencl.la

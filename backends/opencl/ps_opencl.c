@@ -31,6 +31,17 @@
  */
 #define PS_OCL_KERNEL_ENV "PSTENCIL_OPENCL_KERNEL"
 
+/**
+ * Environment variable: zero-land steps fused per launch, "T" or "T,TJ,TK"
+ * (TJ x TK output rows per work-group, default 32 x 8); unset, 0 or 1: none
+ * (opt-in until measured faster on a quiet machine: docs/performance.md).
+ */
+#define PS_OCL_FUSE_ENV "PSTENCIL_OPENCL_FUSE"
+#define PS_OCL_FUSE_TJ 32
+#define PS_OCL_FUSE_TK 8
+/** The most steps one launch may fuse. */
+#define PS_OCL_MAX_FUSE 16
+
 /** Launches queued before step() waits for the device (bounds runtime memory). */
 #define PS_OCL_MAX_QUEUED 4096
 
@@ -54,12 +65,18 @@ typedef struct ocl_ctx {
     cl_mem params;          /* packed kernel parameters (ps_params_pack), read-only */
     size_t params_bytes;
     cl_kernel k[2];         /* k[b] reads buf[b], writes buf[1-b] */
+    cl_kernel kzl[2];       /* the same in zero-land form (when zl.on) */
+    cl_kernel kf[2];        /* zero-land, fuse steps per launch (when zl.on, fuse > 1) */
+    cl_uint fuse;           /* steps per fused launch; 0: none */
+    size_t fglobal[3], flocal[3];   /* the fused range (2-D: third entries 1) */
+    ps_ocl_zl zl;           /* zero-land state (ps_opencl_zeroland.c) */
     char kname[128];        /* the kernel in use */
     int cur;                /* buffer holding the current field */
     cl_uint dims;
     int row;                /* the row shape: range over (j, k), i loop inside */
     size_t global[3], local[3];
     cl_event *ev;           /* step events not yet read (profiling) */
+    cl_uint *evsteps;       /* steps each of them ran */
     size_t nev, evcap;
     double *step_ms;        /* per-step device time (profiling) */
     size_t nstep, stepcap;
@@ -112,7 +129,7 @@ static int collect_events(ocl_ctx *c)
         if (r != CL_SUCCESS && !st)
             st = ps_ocl_fail(c->err, sizeof c->err, r, "clGetEventProfilingInfo");
         if (r == CL_SUCCESS) {
-            if (c->nstep == c->stepcap) {
+            if (c->nstep + PS_OCL_MAX_FUSE > c->stepcap) {
                 size_t cap = c->stepcap ? 2 * c->stepcap : 256;
                 double *grown = realloc(c->step_ms, cap * sizeof *grown);
                 if (!grown) {
@@ -124,8 +141,12 @@ static int collect_events(ocl_ctx *c)
                     c->stepcap = cap;
                 }
             }
-            if (c->nstep < c->stepcap)
-                c->step_ms[c->nstep++] = (double)(t1 - t0) * 1e-6;
+            {
+                /* a fused launch: its time shared evenly by its steps */
+                cl_uint m = c->evsteps[e] ? c->evsteps[e] : 1, q;
+                for (q = 0; q < m && c->nstep < c->stepcap; q++)
+                    c->step_ms[c->nstep++] = (double)(t1 - t0) * 1e-6 / m;
+            }
         }
         clReleaseEvent(c->ev[e]);
     }
@@ -145,11 +166,15 @@ static int ocl_finish(void *vc)
 static int ocl_step(void *vc, long nsteps)
 {
     ocl_ctx *c = vc;
-    long t;
+    long t, launches = 0;
     int st;
     cl_int e;
-    for (t = 0; t < nsteps; t++) {
+    for (t = 0; t < nsteps;) {
         cl_event *evp = NULL;
+        cl_kernel k;
+        cl_uint m = 1;
+        const size_t *global = c->global, *local = c->local;
+        cl_uint dims = c->dims;
         if (c->cfg.profile) {
             if (c->nev == c->evcap) {
                 if (c->evcap >= PS_OCL_MAX_QUEUED) {
@@ -160,28 +185,40 @@ static int ocl_step(void *vc, long nsteps)
                 } else {
                     size_t cap = c->evcap ? 2 * c->evcap : 64;
                     cl_event *grown = realloc(c->ev, cap * sizeof *grown);
-                    if (!grown) {
+                    cl_uint *grown_steps;
+                    if (grown)
+                        c->ev = grown;
+                    grown_steps = grown ? realloc(c->evsteps, cap * sizeof *grown_steps) : NULL;
+                    if (!grown_steps) {
                         snprintf(c->err, sizeof c->err, "out of memory for profiling events");
                         return PS_ENOMEM;
                     }
-                    c->ev = grown;
+                    c->evsteps = grown_steps;
                     c->evcap = cap;
                 }
             }
             evp = &c->ev[c->nev];
         }
-        e = clEnqueueNDRangeKernel(c->q, c->k[c->cur], c->dims, NULL, c->global, c->local, 0,
-                                   NULL, evp);
+        if (c->zl.on && c->fuse > 1 && nsteps - t >= (long)c->fuse) {
+            k = c->kf[c->cur];
+            m = c->fuse;
+            global = c->fglobal;
+            local = c->flocal;
+            dims = 2;
+        } else
+            k = c->zl.on ? c->kzl[c->cur] : c->k[c->cur];
+        e = clEnqueueNDRangeKernel(c->q, k, dims, NULL, global, local, 0, NULL, evp);
         if (e != CL_SUCCESS)
             return ps_ocl_fail(c->err, sizeof c->err, e,
-                               "clEnqueueNDRangeKernel (step %ld of %ld, global %zux%zux%zu, "
-                               "local %zux%zux%zu)",
-                               t + 1, nsteps, c->global[0], c->global[1], c->global[2],
-                               c->local[0], c->local[1], c->local[2]);
+                               "clEnqueueNDRangeKernel (step %ld of %ld, %u step%s, global "
+                               "%zux%zux%zu, local %zux%zux%zu)",
+                               t + 1, nsteps, m, m > 1 ? "s fused" : "", global[0], global[1],
+                               global[2], local[0], local[1], local[2]);
         if (evp)
-            c->nev++;
+            c->evsteps[c->nev++] = m;
         c->cur = 1 - c->cur; /* Jacobi: the output becomes the current field */
-        if ((t + 1) % PS_OCL_MAX_QUEUED == 0 && t + 1 < nsteps) {
+        t += m;
+        if (++launches % PS_OCL_MAX_QUEUED == 0 && t < nsteps) {
             /* bound the commands a runtime must hold for a very long step() */
             st = ocl_finish(c);
             if (st)
@@ -214,6 +251,17 @@ static int ocl_upload(void *vc, const void *host, const ps_region *r)
     int st = ps_plugin_region_check(&c->g, r, c->err, sizeof c->err);
     if (st)
         return st;
+    if (c->zl.on) {
+        size_t n = r ? r->count.nz * r->count.ny * r->count.nx : c->g.nz * c->g.ny * c->g.nx;
+        if (!ps_ocl_zl_fits(host, n, c->es == sizeof(double))) {
+            /* a value that could overflow: back to NaN land for good */
+            st = ps_ocl_zl_restore(&c->zl, c->q, c->buf[c->cur], c->buf[c->cur], NULL, c->err,
+                                   sizeof c->err);
+            if (st)
+                return st;
+            c->zl.on = 0;
+        }
+    }
     if (!r) {
         e = clEnqueueWriteBuffer(c->q, c->buf[c->cur], CL_TRUE, 0, c->bytes, host, 0, NULL, NULL);
         if (e != CL_SUCCESS)
@@ -228,6 +276,11 @@ static int ocl_upload(void *vc, const void *host, const ps_region *r)
         if (e != CL_SUCCESS)
             return ps_ocl_fail(c->err, sizeof c->err, e, "clEnqueueWriteBufferRect");
     }
+    if (c->zl.on) {
+        st = ps_ocl_zl_convert(&c->zl, c->q, c->buf[c->cur], r, c->err, sizeof c->err);
+        if (st)
+            return st;
+    }
     c->upload_ms += ps_plugin_now_ms() - t0;
     return PS_OK;
 }
@@ -237,18 +290,26 @@ static int ocl_download(void *vc, void *host, const ps_region *r)
     ocl_ctx *c = vc;
     double t0 = ps_plugin_now_ms();
     cl_int e;
+    cl_mem src = c->buf[c->cur];
     int st = ps_plugin_region_check(&c->g, r, c->err, sizeof c->err);
     if (st)
         return st;
+    if (c->zl.on) {
+        /* land's NaN back, into the spare buffer (the next step overwrites it) */
+        src = c->buf[1 - c->cur];
+        st = ps_ocl_zl_restore(&c->zl, c->q, c->buf[c->cur], src, r, c->err, sizeof c->err);
+        if (st)
+            return st;
+    }
     if (!r) {
-        e = clEnqueueReadBuffer(c->q, c->buf[c->cur], CL_TRUE, 0, c->bytes, host, 0, NULL, NULL);
+        e = clEnqueueReadBuffer(c->q, src, CL_TRUE, 0, c->bytes, host, 0, NULL, NULL);
         if (e != CL_SUCCESS)
             return ps_ocl_fail(c->err, sizeof c->err, e, "clEnqueueReadBuffer (%zu bytes)",
                                c->bytes);
     } else if (r->count.nz && r->count.ny && r->count.nx) {
         size_t bo[3], ho[3], reg[3];
         rect(c, r, bo, ho, reg);
-        e = clEnqueueReadBufferRect(c->q, c->buf[c->cur], CL_TRUE, bo, ho, reg, c->g.nx * c->es,
+        e = clEnqueueReadBufferRect(c->q, src, CL_TRUE, bo, ho, reg, c->g.nx * c->es,
                                     c->g.ny * c->g.nx * c->es, reg[0], reg[0] * reg[1], host, 0,
                                     NULL, NULL);
         if (e != CL_SUCCESS)
@@ -307,15 +368,21 @@ static void ocl_destroy(void *vc)
     for (b = 0; b < 2; b++) {
         if (c->k[b])
             clReleaseKernel(c->k[b]);
+        if (c->kzl[b])
+            clReleaseKernel(c->kzl[b]);
+        if (c->kf[b])
+            clReleaseKernel(c->kf[b]);
         if (c->buf[b])
             clReleaseMemObject(c->buf[b]);
     }
     if (c->params)
         clReleaseMemObject(c->params);
+    ps_ocl_zl_release(&c->zl);
     if (c->q)
         clReleaseCommandQueue(c->q);
     /* the cl_context and program belong to the process-wide cache */
     free(c->ev);
+    free(c->evsteps);
     free(c->step_ms);
     free(c);
 }
@@ -433,7 +500,7 @@ static int pick_kernel(ocl_ctx *c, const char *kshape, char *why, size_t whylen)
 }
 
 /* Kernel arguments: in, out, parameters, box extents, origin, global grid. */
-static int set_args(ocl_ctx *c, int b, char *why, size_t whylen)
+static int set_args(ocl_ctx *c, cl_kernel k, int b, char *why, size_t whylen)
 {
     const ps_box *box = &c->cfg.box;
     const cl_uint ext[3] = {(cl_uint)c->g.nz, (cl_uint)c->g.ny, (cl_uint)c->g.nx};
@@ -443,20 +510,159 @@ static int set_args(ocl_ctx *c, int b, char *why, size_t whylen)
                              (cl_long)box->global.nx};
     cl_int e = CL_SUCCESS;
     cl_uint a = 0, q;
-    e = clSetKernelArg(c->k[b], a++, sizeof(cl_mem), &c->buf[b]);
+    e = clSetKernelArg(k, a++, sizeof(cl_mem), &c->buf[b]);
     if (e == CL_SUCCESS)
-        e = clSetKernelArg(c->k[b], a++, sizeof(cl_mem), &c->buf[1 - b]);
+        e = clSetKernelArg(k, a++, sizeof(cl_mem), &c->buf[1 - b]);
     if (e == CL_SUCCESS)
-        e = clSetKernelArg(c->k[b], a++, sizeof(cl_mem), &c->params);
+        e = clSetKernelArg(k, a++, sizeof(cl_mem), &c->params);
     for (q = 0; q < 3 && e == CL_SUCCESS; q++)
-        e = clSetKernelArg(c->k[b], a++, sizeof ext[q], &ext[q]);
+        e = clSetKernelArg(k, a++, sizeof ext[q], &ext[q]);
     for (q = 0; q < 3 && e == CL_SUCCESS; q++)
-        e = clSetKernelArg(c->k[b], a++, sizeof org[q], &org[q]);
+        e = clSetKernelArg(k, a++, sizeof org[q], &org[q]);
     for (q = 0; q < 3 && e == CL_SUCCESS; q++)
-        e = clSetKernelArg(c->k[b], a++, sizeof glob[q], &glob[q]);
+        e = clSetKernelArg(k, a++, sizeof glob[q], &glob[q]);
     if (e != CL_SUCCESS)
         return ps_ocl_fail(why, whylen, e, "clSetKernelArg(%s, %u)", c->kname, a - 1);
     return PS_OK;
+}
+
+/*
+ * Fused zero-land steps (ps_zl_diffusion7_fused) when PSTENCIL_OPENCL_FUSE
+ * asks for them: T steps per launch on tiles of TJ x TK rows (default
+ * PS_OCL_FUSE_TJ x PS_OCL_FUSE_TK); the tile is halved (larger side first)
+ * until its two local buffers fit the device's local memory and its
+ * work-items one work-group. Not fusing is never an error: it only costs
+ * speed.
+ */
+static int fuse_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
+{
+    const char *env = getenv(PS_OCL_FUSE_ENV);
+    unsigned long t = 0, tj = PS_OCL_FUSE_TJ, tk = PS_OCL_FUSE_TK;
+    cl_ulong lmem = 0;
+    size_t kwg = 0, bytes;
+    cl_uint targ;
+    cl_int e;
+    int b;
+    if (env && *env) {
+        char *end;
+        t = strtoul(env, &end, 10);
+        if (*end == ',') {
+            tj = strtoul(end + 1, &end, 10);
+            if (*end == ',')
+                tk = strtoul(end + 1, &end, 10);
+            else
+                end = (char *)"x";
+        }
+        if (*end || t > PS_OCL_MAX_FUSE || tj < 1 || tk < 1 || tj > 4096 || tk > 4096) {
+            snprintf(why, whylen, PS_OCL_FUSE_ENV "='%s': expected T or T,TJ,TK (T 0..%d, "
+                     "TJ and TK >= 1)", env, PS_OCL_MAX_FUSE);
+            return PS_EINVAL;
+        }
+    } else
+        return PS_OK;
+    if (t < 2)
+        return PS_OK;
+    if (tj > c->g.ny)
+        tj = c->g.ny;
+    if (tk > c->g.nz)
+        tk = c->g.nz;
+    e = clGetDeviceInfo(c->dev->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof lmem, &lmem, NULL);
+    if (e != CL_SUCCESS)
+        return ps_ocl_fail(why, whylen, e, "clGetDeviceInfo(CL_DEVICE_LOCAL_MEM_SIZE)");
+    for (b = 0; b < 2; b++) {
+        c->kf[b] = clCreateKernel(prog, "ps_zl_diffusion7_fused", &e);
+        if (e != CL_SUCCESS) {
+            c->kf[b] = NULL;
+            return ps_ocl_fail(why, whylen, e, "clCreateKernel(ps_zl_diffusion7_fused)");
+        }
+    }
+    e = clGetKernelWorkGroupInfo(c->kf[0], c->dev->device, CL_KERNEL_WORK_GROUP_SIZE,
+                                 sizeof kwg, &kwg, NULL);
+    if (e != CL_SUCCESS)
+        return ps_ocl_fail(why, whylen, e, "clGetKernelWorkGroupInfo(ps_zl_diffusion7_fused)");
+    for (;;) {
+        size_t hj = tj + 2 * t, hk = tk + 2 * t;
+        bytes = hj * hk * c->g.nx * c->es;
+        if (hj <= c->dev->max_item[0] && hk <= c->dev->max_item[1] && hj * hk <= kwg &&
+            bytes <= lmem / 2)
+            break;
+        if (tj == 1 && tk == 1)
+            return PS_OK; /* does not fit: unfused steps */
+        if (tj >= tk)
+            tj = (tj + 1) / 2;
+        else
+            tk = (tk + 1) / 2;
+    }
+    c->flocal[0] = tj + 2 * t;
+    c->flocal[1] = tk + 2 * t;
+    c->flocal[2] = c->fglobal[2] = 1;
+    c->fglobal[0] = (c->g.ny + tj - 1) / tj * c->flocal[0];
+    c->fglobal[1] = (c->g.nz + tk - 1) / tk * c->flocal[1];
+    targ = (cl_uint)t;
+    for (b = 0; b < 2; b++) {
+        int st = set_args(c, c->kf[b], b, why, whylen);
+        if (st)
+            return st;
+        e = clSetKernelArg(c->kf[b], 12, sizeof c->zl.cnt, &c->zl.cnt);
+        if (e == CL_SUCCESS)
+            e = clSetKernelArg(c->kf[b], 13, bytes, NULL);
+        if (e == CL_SUCCESS)
+            e = clSetKernelArg(c->kf[b], 14, bytes, NULL);
+        if (e == CL_SUCCESS)
+            e = clSetKernelArg(c->kf[b], 15, sizeof targ, &targ);
+        if (e != CL_SUCCESS)
+            return ps_ocl_fail(why, whylen, e, "clSetKernelArg(ps_zl_diffusion7_fused)");
+    }
+    c->fuse = (cl_uint)t;
+    return PS_OK;
+}
+
+/*
+ * Zero-land (ps_opencl_zeroland.c) where it applies: diffusion7's fast path
+ * in exact mode in the row shape (the CPU default), with 0 <= D <= 1, unless
+ * PSTENCIL_OPENCL_ZERO_LAND=0. Measured effect: docs/performance.md.
+ */
+static int zl_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
+{
+    const char *env = getenv(PS_OCL_ZERO_LAND_ENV);
+    const double d = c->cfg.params.scalars[0];
+    const size_t ext[3] = {c->g.nz, c->g.ny, c->g.nx};
+    size_t kwg = 0;
+    cl_int e;
+    int b, st;
+    if (env && *env && strcmp(env, "0") && strcmp(env, "1")) {
+        snprintf(why, whylen, PS_OCL_ZERO_LAND_ENV "='%s': expected 0 or 1", env);
+        return PS_EINVAL;
+    }
+    if ((env && !strcmp(env, "0")) || !c->row || c->cfg.mode != PS_MODE_EXACT ||
+        c->cfg.generic || strcmp(c->cfg.stencil->name, "diffusion7") || !(d >= 0 && d <= 1))
+        return PS_OK;
+    for (b = 0; b < 2; b++) {
+        c->kzl[b] = clCreateKernel(prog, "ps_zl_diffusion7_row", &e);
+        if (e != CL_SUCCESS) {
+            c->kzl[b] = NULL;
+            return ps_ocl_fail(why, whylen, e, "clCreateKernel(ps_zl_diffusion7_row)");
+        }
+        st = set_args(c, c->kzl[b], b, why, whylen);
+        if (st)
+            return st;
+    }
+    e = clGetKernelWorkGroupInfo(c->kzl[0], c->dev->device, CL_KERNEL_WORK_GROUP_SIZE,
+                                 sizeof kwg, &kwg, NULL);
+    if (e != CL_SUCCESS)
+        return ps_ocl_fail(why, whylen, e, "clGetKernelWorkGroupInfo(ps_zl_diffusion7_row)");
+    if (kwg < c->local[0] * c->local[1] * c->local[2])
+        return PS_OK; /* the masked kernel's work-group shape does not fit: stay masked */
+    st = ps_ocl_zl_create(&c->zl, c->clctx, c->q, prog, ext, c->es, why, whylen);
+    if (st)
+        return st;
+    for (b = 0; b < 2; b++) {
+        e = clSetKernelArg(c->kzl[b], 12, sizeof c->zl.cnt, &c->zl.cnt);
+        if (e != CL_SUCCESS)
+            return ps_ocl_fail(why, whylen, e, "clSetKernelArg(ps_zl_diffusion7_row, 12)");
+    }
+    c->zl.on = 1;
+    return fuse_setup(c, prog, why, whylen);
 }
 
 /* The read-only buffer of packed kernel parameters (at least one element). */
@@ -617,11 +823,14 @@ static int ocl_create(const ps_config *cfg, void **out, char *why, size_t whylen
             st = ps_ocl_fail(why, whylen, e, "clCreateKernel(%s)", c->kname);
             goto done;
         }
-        st = set_args(c, b, why, whylen);
+        st = set_args(c, c->k[b], b, why, whylen);
         if (st)
             goto done;
     }
     st = shape(c, c->k[0], why, whylen);
+    if (st)
+        goto done;
+    st = zl_setup(c, prog, why, whylen);
     if (st)
         goto done;
     *out = c;

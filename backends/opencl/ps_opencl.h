@@ -112,6 +112,56 @@ typedef struct ps_ocl_variant {
 int ps_ocl_program(const ps_ocl_dev *dev, ps_ocl_variant v, cl_context *ctx, cl_program *prog,
                    char *why, size_t whylen);
 
+/** Environment variable: "0" turns zero-land off (ps_opencl_zeroland.c). */
+#define PS_OCL_ZERO_LAND_ENV "PSTENCIL_OPENCL_ZERO_LAND"
+
+/**
+ * Zero-land state of a context (diffusion7's fast path, exact mode, row
+ * shape; ps_opencl_zeroland.c): land as +0.0 in the fields, its NaN in
+ * @c land, ocean-neighbour counts in @c cnt.
+ */
+typedef struct ps_ocl_zl {
+    int on;             /**< the fields are in zero-land form */
+    size_t ext[3];      /**< box extents nz, ny, nx */
+    cl_mem land;        /**< each land cell's NaN, +0.0 for ocean */
+    cl_mem cnt;         /**< ocean neighbours of interior ocean cells, else 0 (uchar) */
+    cl_kernel convert;  /**< ps_zl_diffusion7_convert */
+    cl_kernel count;    /**< ps_zl_diffusion7_count */
+    cl_kernel restore;  /**< ps_zl_diffusion7_restore */
+} ps_ocl_zl;
+
+/**
+ * Whether @p n values at @p host (double if @p f64, else float) keep
+ * zero-land's fixed mask: every non-NaN value finite with |v| <= max / 64.
+ */
+int ps_ocl_zl_fits(const void *host, size_t n, int f64);
+
+/**
+ * Make the land and count buffers and the conversion kernels of @p z for a
+ * box of extents @p ext (nz, ny, nx) and element size @p es; both buffers
+ * start zeroed (enqueued on @p q). On failure the caller releases @p z.
+ */
+int ps_ocl_zl_create(ps_ocl_zl *z, cl_context ctx, cl_command_queue q, cl_program prog,
+                     const size_t ext[3], size_t es, char *why, size_t whylen);
+
+/**
+ * Enqueue the conversion of region @p r (NULL: the whole box) of @p field,
+ * just uploaded with NaN land, to zero-land form, and the recount of the
+ * cells whose neighbours it holds.
+ */
+int ps_ocl_zl_convert(ps_ocl_zl *z, cl_command_queue q, cl_mem field, const ps_region *r,
+                      char *why, size_t whylen);
+
+/**
+ * Enqueue out = @p field with land's NaN put back, over region @p r (NULL:
+ * the whole box); @p out may be @p field.
+ */
+int ps_ocl_zl_restore(ps_ocl_zl *z, cl_command_queue q, cl_mem field, cl_mem out,
+                      const ps_region *r, char *why, size_t whylen);
+
+/** Release what ps_ocl_zl_create() made (any part of it) and zero @p z. */
+void ps_ocl_zl_release(ps_ocl_zl *z);
+
 /*
  * Embedded sources, generated at build time into ps_opencl_source.c
  * (backends/opencl/local.mk): the program's files in order, NULL-terminated,

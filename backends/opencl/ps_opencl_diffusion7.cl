@@ -104,3 +104,212 @@ __kernel void ps_fast_diffusion7_row(PS_FAST_D7_ARGS)
     }
     o[nx - 1] = r[nx - 1];
 }
+
+/*
+ * Zero-land (exact mode on CPU devices, the row shape; ps_opencl_zeroland.c):
+ * the working fields hold land as +0.0, a land buffer holds each land cell's
+ * original NaN (payload and all; +0.0 for ocean), and a count buffer holds
+ * each interior ocean cell's number of ocean neighbours in one byte (0 for
+ * land, isolated and box-face cells: a quarter of a float stream's traffic). The neighbour sum is then a plain sum from +0.0 in the
+ * contract's order: a land neighbour adds +0.0, the identity on a sum that
+ * starts at +0.0 and so can never be -0.0 (an ocean -0.0 adds what the masked
+ * sum adds), so s is bitwise the masked sum and n (an integer 0..6, converted
+ * exactly) the masked count; the
+ * update is the shared ps_diffusion7_update; cells with !(n > 0) keep their
+ * value (land keeps +0.0, an isolated cell its value), exactly the cases in
+ * which ps_diffusion7_cell keeps c. No compare-and-select per neighbour is
+ * left in the loop. The mask is fixed only while no ocean cell can turn NaN,
+ * which the host ensures (ps_opencl_zeroland.c).
+ *
+ * ps_zl_diffusion7_row: the row shape (2-D range over (j, k)), arguments of
+ * the other kernels plus the count buffer.
+ */
+#define PS_ZL_CELL(q)                                                                    \
+    do {                                                                                 \
+        PS_REAL c_ = r[q], n_ = (PS_REAL)cn[q];                                                   \
+        PS_REAL s_ = (PS_REAL)0 + rkm[q];                                                \
+        s_ = s_ + rkp[q];                                                                \
+        s_ = s_ + rjm[q];                                                                \
+        s_ = s_ + rjp[q];                                                                \
+        s_ = s_ + r[(q) - 1];                                                            \
+        s_ = s_ + r[(q) + 1];                                                            \
+        o[q] = (n_ > (PS_REAL)0) ? PS_CAT(ps_diffusion7_update, PS_SUFFIX)(c_, s_, n_, d) \
+                                 : c_;                                                   \
+    } while (0)
+
+__kernel void ps_zl_diffusion7_row(PS_FAST_D7_ARGS, __global const uchar *restrict cnt)
+{
+    const PS_REAL d = params[0];
+    const uint j = (uint)get_global_id(0);
+    const uint k = (uint)get_global_id(1);
+    const size_t plane = (size_t)ny * nx;
+    const size_t row = (size_t)k * plane + (size_t)j * nx;
+    __global const PS_REAL *r = in + row;
+    __global const uchar *cn = cnt + row;
+    __global PS_REAL *o = out + row;
+    uint i;
+
+    if (j >= ny || k >= nz)
+        return;
+    if (j == 0 || k == 0 || j == ny - 1 || k == nz - 1 || nx < 3) {
+        for (i = 0; i < nx; i++)
+            o[i] = r[i];
+        return;
+    }
+    {
+        __global const PS_REAL *rkm = r - plane, *rkp = r + plane, *rjm = r - nx, *rjp = r + nx;
+        o[0] = r[0];
+        for (i = 1; i < nx - 1; i++)
+            PS_ZL_CELL(i);
+    }
+    o[nx - 1] = r[nx - 1];
+}
+#undef PS_ZL_CELL
+
+/*
+ * ps_zl_diffusion7_fused: T zero-land steps in one launch (temporal blocking
+ * in local memory). A work-group owns a tile of whole rows, TJ x TK output
+ * rows (j, k) with all of i, and one work-item per row of the tile grown by a
+ * T-deep halo: local size (TJ + 2T, TK + 2T), global range the tiles side by
+ * side, so group (gj, gk) outputs rows j0 = gj*TJ.., k0 = gk*TK... The halo
+ * tile is read into local buffer a (rows outside the box as +0.0); step s
+ * (1..T) computes the rows at least s away from the halo tile's edge, from a
+ * into b or b into a, and the last step writes the output rows to out. Each
+ * row is computed exactly as ps_zl_diffusion7_row computes it (box-face rows
+ * and the first and last cell of a row copied, the rest PS_ZL_CELL), so every
+ * intermediate value is bitwise the value the unfused steps store; the halo
+ * rows are recomputed by the neighbouring tiles. Arguments: the row kernel's,
+ * then the two local buffers ((TJ + 2T) (TK + 2T) nx values each) and T.
+ */
+#define PS_ZL_ROW(o, r, rkm, rkp, rjm, rjp, cn)                                          \
+    do {                                                                                 \
+        uint i;                                                                          \
+        o[0] = r[0];                                                                     \
+        for (i = 1; i < nx - 1; i++) {                                                   \
+            PS_REAL c_ = r[i], n_ = (PS_REAL)cn[i];                                               \
+            PS_REAL s_ = (PS_REAL)0 + rkm[i];                                            \
+            s_ = s_ + rkp[i];                                                            \
+            s_ = s_ + rjm[i];                                                            \
+            s_ = s_ + rjp[i];                                                            \
+            s_ = s_ + r[i - 1];                                                          \
+            s_ = s_ + r[i + 1];                                                          \
+            o[i] = (n_ > (PS_REAL)0) ? PS_CAT(ps_diffusion7_update, PS_SUFFIX)(c_, s_, n_, d) \
+                                     : c_;                                               \
+        }                                                                                \
+        o[nx - 1] = r[nx - 1];                                                           \
+    } while (0)
+
+__kernel void ps_zl_diffusion7_fused(PS_FAST_D7_ARGS, __global const uchar *restrict cnt,
+                                     __local PS_REAL *la, __local PS_REAL *lb, const uint T)
+{
+    const PS_REAL d = params[0];
+    const uint hj = (uint)get_local_size(0), hk = (uint)get_local_size(1);
+    const uint jj = (uint)get_local_id(0), kk = (uint)get_local_id(1);
+    const uint tj = hj - 2 * T, tk = hk - 2 * T;
+    /* the row's box coordinates, as signed: the halo reaches outside the box */
+    const long j = (long)get_group_id(0) * tj - (long)T + (long)jj;
+    const long k = (long)get_group_id(1) * tk - (long)T + (long)kk;
+    const int inbox = j >= 0 && k >= 0 && j < (long)ny && k < (long)nz;
+    const int face = j == 0 || k == 0 || j == (long)ny - 1 || k == (long)nz - 1 || nx < 3;
+    const size_t plane = (size_t)ny * nx;
+    const size_t lrow = ((size_t)kk * hj + jj) * nx, lplane = (size_t)hj * nx;
+    const size_t grow = inbox ? (size_t)k * plane + (size_t)j * nx : 0;
+    uint s, i;
+
+    if (inbox)
+        for (i = 0; i < nx; i++)
+            la[lrow + i] = in[grow + i];
+    else
+        for (i = 0; i < nx; i++)
+            la[lrow + i] = (PS_REAL)0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (s = 1; s <= T; s++) {
+        __local const PS_REAL *src = (s & 1) ? la : lb;
+        __local PS_REAL *dst = (s & 1) ? lb : la;
+        if (inbox && jj >= s && jj < hj - s && kk >= s && kk < hk - s) {
+            __local const PS_REAL *r = src + lrow;
+            if (s == T) {
+                __global PS_REAL *o = out + grow;
+                if (face)
+                    for (i = 0; i < nx; i++)
+                        o[i] = r[i];
+                else
+                    PS_ZL_ROW(o, r, (r - lplane), (r + lplane), (r - nx), (r + nx),
+                              (cnt + grow));
+            } else {
+                __local PS_REAL *o = dst + lrow;
+                if (face)
+                    for (i = 0; i < nx; i++)
+                        o[i] = r[i];
+                else
+                    PS_ZL_ROW(o, r, (r - lplane), (r + lplane), (r - nx), (r + nx),
+                              (cnt + grow));
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}
+#undef PS_ZL_ROW
+
+/*
+ * The zero-land conversions, each a 3-D range over a region of the box
+ * (extents ck x cj x ci at origin k0, j0, i0; i fastest).
+ * ps_zl_diffusion7_convert: land[p] = the cell's NaN or +0.0, a[p] = +0.0 for
+ * land (the cell as uploaded otherwise).
+ * ps_zl_diffusion7_count: cnt[p] = the number of neighbours land marks ocean,
+ * for ocean cells off the box faces; 0 elsewhere.
+ * ps_zl_diffusion7_restore: out[p] = land's NaN for land, a[p] otherwise
+ * (out may be a: the in-place switch back to NaN land).
+ */
+#define PS_ZL_REGION_ARGS                                                                \
+    const uint nz, const uint ny, const uint nx, const uint k0, const uint j0,           \
+        const uint i0, const uint ck, const uint cj, const uint ci
+#define PS_ZL_REGION_INDEX                                                               \
+    const uint i = (uint)get_global_id(0), j = (uint)get_global_id(1),                   \
+               k = (uint)get_global_id(2);                                               \
+    const size_t plane = (size_t)ny * nx;                                                \
+    const size_t p = (size_t)(k0 + k) * plane + (size_t)(j0 + j) * nx + (i0 + i);        \
+    if (i >= ci || j >= cj || k >= ck)                                                   \
+        return
+
+__kernel void ps_zl_diffusion7_convert(__global PS_REAL *restrict a,
+                                       __global PS_REAL *restrict land, PS_ZL_REGION_ARGS)
+{
+    PS_REAL v;
+    PS_ZL_REGION_INDEX;
+    v = a[p];
+    land[p] = (v != v) ? v : (PS_REAL)0;
+    a[p] = (v != v) ? (PS_REAL)0 : v;
+}
+
+__kernel void ps_zl_diffusion7_count(__global const PS_REAL *restrict land,
+                                     __global uchar *restrict cnt, PS_ZL_REGION_ARGS)
+{
+    uchar n = 0;
+    uint gk, gj, gi;
+    PS_ZL_REGION_INDEX;
+    gk = k0 + k;
+    gj = j0 + j;
+    gi = i0 + i;
+    if (land[p] == land[p] && gk > 0 && gj > 0 && gi > 0 && gk + 1 < nz && gj + 1 < ny &&
+        gi + 1 < nx) {
+        n += (land[p - plane] == land[p - plane]) ? 1 : 0;
+        n += (land[p + plane] == land[p + plane]) ? 1 : 0;
+        n += (land[p - nx] == land[p - nx]) ? 1 : 0;
+        n += (land[p + nx] == land[p + nx]) ? 1 : 0;
+        n += (land[p - 1] == land[p - 1]) ? 1 : 0;
+        n += (land[p + 1] == land[p + 1]) ? 1 : 0;
+    }
+    cnt[p] = n;
+}
+
+__kernel void ps_zl_diffusion7_restore(__global const PS_REAL *a, __global const PS_REAL *land,
+                                       __global PS_REAL *out, PS_ZL_REGION_ARGS)
+{
+    PS_REAL l;
+    PS_ZL_REGION_INDEX;
+    l = land[p];
+    out[p] = (l != l) ? l : a[p];
+}
+#undef PS_ZL_REGION_ARGS
+#undef PS_ZL_REGION_INDEX
