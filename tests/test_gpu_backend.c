@@ -524,7 +524,7 @@ int main(int argc, char **argv)
     static const char *const names[] = {"cuda", "hip"};
     static const ps_grid grids[] = {
         {1, 1, 1}, {2, 3, 4}, {3, 3, 3}, {7, 9, 33}, {5, 300, 70}, {50, 222, 241}, {130, 17, 5}};
-    static const int blocks[][3] = {{0, 0, 0}, {8, 4, 2}, {16, 16, 1}, {33, 3, 5}, {128, 1, 0}};
+    static const int blocks[][3] = {{0, 0, 0}, {8, 4, 2}, {16, 16, 1}, {33, 3, 5}, {128, 1, 0}, {32, 16, 0}};
     static const long p1[] = {1}, p2[] = {2}, p37[] = {37}, pmix[] = {32, 5, 64, 1};
     ps_backend *ref = NULL, *gpu = NULL;
     int tested = 0, ndev = 0;

@@ -46,7 +46,9 @@ int pick_kchunk(const ps_gpu_ctx *c, int sms)
  * the field (same bytes read and written as a step, same graph/launch path):
  * bench/gpu_bench.c measures the copy bandwidth bound with it.
  * PSTENCIL_GPU_KERNEL=d7pf selects diffusion7's prefetching variant of the
- * tuned kernel (d7pf_step) where the tuned kernel runs.
+ * tuned kernel (d7pf_step) where the tuned kernel runs; d7lb / d7pflb the
+ * register-capped d7_step / d7pf_step (blocks of at most 256 threads), d7x2
+ * two cells per thread along i. A variant that does not apply is ignored.
  */
 gpuError_t copy_launch(const ps_gpu_launch *l)
 {
@@ -268,8 +270,18 @@ int ps_gpu_create(const ps_config *cfg, void **out, char *why, size_t whylen)
     env = getenv("PSTENCIL_GPU_KERNEL");
     if (env && !strcmp(env, "copy"))
         c->launcher = copy_launch;
-    else if (env && !strcmp(env, "d7pf") && c->launch.tuned && c->g.nx <= 0x7fffffff)
-        c->launch.variant = 1; /* the prefetching variant (docs/gpu.md); else ignored */
+    else if (env && c->launch.tuned) { /* diffusion7's variants (docs/gpu.md); else ignored */
+        const bool small_block = (long long)c->launch.bx * c->launch.by <= PS_GPU_LB_THREADS;
+        const bool int_rows = c->g.nx <= 0x7fffffff; /* d7pf: 32-bit in-plane offsets */
+        if (!strcmp(env, "d7pf") && int_rows)
+            c->launch.variant = PS_GPU_V_D7PF;
+        else if (!strcmp(env, "d7lb") && small_block)
+            c->launch.variant = PS_GPU_V_D7LB;
+        else if (!strcmp(env, "d7pflb") && small_block && int_rows)
+            c->launch.variant = PS_GPU_V_D7PFLB;
+        else if (!strcmp(env, "d7x2"))
+            c->launch.variant = PS_GPU_V_D7X2;
+    }
 
     c->graph_steps = PS_GPU_GRAPH_STEPS;
     env = getenv("PSTENCIL_GPU_GRAPH_STEPS"); /* 0 disables graphs; rounded up to even */

@@ -72,9 +72,11 @@ namespace PS_GPU_KNS {
 struct thread_cell {
     long long i, j, k0;
 };
-static __host__ __device__ __forceinline__ thread_cell map_thread(int kchunk)
+static __host__ __device__ __forceinline__ thread_cell map_thread(int kchunk, int ci = 1)
 {
-    return thread_cell{(long long)blockIdx.x * blockDim.x + threadIdx.x,
+    /* ci: cells per thread along i (the launcher divides grid.x by it); the
+     * thread's first cell, its others at i+1 .. i+ci-1 */
+    return thread_cell{((long long)blockIdx.x * blockDim.x + threadIdx.x) * ci,
                        (long long)blockIdx.y * blockDim.y + threadIdx.y,
                        (long long)blockIdx.z * kchunk};
 }
@@ -309,6 +311,121 @@ __global__ void __launch_bounds__(1024)
 {
     const thread_cell t = map_thread(kchunk);
     d7pf_column<T>(in, out, nz, ny, nx, d, kchunk, t.i, t.j, t.k0);
+}
+
+/* ---- register caps (PSTENCIL_GPU_KERNEL=d7lb, d7pflb) ---------------------- */
+
+/*
+ * d7_step and d7pf_step compiled with __launch_bounds__(PS_GPU_LB_THREADS,
+ * MINB): at most 256 threads per block and MINB resident blocks per SM, so
+ * ptxas caps the registers at 65536 / (256 MINB), rounded down to a
+ * multiple of 8. d7lb: 8 blocks for float32 (32 registers: full occupancy,
+ * d7_step has 38: 75%), 6 for float64 (40; d7_step 54: 50%). d7pflb: 6
+ * for float32 (40; d7pf_step has 60: 50%), 5 for float64 (48). ptxas may
+ * spill to (L1-cached) local memory to meet a cap: -Xptxas -v in the
+ * device run records it. The arithmetic is the uncapped kernels' (the same
+ * column functions): only register allocation changes. A launch with more
+ * threads per block is refused by the device; the launcher refuses it too
+ * (so the mock sees it), and the context selects these variants only for
+ * blocks of at most 256 threads.
+ */
+template <typename T> struct lb_blocks {
+    static constexpr int d7 = sizeof(T) == 4 ? 8 : 6;
+    static constexpr int d7pf = sizeof(T) == 4 ? 6 : 5;
+};
+
+template <typename T>
+__global__ void __launch_bounds__(PS_GPU_LB_THREADS, lb_blocks<T>::d7)
+    d7lb_step(const T *__restrict__ in, T *__restrict__ out, long long nz, long long ny,
+              long long nx, T d, int kchunk)
+{
+    const thread_cell t = map_thread(kchunk);
+    d7_column<T>(in, out, nz, ny, nx, d, kchunk, t.i, t.j, t.k0);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(PS_GPU_LB_THREADS, lb_blocks<T>::d7pf)
+    d7pflb_step(const T *__restrict__ in, T *__restrict__ out, long long nz, long long ny,
+                long long nx, T d, int kchunk)
+{
+    const thread_cell t = map_thread(kchunk);
+    d7pf_column<T>(in, out, nz, ny, nx, d, kchunk, t.i, t.j, t.k0);
+}
+
+/* ---- two cells per thread along i (PSTENCIL_GPU_KERNEL=d7x2) ------------- */
+
+/*
+ * d7_column for the two cells (j, i) and (j, i+1) of one thread: each
+ * plane's row values i-1 .. i+2 are four loads instead of six (each cell's
+ * value is the other's i-neighbour), and two independent updates give the
+ * scheduler twice the loads in flight per thread. Each cell is updated
+ * (ps_diffusion7_cell, the same call as d7_column) or copied on its own:
+ * cell i+1 may lie outside the box (odd nx), and either may be on the i
+ * faces. Grid x: ceil(nx / (2 bx)).
+ */
+template <typename T>
+static __host__ __device__ __forceinline__ void
+d7x2_column(const T *__restrict__ in, T *__restrict__ out, long long nz, long long ny,
+            long long nx, T d, int kchunk, long long i, long long j, long long k0)
+{
+    long long k1, k;
+    if (i >= nx || j >= ny || k0 >= nz)
+        return;
+    k1 = k0 + kchunk < nz ? k0 + kchunk : nz;
+    const long long plane = nx * ny;
+    const bool two = i + 1 < nx;               /* the second cell exists */
+    const bool in0 = i > 0 && i < nx - 1;      /* cell i is inside along i */
+    const bool in1 = two && i + 1 < nx - 1;    /* cell i+1 is inside along i */
+    const T *__restrict__ src = in + (j * nx + i) + k0 * plane;
+    T *__restrict__ dst = out + (j * nx + i) + k0 * plane;
+
+    if (j == 0 || j == ny - 1 || (!in0 && !in1)) {
+        for (k = k0; k < k1; k++, src += plane, dst += plane) {
+            dst[0] = src[0];
+            if (two)
+                dst[1] = src[1];
+        }
+        return;
+    }
+    T km0 = k0 > 0 ? src[-plane] : (T)0, km1 = two && k0 > 0 ? src[1 - plane] : (T)0;
+    T c0 = src[0], c1 = two ? src[1] : (T)0;
+    for (k = k0; k < k1; k++, src += plane, dst += plane) {
+        if (k == 0 || k == nz - 1) { /* surface and bottom layers are copied */
+            dst[0] = c0;
+            if (two)
+                dst[1] = c1;
+            km0 = c0;
+            km1 = c1;
+            if (k + 1 < nz) {
+                c0 = src[plane];
+                c1 = two ? src[plane + 1] : (T)0;
+            }
+            continue;
+        }
+        const T kp0 = src[plane], kp1 = two ? src[plane + 1] : (T)0;
+        const T jm0 = src[-nx], jp0 = src[nx];
+        const T jm1 = two ? src[1 - nx] : (T)0, jp1 = two ? src[1 + nx] : (T)0;
+        const T im0 = in0 ? src[-1] : (T)0; /* the row's i-1 and i+2 */
+        const T ip1 = in1 ? src[2] : (T)0;
+        dst[0] = in0 ? cell(c0, km0, kp0, jm0, jp0, im0, c1, d) : c0;
+        if (two)
+            dst[1] = in1 ? cell(c1, km1, kp1, jm1, jp1, c0, ip1, d) : c1;
+        km0 = c0;
+        km1 = c1;
+        c0 = kp0;
+        c1 = kp1;
+    }
+}
+
+/* One step, two cells per thread along i: grid (ceil(nx/(2 bx)), ceil(ny/by),
+ * ceil(nz/kchunk)), block (bx, by, 1). */
+template <typename T>
+__global__ void __launch_bounds__(1024)
+    d7x2_step(const T *__restrict__ in, T *__restrict__ out, long long nz, long long ny,
+              long long nx, T d, int kchunk)
+{
+    const thread_cell t = map_thread(kchunk, 2);
+    d7x2_column<T>(in, out, nz, ny, nx, d, kchunk, t.i, t.j, t.k0);
 }
 
 } /* namespace PS_GPU_KNS */

@@ -31,27 +31,44 @@ enum { PS_STENCIL_LIST(PS_GPU_ENUM) n_stencils };
 
 } /* namespace */
 
+/* Launch a tuned diffusion7 kernel template K<T> in the launch's precision. */
+#define PS_GPU_TUNED(K)                                                                    \
+    (f64 ? PS_GPU_KERNEL_LAUNCH(PS_GPU_KNS::K<double>, grid, block, l->stream,              \
+                                (const double *)l->in, (double *)l->out, g.nz, g.ny, g.nx,  \
+                                l->coeff, g.kchunk)                                         \
+         : PS_GPU_KERNEL_LAUNCH(PS_GPU_KNS::K<float>, grid, block, l->stream,               \
+                                (const float *)l->in, (float *)l->out, g.nz, g.ny, g.nx,    \
+                                (float)l->coeff, g.kchunk))
+
 gpuError_t PS_GPU_LAUNCH_NAME(const ps_gpu_launch *l)
 {
     const ps_gpu_geom &g = l->geom;
+    /* cells per thread along i: the kernel's map_thread() multiplies by it */
+    const long long ci = l->tuned && l->variant == PS_GPU_V_D7X2 ? 2 : 1;
     dim3 block((unsigned)l->bx, (unsigned)l->by, 1);
-    dim3 grid((unsigned)((g.nx + l->bx - 1) / l->bx), (unsigned)((g.ny + l->by - 1) / l->by),
+    dim3 grid((unsigned)((g.nx + ci * l->bx - 1) / (ci * l->bx)),
+              (unsigned)((g.ny + l->by - 1) / l->by),
               (unsigned)((g.nz + g.kchunk - 1) / g.kchunk));
     const bool f64 = l->real == PS_GPU_F64;
-    if (l->tuned && l->variant == 1)
-        return f64 ? PS_GPU_KERNEL_LAUNCH(PS_GPU_KNS::d7pf_step<double>, grid, block, l->stream,
-                                          (const double *)l->in, (double *)l->out, g.nz, g.ny,
-                                          g.nx, l->coeff, g.kchunk)
-                   : PS_GPU_KERNEL_LAUNCH(PS_GPU_KNS::d7pf_step<float>, grid, block, l->stream,
-                                          (const float *)l->in, (float *)l->out, g.nz, g.ny,
-                                          g.nx, (float)l->coeff, g.kchunk);
-    if (l->tuned)
-        return f64 ? PS_GPU_KERNEL_LAUNCH(PS_GPU_KNS::d7_step<double>, grid, block, l->stream,
-                                          (const double *)l->in, (double *)l->out, g.nz, g.ny,
-                                          g.nx, l->coeff, g.kchunk)
-                   : PS_GPU_KERNEL_LAUNCH(PS_GPU_KNS::d7_step<float>, grid, block, l->stream,
-                                          (const float *)l->in, (float *)l->out, g.nz, g.ny,
-                                          g.nx, (float)l->coeff, g.kchunk);
+    if (l->tuned) {
+        switch (l->variant) {
+        case PS_GPU_V_D7:
+            return PS_GPU_TUNED(d7_step);
+        case PS_GPU_V_D7PF:
+            return PS_GPU_TUNED(d7pf_step);
+        case PS_GPU_V_D7LB:
+        case PS_GPU_V_D7PFLB:
+            /* __launch_bounds__(256): the device refuses larger blocks; so do we */
+            if ((long long)l->bx * l->by > PS_GPU_LB_THREADS)
+                return gpuErrorInvalidValue;
+            return l->variant == PS_GPU_V_D7LB ? PS_GPU_TUNED(d7lb_step)
+                                               : PS_GPU_TUNED(d7pflb_step);
+        case PS_GPU_V_D7X2:
+            return PS_GPU_TUNED(d7x2_step);
+        default:
+            return gpuErrorInvalidValue;
+        }
+    }
     switch (l->stencil) {
 #define PS_GPU_GEN_CASE(NAME)                                                              \
     case stencil_##NAME:                                                                   \

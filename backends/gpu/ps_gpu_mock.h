@@ -40,7 +40,7 @@
 #define __device__
 #define __global__
 #define __forceinline__ inline
-#define __launch_bounds__(n)
+#define __launch_bounds__(...)
 
 #define PS_GPU_BACKEND_NAME "gpumock"
 #define PS_GPU_PRIORITY -1

@@ -37,6 +37,18 @@ typedef struct ps_gpu_geom {
     int kchunk;           /**< depth planes each thread block walks through */
 } ps_gpu_geom;
 
+/** diffusion7's tuned kernel and its variants (PSTENCIL_GPU_KERNEL, docs/gpu.md). */
+enum ps_gpu_variant {
+    PS_GPU_V_D7 = 0, /**< d7_step */
+    PS_GPU_V_D7PF,   /**< d7pf_step: next plane's loads early, int count */
+    PS_GPU_V_D7LB,   /**< d7lb_step: d7_step with a register cap (<= 256 threads) */
+    PS_GPU_V_D7PFLB, /**< d7pflb_step: d7pf_step with a register cap (<= 256 threads) */
+    PS_GPU_V_D7X2    /**< d7x2_step: two cells per thread along i */
+};
+
+/** Threads per block of the register-capped variants (their __launch_bounds__). */
+#define PS_GPU_LB_THREADS 256
+
 /** One step launch: which kernel, on which buffers, with which geometry. */
 typedef struct ps_gpu_launch {
     const void *in;     /**< field at step t (device) */
@@ -47,7 +59,7 @@ typedef struct ps_gpu_launch {
     int real;           /**< PS_GPU_F32 or PS_GPU_F64 */
     int stencil;        /**< position of the stencil in PS_STENCIL_LIST */
     int tuned;          /**< nonzero: the stencil's tuned kernel (the fast path) */
-    int variant;        /**< the tuned kernel's variant: 0 d7_step, 1 d7pf_step (prefetching) */
+    int variant;        /**< the tuned kernel's variant (enum ps_gpu_variant) */
     double coeff;       /**< the tuned diffusion7 kernel's D (params are on the device) */
     gpuStream_t stream;
 } ps_gpu_launch;

@@ -95,7 +95,7 @@ else
   WARM_MS=${PSTENCIL_GPU_WARMUP_MS:-300}
 fi
 # the kernel variants (PSTENCIL_GPU_KERNEL values, docs/gpu.md) measured side by side
-VARIANTS=${PSTENCIL_GPU_VARIANTS-d7pf}
+VARIANTS=${PSTENCIL_GPU_VARIANTS-d7pf d7lb d7pflb d7x2}
 
 say() { echo "[run-on-gpu $(($(date +%s) - T_START))s] $*"; }
 note() { say "$*"; echo "note: $*" >> "$LOG"; echo "$*" >> "$B/notes.txt"; }
@@ -325,7 +325,12 @@ if [ "$BUILD" = ok ]; then
   stage static 30 bash -c statics && STATIC=ok || STATIC=FAIL
 fi
 D7REGS=$(registers exact 2>/dev/null | awk '/d7_step<float>/ { print $NF; exit }')
-D7PFREGS=$(registers exact 2>/dev/null | awk '/d7pf_step<float>/ { print $NF; exit }')
+# each variant's float32 exact kernel: "name regs" (the kernel is NAME_step)
+VREGS=""
+for v in $VARIANTS; do
+  r=$(registers exact 2>/dev/null | awk -v k="${v}_step<float>" 'index($0, k) { print $NF; exit }')
+  [ -n "$r" ] && VREGS="$VREGS, $v $r"
+done
 D7FASTREGS=$(registers fast 2>/dev/null | awk '/d7_step<float>/ { print $NF; exit }')
 FFMA_EXACT=$(sed -n 's/^exact: \([0-9]*\) FFMA.*/\1/p' "$B/stages/static.log" 2>/dev/null)
 FFMA_FAST=$(sed -n 's/^fast: \([0-9]*\) FFMA.*/\1/p' "$B/stages/static.log" 2>/dev/null)
@@ -360,6 +365,15 @@ if [ $RUN_GPU = 1 ]; then
   stage course-f32 90 "$BENCH" --backend "$BE" --ocean --scale $COURSE_SCALE \
     --steps $COURSE_STEPS $W --validate 10 \
     --cases "graphs nographs:graph=0 fast:mode=fast generic:generic=1$vcases"
+  # 3b. every validation case again with each variant (bitwise, as stage validate)
+  if [ -n "$VARIANTS" ]; then
+    stage valvar "${PSTENCIL_GPU_VALVAR_S:-${PSTENCIL_GPU_VALIDATE_S:-60}}" sh -c 'bad=0; for v in $1; do
+        PSTENCIL_GPU_KERNEL=$v "$2" --backend "$3" > "$4/valvar-$v.txt" 2>&1 || bad=1
+        echo "variant $v: $(grep -c "^ok: " "$4/valvar-$v.txt") ok, $(grep -c "^FAIL" "$4/valvar-$v.txt") failed"
+        grep "^FAIL" "$4/valvar-$v.txt" | head -5
+      done; exit $bad' valvar "$VARIANTS" "$TESTGPU" "$BE" "$B" &&
+      VALID="$VALID; variants $(echo $VARIANTS): PASS" || VALID="$VALID; variants: FAIL"
+  fi
   # 4. the course grid float64
   stage course-f64 60 "$BENCH" --backend "$BE" --ocean --scale $COURSE_SCALE --precision float64 \
     --steps $COURSE_STEPS $W --validate 10 --cases "graphs nographs:graph=0 fast:mode=fast"
@@ -376,7 +390,7 @@ stop_clock
 table() {
   local name rc secs clk
   echo "pstencil GPU run: ${GPU:-no GPU} (sm_$ARCH), backend $BE, $(date -u +%Y-%m-%dT%H:%MZ), $(($(date +%s) - T_START)) s in all"
-  echo "build: $BUILD (direct); static checks: $STATIC; d7_step<float> exact registers: ${D7REGS:-?} (fast ${D7FASTREGS:-?}, d7pf ${D7PFREGS:-?}); SASS FFMA/DFMA exact ${FFMA_EXACT:-n/a} fast ${FFMA_FAST:-n/a}"
+  echo "build: $BUILD (direct); static checks: $STATIC; d7_step<float> exact registers: ${D7REGS:-?} (fast ${D7FASTREGS:-?}$VREGS); SASS FFMA/DFMA exact ${FFMA_EXACT:-n/a} fast ${FFMA_FAST:-n/a}"
   echo "validation (test_gpu_backend, every stencil, bitwise): $VALID"
   sed 's/^/note: /' "$B/notes.txt"
   echo "stages (exit, seconds, SM MHz median/max):$(awk '{ printf " %s:%s,%ss,%s", $1, $2, $3, $4 }' "$STAGES")"
