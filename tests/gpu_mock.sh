@@ -46,7 +46,7 @@ expect_exit 0 env PSTENCIL_MOCK_DEFERRED=1 "$T" --backend gpumock
 # diffusion7's variants of the tuned kernel (PSTENCIL_GPU_KERNEL, docs/gpu.md):
 # every case again with each (the register-capped ones fall back to d7_step
 # for the 512-thread block case; the launcher refuses them there)
-for v in d7pf d7lb d7pflb d7x2; do
+for v in d7pf d7lb d7pflb d7x2 d7zl; do
   expect_exit 0 env PSTENCIL_GPU_KERNEL=$v "$T" --backend gpumock
   [ "$(grep -c '^ok: ' "$TMP/out")" -eq "$(grep -c '^ok: ' "$TMP/run1")" ] || fail "$v: fewer cases passed"
 done

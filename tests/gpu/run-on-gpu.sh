@@ -95,7 +95,7 @@ else
   WARM_MS=${PSTENCIL_GPU_WARMUP_MS:-300}
 fi
 # the kernel variants (PSTENCIL_GPU_KERNEL values, docs/gpu.md) measured side by side
-VARIANTS=${PSTENCIL_GPU_VARIANTS-d7pf d7lb d7pflb d7x2}
+VARIANTS=${PSTENCIL_GPU_VARIANTS-d7pf d7lb d7pflb d7x2 d7zl}
 
 say() { echo "[run-on-gpu $(($(date +%s) - T_START))s] $*"; }
 note() { say "$*"; echo "note: $*" >> "$LOG"; echo "$*" >> "$B/notes.txt"; }
