@@ -60,3 +60,14 @@ backends_cuda_pstencil_gpumock_la_LDFLAGS = -module -avoid-version -shared -rpat
 TESTS += tests/gpu_mock.sh
 # ... and once under AddressSanitizer (rules in backends/gpu/local.mk)
 tests/gpu_mock.log: backends/gpu/asan/pstencil_gpumock.so
+
+# The mock's barriers: each block's threads as fibers when a kernel is
+# launched with PS_GPU_KERNEL_LAUNCH_SYNC; a kernel missing its
+# __syncthreads() must give a wrong result (built by the host C++ compiler).
+EXTRA_DIST += tests/gpu/test_gpu_mock_sync.cpp
+TESTS += tests/test_gpu_mock_sync
+CLEANFILES += tests/test_gpu_mock_sync$(EXEEXT)
+tests/test_gpu_mock_sync$(EXEEXT): $(top_srcdir)/tests/gpu/test_gpu_mock_sync.cpp $(PS_GPU_DEPS)
+	@$(MKDIR_P) tests
+	$(AM_V_GEN)$(PS_MOCK_CXX) $(PS_MOCK_FLAGS) $(top_srcdir)/tests/gpu/test_gpu_mock_sync.cpp \
+	  -o $@ -lstdc++

@@ -43,9 +43,13 @@ expect_exit 0 env PSTENCIL_GPU_GRAPH_STEPS=0 "$T" --backend gpumock
 expect_exit 0 env PSTENCIL_MOCK_DEFERRED=1 "$T" --backend gpumock
 [ "$(grep -c '^ok: ' "$TMP/out")" -eq "$(grep -c '^ok: ' "$TMP/run1")" ] ||
   fail "deferred mode ran $(grep -c '^ok: ' "$TMP/out") cases, not $(grep -c '^ok: ' "$TMP/run1")"
-# diffusion7's prefetching variant of the tuned kernel (PSTENCIL_GPU_KERNEL=d7pf)
-expect_exit 0 env PSTENCIL_GPU_KERNEL=d7pf "$T" --backend gpumock
-[ "$(grep -c '^ok: ' "$TMP/out")" -eq "$(grep -c '^ok: ' "$TMP/run1")" ] || fail "d7pf: fewer cases passed"
+# diffusion7's variants of the tuned kernel (PSTENCIL_GPU_KERNEL, docs/gpu.md):
+# every case again with each (the register-capped ones fall back to d7_step
+# for the 512-thread block case; the launcher refuses them there)
+for v in d7pf d7lb d7pflb d7x2 d7zl; do
+  expect_exit 0 env PSTENCIL_GPU_KERNEL=$v "$T" --backend gpumock
+  [ "$(grep -c '^ok: ' "$TMP/out")" -eq "$(grep -c '^ok: ' "$TMP/run1")" ] || fail "$v: fewer cases passed"
+done
 # graph capture refused (begin, end, instantiate): launches instead, same bits
 for f in begin end instantiate; do
   expect_exit 0 env PSTENCIL_MOCK_FAIL=$f "$top_builddir/bench/gpu_bench" --backend gpumock \

@@ -46,7 +46,10 @@ int pick_kchunk(const ps_gpu_ctx *c, int sms)
  * the field (same bytes read and written as a step, same graph/launch path):
  * bench/gpu_bench.c measures the copy bandwidth bound with it.
  * PSTENCIL_GPU_KERNEL=d7pf selects diffusion7's prefetching variant of the
- * tuned kernel (d7pf_step) where the tuned kernel runs.
+ * tuned kernel (d7pf_step) where the tuned kernel runs; d7lb / d7pflb the
+ * register-capped d7_step / d7pf_step (blocks of at most 256 threads), d7x2
+ * two cells per thread along i, d7zl zero-land fields (0 <= D <= 1). A
+ * variant that does not apply is ignored.
  */
 gpuError_t copy_launch(const ps_gpu_launch *l)
 {
@@ -176,6 +179,46 @@ int geometry(ps_gpu_ctx *c, const gpuDeviceProp &p, char *why, size_t whylen)
     return PS_OK;
 }
 
+/*
+ * The zero-land variant (d7zl, only for 0 <= D <= 1: ps_gpu_kernels.h says
+ * why): a land copy of the field and a count byte per cell on the device,
+ * filled at each upload (ps_gpu_memory.cpp).
+ */
+int zero_land(ps_gpu_ctx *c, const ps_config *cfg, char *why, size_t whylen)
+{
+    size_t freeb = 0, totalb = 0, cells = c->bytes / c->es;
+    gpuError_t e;
+#define ZL_TRY(call)                                                                       \
+    do {                                                                                   \
+        if ((e = (call)) != gpuSuccess) {                                                  \
+            int st_ = ps_gpu_fail(c, e, #call);                                            \
+            snprintf(why, whylen, "%s", c->err);                                           \
+            return st_;                                                                    \
+        }                                                                                  \
+    } while (0)
+    ZL_TRY(gpuMemGetInfo(&freeb, &totalb));
+    if (c->bytes + cells > freeb) {
+        snprintf(why, whylen,
+                 "zero-land (PSTENCIL_GPU_KERNEL=d7zl) needs %.1f MiB more device memory (a "
+                 "land copy of the field and a count byte per cell) but device %d has %.1f "
+                 "MiB free", (double)(c->bytes + cells) / 1048576.0, c->dev,
+                 (double)freeb / 1048576.0);
+        return PS_ENOMEM;
+    }
+    ZL_TRY(gpuMalloc(&c->zl_land, c->bytes ? c->bytes : 1));
+    ZL_TRY(gpuMalloc(&c->zl_cnt, cells ? cells : 1));
+    ZL_TRY(gpuMalloc(&c->zl_bad, sizeof(int)));
+    ZL_TRY(gpuMemsetAsync(c->zl_cnt, 0, cells, c->stream));
+    ZL_TRY(gpuMemsetAsync(c->zl_bad, 0, sizeof(int), c->stream));
+    ZL_TRY(gpuStreamSynchronize(c->stream));
+#undef ZL_TRY
+    c->zl_op = cfg->mode == PS_MODE_FAST ? ps_gpu_zl_fast : ps_gpu_zl_exact;
+    c->launch.zl_cnt = c->zl_cnt;
+    c->launch.zl_bad = c->zl_bad;
+    c->launch.variant = PS_GPU_V_D7ZL;
+    return PS_OK;
+}
+
 } /* namespace */
 
 void ps_gpu_destroy(void *vc)
@@ -199,6 +242,12 @@ void ps_gpu_destroy(void *vc)
     }
     if (c->params)
         (void)gpuFree(c->params);
+    if (c->zl_land)
+        (void)gpuFree(c->zl_land);
+    if (c->zl_cnt)
+        (void)gpuFree(c->zl_cnt);
+    if (c->zl_bad)
+        (void)gpuFree(c->zl_bad);
     for (h = 0; h < 2 * PS_GPU_PROF_RING; h++)
         if (c->prof_ev[h])
             (void)gpuEventDestroy(c->prof_ev[h]);
@@ -268,8 +317,21 @@ int ps_gpu_create(const ps_config *cfg, void **out, char *why, size_t whylen)
     env = getenv("PSTENCIL_GPU_KERNEL");
     if (env && !strcmp(env, "copy"))
         c->launcher = copy_launch;
-    else if (env && !strcmp(env, "d7pf") && c->launch.tuned && c->g.nx <= 0x7fffffff)
-        c->launch.variant = 1; /* the prefetching variant (docs/gpu.md); else ignored */
+    else if (env && c->launch.tuned) { /* diffusion7's variants (docs/gpu.md); else ignored */
+        const bool small_block = (long long)c->launch.bx * c->launch.by <= PS_GPU_LB_THREADS;
+        const bool int_rows = c->g.nx <= 0x7fffffff; /* d7pf: 32-bit in-plane offsets */
+        if (!strcmp(env, "d7pf") && int_rows)
+            c->launch.variant = PS_GPU_V_D7PF;
+        else if (!strcmp(env, "d7lb") && small_block)
+            c->launch.variant = PS_GPU_V_D7LB;
+        else if (!strcmp(env, "d7pflb") && small_block && int_rows)
+            c->launch.variant = PS_GPU_V_D7PFLB;
+        else if (!strcmp(env, "d7x2"))
+            c->launch.variant = PS_GPU_V_D7X2;
+        else if (!strcmp(env, "d7zl") && c->launch.coeff >= 0.0 && c->launch.coeff <= 1.0 &&
+                 (st = zero_land(c, cfg, why, whylen)))
+            goto done;
+    }
 
     c->graph_steps = PS_GPU_GRAPH_STEPS;
     env = getenv("PSTENCIL_GPU_GRAPH_STEPS"); /* 0 disables graphs; rounded up to even */

@@ -35,6 +35,8 @@
 
 #include "ps_gpu_port.h"
 
+#include <float.h>
+
 #ifndef PS_GPU_KNS
 #  error "define PS_GPU_KNS (kernel namespace) before including ps_gpu_kernels.h"
 #endif
@@ -72,9 +74,11 @@ namespace PS_GPU_KNS {
 struct thread_cell {
     long long i, j, k0;
 };
-static __host__ __device__ __forceinline__ thread_cell map_thread(int kchunk)
+static __host__ __device__ __forceinline__ thread_cell map_thread(int kchunk, int ci = 1)
 {
-    return thread_cell{(long long)blockIdx.x * blockDim.x + threadIdx.x,
+    /* ci: cells per thread along i (the launcher divides grid.x by it); the
+     * thread's first cell, its others at i+1 .. i+ci-1 */
+    return thread_cell{((long long)blockIdx.x * blockDim.x + threadIdx.x) * ci,
                        (long long)blockIdx.y * blockDim.y + threadIdx.y,
                        (long long)blockIdx.z * kchunk};
 }
@@ -145,6 +149,17 @@ static __host__ __device__ __forceinline__ double cell(double c, double km, doub
                                                        double ip, double d)
 {
     return ps_diffusion7_cell_f64(c, km, kp, jm, jp, im, ip, d);
+}
+
+static __host__ __device__ __forceinline__ float ps_update(float c, float s, float n, float d)
+{
+    return ps_diffusion7_update_f32(c, s, n, d);
+}
+
+static __host__ __device__ __forceinline__ double ps_update(double c, double s, double n,
+                                                            double d)
+{
+    return ps_diffusion7_update_f64(c, s, n, d);
 }
 
 /*
@@ -309,6 +324,305 @@ __global__ void __launch_bounds__(1024)
 {
     const thread_cell t = map_thread(kchunk);
     d7pf_column<T>(in, out, nz, ny, nx, d, kchunk, t.i, t.j, t.k0);
+}
+
+/* ---- register caps (PSTENCIL_GPU_KERNEL=d7lb, d7pflb) ---------------------- */
+
+/*
+ * d7_step and d7pf_step compiled with __launch_bounds__(PS_GPU_LB_THREADS,
+ * MINB): at most 256 threads per block and MINB resident blocks per SM, so
+ * ptxas caps the registers at 65536 / (256 MINB), rounded down to a
+ * multiple of 8. d7lb: 8 blocks for float32 (32 registers: full occupancy,
+ * d7_step has 38: 75%), 6 for float64 (40; d7_step 54: 50%). d7pflb: 6
+ * for float32 (40; d7pf_step has 60: 50%), 5 for float64 (48). ptxas may
+ * spill to (L1-cached) local memory to meet a cap: -Xptxas -v in the
+ * device run records it. The arithmetic is the uncapped kernels' (the same
+ * column functions): only register allocation changes. A launch with more
+ * threads per block is refused by the device; the launcher refuses it too
+ * (so the mock sees it), and the context selects these variants only for
+ * blocks of at most 256 threads.
+ */
+template <typename T> struct lb_blocks {
+    static constexpr int d7 = sizeof(T) == 4 ? 8 : 6;
+    static constexpr int d7pf = sizeof(T) == 4 ? 6 : 5;
+};
+
+template <typename T>
+__global__ void __launch_bounds__(PS_GPU_LB_THREADS, lb_blocks<T>::d7)
+    d7lb_step(const T *__restrict__ in, T *__restrict__ out, long long nz, long long ny,
+              long long nx, T d, int kchunk)
+{
+    const thread_cell t = map_thread(kchunk);
+    d7_column<T>(in, out, nz, ny, nx, d, kchunk, t.i, t.j, t.k0);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(PS_GPU_LB_THREADS, lb_blocks<T>::d7pf)
+    d7pflb_step(const T *__restrict__ in, T *__restrict__ out, long long nz, long long ny,
+                long long nx, T d, int kchunk)
+{
+    const thread_cell t = map_thread(kchunk);
+    d7pf_column<T>(in, out, nz, ny, nx, d, kchunk, t.i, t.j, t.k0);
+}
+
+/* ---- two cells per thread along i (PSTENCIL_GPU_KERNEL=d7x2) ------------- */
+
+/*
+ * d7_column for the two cells (j, i) and (j, i+1) of one thread: each
+ * plane's row values i-1 .. i+2 are four loads instead of six (each cell's
+ * value is the other's i-neighbour), and two independent updates give the
+ * scheduler twice the loads in flight per thread. Each cell is updated
+ * (ps_diffusion7_cell, the same call as d7_column) or copied on its own:
+ * cell i+1 may lie outside the box (odd nx), and either may be on the i
+ * faces. Grid x: ceil(nx / (2 bx)).
+ */
+template <typename T>
+static __host__ __device__ __forceinline__ void
+d7x2_column(const T *__restrict__ in, T *__restrict__ out, long long nz, long long ny,
+            long long nx, T d, int kchunk, long long i, long long j, long long k0)
+{
+    long long k1, k;
+    if (i >= nx || j >= ny || k0 >= nz)
+        return;
+    k1 = k0 + kchunk < nz ? k0 + kchunk : nz;
+    const long long plane = nx * ny;
+    const bool two = i + 1 < nx;               /* the second cell exists */
+    const bool in0 = i > 0 && i < nx - 1;      /* cell i is inside along i */
+    const bool in1 = two && i + 1 < nx - 1;    /* cell i+1 is inside along i */
+    const T *__restrict__ src = in + (j * nx + i) + k0 * plane;
+    T *__restrict__ dst = out + (j * nx + i) + k0 * plane;
+
+    if (j == 0 || j == ny - 1 || (!in0 && !in1)) {
+        for (k = k0; k < k1; k++, src += plane, dst += plane) {
+            dst[0] = src[0];
+            if (two)
+                dst[1] = src[1];
+        }
+        return;
+    }
+    T km0 = k0 > 0 ? src[-plane] : (T)0, km1 = two && k0 > 0 ? src[1 - plane] : (T)0;
+    T c0 = src[0], c1 = two ? src[1] : (T)0;
+    for (k = k0; k < k1; k++, src += plane, dst += plane) {
+        if (k == 0 || k == nz - 1) { /* surface and bottom layers are copied */
+            dst[0] = c0;
+            if (two)
+                dst[1] = c1;
+            km0 = c0;
+            km1 = c1;
+            if (k + 1 < nz) {
+                c0 = src[plane];
+                c1 = two ? src[plane + 1] : (T)0;
+            }
+            continue;
+        }
+        const T kp0 = src[plane], kp1 = two ? src[plane + 1] : (T)0;
+        const T jm0 = src[-nx], jp0 = src[nx];
+        const T jm1 = two ? src[1 - nx] : (T)0, jp1 = two ? src[1 + nx] : (T)0;
+        const T im0 = in0 ? src[-1] : (T)0; /* the row's i-1 and i+2 */
+        const T ip1 = in1 ? src[2] : (T)0;
+        dst[0] = in0 ? cell(c0, km0, kp0, jm0, jp0, im0, c1, d) : c0;
+        if (two)
+            dst[1] = in1 ? cell(c1, km1, kp1, jm1, jp1, c0, ip1, d) : c1;
+        km0 = c0;
+        km1 = c1;
+        c0 = kp0;
+        c1 = kp1;
+    }
+}
+
+/* One step, two cells per thread along i: grid (ceil(nx/(2 bx)), ceil(ny/by),
+ * ceil(nz/kchunk)), block (bx, by, 1). */
+template <typename T>
+__global__ void __launch_bounds__(1024)
+    d7x2_step(const T *__restrict__ in, T *__restrict__ out, long long nz, long long ny,
+              long long nx, T d, int kchunk)
+{
+    const thread_cell t = map_thread(kchunk, 2);
+    d7x2_column<T>(in, out, nz, ny, nx, d, kchunk, t.i, t.j, t.k0);
+}
+
+/* ---- zero-land (PSTENCIL_GPU_KERNEL=d7zl) --------------------------------- */
+
+/*
+ * The device fields hold land as +0.0 and a byte per cell holds
+ * PS_GPU_ZL_LAND (land) or the number of ocean neighbours (ocean), so the
+ * update sums the six neighbours without a NaN test and takes the count
+ * from one byte load: 9 bytes moved per cell instead of 8, six compares and
+ * selects fewer. Bitwise the reference (backends/openmp/ps_openmp_zeroland.c
+ * has the argument): ps_diffusion7_cell adds +0.0 for a land neighbour, and
+ * so does this sum (land is +0.0); the count is the masked count, exact as
+ * a small integer; the update is the same ps_diffusion7_update; land and
+ * isolated cells (count 0) keep their value; land is told from the byte,
+ * never from the value (ocean -0.0 stays ocean). The mask must not change
+ * during the steps, i.e. no ocean cell may turn NaN through overflow: with
+ * 0 <= D <= 1 (the context's condition for this variant) an update is a
+ * convex combination up to rounding, so that holds while every uploaded
+ * ocean value is finite with |v| <= MAX/64. zl_mark flags any other value
+ * in *bad, and while it is set the kernel masks as the reference does
+ * (neighbour land if its byte says so or it is NaN): exact either way,
+ * without the host ever reading the flag.
+ */
+template <typename T> struct zl_lim {
+    static constexpr T v = sizeof(T) == 4 ? (T)(FLT_MAX / 64) : (T)(DBL_MAX / 64);
+};
+
+/* The cell of region r a thread owns: (k0 + k, j, i) for each k of the region. */
+static __host__ __device__ __forceinline__ long long zl_at(const ps_gpu_zl &z, long long k,
+                                                          long long j, long long i)
+{
+    return ((z.start[0] + k) * z.ny + z.start[1] + j) * z.nx + z.start[2] + i;
+}
+
+/* MARK: NaN -> +0.0 (the NaN kept in land[]), the land byte; big values flag *bad. */
+template <typename T> __global__ void __launch_bounds__(1024) zl_mark(ps_gpu_zl z)
+{
+    const thread_cell t = map_thread(1);
+    T *f = (T *)z.field, *land = (T *)z.land;
+    if (t.i >= z.count[2] || t.j >= z.count[1])
+        return;
+    for (long long k = 0; k < z.count[0]; k++) {
+        const long long p = zl_at(z, k, t.j, t.i);
+        const T v = f[p];
+        if (v != v) {
+            land[p] = v;
+            f[p] = (T)0;
+            z.cnt[p] = PS_GPU_ZL_LAND;
+        } else {
+            z.cnt[p] = 0;
+            if (!(v <= zl_lim<T>::v && v >= -zl_lim<T>::v))
+                *z.bad = 1;
+        }
+    }
+}
+
+/* COUNT: each ocean cell's number of ocean neighbours inside the box (cells
+ * on the box's faces are copied, never updated, so their count is unused).
+ * A thread writes its own cells' bytes and reads the land bit of others,
+ * which this kernel never changes. */
+__global__ void __launch_bounds__(1024) zl_count(ps_gpu_zl z)
+{
+    const thread_cell t = map_thread(1);
+    if (t.i >= z.count[2] || t.j >= z.count[1])
+        return;
+    const long long plane = z.ny * z.nx;
+    const long long i = z.start[2] + t.i, j = z.start[1] + t.j;
+    for (long long k = 0; k < z.count[0]; k++) {
+        const long long p = zl_at(z, k, t.j, t.i), kk = z.start[0] + k;
+        if (z.cnt[p] & PS_GPU_ZL_LAND)
+            continue;
+        int n = 0;
+        n += kk > 0 && !(z.cnt[p - plane] & PS_GPU_ZL_LAND);
+        n += kk + 1 < z.nz && !(z.cnt[p + plane] & PS_GPU_ZL_LAND);
+        n += j > 0 && !(z.cnt[p - z.nx] & PS_GPU_ZL_LAND);
+        n += j + 1 < z.ny && !(z.cnt[p + z.nx] & PS_GPU_ZL_LAND);
+        n += i > 0 && !(z.cnt[p - 1] & PS_GPU_ZL_LAND);
+        n += i + 1 < z.nx && !(z.cnt[p + 1] & PS_GPU_ZL_LAND);
+        z.cnt[p] = (unsigned char)n;
+    }
+}
+
+/* RESTORE: other = field, with each land cell's original NaN put back. */
+template <typename T> __global__ void __launch_bounds__(1024) zl_restore(ps_gpu_zl z)
+{
+    const thread_cell t = map_thread(1);
+    const T *f = (const T *)z.field, *land = (const T *)z.land;
+    T *o = (T *)z.other;
+    if (t.i >= z.count[2] || t.j >= z.count[1])
+        return;
+    for (long long k = 0; k < z.count[0]; k++) {
+        const long long p = zl_at(z, k, t.j, t.i);
+        o[p] = z.cnt[p] & PS_GPU_ZL_LAND ? land[p] : f[p];
+    }
+}
+
+/* The reference's masked accumulation of one neighbour (the fallback). */
+#define PS_GPU_ZL_ACC(v, b)                                                                \
+    do {                                                                                   \
+        const bool ocean_ = !((b) & PS_GPU_ZL_LAND) && (v) == (v);                          \
+        s = s + (ocean_ ? (v) : (T)0);                                                     \
+        n = n + (ocean_ ? (T)1 : (T)0);                                                    \
+    } while (0)
+
+/* One interior cell, zero-land: the fast sum, or (bad) the reference's masking. */
+template <typename T>
+static __host__ __device__ __forceinline__ T zl_cell(T c, T km, T kp, T jm, T jp, T im, T ip,
+                                                     T d, const unsigned char *__restrict__ b,
+                                                     long long plane, long long nx, bool bad)
+{
+    const unsigned char own = b[0];
+    if (own & PS_GPU_ZL_LAND)
+        return c; /* land: +0.0 here, its NaN back at download */
+    if (!bad) {
+        T s = (T)0;
+        s = s + km; /* land neighbours are +0.0: what the masked sum adds too */
+        s = s + kp;
+        s = s + jm;
+        s = s + jp;
+        s = s + im;
+        s = s + ip;
+        const int n = own & PS_GPU_ZL_COUNT;
+        return n == 0 ? c : ps_update(c, s, (T)n, d);
+    }
+    T s = (T)0, n = (T)0;
+    PS_GPU_ZL_ACC(km, b[-plane]);
+    PS_GPU_ZL_ACC(kp, b[plane]);
+    PS_GPU_ZL_ACC(jm, b[-nx]);
+    PS_GPU_ZL_ACC(jp, b[nx]);
+    PS_GPU_ZL_ACC(im, b[-1]);
+    PS_GPU_ZL_ACC(ip, b[1]);
+    const T r = ps_update(c, s, n, d);
+    return (c != c || n == (T)0) ? c : r;
+}
+#undef PS_GPU_ZL_ACC
+
+/* d7_column over zero-land fields: the same walk, zl_cell for the update. */
+template <typename T>
+static __host__ __device__ __forceinline__ void
+d7zl_column(const T *__restrict__ in, T *__restrict__ out,
+            const unsigned char *__restrict__ cnt, bool bad, long long nz, long long ny,
+            long long nx, T d, int kchunk, long long i, long long j, long long k0)
+{
+    long long k1, k;
+    if (i >= nx || j >= ny || k0 >= nz)
+        return;
+    k1 = k0 + kchunk < nz ? k0 + kchunk : nz;
+    const long long plane = nx * ny;
+    const long long p0 = (j * nx + i) + k0 * plane;
+    const T *__restrict__ src = in + p0;
+    T *__restrict__ dst = out + p0;
+    const unsigned char *__restrict__ b = cnt + p0;
+
+    if (i == 0 || j == 0 || i == nx - 1 || j == ny - 1) {
+        for (k = k0; k < k1; k++, src += plane, dst += plane)
+            *dst = *src;
+        return;
+    }
+    T km = k0 > 0 ? src[-plane] : (T)0;
+    T c = *src;
+    for (k = k0; k < k1; k++, src += plane, dst += plane, b += plane) {
+        if (k == 0 || k == nz - 1) {
+            *dst = c;
+            km = c;
+            if (k + 1 < nz)
+                c = src[plane];
+            continue;
+        }
+        const T kp = src[plane];
+        *dst = zl_cell(c, km, kp, src[-nx], src[nx], src[-1], src[1], d, b, plane, nx, bad);
+        km = c;
+        c = kp;
+    }
+}
+
+/* One step on zero-land fields; same grid and block as d7_step. */
+template <typename T>
+__global__ void __launch_bounds__(1024)
+    d7zl_step(const T *__restrict__ in, T *__restrict__ out,
+              const unsigned char *__restrict__ cnt, const int *__restrict__ bad,
+              long long nz, long long ny, long long nx, T d, int kchunk)
+{
+    const thread_cell t = map_thread(kchunk);
+    d7zl_column<T>(in, out, cnt, *bad != 0, nz, ny, nx, d, kchunk, t.i, t.j, t.k0);
 }
 
 } /* namespace PS_GPU_KNS */

@@ -15,9 +15,11 @@
 #ifdef PS_GPU_EXACT
 #  define PS_GPU_KNS ps_exact
 #  define PS_GPU_LAUNCH_NAME ps_gpu_launch_exact
+#  define PS_GPU_ZL_NAME ps_gpu_zl_exact
 #else
 #  define PS_GPU_KNS ps_fast
 #  define PS_GPU_LAUNCH_NAME ps_gpu_launch_fast
+#  define PS_GPU_ZL_NAME ps_gpu_zl_fast
 #endif
 
 #include "ps_gpu_kernels.h"
@@ -31,27 +33,55 @@ enum { PS_STENCIL_LIST(PS_GPU_ENUM) n_stencils };
 
 } /* namespace */
 
+/* Launch a tuned diffusion7 kernel template K<T> in the launch's precision. */
+#define PS_GPU_TUNED(K)                                                                    \
+    (f64 ? PS_GPU_KERNEL_LAUNCH(PS_GPU_KNS::K<double>, grid, block, l->stream,              \
+                                (const double *)l->in, (double *)l->out, g.nz, g.ny, g.nx,  \
+                                l->coeff, g.kchunk)                                         \
+         : PS_GPU_KERNEL_LAUNCH(PS_GPU_KNS::K<float>, grid, block, l->stream,               \
+                                (const float *)l->in, (float *)l->out, g.nz, g.ny, g.nx,    \
+                                (float)l->coeff, g.kchunk))
+
 gpuError_t PS_GPU_LAUNCH_NAME(const ps_gpu_launch *l)
 {
     const ps_gpu_geom &g = l->geom;
+    /* cells per thread along i: the kernel's map_thread() multiplies by it */
+    const long long ci = l->tuned && l->variant == PS_GPU_V_D7X2 ? 2 : 1;
     dim3 block((unsigned)l->bx, (unsigned)l->by, 1);
-    dim3 grid((unsigned)((g.nx + l->bx - 1) / l->bx), (unsigned)((g.ny + l->by - 1) / l->by),
+    dim3 grid((unsigned)((g.nx + ci * l->bx - 1) / (ci * l->bx)),
+              (unsigned)((g.ny + l->by - 1) / l->by),
               (unsigned)((g.nz + g.kchunk - 1) / g.kchunk));
     const bool f64 = l->real == PS_GPU_F64;
-    if (l->tuned && l->variant == 1)
-        return f64 ? PS_GPU_KERNEL_LAUNCH(PS_GPU_KNS::d7pf_step<double>, grid, block, l->stream,
-                                          (const double *)l->in, (double *)l->out, g.nz, g.ny,
-                                          g.nx, l->coeff, g.kchunk)
-                   : PS_GPU_KERNEL_LAUNCH(PS_GPU_KNS::d7pf_step<float>, grid, block, l->stream,
-                                          (const float *)l->in, (float *)l->out, g.nz, g.ny,
-                                          g.nx, (float)l->coeff, g.kchunk);
-    if (l->tuned)
-        return f64 ? PS_GPU_KERNEL_LAUNCH(PS_GPU_KNS::d7_step<double>, grid, block, l->stream,
-                                          (const double *)l->in, (double *)l->out, g.nz, g.ny,
-                                          g.nx, l->coeff, g.kchunk)
-                   : PS_GPU_KERNEL_LAUNCH(PS_GPU_KNS::d7_step<float>, grid, block, l->stream,
-                                          (const float *)l->in, (float *)l->out, g.nz, g.ny,
-                                          g.nx, (float)l->coeff, g.kchunk);
+    if (l->tuned) {
+        switch (l->variant) {
+        case PS_GPU_V_D7:
+            return PS_GPU_TUNED(d7_step);
+        case PS_GPU_V_D7PF:
+            return PS_GPU_TUNED(d7pf_step);
+        case PS_GPU_V_D7LB:
+        case PS_GPU_V_D7PFLB:
+            /* __launch_bounds__(256): the device refuses larger blocks; so do we */
+            if ((long long)l->bx * l->by > PS_GPU_LB_THREADS)
+                return gpuErrorInvalidValue;
+            return l->variant == PS_GPU_V_D7LB ? PS_GPU_TUNED(d7lb_step)
+                                               : PS_GPU_TUNED(d7pflb_step);
+        case PS_GPU_V_D7X2:
+            return PS_GPU_TUNED(d7x2_step);
+        case PS_GPU_V_D7ZL:
+            if (!l->zl_cnt || !l->zl_bad)
+                return gpuErrorInvalidValue;
+            return f64 ? PS_GPU_KERNEL_LAUNCH(PS_GPU_KNS::d7zl_step<double>, grid, block,
+                                              l->stream, (const double *)l->in,
+                                              (double *)l->out, l->zl_cnt, l->zl_bad, g.nz,
+                                              g.ny, g.nx, l->coeff, g.kchunk)
+                       : PS_GPU_KERNEL_LAUNCH(PS_GPU_KNS::d7zl_step<float>, grid, block,
+                                              l->stream, (const float *)l->in,
+                                              (float *)l->out, l->zl_cnt, l->zl_bad, g.nz,
+                                              g.ny, g.nx, (float)l->coeff, g.kchunk);
+        default:
+            return gpuErrorInvalidValue;
+        }
+    }
     switch (l->stencil) {
 #define PS_GPU_GEN_CASE(NAME)                                                              \
     case stencil_##NAME:                                                                   \
@@ -63,6 +93,34 @@ gpuError_t PS_GPU_LAUNCH_NAME(const ps_gpu_launch *l)
                                           (const float *)l->params, g);
         PS_STENCIL_LIST(PS_GPU_GEN_CASE)
 #undef PS_GPU_GEN_CASE
+    default:
+        return gpuErrorInvalidValue;
+    }
+}
+
+/*
+ * The zero-land bookkeeping (d7zl): one kernel over the region
+ * z->start .. z->start + z->count, a thread per (j, i) walking k, in a
+ * 32x8 block.
+ */
+gpuError_t PS_GPU_ZL_NAME(const ps_gpu_zl *z)
+{
+    dim3 block(32, 8, 1);
+    dim3 grid((unsigned)((z->count[2] + 31) / 32), (unsigned)((z->count[1] + 7) / 8), 1);
+    const bool f64 = z->real == PS_GPU_F64;
+    if (!z->count[0] || !z->count[1] || !z->count[2])
+        return gpuSuccess;
+    switch (z->op) {
+    case PS_GPU_ZL_MARK:
+        return f64 ? PS_GPU_KERNEL_LAUNCH(PS_GPU_KNS::zl_mark<double>, grid, block, z->stream, *z)
+                   : PS_GPU_KERNEL_LAUNCH(PS_GPU_KNS::zl_mark<float>, grid, block, z->stream, *z);
+    case PS_GPU_ZL_COUNT_OP:
+        return PS_GPU_KERNEL_LAUNCH(PS_GPU_KNS::zl_count, grid, block, z->stream, *z);
+    case PS_GPU_ZL_RESTORE:
+        return f64 ? PS_GPU_KERNEL_LAUNCH(PS_GPU_KNS::zl_restore<double>, grid, block,
+                                          z->stream, *z)
+                   : PS_GPU_KERNEL_LAUNCH(PS_GPU_KNS::zl_restore<float>, grid, block,
+                                          z->stream, *z);
     default:
         return gpuErrorInvalidValue;
     }

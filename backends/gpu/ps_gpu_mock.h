@@ -29,6 +29,8 @@
 #ifndef PS_GPU_MOCK_H
 #define PS_GPU_MOCK_H
 
+#include <ucontext.h>
+
 #include <deque>
 #include <functional>
 #include <stdio.h>
@@ -40,7 +42,11 @@
 #define __device__
 #define __global__
 #define __forceinline__ inline
-#define __launch_bounds__(n)
+#define __launch_bounds__(...)
+/* one block runs at a time (its threads as fibers), so a function-level
+ * static is the block's shared memory */
+#define __shared__ static
+#define __syncthreads() ps_mock_syncthreads()
 
 #define PS_GPU_BACKEND_NAME "gpumock"
 #define PS_GPU_PRIORITY -1
@@ -159,12 +165,94 @@ static inline void ps_mock_scribble(gpuStream_t s, void *d, size_t n, int kind)
 }
 
 /*
+ * Kernels with barriers (launched by PS_GPU_KERNEL_LAUNCH_SYNC): the threads
+ * of one block run as fibers (ucontext), highest thread first, each until it
+ * reaches __syncthreads() or returns; when every thread has arrived (or
+ * returned) the barrier opens and they run on. A kernel that reads what
+ * another thread of its block wrote to shared memory without a barrier in
+ * between reads what was there before (the thread that writes it has not
+ * run yet): a missing __syncthreads() gives wrong results here.
+ */
+struct ps_mock_fibers {
+    bool active;                     /* inside a PS_GPU_KERNEL_LAUNCH_SYNC block */
+    int cur;                         /* the running fiber */
+    ucontext_t sched;                /* the block's scheduler */
+    std::vector<ucontext_t> ctx;
+    std::vector<char *> stack;       /* PS_MOCK_FIBER_STACK bytes each, kept */
+    std::vector<int> state;          /* 0 runnable, 1 at the barrier, 2 returned */
+    std::vector<dim3> tid;
+    const std::function<void()> *thread;
+};
+#define PS_MOCK_FIBER_STACK ((size_t)256 << 10)
+inline ps_mock_fibers ps_mock_fib;
+
+static inline void ps_mock_syncthreads(void)
+{
+    ps_mock_fibers &f = ps_mock_fib;
+    if (!f.active) {
+        fprintf(stderr, "mock: __syncthreads() in a kernel not launched with "
+                        "PS_GPU_KERNEL_LAUNCH_SYNC\n");
+        abort();
+    }
+    const int me = f.cur;
+    f.state[me] = 1;
+    swapcontext(&f.ctx[me], &f.sched);
+}
+
+static inline void ps_mock_fiber_entry(void)
+{
+    (*ps_mock_fib.thread)();
+    ps_mock_fib.state[ps_mock_fib.cur] = 2; /* then back to uc_link: the scheduler */
+}
+
+/* Run the threads of the current block (blockIdx set) as fibers. */
+static inline void ps_mock_block_fibers(dim3 block, const std::function<void()> &thread)
+{
+    ps_mock_fibers &f = ps_mock_fib;
+    const size_t n = (size_t)block.x * block.y * block.z;
+    size_t t;
+    while (f.stack.size() < n)
+        f.stack.push_back((char *)malloc(PS_MOCK_FIBER_STACK));
+    f.ctx.resize(n);
+    f.state.assign(n, 0);
+    f.tid.resize(n);
+    f.thread = &thread;
+    for (t = 0; t < n; t++) {
+        f.tid[t] = dim3((unsigned)(t % block.x), (unsigned)(t / block.x % block.y),
+                        (unsigned)(t / ((size_t)block.x * block.y)));
+        getcontext(&f.ctx[t]);
+        f.ctx[t].uc_stack.ss_sp = f.stack[t];
+        f.ctx[t].uc_stack.ss_size = PS_MOCK_FIBER_STACK;
+        f.ctx[t].uc_link = &f.sched;
+        makecontext(&f.ctx[t], ps_mock_fiber_entry, 0);
+    }
+    f.active = true;
+    for (;;) {
+        bool waiting = false;
+        for (t = n; t-- > 0;)
+            if (f.state[t] == 0) {
+                f.cur = (int)t;
+                threadIdx = f.tid[t];
+                swapcontext(&f.sched, &f.ctx[t]);
+            }
+        for (t = 0; t < n; t++)
+            if (f.state[t] == 1) {
+                f.state[t] = 0; /* every thread arrived or returned: the barrier opens */
+                waiting = true;
+            }
+        if (!waiting)
+            break;
+    }
+    f.active = false;
+}
+
+/*
  * A kernel launch: `thread` (the kernel called with its arguments) runs once
  * per thread of the grid, with the built-in variables set; refused as the
- * device would refuse it.
+ * device would refuse it. sync: the kernel has barriers (fibers per block).
  */
 static inline gpuError_t ps_mock_launch(dim3 grid, dim3 block, gpuStream_t s,
-                                        std::function<void()> thread)
+                                        std::function<void()> thread, bool sync = false)
 {
     if ((unsigned long long)block.x * block.y * block.z > 1024 || block.z > 64 ||
         !grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z ||
@@ -177,6 +265,10 @@ static inline gpuError_t ps_mock_launch(dim3 grid, dim3 block, gpuStream_t s,
             for (unsigned by = grid.y; by-- > 0;)
                 for (unsigned bx = grid.x; bx-- > 0;) {
                     blockIdx = dim3(bx, by, bz);
+                    if (sync) {
+                        ps_mock_block_fibers(block, thread);
+                        continue;
+                    }
                     for (unsigned tz = 0; tz < block.z; tz++)
                         for (unsigned ty = 0; ty < block.y; ty++)
                             for (unsigned tx = 0; tx < block.x; tx++) {
@@ -195,9 +287,20 @@ static inline gpuError_t ps_mock_kernel(void (*kernel)(P...), dim3 grid, dim3 bl
     return ps_mock_launch(grid, block, s, [=]() { kernel(args...); });
 }
 
+/* The same for a kernel with barriers: its blocks' threads run as fibers. */
+template <typename... P, typename... A>
+static inline gpuError_t ps_mock_kernel_sync(void (*kernel)(P...), dim3 grid, dim3 block,
+                                             gpuStream_t s, A... args)
+{
+    return ps_mock_launch(grid, block, s, [=]() { kernel(args...); }, true);
+}
+
 /* Launch a __global__ kernel on a stream; the launch's status. */
 #define PS_GPU_KERNEL_LAUNCH(kernel, grid, block, stream, ...)                             \
     ps_mock_kernel(kernel, (grid), (block), (stream), __VA_ARGS__)
+/* Launch a __global__ kernel that calls __syncthreads(). */
+#define PS_GPU_KERNEL_LAUNCH_SYNC(kernel, grid, block, stream, ...)                        \
+    ps_mock_kernel_sync(kernel, (grid), (block), (stream), __VA_ARGS__)
 
 static inline const char *gpuGetErrorString(gpuError_t e)
 {

@@ -37,6 +37,24 @@ typedef struct ps_gpu_geom {
     int kchunk;           /**< depth planes each thread block walks through */
 } ps_gpu_geom;
 
+/** diffusion7's tuned kernel and its variants (PSTENCIL_GPU_KERNEL, docs/gpu.md). */
+enum ps_gpu_variant {
+    PS_GPU_V_D7 = 0, /**< d7_step */
+    PS_GPU_V_D7PF,   /**< d7pf_step: next plane's loads early, int count */
+    PS_GPU_V_D7LB,   /**< d7lb_step: d7_step with a register cap (<= 256 threads) */
+    PS_GPU_V_D7PFLB, /**< d7pflb_step: d7pf_step with a register cap (<= 256 threads) */
+    PS_GPU_V_D7X2,   /**< d7x2_step: two cells per thread along i */
+    PS_GPU_V_D7ZL    /**< d7zl_step: zero-land fields and neighbour counts */
+};
+
+/** Zero-land count byte: the cell is land (its value is +0.0 on the device). */
+#define PS_GPU_ZL_LAND 0x80
+/** Zero-land count byte: the number of ocean neighbours of an ocean cell. */
+#define PS_GPU_ZL_COUNT 0x07
+
+/** Threads per block of the register-capped variants (their __launch_bounds__). */
+#define PS_GPU_LB_THREADS 256
+
 /** One step launch: which kernel, on which buffers, with which geometry. */
 typedef struct ps_gpu_launch {
     const void *in;     /**< field at step t (device) */
@@ -47,10 +65,34 @@ typedef struct ps_gpu_launch {
     int real;           /**< PS_GPU_F32 or PS_GPU_F64 */
     int stencil;        /**< position of the stencil in PS_STENCIL_LIST */
     int tuned;          /**< nonzero: the stencil's tuned kernel (the fast path) */
-    int variant;        /**< the tuned kernel's variant: 0 d7_step, 1 d7pf_step (prefetching) */
+    int variant;        /**< the tuned kernel's variant (enum ps_gpu_variant) */
     double coeff;       /**< the tuned diffusion7 kernel's D (params are on the device) */
+    const unsigned char *zl_cnt; /**< d7zl: count byte per cell (device) */
+    const int *zl_bad;  /**< d7zl: nonzero when an upload held a value that could overflow */
     gpuStream_t stream;
 } ps_gpu_launch;
+
+/** The zero-land bookkeeping kernels (d7zl), run on a region of the box. */
+enum ps_gpu_zl_op {
+    PS_GPU_ZL_MARK,    /**< NaN -> +0.0 (NaN kept in land), land byte set; flags big values */
+    PS_GPU_ZL_COUNT_OP, /**< each ocean cell's count of ocean neighbours in the box */
+    PS_GPU_ZL_RESTORE  /**< other = field with each land cell's NaN put back */
+};
+
+/** One zero-land bookkeeping launch. */
+typedef struct ps_gpu_zl {
+    int op;                /**< enum ps_gpu_zl_op */
+    int real;              /**< PS_GPU_F32 or PS_GPU_F64 */
+    void *field;           /**< the current field (device) */
+    void *other;           /**< RESTORE: where the restored values go (device) */
+    void *land;            /**< each land cell's original NaN (device) */
+    unsigned char *cnt;    /**< count byte per cell (device) */
+    int *bad;              /**< set to 1 by MARK for a non-finite or too large ocean value */
+    long long nz, ny, nx;  /**< the box's planes, rows and columns */
+    long long start[3];    /**< the region's first cell (k, j, i) */
+    long long count[3];    /**< the region's extent (k, j, i) */
+    gpuStream_t stream;
+} ps_gpu_zl;
 
 /*
  * Launchers of one step, defined by ps_gpu_launch.cpp, which the build
@@ -60,5 +102,8 @@ typedef struct ps_gpu_launch {
  */
 gpuError_t ps_gpu_launch_exact(const ps_gpu_launch *l);
 gpuError_t ps_gpu_launch_fast(const ps_gpu_launch *l);
+/* the zero-land bookkeeping kernels (one copy per unit; no arithmetic) */
+gpuError_t ps_gpu_zl_exact(const ps_gpu_zl *z);
+gpuError_t ps_gpu_zl_fast(const ps_gpu_zl *z);
 
 #endif /* PS_GPU_PORT_H */

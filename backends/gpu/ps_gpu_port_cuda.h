@@ -68,4 +68,7 @@ typedef cudaDeviceProp gpuDeviceProp;
 #define PS_GPU_KERNEL_LAUNCH(kernel, grid, block, stream, ...)                             \
     (kernel<<<(grid), (block), 0, (stream)>>>(__VA_ARGS__), cudaGetLastError())
 
+/* Launch a kernel that calls __syncthreads() (the mock runs its blocks as fibers). */
+#define PS_GPU_KERNEL_LAUNCH_SYNC PS_GPU_KERNEL_LAUNCH
+
 #endif /* PS_GPU_PORT_CUDA_H */

@@ -95,7 +95,7 @@ else
   WARM_MS=${PSTENCIL_GPU_WARMUP_MS:-300}
 fi
 # the kernel variants (PSTENCIL_GPU_KERNEL values, docs/gpu.md) measured side by side
-VARIANTS=${PSTENCIL_GPU_VARIANTS-d7pf}
+VARIANTS=${PSTENCIL_GPU_VARIANTS-d7pf d7lb d7pflb d7x2 d7zl}
 
 say() { echo "[run-on-gpu $(($(date +%s) - T_START))s] $*"; }
 note() { say "$*"; echo "note: $*" >> "$LOG"; echo "$*" >> "$B/notes.txt"; }
@@ -325,7 +325,12 @@ if [ "$BUILD" = ok ]; then
   stage static 30 bash -c statics && STATIC=ok || STATIC=FAIL
 fi
 D7REGS=$(registers exact 2>/dev/null | awk '/d7_step<float>/ { print $NF; exit }')
-D7PFREGS=$(registers exact 2>/dev/null | awk '/d7pf_step<float>/ { print $NF; exit }')
+# each variant's float32 exact kernel: "name regs" (the kernel is NAME_step)
+VREGS=""
+for v in $VARIANTS; do
+  r=$(registers exact 2>/dev/null | awk -v k="${v}_step<float>" 'index($0, k) { print $NF; exit }')
+  [ -n "$r" ] && VREGS="$VREGS, $v $r"
+done
 D7FASTREGS=$(registers fast 2>/dev/null | awk '/d7_step<float>/ { print $NF; exit }')
 FFMA_EXACT=$(sed -n 's/^exact: \([0-9]*\) FFMA.*/\1/p' "$B/stages/static.log" 2>/dev/null)
 FFMA_FAST=$(sed -n 's/^fast: \([0-9]*\) FFMA.*/\1/p' "$B/stages/static.log" 2>/dev/null)
@@ -366,6 +371,29 @@ if [ $RUN_GPU = 1 ]; then
   # 5. 200M cells float64 (1.6 GB a field), copy bound, fast mode
   stage big-f64 90 "$BENCH" --backend "$BE" --grid "$BIG64" --precision float64 \
     --steps $BIG_STEPS $W --copy --validate 1 --cases "tuned fast:mode=fast"
+  # 5b. every validation case again with each variant (bitwise, as stage
+  # validate; gpu_bench already validated each variant's timed runs): as many
+  # variants as the stage's time allows, one not reached is said, not failed
+  if [ -n "$VARIANTS" ]; then
+    vlimit=${PSTENCIL_GPU_VALVAR_S:-${PSTENCIL_GPU_VALIDATE_S:-90}}
+    stage valvar "$vlimit" sh -c 'bad=0; end=$(($(date +%s) + $5 - 3))
+      [ $end -gt $(($6 - 3)) ] && end=$(($6 - 3)) # the run budget may cut the stage
+      for v in $1; do
+        left=$((end - $(date +%s)))
+        if [ $left -lt 2 ]; then echo "variant $v: not run (the stage time is spent)"; continue; fi
+        PSTENCIL_GPU_KERNEL=$v timeout -k 2 $left "$2" --backend "$3" > "$4/valvar-$v.txt" 2>&1
+        rc=$?
+        if [ $rc = 124 ] || [ $rc = 137 ]; then echo "variant $v: timed out after $left s (not judged)"; continue; fi
+        [ $rc = 0 ] || bad=1
+        echo "variant $v: exit $rc, $(grep -c "^ok: " "$4/valvar-$v.txt") ok, $(grep -c "^FAIL" "$4/valvar-$v.txt") failed"
+        grep "^FAIL" "$4/valvar-$v.txt" | head -5
+      done; exit $bad' valvar "$VARIANTS" "$TESTGPU" "$BE" "$B" "$vlimit" "$DEADLINE"
+    case $? in
+      0) VALID="$VALID; variants: $(grep -c 'exit 0,' "$B/stages/valvar.log") of $(echo $VARIANTS | wc -w) PASS" ;;
+      124) VALID="$VALID; variants: not run (budget)" ;;
+      *) VALID="$VALID; variants: FAIL" ;;
+    esac
+  fi
   # 6. the block sweep (last: the least valuable)
   stage blocks 90 "$BENCH" --backend "$BE" --grid "$BIG" --steps $BIG_STEPS $W \
     --cases "b32x8:block=32x8 b64x4:block=64x4 b32x16:block=32x16 b64x8:block=64x8 b128x2:block=128x2 b128x4:block=128x4 b256x1:block=256x1 b32x4:block=32x4"
@@ -376,7 +404,7 @@ stop_clock
 table() {
   local name rc secs clk
   echo "pstencil GPU run: ${GPU:-no GPU} (sm_$ARCH), backend $BE, $(date -u +%Y-%m-%dT%H:%MZ), $(($(date +%s) - T_START)) s in all"
-  echo "build: $BUILD (direct); static checks: $STATIC; d7_step<float> exact registers: ${D7REGS:-?} (fast ${D7FASTREGS:-?}, d7pf ${D7PFREGS:-?}); SASS FFMA/DFMA exact ${FFMA_EXACT:-n/a} fast ${FFMA_FAST:-n/a}"
+  echo "build: $BUILD (direct); static checks: $STATIC; d7_step<float> exact registers: ${D7REGS:-?} (fast ${D7FASTREGS:-?}$VREGS); SASS FFMA/DFMA exact ${FFMA_EXACT:-n/a} fast ${FFMA_FAST:-n/a}"
   echo "validation (test_gpu_backend, every stencil, bitwise): $VALID"
   sed 's/^/note: /' "$B/notes.txt"
   echo "stages (exit, seconds, SM MHz median/max):$(awk '{ printf " %s:%s,%ss,%s", $1, $2, $3, $4 }' "$STAGES")"
