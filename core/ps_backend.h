@@ -120,7 +120,17 @@ enum ps_backend_flags {
     PS_BACKEND_THREADS = 1u << 1, /**< honours ps_config.threads (validated per count) */
     PS_BACKEND_BLOCK = 1u << 2,   /**< honours ps_config.block (work-group shapes) */
     PS_BACKEND_ORACLE = 1u << 3,  /**< the reference every other backend is compared to */
-    PS_BACKEND_NOAUTO = 1u << 4   /**< never picked by `auto` (test and check-only backends) */
+    PS_BACKEND_NOAUTO = 1u << 4,  /**< never picked by `auto` (test and check-only backends) */
+    /**
+     * Distinct contexts may be used from distinct host threads at the same
+     * time (each context by one thread at a time: no state shared between
+     * contexts is written without a lock). The decomposition driver then
+     * steps and exchanges the boxes of a split concurrently, one host thread
+     * per device (a backend that also has PS_BACKEND_THREADS: the threads
+     * are divided between the boxes of a device). Without it boxes are
+     * stepped one after another.
+     */
+    PS_BACKEND_CONCURRENT = 1u << 5
 };
 
 /** What a backend says about one of its devices. */
