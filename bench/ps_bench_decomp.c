@@ -232,7 +232,7 @@ int ps_bench_decomp(const ps_bench_decomp_options *o, FILE *out)
                  "median of %ld\n", o->backend, dev.name, in.grid.nz, in.grid.ny, in.grid.nx,
             ps_precision_name(o->precision), o->steps, o->repeat);
     concurrent = (ps_backend_get_ops(b)->flags & PS_BACKEND_CONCURRENT) != 0;
-    fprintf(out, "  %-8s %-7s %4s %10s %9s %14s %8s %8s\n", "split", "boxes", "g", "ms/step",
+    fprintf(out, "  %-14s %-7s %4s %10s %9s %14s %8s %8s\n", "split", "boxes", "g", "ms/step",
             "exchange", "bytes/step", "vs 1 box", "at once");
     for (h = 0; h < sizeof halos / sizeof halos[0] && !st; h++)
         for (q = 0; q < sizeof splits / sizeof splits[0] && !st; q++)
@@ -252,7 +252,7 @@ int ps_bench_decomp(const ps_bench_decomp_options *o, FILE *out)
                 if (q == 0)
                     base[h] = ms;
                 snprintf(label, sizeof label, "%s%s", splits[q], ser ? " serial" : "");
-                fprintf(out, "  %-8s %dx%dx%d %4u %10.2f %8.1f%% %14.0f %7.2fx %8d\n", label,
+                fprintf(out, "  %-14s %dx%dx%d %4u %10.2f %8.1f%% %14.0f %7.2fx %8d\n", label,
                         so.split[0], so.split[1], so.split[2], halos[h], ms, 100 * xf, by,
                         base[h] > 0 ? ms / base[h] : 0, workers);
             }
