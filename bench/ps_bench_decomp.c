@@ -6,7 +6,9 @@
  *    per backend, at scales 1..N, the runs that went out of core marked;
  *  - decomposition (--decomp): ms/step, the fraction of it in halo
  *    exchanges and bytes exchanged per step for 1, 2, 4 and 8 boxes and
- *    halos 1 and 4; then out of core (a budget of a quarter of the grid,
+ *    halos 1, 2 and 4, with how many host threads stepped the boxes at once
+ *    (a backend with PS_BACKEND_CONCURRENT also gets the same splits one box
+ *    after another, "serial", for comparison); then out of core (a budget of a quarter of the grid,
  *    g 1, 4 and the plan's own choice) against in core.
  */
 #include "config.h"
@@ -180,7 +182,7 @@ static int cmp_d(const void *a, const void *b)
 /* Median over repeats of one configuration; fills the columns. */
 static int measure(ps_backend *b, const ps_field *in, ps_field *work,
                    const ps_bench_decomp_options *o, const ps_split_options *so, double *ms,
-                   double *xfrac, double *bytes, int *slabs, ps_run_stats *last)
+                   double *xfrac, double *bytes, int *slabs, ps_run_stats *last, int *workers)
 {
     double t[64], x[64];
     long r, n = o->repeat < 1 ? 1 : o->repeat > 64 ? 64 : o->repeat;
@@ -193,6 +195,8 @@ static int measure(ps_backend *b, const ps_field *in, ps_field *work,
         x[r] = rs.step_s > 0 ? rs.exchange_s / rs.step_s : 0;
         *bytes = (rs.ooc_slabs ? rs.ooc_bytes : rs.exchange_bytes) / (double)o->steps;
         *slabs = rs.ooc_slabs;
+        if (workers)
+            *workers = rs.workers;
         if (last)
             *last = rs;
     }
@@ -208,13 +212,13 @@ static int measure(ps_backend *b, const ps_field *in, ps_field *work,
 int ps_bench_decomp(const ps_bench_decomp_options *o, FILE *out)
 {
     static const char *const splits[] = {"1x1x1", "2x1x1", "2", "4", "8"};
-    static const unsigned halos[] = {1, 4};
+    static const unsigned halos[] = {1, 2, 4};
     ps_backend *b = NULL;
     ps_device_info dev;
     ps_field in, work;
-    double base[2] = {0, 0};
+    double base[3] = {0, 0, 0};
     size_t q, h;
-    int st;
+    int st, ser, concurrent;
     memset(&in, 0, sizeof in);
     memset(&work, 0, sizeof work);
     if ((st = open_backend(o->backend, &b, &dev)))
@@ -227,36 +231,43 @@ int ps_bench_decomp(const ps_bench_decomp_options *o, FILE *out)
     fprintf(out, "decomposition: %s on %s, built-in ocean %zux%zux%zu, %s, %ld steps, "
                  "median of %ld\n", o->backend, dev.name, in.grid.nz, in.grid.ny, in.grid.nx,
             ps_precision_name(o->precision), o->steps, o->repeat);
-    fprintf(out, "  %-8s %-7s %4s %10s %9s %14s %8s\n", "split", "boxes", "g", "ms/step",
-            "exchange", "bytes/step", "vs 1 box");
-    for (h = 0; h < 2 && !st; h++)
-        for (q = 0; q < sizeof splits / sizeof splits[0] && !st; q++) {
-            ps_split_options so;
-            double ms, xf, by = 0;
-            int slabs = 0;
-            memset(&so, 0, sizeof so);
-            if ((st = ps_decomp_parse_split(splits[q], in.grid, so.split)))
-                break;
-            so.halo = halos[h];
-            if ((st = measure(b, &in, &work, o, &so, &ms, &xf, &by, &slabs, NULL)))
-                break;
-            if (q == 0)
-                base[h] = ms;
-            fprintf(out, "  %-8s %dx%dx%d %4u %10.2f %8.1f%% %14.0f %7.2fx\n", splits[q],
-                    so.split[0], so.split[1], so.split[2], halos[h], ms, 100 * xf, by,
-                    base[h] > 0 ? ms / base[h] : 0);
-        }
+    concurrent = (ps_backend_get_ops(b)->flags & PS_BACKEND_CONCURRENT) != 0;
+    fprintf(out, "  %-14s %-7s %4s %10s %9s %14s %8s %8s\n", "split", "boxes", "g", "ms/step",
+            "exchange", "bytes/step", "vs 1 box", "at once");
+    for (h = 0; h < sizeof halos / sizeof halos[0] && !st; h++)
+        for (q = 0; q < sizeof splits / sizeof splits[0] && !st; q++)
+            for (ser = 0; ser < (q > 0 && concurrent ? 2 : 1) && !st; ser++) {
+                ps_split_options so;
+                double ms, xf, by = 0;
+                int slabs = 0, workers = 1;
+                char label[32];
+                memset(&so, 0, sizeof so);
+                if ((st = ps_decomp_parse_split(splits[q], in.grid, so.split)))
+                    break;
+                so.halo = halos[h];
+                so.serial = ser;
+                if ((st = measure(b, &in, &work, o, &so, &ms, &xf, &by, &slabs, NULL,
+                                  &workers)))
+                    break;
+                if (q == 0)
+                    base[h] = ms;
+                snprintf(label, sizeof label, "%s%s", splits[q], ser ? " serial" : "");
+                fprintf(out, "  %-14s %dx%dx%d %4u %10.2f %8.1f%% %14.0f %7.2fx %8d\n", label,
+                        so.split[0], so.split[1], so.split[2], halos[h], ms, 100 * xf, by,
+                        base[h] > 0 ? ms / base[h] : 0, workers);
+            }
     /* out of core: a quarter of the grid's footprint, g 1, 4 and the plan's choice */
     for (h = 0; h < 3 && !st; h++) {
         ps_split_options so;
         ps_run_stats rs;
-        double ms, xf, by = 0, in_core = base[h < 2 ? h : 1];
+        double ms, xf, by = 0, in_core = base[h < 2 ? 2 * h : 2];
         int slabs = 0;
+        unsigned ooc_halo[2] = {1, 4};
         memset(&so, 0, sizeof so);
         memset(&rs, 0, sizeof rs);
-        so.halo = h < 2 ? halos[h] : 0;
+        so.halo = h < 2 ? ooc_halo[h] : 0;
         so.max_device_bytes = ps_ooc_footprint(in.grid, o->precision) / 4;
-        if ((st = measure(b, &in, &work, o, &so, &ms, &xf, &by, &slabs, &rs)))
+        if ((st = measure(b, &in, &work, o, &so, &ms, &xf, &by, &slabs, &rs, NULL)))
             break;
         fprintf(out, "  out of core, budget 1/4 grid (%.1f MiB), g %u%s: %d slabs along %c, "
                      "%.2f ms/step, %.0f bytes/step, %.2fx in core\n",

@@ -143,6 +143,13 @@ void ps_run_report_print(FILE *f, const run_report *r)
                 "per step)\n", s->boxes, s->exchange_s,
                 s->step_s > 0 ? 100.0 * s->exchange_s / s->step_s : 0.0,
                 s->exchange_bytes / (double)s->steps);
+    if (s->boxes > 1 && s->workers > 1) {
+        fprintf(f, "  concurrent  : boxes stepped at once on %d host threads", s->workers);
+        if (s->box_threads > 0)
+            fprintf(f, ", up to %d CPU thread%s per box", s->box_threads,
+                    s->box_threads == 1 ? "" : "s");
+        fprintf(f, "\n");
+    }
     if (s->ooc_slabs > 1)
         fprintf(f, "  out of core : %d slabs along %c, ghost %u, %ld pass%s, %.0f bytes moved "
                 "per step\n", s->ooc_slabs, "kji"[s->ooc_axis % 3], s->ooc_ghost, s->ooc_passes,

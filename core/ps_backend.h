@@ -127,7 +127,17 @@ enum ps_backend_flags {
     PS_BACKEND_NOAUTO = 1u << 4,  /**< never picked by `auto` (test and check-only backends) */
     /** The table has ps_backend_ops.upload_pitched and .download_pitched (a
      *  table without this bit may be shorter: they are never read). */
-    PS_BACKEND_PITCHED = 1u << 5
+    PS_BACKEND_PITCHED = 1u << 5,
+    /**
+     * Distinct contexts may be used from distinct host threads at the same
+     * time (each context by one thread at a time: no state shared between
+     * contexts is written without a lock). The decomposition driver then
+     * steps and exchanges the boxes of a split concurrently, one host thread
+     * per device (a backend that also has PS_BACKEND_THREADS: the threads
+     * are divided between the boxes of a device). Without it boxes are
+     * stepped one after another.
+     */
+    PS_BACKEND_CONCURRENT = 1u << 6
 };
 
 /** What a backend says about one of its devices. */

@@ -4,6 +4,7 @@
  */
 #include "config.h"
 #include "ps_decomp.h"
+#include "ps_decomp_pool.h"
 #include "ps_status.h"
 
 #include <ctype.h>
@@ -246,7 +247,7 @@ int ps_decomp_parse_split(const char *s, ps_grid global, int split[3])
     return PS_OK;
 }
 
-static int local_move(void *self, const ps_decomp_copy *c)
+int ps_decomp_local_move(void *self, const ps_decomp_copy *c)
 {
     ps_decomp_local *l = self;
     size_t bytes = c->src_region.count.nz * c->src_region.count.ny *
@@ -271,7 +272,7 @@ int ps_decomp_local_init(ps_decomp_local *l, const ps_decomp *d, ps_context **ct
     if (!l->staging)
         return ps_error(PS_ENOMEM, "decomposition: cannot allocate a %zu-cell staging buffer",
                         d->max_copy_cells);
-    t->move = local_move;
+    t->move = ps_decomp_local_move;
     t->self = l;
     return PS_OK;
 }
@@ -279,9 +280,56 @@ int ps_decomp_local_init(ps_decomp_local *l, const ps_decomp *d, ps_context **ct
 void ps_decomp_local_free(ps_decomp_local *l)
 {
     if (l) {
+        ps_decomp_pool_stop(l->pool);
+        l->pool = NULL;
         free(l->staging);
         l->staging = NULL;
     }
+}
+
+int ps_decomp_place(int nboxes, const int *device, int threads, int concurrent,
+                    int *box_threads, int *worker)
+{
+    int q, r, nw = 0;
+    if (threads < 0)
+        threads = 0;
+    if (!concurrent || nboxes < 2) {
+        for (q = 0; q < nboxes; q++) {
+            box_threads[q] = threads;
+            worker[q] = 0;
+        }
+        return 1;
+    }
+    for (q = 0; q < nboxes; q++)
+        worker[q] = -1;
+    for (q = 0; q < nboxes; q++) {
+        int n = 0, w, i = 0;
+        if (worker[q] >= 0)
+            continue; /* placed with an earlier box of its device */
+        for (r = q; r < nboxes; r++)
+            n += device[r] == device[q];
+        w = threads > 0 ? (n < threads ? n : threads) : 1;
+        for (r = q; r < nboxes; r++) {
+            if (device[r] != device[q])
+                continue;
+            worker[r] = nw + i % w;
+            box_threads[r] = threads > 0 ? threads / w + (i % w < threads % w) : 0;
+            i++;
+        }
+        nw += w;
+    }
+    return nw;
+}
+
+int ps_decomp_round_steps(const ps_decomp *d, int radius, long steps, long *per_round)
+{
+    if (radius < 1)
+        return ps_error(PS_EINVAL, "decomposition: stencil radius %d", radius);
+    if (d->nboxes > 1 && d->ghost < (unsigned)radius)
+        return ps_error(PS_EINVAL, "decomposition: %u ghost layers, the stencil needs at "
+                        "least its radius %d", d->ghost, radius);
+    *per_round = d->nboxes > 1 ? (long)(d->ghost / (unsigned)radius) : steps;
+    return PS_OK;
 }
 
 int ps_decomp_exchange(const ps_decomp *d, const ps_decomp_transport *t)
@@ -362,12 +410,8 @@ int ps_decomp_step(const ps_decomp *d, ps_context **ctx, const ps_decomp_transpo
 {
     long per_round, done = 0;
     int q, st;
-    if (radius < 1)
-        return ps_error(PS_EINVAL, "decomposition: stencil radius %d", radius);
-    if (d->nboxes > 1 && d->ghost < (unsigned)radius)
-        return ps_error(PS_EINVAL, "decomposition: %u ghost layers, the stencil needs at "
-                        "least its radius %d", d->ghost, radius);
-    per_round = d->nboxes > 1 ? (long)(d->ghost / (unsigned)radius) : steps;
+    if ((st = ps_decomp_round_steps(d, radius, steps, &per_round)))
+        return st;
     while (done < steps) {
         long n = steps - done < per_round ? steps - done : per_round;
         for (q = 0; q < d->nboxes; q++)

@@ -94,6 +94,10 @@ typedef struct ps_decomp_transport {
     void *self; /**< the transport's state */
 } ps_decomp_transport;
 
+/** @cond internals */
+struct ps_decomp_pool;
+/** @endcond */
+
 /** The in-process transport over one backend context per box. */
 typedef struct ps_decomp_local {
     ps_context **ctx;  /**< nboxes contexts (not owned) */
@@ -101,6 +105,11 @@ typedef struct ps_decomp_local {
     size_t es;         /**< element size */
     long moves;        /**< copies made */
     double bytes;      /**< bytes moved (download + upload) */
+    double exchange_s; /**< seconds in exchanges (ps_decomp_local_step(); concurrent:
+                            the slowest worker's copies of each exchange) */
+    struct ps_decomp_pool *pool; /**< host threads stepping boxes at once
+                                      (ps_decomp_local_concurrent()); NULL: one
+                                      box after another */
 } ps_decomp_local;
 
 /**
@@ -110,8 +119,50 @@ typedef struct ps_decomp_local {
 int ps_decomp_local_init(ps_decomp_local *l, const ps_decomp *d, ps_context **ctx,
                          ps_precision p, ps_decomp_transport *t);
 
-/** Free the staging buffer. */
+/** Free the staging buffer and stop the workers of ps_decomp_local_concurrent(). */
 void ps_decomp_local_free(ps_decomp_local *l);
+
+/**
+ * Place the @p nboxes boxes of a split on host threads ("workers": each steps
+ * its boxes and moves their halo copies, all workers at once) and divide CPU
+ * threads between them. @p device[q] is box q's device. @p threads is the CPU
+ * threads of one device for a backend with PS_BACKEND_THREADS (0 otherwise).
+ * @p concurrent is nonzero when the backend declares PS_BACKEND_CONCURRENT.
+ *
+ * Not concurrent: one worker; every box keeps @p threads. Concurrent: the
+ * boxes of one device get min(boxes, @p threads) workers, round-robin (one
+ * worker per device when @p threads is 0), and a worker's threads,
+ * @p threads divided between the device's workers (remainders to the first,
+ * at least 1 each), go to each of its boxes. Writes box_threads[q] (the
+ * ps_config.threads of box q's context; 0 when @p threads is 0) and
+ * worker[q] (0 .. workers - 1), and returns the number of workers (>= 1).
+ */
+int ps_decomp_place(int nboxes, const int *device, int threads, int concurrent,
+                    int *box_threads, int *worker);
+
+/**
+ * Start @p nworkers - 1 host threads (the caller is worker 0) so that
+ * ps_decomp_local_step() steps box q on worker[q], all workers at once, and
+ * runs the exchange concurrently: each worker downloads the copies whose
+ * source box it steps into the copy's own part of one staging area (every
+ * copy of the plan, allocated here once), waits for the others, and uploads
+ * the copies whose destination box it steps; one wait per axis with copies.
+ * So a context is only ever used by one thread at a time, which is all
+ * PS_BACKEND_CONCURRENT promises. @p nworkers 1 does nothing. The contexts of
+ * @p l must stay alive until ps_decomp_local_free().
+ */
+int ps_decomp_local_concurrent(ps_decomp_local *l, const ps_decomp *d, int nworkers,
+                               const int *worker);
+
+/**
+ * ps_decomp_step() over the in-process transport @p l (set up by
+ * ps_decomp_local_init()): on @p l's workers when ps_decomp_local_concurrent()
+ * started them, else one box after another. Adds the exchange time to
+ * l->exchange_s. A failure on any box stops the run at the end of that
+ * round's work with the first failure's status and detail; every worker is
+ * idle again on return either way.
+ */
+int ps_decomp_local_step(const ps_decomp *d, ps_decomp_local *l, int radius, long steps);
 
 /** Run one whole exchange (every copy of the plan, in order). */
 int ps_decomp_exchange(const ps_decomp *d, const ps_decomp_transport *t);

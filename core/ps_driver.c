@@ -13,19 +13,33 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A transport that times the in-process one. */
-typedef struct timed_transport {
-    ps_decomp_transport inner;
-    double secs;
-} timed_transport;
-
-static int timed_move(void *self, const ps_decomp_copy *c)
+/*
+ * Where the boxes run (ps_decomp_place()): their devices, and for a threaded
+ * backend the threads to divide (cfg->threads, else what the probe says the
+ * device has). Fills box_threads and worker; returns the number of workers.
+ */
+static int place_boxes(ps_backend *b, const ps_config *cfg, const ps_decomp *d,
+                       const ps_split_options *so, int *device, int *box_threads, int *worker)
 {
-    timed_transport *tt = self;
-    double t = ps_now();
-    int st = tt->inner.move(tt->inner.self, c);
-    tt->secs += ps_now() - t;
-    return st;
+    const ps_backend_ops *ops = ps_backend_get_ops(b);
+    int q, threads = 0, concurrent;
+    concurrent = (ops->flags & PS_BACKEND_CONCURRENT) && !(so && so->serial) && d->nboxes > 1;
+    for (q = 0; q < d->nboxes; q++)
+        device[q] = so && so->devices && so->ndevices > 0 ? so->devices[q % so->ndevices]
+                                                          : cfg->device;
+    if (ops->flags & PS_BACKEND_THREADS) {
+        threads = cfg->threads;
+        if (threads <= 0 && concurrent) {
+            ps_device_info devs[16];
+            int n = 0, dv = device[0] > 0 ? device[0] : 0;
+            if (ps_backend_probe(b, devs, 16, &n) == PS_OK && dv < n)
+                threads = devs[dv].compute_units;
+            ps_error_clear();
+            if (threads <= 0) /* unknown: keep the backend's default, one box at a time */
+                concurrent = 0, threads = 0;
+        }
+    }
+    return ps_decomp_place(d->nboxes, device, threads, concurrent, box_threads, worker);
 }
 
 static int snapshot(const ps_run_options *opt, long step, ps_field *field, ps_run_stats *st)
@@ -46,9 +60,9 @@ int ps_run_split(ps_backend *b, const ps_config *cfg_in, ps_field *field, const 
     ps_decomp_local local;
     ps_ooc ooc;
     ps_ooc_plan plan;
-    timed_transport tt;
     ps_decomp_transport tr;
     ps_context **ctx = NULL;
+    int *place = NULL, nworkers = 1;
     ps_run_stats st;
     double t0 = ps_now(), t;
     long done = 0, chunk_cap;
@@ -103,29 +117,36 @@ int ps_run_split(ps_backend *b, const ps_config *cfg_in, ps_field *field, const 
         }
     }
     ctx = calloc((size_t)d.nboxes, sizeof *ctx);
-    if (!ctx) {
+    /* per box: device, threads, worker */
+    place = calloc(3 * (size_t)d.nboxes, sizeof *place);
+    if (!ctx || !place) {
         rc = ps_error(PS_ENOMEM, "out of memory for %d contexts", d.nboxes);
         goto done;
     }
     st.boxes = d.nboxes;
+    if (!have_ooc)
+        nworkers = place_boxes(b, &cfg, &d, so, place, place + d.nboxes, place + 2 * d.nboxes);
 
     t = ps_now();
     for (q = 0; q < d.nboxes && !rc && !have_ooc; q++) {
         ps_config c = cfg;
         c.box = d.boxes[q].box;
-        if (so && so->devices && so->ndevices > 0)
-            c.device = so->devices[q % so->ndevices];
+        c.device = place[q];
+        if (place[d.nboxes + q] > 0) /* divided between the boxes (else as asked) */
+            c.threads = place[d.nboxes + q];
+        if (nworkers > 1 && c.threads > st.box_threads)
+            st.box_threads = c.threads;
         rc = ps_context_create(b, &c, &ctx[q]);
     }
     st.create_s = ps_now() - t;
     if (rc)
         goto done;
-    if ((rc = ps_decomp_local_init(&local, &d, ctx, cfg.precision, &tt.inner)))
+    if ((rc = ps_decomp_local_init(&local, &d, ctx, cfg.precision, &tr)))
         goto done;
     have_local = 1;
-    tt.secs = 0;
-    tr.move = timed_move;
-    tr.self = &tt;
+    if ((rc = ps_decomp_local_concurrent(&local, &d, nworkers, place + 2 * d.nboxes)))
+        goto done;
+    st.workers = nworkers;
     t = ps_now();
     /* out of core the field stays on the host: each pass uploads its slabs */
     if (!have_ooc)
@@ -165,7 +186,7 @@ int ps_run_split(ps_backend *b, const ps_config *cfg_in, ps_field *field, const 
             n = 1;
         t = ps_now();
         rc = have_ooc ? ps_ooc_step(&ooc, n)
-                      : ps_decomp_step(&d, ctx, &tr, cfg.stencil->radius, n);
+                      : ps_decomp_local_step(&d, &local, cfg.stencil->radius, n);
         t = ps_now() - t;
         if (rc)
             goto done;
@@ -191,7 +212,7 @@ int ps_run_split(ps_backend *b, const ps_config *cfg_in, ps_field *field, const 
             goto done;
     }
     st.steps = done;
-    st.exchange_s = tt.secs;
+    st.exchange_s = local.exchange_s;
     st.exchange_bytes = local.bytes;
     if (have_ooc) {
         st.ooc_passes = ooc.passes;
@@ -217,6 +238,7 @@ done:
     for (q = 0; ctx && q < d.nboxes; q++)
         ps_context_destroy(ctx[q]);
     free(ctx);
+    free(place);
     ps_decomp_free(&d);
     st.total_s = ps_now() - t0;
     if (stats)

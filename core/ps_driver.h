@@ -41,6 +41,10 @@ typedef struct ps_run_stats {
     uint64_t device_bytes_held; /**< device bytes the contexts held at most at once
                                      (backend's count where it keeps one, else the
                                      estimate of core/ps_ooc.h) */
+    int workers;         /**< host threads that stepped the boxes at once (1: one box
+                              after another; see ps_decomp_place()) */
+    int box_threads;     /**< CPU threads of each box's context where they were divided
+                              between boxes (the most any box got), else 0 */
 } ps_run_stats;
 
 /** Options of ps_run(). */
@@ -61,6 +65,9 @@ typedef struct ps_split_options {
     uint64_t max_device_bytes; /**< device memory budget per context (0: unlimited); a
                                     one-box grid over it streams out-of-core slabs
                                     (core/ps_ooc.h), a split box over it is refused */
+    int serial;          /**< nonzero: step the boxes one after another, each context
+                              with every thread, even where the backend allows them
+                              to run at once (PS_BACKEND_CONCURRENT; for comparisons) */
 } ps_split_options;
 
 /**
@@ -69,6 +76,10 @@ typedef struct ps_split_options {
  * context per box, stepped in rounds of halo/radius steps with a halo
  * exchange between them (core/ps_decomp.h); the result is bitwise the one-box
  * result. Snapshots see the whole field. stats->device is the first box's.
+ * Where the backend declares PS_BACKEND_CONCURRENT the boxes run at once on
+ * host threads, placed by ps_decomp_place(): with PS_BACKEND_THREADS,
+ * cfg->threads (0: the device's compute units as its probe reports them) is
+ * divided between the boxes of each device.
  */
 int ps_run_split(ps_backend *b, const ps_config *cfg, ps_field *field, const ps_run_options *opt,
                  const ps_split_options *so, ps_run_stats *stats);

@@ -20,3 +20,6 @@ check_PROGRAMS += tests/test_hdiff_conserve
 tests_test_hdiff_conserve_SOURCES = tests/test_hdiff_conserve.c tests/ps_oracle.c tests/ps_oracle.h
 tests_test_hdiff_conserve_LDADD = core/libpstencil.la -lm
 TESTS += tests/test_hdiff_conserve
+# boxes of a split stepped at once on host threads, threads divided between them
+TESTS += tests/cli_split_concurrent.sh
+EXTRA_DIST += tests/cli_split_concurrent.sh

@@ -12,8 +12,10 @@
 #include "ps_decomp.h"
 #include "ps_test.h"
 
+/* nworkers > 1: the boxes round-robin on that many host threads at once
+ * (ps_decomp_local_concurrent(), ps_decomp_local_step()) */
 static int run_split(ps_backend *b, const ps_config *base, ps_field *f, const int split[3],
-                     unsigned ghost, long steps, long *moves)
+                     unsigned ghost, long steps, long *moves, int nworkers)
 {
     ps_decomp d;
     ps_decomp_local l;
@@ -34,9 +36,22 @@ static int run_split(ps_backend *b, const ps_config *base, ps_field *f, const in
     }
     if (!st)
         st = ps_decomp_local_init(&l, &d, ctx, f->precision, &t);
+    if (!st && nworkers > 1) {
+        int *worker = calloc((size_t)d.nboxes, sizeof *worker);
+        for (q = 0; worker && q < d.nboxes; q++)
+            worker[q] = q % nworkers;
+        st = worker ? ps_decomp_local_concurrent(&l, &d, nworkers, worker) : PS_ENOMEM;
+        free(worker);
+        if (st)
+            ps_decomp_local_free(&l);
+    }
     if (!st) {
         st = ps_decomp_upload(&d, ctx, f);
-        if (!st)
+        if (!st && nworkers > 1) /* two calls: the workers idle in between */
+            st = ps_decomp_local_step(&d, &l, base->stencil->radius, steps / 2);
+        if (!st && nworkers > 1)
+            st = ps_decomp_local_step(&d, &l, base->stencil->radius, steps - steps / 2);
+        else if (!st)
             st = ps_decomp_step(&d, ctx, &t, base->stencil->radius, steps);
         if (!st)
             st = ps_decomp_download(&d, ctx, f);
@@ -58,12 +73,13 @@ static void check_backend(const char *name, int thorough)
     const ps_grid g = {7, 10, 14}; /* 5 boxes along k: thicknesses 2, 2, 1, 1, 1 */
     ps_backend *b = NULL;
     ps_device_info dev;
-    int nd = 0, si, p, sp;
+    int nd = 0, si, p, sp, concurrent;
     if (ps_backend_open(name, &b) || ps_backend_probe(b, &dev, 1, &nd) || nd < 1) {
         printf("%s: not available here (%s)\n", name, ps_error_detail());
         ps_backend_close(b);
         return;
     }
+    concurrent = (ps_backend_get_ops(b)->flags & PS_BACKEND_CONCURRENT) != 0;
     for (si = 0; si < ps_stencil_count(); si++) {
         const ps_stencil *s = ps_stencil_at(si);
         ps_params pp;
@@ -103,12 +119,26 @@ static void check_backend(const char *name, int thorough)
                             continue;
                         memcpy(parts.data, in.data,
                                ps_field_cells(&in) * ps_precision_size(prec));
-                        st = run_split(b, &cfg, &parts, splits[sp], ghost, steps, &moves);
+                        st = run_split(b, &cfg, &parts, splits[sp], ghost, steps, &moves,
+                                       1);
                         CHECK(!st && ps_test_same(&one, &parts),
                               "%s %s %s: split %dx%dx%d ghost %u, %ld steps: %s", name,
                               s->name, ps_precision_name(prec), splits[sp][0], splits[sp][1],
                               splits[sp][2], ghost, steps,
                               st ? ps_error_detail() : "differs from one box");
+                        if (concurrent) {
+                            /* the same on 2 or 3 host threads at once */
+                            int nw = 2 + sp % 2;
+                            memcpy(parts.data, in.data,
+                                   ps_field_cells(&in) * ps_precision_size(prec));
+                            st = run_split(b, &cfg, &parts, splits[sp], ghost, steps, &moves,
+                                           nw);
+                            CHECK(!st && ps_test_same(&one, &parts),
+                                  "%s %s %s: split %dx%dx%d ghost %u, %ld steps, %d workers: "
+                                  "%s", name, s->name, ps_precision_name(prec), splits[sp][0],
+                                  splits[sp][1], splits[sp][2], ghost, steps, nw,
+                                  st ? ps_error_detail() : "differs from one box");
+                        }
                         /* more than one round means the exchange really ran */
                         CHECK(steps <= (long)mult || moves > 0,
                               "%s: %ld steps in rounds of %u made no exchange", name, steps,
@@ -123,6 +153,34 @@ static void check_backend(const char *name, int thorough)
     }
     printf("%s: checked\n", name);
     ps_backend_close(b);
+}
+
+/* ps_decomp_place(): workers and threads per box */
+static void check_place(void)
+{
+    int th[4], wk[4], n;
+    const int one[4] = {0, 0, 0, 0}, two[4] = {0, 1, 0, 1};
+    n = ps_decomp_place(3, one, 4, 0, th, wk);
+    CHECK(n == 1 && th[0] == 4 && th[2] == 4 && wk[0] == 0 && wk[2] == 0,
+          "not concurrent: one worker, every thread per box (%d workers, %d threads)", n,
+          th[0]);
+    n = ps_decomp_place(2, one, 2, 1, th, wk);
+    CHECK(n == 2 && th[0] == 1 && th[1] == 1 && wk[0] == 0 && wk[1] == 1,
+          "2 boxes, 2 threads: %d workers, threads %d %d", n, th[0], th[1]);
+    n = ps_decomp_place(2, one, 3, 1, th, wk);
+    CHECK(n == 2 && th[0] == 2 && th[1] == 1, "2 boxes, 3 threads: %d workers, threads %d %d",
+          n, th[0], th[1]);
+    n = ps_decomp_place(3, one, 2, 1, th, wk);
+    CHECK(n == 2 && wk[0] == 0 && wk[1] == 1 && wk[2] == 0 && th[0] == 1 && th[1] == 1 &&
+              th[2] == 1,
+          "3 boxes, 2 threads: %d workers (%d %d %d)", n, wk[0], wk[1], wk[2]);
+    n = ps_decomp_place(4, two, 0, 1, th, wk);
+    CHECK(n == 2 && wk[0] == 0 && wk[1] == 1 && wk[2] == 0 && wk[3] == 1 && th[0] == 0,
+          "4 boxes on 2 devices, no threads: one worker per device (%d)", n);
+    n = ps_decomp_place(4, two, 4, 1, th, wk);
+    CHECK(n == 4 && wk[0] == 0 && wk[2] == 1 && wk[1] == 2 && wk[3] == 3 && th[0] == 2 &&
+              th[3] == 2,
+          "4 boxes on 2 devices, 4 threads each: %d workers, threads %d", n, th[0]);
 }
 
 static void check_plans(void)
@@ -228,6 +286,27 @@ static void check_driver(const char *name)
     CHECK(ps_test_same(&f1, &f2), "%s: final field differs", name);
     CHECK(s2.boxes == 4 && s2.exchange_bytes > 0 && s1.boxes == 1,
           "%s: stats: %d boxes, %g bytes exchanged", name, s2.boxes, s2.exchange_bytes);
+    free(s1.step_times);
+    free(s2.step_times);
+    /* 3 threads for 4 boxes: a threaded backend that runs contexts at once steps
+     * them on 3 host threads (1 CPU thread each), any other one box at a time */
+    {
+        const ps_backend_ops *ops = ps_backend_get_ops(b);
+        int expect = (ops->flags & PS_BACKEND_CONCURRENT) && (ops->flags & PS_BACKEND_THREADS)
+                         ? 3 : 1;
+        ps_test_fill(&f2, 3, 0.3);
+        ro.snapshot = NULL;
+        cfg.threads = 3;
+        memset(&s2, 0, sizeof s2);
+        CHECK(!ps_run_split(b, &cfg, &f2, &ro, &so, &s2), "%s: 3 threads: %s", name,
+              ps_error_detail());
+        CHECK(ps_test_same(&f1, &f2), "%s: 3 threads on 4 boxes: final field differs", name);
+        CHECK(s2.workers == expect && (expect == 1 || s2.box_threads == 1),
+              "%s: 3 threads on 4 boxes: %d host threads at once (expected %d), %d threads "
+              "per box", name, s2.workers, expect, s2.box_threads);
+        free(s2.step_times);
+        cfg.threads = 0;
+    }
     ps_field_free(&f1);
     ps_field_free(&f2);
     ps_backend_close(b);
@@ -237,6 +316,7 @@ int main(void)
 {
     const char *const *names;
     int n, i;
+    check_place();
     check_plans();
     check_driver("reference");
     check_driver("openmp");

@@ -23,4 +23,13 @@ done
 n=$(grep -Ec "out of core, ([2-9]|[1-9][0-9]+) slabs, halo [13] +(1|5|13) steps: bitwise" "$TMP/out")
 [ "$n" -ge 6 ] || fail "$n out-of-core comparisons with several slabs, expected at least 6"
 grep -Eq "^decomposition: [1-9][0-9]* comparisons, 0 failed" "$TMP/out" || fail "no summary line"
+# a backend that runs boxes at once (openmp): the threads divided between the
+# boxes (3 on 2 boxes: 2 + 1; 6 boxes on 3 host threads), bitwise
+if [ "$name" = openmp ]; then
+  for c in "2x1x1, halo 2, 2 threads, 2 at once" "2x1x1, halo 2, 3 threads, 2 at once" \
+           "3x2x1, halo 2, 2 threads, 2 at once" "3x2x1, halo 2, 3 threads, 3 at once"; do
+    grep -Eq "diffusion7 +$name f32 +split $c +13 steps: bitwise" "$TMP/out" ||
+      fail "no concurrent case 'split $c' (13 steps) bitwise"
+  done
+fi
 exit 0

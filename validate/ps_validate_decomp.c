@@ -30,21 +30,38 @@ typedef struct dv_input {
     ps_field expect[PSV_MAX_STEPS];
 } dv_input;
 
-/* One run of ps_run_split() on backend @p b into @p got (a copy of the input). */
+/* Splits run with a thread count on a threaded backend (PS_BACKEND_THREADS):
+ * 2 boxes on 2 and 3 threads (3: divided 2 + 1), 6 boxes on 2 and 3 threads
+ * (more boxes than threads: several boxes per host thread). */
+static const int thread_splits[][3] = {{2, 1, 1}, {3, 2, 1}};
+static const int thread_counts[] = {2, 3};
+
+/* One run of ps_run_split() on backend @p b into @p got (a copy of the input);
+ * @p threads for cfg.threads, @p workers (may be NULL) receives how many host
+ * threads stepped the boxes at once. */
 static int run_one(ps_backend *b, const ps_stencil *s, const dv_input *x, int device,
-                   const ps_split_options *so, long steps, ps_field *got)
+                   const ps_split_options *so, long steps, ps_field *got, int threads,
+                   int *workers)
 {
     ps_config cfg;
     ps_run_options ro;
+    ps_run_stats rs;
+    int st;
     ps_config_init(&cfg, x->grid, x->in.precision);
     ps_params_free(&cfg.params);
     cfg.stencil = s;
     cfg.params = x->params; /* borrowed */
     cfg.device = device;
+    cfg.threads = threads;
     memset(&ro, 0, sizeof ro);
     ro.steps = steps;
     memcpy(got->data, x->in.data, ps_field_cells(got) * ps_precision_size(got->precision));
-    return ps_run_split(b, &cfg, got, &ro, so, NULL);
+    memset(&rs, 0, sizeof rs);
+    st = ps_run_split(b, &cfg, got, &ro, so, &rs);
+    free(rs.step_times);
+    if (workers)
+        *workers = rs.workers;
+    return st;
 }
 
 static void dv_free(psv_plan *pl, dv_input *x)
@@ -79,7 +96,7 @@ static int dv_make(psv_plan *pl, const ps_stencil *s, ps_grid g, ps_precision p,
     for (si = 0; !st && si < pl->nsteps; si++) {
         st = ps_field_alloc(&x->expect[si], g, p);
         if (!st)
-            st = run_one(pl->oracle, s, x, -1, NULL, pl->steps[si], &x->expect[si]);
+            st = run_one(pl->oracle, s, x, -1, NULL, pl->steps[si], &x->expect[si], 0, NULL);
     }
     if (st)
         st = ps_error(st, "the oracle %s, stencil %s, decomposition grid: %s", pl->oracle_name,
@@ -147,7 +164,27 @@ static int dv_column(psv_plan *pl, const ps_stencil *s, const psv_base *c, const
             for (si = 0; si < pl->nsteps; si++) {
                 ps_field_poison(&got);
                 dv_judge(pl, s, col, what, xs, si,
-                         run_one(bk->b, s, xs, device, &so, pl->steps[si], &got), &got, n);
+                         run_one(bk->b, s, xs, device, &so, pl->steps[si], &got, 0, NULL),
+                         &got, n);
+            }
+        }
+    /* threads divided between boxes stepped at once (core/ps_decomp.h) */
+    for (q = 0; (bk->flags & PS_BACKEND_THREADS) &&
+                q < sizeof thread_splits / sizeof thread_splits[0]; q++)
+        for (h = 0; h < sizeof thread_counts / sizeof thread_counts[0]; h++) {
+            ps_split_options so;
+            memset(&so, 0, sizeof so);
+            memcpy(so.split, thread_splits[q], sizeof so.split);
+            so.halo = s->radius > 2 ? (unsigned)s->radius : 2u;
+            for (si = 0; si < pl->nsteps; si++) {
+                int r, workers = 0;
+                ps_field_poison(&got);
+                r = run_one(bk->b, s, xs, device, &so, pl->steps[si], &got, thread_counts[h],
+                            &workers);
+                snprintf(what, sizeof what, "split %dx%dx%d, halo %u, %d threads, %d at once",
+                         so.split[0], so.split[1], so.split[2], so.halo, thread_counts[h],
+                         workers);
+                dv_judge(pl, s, col, what, xs, si, r, &got, n);
             }
         }
     ps_field_free(&got);
@@ -170,7 +207,8 @@ static int dv_column(psv_plan *pl, const ps_stencil *s, const psv_base *c, const
         for (si = 0; si < pl->nsteps; si++) {
             ps_field_poison(&got);
             dv_judge(pl, s, col, what, xo, si,
-                     run_one(bk->b, s, xo, device, &so, pl->steps[si], &got), &got, n);
+                     run_one(bk->b, s, xo, device, &so, pl->steps[si], &got, 0, NULL), &got,
+                     n);
         }
     }
     ps_field_free(&got);
@@ -188,7 +226,8 @@ int psv_run_decomp(psv_plan *pl)
             "decomposition cases, exact mode, bitwise against %s on one box:\n"
             "  splits 1x1x2 1x2x1 2x1x1 2x2x2 3x2x1 5x1x1 (uneven; boxes one cell thick) of a\n"
             "  %zux%zux%zu grid with halos 1, 2, 4; out-of-core slabs of a %zux%zux%zu grid\n"
-            "  through a budget of two owned levels, halos 1, 3; random mask, 80%% ocean\n",
+            "  through a budget of two owned levels, halos 1, 3; random mask, 80%% ocean;\n"
+            "  threaded backends: 2x1x1 and 3x2x1 on 2 and 3 threads, boxes at once\n",
             pl->oracle_name, split_grid.nz, split_grid.ny, split_grid.nx, ooc_grid.nz,
             ooc_grid.ny, ooc_grid.nx);
     fprintf(pl->out, "\n  %-10s %-22s %6s %6s\n", "stencil", "backend", "runs", "failed");

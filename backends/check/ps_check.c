@@ -14,7 +14,9 @@
  * Its priority is -1 (below the reference: never preferred over a real
  * backend). A test may set PSTENCIL_CHECK_PRIORITY (an integer) and
  * PSTENCIL_CHECK_FLAGS (comma-separated: gpu, noauto) to show that `auto`
- * decides by the ops table's priority and capability flags, not by names.
+ * decides by the ops table's priority and capability flags, not by names;
+ * "threads" and "concurrent" in it make a split run its boxes on several host
+ * threads at once (core/ps_decomp.h), as openmp does.
  *
  * Fault hook: with PSTENCIL_CHECK_FAIL_STEP=N, a step of any context fails
  * with a device error once the contexts have taken more than N steps in all
@@ -95,15 +97,17 @@ static int chk_probe(ps_device_info *devs, int max, int *ndevs, char *why, size_
     return PS_OK;
 }
 
+/* Shared by every context: atomic, so that contexts may step on several host
+ * threads at once (PSTENCIL_CHECK_FLAGS=concurrent) */
 static long chk_live;        /* contexts created and not yet destroyed */
-static long chk_fault_steps; /* steps taken by contexts off the origin (fault hook) */
+static long chk_fault_steps; /* steps taken by every context of the process (fault hook) */
 
 static void chk_destroy(void *vc)
 {
     chk_ctx *c = vc;
     if (!c)
         return;
-    chk_live--;
+    __atomic_sub_fetch(&chk_live, 1, __ATOMIC_SEQ_CST);
     free(c->cur);
     free(c->next);
     free(c->params);
@@ -151,7 +155,7 @@ static int chk_create(const ps_config *cfg, void **out, char *why, size_t whylen
         return PS_ENOMEM;
     }
     ps_params_pack(cfg, c->params);
-    chk_live++;
+    __atomic_add_fetch(&chk_live, 1, __ATOMIC_SEQ_CST);
     *out = c;
     return PS_OK;
 }
@@ -200,8 +204,8 @@ static int chk_step(void *vc, long nsteps)
     const char *fail = getenv("PSTENCIL_CHECK_FAIL_STEP");
     long t;
     if (fail && *fail) {
-        chk_fault_steps += nsteps;
-        if (chk_fault_steps > strtol(fail, NULL, 10)) {
+        if (__atomic_add_fetch(&chk_fault_steps, nsteps, __ATOMIC_SEQ_CST) >
+            strtol(fail, NULL, 10)) {
             snprintf(c->err, sizeof c->err, "injected device error (PSTENCIL_CHECK_FAIL_STEP=%s) "
                      "on the box at (%zu,%zu,%zu)", fail, c->box.origin[0], c->box.origin[1],
                      c->box.origin[2]);
@@ -252,7 +256,8 @@ __attribute__((destructor)) static void chk_unload(void)
 {
     const char *fail = getenv("PSTENCIL_CHECK_FAIL_STEP");
     if (fail && *fail)
-        fprintf(stderr, "check: %ld contexts live at unload\n", chk_live);
+        fprintf(stderr, "check: %ld contexts live at unload\n",
+                __atomic_load_n(&chk_live, __ATOMIC_SEQ_CST));
 }
 
 const ps_backend_ops *ps_backend_plugin_entry(void);
@@ -271,6 +276,10 @@ const ps_backend_ops *ps_backend_plugin_entry(void)
             chk_table.flags |= PS_BACKEND_GPU;
         if (strstr(f, "noauto"))
             chk_table.flags |= PS_BACKEND_NOAUTO;
+        if (strstr(f, "threads")) /* accepted, ignored: one thread per context */
+            chk_table.flags |= PS_BACKEND_THREADS;
+        if (strstr(f, "concurrent"))
+            chk_table.flags |= PS_BACKEND_CONCURRENT;
     }
     return &chk_table;
 }

@@ -471,7 +471,8 @@ static const ps_backend_ops table = {
     .description = "OpenMP CPU backend: every stencil on (k,j) rows; diffusion7 vectorised "
                    "with fused steps",
     .priority = 100,
-    .flags = PS_BACKEND_THREADS | PS_BACKEND_BLOCK | PS_BACKEND_PITCHED,
+    /* concurrent: a context's state is its own (nothing static is written) */
+    .flags = PS_BACKEND_THREADS | PS_BACKEND_BLOCK | PS_BACKEND_PITCHED | PS_BACKEND_CONCURRENT,
     .fast_paths = omp_fast_paths,
     .probe = omp_probe,
     .create = omp_create,

@@ -214,7 +214,8 @@ static const ps_backend_ops ps_reference_table = {
     .name = "reference",
     .description = "literal loops, one thread: the oracle every backend is validated against",
     .priority = 0,
-    .flags = PS_BACKEND_ORACLE,
+    /* concurrent: a context's state is its own (nothing static is written) */
+    .flags = PS_BACKEND_ORACLE | PS_BACKEND_CONCURRENT,
     .fast_paths = NULL,
     .probe = ref_probe,
     .create = ref_create,

@@ -37,7 +37,7 @@ set -u
 # comparison, and the backends built into the library
 PS_ENGINE_SRCS="core/ps_status.c core/ps_field.c core/ps_registry.c core/ps_loader.c
   core/ps_region.c core/ps_driver.c core/ps_timer.c core/ps_compare.c core/ps_oracle.c
-  core/ps_decomp.c core/ps_ooc.c core/ps_version.c core/ps_plugin_decl.c
+  core/ps_decomp.c core/ps_decomp_pool.c core/ps_ooc.c core/ps_version.c core/ps_plugin_decl.c
   backends/reference/ps_reference.c backends/openmp/ps_openmp.c
   backends/openmp/ps_openmp_tblock.c backends/openmp/ps_openmp_zeroland.c
   backends/openmp/ps_openmp_tune.c"
