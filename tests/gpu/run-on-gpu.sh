@@ -276,7 +276,7 @@ printf '{ global: ps_backend_plugin_entry; local: *; };\n' > "$M/obj/plugin.map"
   done
   echo 'wait_all'
   # -z defs: an engine source needing a symbol from outside the list fails here
-  echo "gcc -shared -Wl,-z,defs -o lib/libpstencil.so $objs $OMPFL -ldl -lm"
+  echo "gcc -shared -Wl,-z,defs -o lib/libpstencil.so $objs $OMPFL -lpthread -ldl -lm"
   echo "gcc -shared -Wl,-z,defs -Wl,--version-script=obj/plugin.map -o plugins/pstencil_cuda.so $gobjs -L$CUDA_LIBDIR -lcudart_static -lrt -lpthread -ldl -lstdc++"
   [ -n "$mobjs" ] &&
     echo "gcc -shared -Wl,-z,defs -Wl,--version-script=obj/plugin.map -o plugins/pstencil_gpumock.so $mobjs -lstdc++ -lm"
