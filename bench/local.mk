@@ -8,7 +8,9 @@ bench_libps_bench_la_SOURCES = bench/ps_bench.c bench/ps_stream.c bench/ps_roofl
 	bench/ps_bench_decomp.c bench/ps_bench.h
 # -O3 and OpenMP so the STREAM-like copy gets threads and keeps its loop
 # (PS_BENCH_OPT_CFLAGS: those of -O3 -ftree-vectorize
-# -fno-tree-loop-distribute-patterns the compiler takes, probed by configure)
+# -fno-tree-loop-distribute-patterns -fno-trapping-math the compiler takes,
+# probed by configure; without -fno-trapping-math gcc keeps the roofline's NaN
+# selects and its division as branches on targets without masked division)
 bench_libps_bench_la_CFLAGS = $(AM_CFLAGS) $(PS_BENCH_OPT_CFLAGS) \
 	$(OPENMP_CFLAGS) $(PLPLOT_CFLAGS) $(HWLOC_CFLAGS)
 bench_libps_bench_la_LIBADD = $(PLPLOT_LIBS) $(HWLOC_LIBS)
