@@ -42,6 +42,19 @@ static double rnd(void) /* deterministic, in [0, 1) */
     return (double)(rng_state >> 11) * (1.0 / 9007199254740992.0);
 }
 
+/* The input, result and expected fields of a check, allocated and freed together. */
+static int alloc_trio(ps_field *in, ps_field *got, ps_field *want, ps_grid g, ps_precision p)
+{
+    return ps_field_alloc(in, g, p) || ps_field_alloc(got, g, p) || ps_field_alloc(want, g, p);
+}
+
+static void free_trio(ps_field *in, ps_field *got, ps_field *want)
+{
+    ps_field_free(in);
+    ps_field_free(got);
+    ps_field_free(want);
+}
+
 static void fill(ps_field *f, fill_kind kind, uint64_t seed)
 {
     size_t n = ps_field_cells(f), q;
@@ -231,7 +244,7 @@ static void check_exact(ps_backend *ocl, ps_backend *ref, const ps_config *base,
     size_t s;
     char why[256];
 
-    if (ps_field_alloc(&in, g, p) || ps_field_alloc(&got, g, p) || ps_field_alloc(&want, g, p)) {
+    if (alloc_trio(&in, &got, &want, g, p)) {
         FAILF("alloc %s", label);
         goto done;
     }
@@ -275,9 +288,7 @@ done:
     ps_context_destroy(co);
     ps_context_destroy(cr);
     ps_context_destroy(once);
-    ps_field_free(&in);
-    ps_field_free(&got);
-    ps_field_free(&want);
+    free_trio(&in, &got, &want);
 }
 
 /* Copy box @p b of the global field @p whole into @p box (its cells, C order), or back. */
@@ -341,8 +352,7 @@ static void check_box(ps_backend *ocl, ps_backend *ref, const ps_stencil *st, in
         base_config(&box_cfg, st, global, p, generic, &box))
         goto done;
     if (ps_field_alloc(&gin, global, p) || ps_field_alloc(&gout, global, p) ||
-        ps_field_alloc(&in, ext, p) || ps_field_alloc(&got, ext, p) ||
-        ps_field_alloc(&want, ext, p) || ps_field_alloc(&cut, ext, p)) {
+        alloc_trio(&in, &got, &want, ext, p) || ps_field_alloc(&cut, ext, p)) {
         FAILF("alloc %s", label);
         goto done;
     }
@@ -384,9 +394,7 @@ done:
     ps_params_free(&box_cfg.params);
     ps_field_free(&gin);
     ps_field_free(&gout);
-    ps_field_free(&in);
-    ps_field_free(&got);
-    ps_field_free(&want);
+    free_trio(&in, &got, &want);
     ps_field_free(&cut);
 }
 
@@ -400,7 +408,7 @@ static void check_fast(ps_backend *ocl, ps_backend *ref, const ps_config *base, 
     ps_context *co = NULL, *cr = NULL;
     size_t q, n;
     double worst = 0, bound = p == PS_FLOAT64 ? 1e-13 : 1e-5;
-    if (ps_field_alloc(&in, g, p) || ps_field_alloc(&got, g, p) || ps_field_alloc(&want, g, p))
+    if (alloc_trio(&in, &got, &want, g, p))
         goto done;
     n = ps_field_cells(&in);
     fill(&in, FILL_OCEAN, 777);
@@ -433,9 +441,7 @@ static void check_fast(ps_backend *ocl, ps_backend *ref, const ps_config *base, 
 done:
     ps_context_destroy(co);
     ps_context_destroy(cr);
-    ps_field_free(&in);
-    ps_field_free(&got);
-    ps_field_free(&want);
+    free_trio(&in, &got, &want);
 }
 
 static void check_regions(ps_backend *ocl)
@@ -502,8 +508,7 @@ static void check_zero_land(ps_backend *ocl, ps_backend *ref)
     char why[256];
     if (base_config(&base, ps_stencil_find("diffusion7"), g, PS_FLOAT32, 0, NULL))
         return;
-    if (ps_field_alloc(&in, g, PS_FLOAT32) || ps_field_alloc(&got, g, PS_FLOAT32) ||
-        ps_field_alloc(&want, g, PS_FLOAT32)) {
+    if (alloc_trio(&in, &got, &want, g, PS_FLOAT32)) {
         FAILF("alloc zero-land");
         goto done;
     }
@@ -541,9 +546,7 @@ static void check_zero_land(ps_backend *ocl, ps_backend *ref)
 done:
     ps_context_destroy(co);
     ps_context_destroy(cr);
-    ps_field_free(&in);
-    ps_field_free(&got);
-    ps_field_free(&want);
+    free_trio(&in, &got, &want);
     ps_params_free(&base.params);
 }
 
@@ -561,8 +564,7 @@ static void check_profile(ps_backend *ocl, ps_backend *ref)
     ps_timing t;
     const long steps = 4200;
     ps_config_init(&cfg, g, PS_FLOAT32);
-    if (ps_field_alloc(&in, g, PS_FLOAT32) || ps_field_alloc(&got, g, PS_FLOAT32) ||
-        ps_field_alloc(&want, g, PS_FLOAT32))
+    if (alloc_trio(&in, &got, &want, g, PS_FLOAT32))
         goto done;
     fill(&in, FILL_OCEAN, 5);
     ctx = open_ctx(ocl, &cfg, &in, PS_MODE_EXACT, 1);
@@ -593,9 +595,7 @@ done:
     ps_context_destroy(ctx);
     ps_context_destroy(cr);
     ps_params_free(&cfg.params);
-    ps_field_free(&in);
-    ps_field_free(&got);
-    ps_field_free(&want);
+    free_trio(&in, &got, &want);
 }
 
 static void check_errors(ps_backend *ocl, int ndev)
