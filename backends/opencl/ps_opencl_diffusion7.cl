@@ -218,23 +218,24 @@ __kernel void ps_zl_diffusion7_fused(PS_FAST_D7_ARGS, __global const uchar *rest
         __local PS_REAL *dst = (s & 1) ? lb : la;
         if (inbox && jj >= s && jj < hj - s && kk >= s && kk < hk - s) {
             __local const PS_REAL *r = src + lrow;
+            /* row r into o (global on the last step, local before: two address
+             * spaces, so two pointers and one body) */
+#define PS_ZL_FUSED_ROW(o)                                                               \
+    do {                                                                                 \
+        if (face)                                                                        \
+            for (i = 0; i < nx; i++)                                                     \
+                o[i] = r[i];                                                             \
+        else                                                                             \
+            PS_ZL_ROW(o, r, (r - lplane), (r + lplane), (r - nx), (r + nx), (cnt + grow)); \
+    } while (0)
             if (s == T) {
                 __global PS_REAL *o = out + grow;
-                if (face)
-                    for (i = 0; i < nx; i++)
-                        o[i] = r[i];
-                else
-                    PS_ZL_ROW(o, r, (r - lplane), (r + lplane), (r - nx), (r + nx),
-                              (cnt + grow));
+                PS_ZL_FUSED_ROW(o);
             } else {
                 __local PS_REAL *o = dst + lrow;
-                if (face)
-                    for (i = 0; i < nx; i++)
-                        o[i] = r[i];
-                else
-                    PS_ZL_ROW(o, r, (r - lplane), (r + lplane), (r - nx), (r + nx),
-                              (cnt + grow));
+                PS_ZL_FUSED_ROW(o);
             }
+#undef PS_ZL_FUSED_ROW
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
