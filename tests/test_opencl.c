@@ -664,6 +664,20 @@ static int parse_block(const char *s)
     return n >= 2 ? 0 : -1;
 }
 
+/* Open the opencl plugin into @p b: 0, else the exit status (77: not built, 1: fails to open). */
+static int open_opencl(ps_backend **b)
+{
+    if (!ps_backend_is_built("opencl")) {
+        printf("SKIP: the opencl plugin was not built\n");
+        return 77;
+    }
+    if (ps_backend_open("opencl", b)) {
+        printf("FAIL: open opencl: %s\n", ps_error_detail());
+        return 1;
+    }
+    return 0;
+}
+
 /* With no vendor driver: probe and create fail, saying there is no platform. */
 static int no_platform(void)
 {
@@ -673,14 +687,8 @@ static int no_platform(void)
     ps_context *ctx = NULL;
     ps_grid g = {3, 3, 3};
     int st, n = -1;
-    if (!ps_backend_is_built("opencl")) {
-        printf("SKIP: the opencl plugin was not built\n");
-        return 77;
-    }
-    if (ps_backend_open("opencl", &b)) {
-        printf("FAIL: open opencl: %s\n", ps_error_detail());
-        return 1;
-    }
+    if ((st = open_opencl(&b)))
+        return st;
     st = ps_backend_probe(b, devs, 4, &n);
     printf("probe: %s\n", ps_error_detail());
     if (st != PS_ENODEVICE || n != 0)
@@ -707,14 +715,8 @@ static int build_fails(void)
     ps_context *ctx = NULL;
     ps_grid g = {3, 3, 3};
     int st, n = 0;
-    if (!ps_backend_is_built("opencl")) {
-        printf("SKIP: the opencl plugin was not built\n");
-        return 77;
-    }
-    if (ps_backend_open("opencl", &b)) {
-        printf("FAIL: open opencl: %s\n", ps_error_detail());
-        return 1;
-    }
+    if ((st = open_opencl(&b)))
+        return st;
     if (ps_backend_probe(b, devs, 4, &n)) {
         printf("SKIP: %s\n", ps_error_detail());
         return 77;
@@ -816,15 +818,8 @@ int main(int argc, char **argv)
         printf("FAIL: --block wants X,Y[,Z]\n");
         return 1;
     }
-    if (!ps_backend_is_built("opencl")) {
-        printf("SKIP: the opencl plugin was not built\n");
-        return 77;
-    }
-    st = ps_backend_open("opencl", &ocl);
-    if (st) {
-        printf("FAIL: open opencl: %s\n", ps_error_detail());
-        return 1;
-    }
+    if ((st = open_opencl(&ocl)))
+        return st;
     st = ps_backend_probe(ocl, devs, 16, &ndev);
     if (st == PS_ENODEVICE) {
         printf("SKIP: %s\n", ps_error_detail());
