@@ -116,35 +116,11 @@ static void poison(void *p, size_t bytes)
  */
 static int prepare(const ps_stencil *s, ps_grid g, ps_params *out)
 {
-    double *depth = malloc(g.nz * sizeof *depth), *lat = malloc(g.ny * sizeof *lat),
-           *lon = malloc(g.nx * sizeof *lon), opts[64];
-    ps_stencil_setup in;
-    ps_stencil_report rep;
-    size_t q;
-    int st = PS_ENOMEM;
+    int st;
     memset(out, 0, sizeof *out);
-    if (!depth || !lat || !lon || s->noptions > 64)
-        goto done;
-    for (q = 0; q < g.nz; q++)
-        depth[q] = 5.0 + 10.0 * (double)q * (double)q;
-    for (q = 0; q < g.ny; q++)
-        lat[q] = 40.0 + 0.25 * (double)q;
-    for (q = 0; q < g.nx; q++)
-        lon[q] = -10.0 + 0.25 * (double)q;
-    memset(&in, 0, sizeof in);
-    in.grid = g;
-    in.depth = depth;
-    in.lat = lat;
-    in.lon = lon;
-    ps_stencil_default_options(s, opts);
-    in.options = opts;
-    st = ps_stencil_prepare(s, &in, out, &rep);
-done:
+    st = ps_test_params(s, g, out);
     if (st)
         FAILF("prepare %s on %zux%zux%zu: %s", s->name, g.nz, g.ny, g.nx, ps_error_detail());
-    free(depth);
-    free(lat);
-    free(lon);
     return st;
 }
 
