@@ -258,9 +258,7 @@ static int parse_args(bench_opts *o, int argc, char **argv)
                 return PS_EXIT_USAGE;
             have_gsteps = 1;
             break;
-        case OPT_INPUT:
-            o->input = v;
-            break;
+        case OPT_INPUT: o->input = v; break;
         case OPT_PRECISION:
             have_prec = 1;
             if (!strcmp(v, "both")) {
@@ -280,33 +278,15 @@ static int parse_args(bench_opts *o, int argc, char **argv)
             if (ps_cli_parse_long(opt, v, 16, 1 << 20, &o->bound_mb))
                 return PS_EXIT_USAGE;
             break;
-        case 'f':
-            o->force = 1;
-            break;
-        case OPT_QUICK:
-            o->quick = 1;
-            break;
-        case OPT_ROOFLINE:
-            o->roofline = 1;
-            break;
-        case OPT_ALL:
-            o->all = 1;
-            break;
-        case OPT_LOG:
-            o->log_axes = 1;
-            break;
-        case OPT_CSV:
-            o->csv = v;
-            break;
-        case OPT_JSON:
-            o->json = v;
-            break;
-        case OPT_PLOT:
-            o->plot = v;
-            break;
-        case OPT_REPLOT:
-            o->replot = v;
-            break;
+        case 'f': o->force = 1; break;
+        case OPT_QUICK: o->quick = 1; break;
+        case OPT_ROOFLINE: o->roofline = 1; break;
+        case OPT_ALL: o->all = 1; break;
+        case OPT_LOG: o->log_axes = 1; break;
+        case OPT_CSV: o->csv = v; break;
+        case OPT_JSON: o->json = v; break;
+        case OPT_PLOT: o->plot = v; break;
+        case OPT_REPLOT: o->replot = v; break;
         case OPT_FORMAT:
             if (strcmp(v, "png") && strcmp(v, "svg"))
                 return ps_cli_error("--format: '%s' is not png or svg", v);

@@ -8,6 +8,7 @@
  */
 #include "config.h"
 #include "ps_cli.h"
+#include "ps_run_options.h"
 #include "ps_run_report.h"
 #include "ps_run_restart.h"
 
@@ -197,43 +198,23 @@ static int parse_block(const char *opt, const char *s, int block[3])
 }
 
 enum {
-    O_VAR = 256, O_TIME, O_EVERY, O_COMPRESS, O_PROFILE, O_PLOT, O_MODE, O_BLOCK,
-    O_DATAFILE, O_NOPROGRESS, O_STENCIL_OPT, O_UNSTABLE, O_KEEPNF, O_SPLIT, O_HALO,
-    O_DEVICES, O_CONTINUE, O_MAXMEM
+    O_COMPRESS = PS_RUN_OPT_OWN, O_PROFILE, O_PLOT, O_BLOCK, O_STENCIL_OPT, O_UNSTABLE,
+    O_SPLIT, O_DEVICES, O_CONTINUE, O_MAXMEM
 };
 
 /* run's own options; every stencil option (and --dt) is added at run time */
 static const struct option run_fixed_opts[] = {
-    {"output", required_argument, NULL, 'o'},
-    {"steps", required_argument, NULL, 'n'},
-    {"num_timesteps", required_argument, NULL, 'n'},
-    {"num-timesteps", required_argument, NULL, 'n'},
-    {"data-file", required_argument, NULL, O_DATAFILE},
-    {"data_file", required_argument, NULL, O_DATAFILE},
-    {"stencil", required_argument, NULL, 's'},
-    {"precision", required_argument, NULL, 'p'},
-    {"mode", required_argument, NULL, O_MODE},
-    {"backend", required_argument, NULL, 'b'},
-    {"device", required_argument, NULL, 'd'},
-    {"threads", required_argument, NULL, 't'},
+    PS_RUN_SHARED_OPTIONS,
     {"block", required_argument, NULL, O_BLOCK},
     {"local-size", required_argument, NULL, O_BLOCK},
-    {"var", required_argument, NULL, O_VAR},
-    {"time-index", required_argument, NULL, O_TIME},
     {"continue", required_argument, NULL, O_CONTINUE},
-    {"output-every", required_argument, NULL, O_EVERY},
     {"compress", required_argument, NULL, O_COMPRESS},
-    {"force", no_argument, NULL, 'f'},
     {"allow-unstable", no_argument, NULL, O_UNSTABLE},
-    {"keep-nonfinite", no_argument, NULL, O_KEEPNF},
     {"split", required_argument, NULL, O_SPLIT},
-    {"halo", required_argument, NULL, O_HALO},
     {"devices", required_argument, NULL, O_DEVICES},
     {"max-device-memory", required_argument, NULL, O_MAXMEM},
     {"profile", required_argument, NULL, O_PROFILE},
     {"plot", required_argument, NULL, O_PLOT},
-    {"quiet", no_argument, NULL, 'q'},
-    {"no-progress", no_argument, NULL, O_NOPROGRESS},
     {"help", no_argument, NULL, 'h'},
 };
 #define RUN_NFIXED (sizeof run_fixed_opts / sizeof run_fixed_opts[0])
@@ -430,7 +411,7 @@ static int parse_args(int argc, char **argv, run_args *a)
             if (ps_cli_parse_long("--steps", optarg, 0, LONG_MAX / 2, &a->steps))
                 rc = PS_EXIT_USAGE;
             break;
-        case O_DATAFILE: a->input = optarg; break;
+        case PS_RUN_OPT_DATAFILE: a->input = optarg; break;
         case 's': a->stencil_name = optarg; break;
         case 'D': rc = remember_option(a, "coeff", optarg); break;
         case O_STENCIL_OPT: rc = remember_option(a, opts[li].name, optarg); break;
@@ -439,7 +420,7 @@ static int parse_args(int argc, char **argv, run_args *a)
                 rc = ps_cli_error("--precision: %s", ps_error_detail());
             a->precision_given = 1;
             break;
-        case O_MODE:
+        case PS_RUN_OPT_MODE:
             if (ps_mode_parse(optarg, &a->mode))
                 rc = ps_cli_error("--mode: %s", ps_error_detail());
             break;
@@ -456,14 +437,14 @@ static int parse_args(int argc, char **argv, run_args *a)
             if (parse_block("--block", optarg, a->block))
                 rc = PS_EXIT_USAGE;
             break;
-        case O_VAR: a->var = optarg; break;
-        case O_TIME:
+        case PS_RUN_OPT_VAR: a->var = optarg; break;
+        case PS_RUN_OPT_TIME:
             if (ps_cli_parse_long("--time-index", optarg, 0, LONG_MAX, &a->time_index))
                 rc = PS_EXIT_USAGE;
             a->time_index_given = 1;
             break;
         case O_CONTINUE: a->cont = optarg; break;
-        case O_EVERY:
+        case PS_RUN_OPT_EVERY:
             if (ps_cli_parse_long("--output-every", optarg, 0, LONG_MAX, &a->every))
                 rc = PS_EXIT_USAGE;
             break;
@@ -473,9 +454,9 @@ static int parse_args(int argc, char **argv, run_args *a)
             break;
         case 'f': a->force = 1; break;
         case O_UNSTABLE: a->allow_unstable = 1; break;
-        case O_KEEPNF: a->keep_nonfinite = 1; break;
+        case PS_RUN_OPT_KEEPNF: a->keep_nonfinite = 1; break;
         case O_SPLIT: a->split = optarg; break;
-        case O_HALO:
+        case PS_RUN_OPT_HALO:
             if (ps_cli_parse_long("--halo", optarg, 1, 1024, &a->halo))
                 rc = PS_EXIT_USAGE; /* not return: the option table is freed below */
             break;
@@ -484,7 +465,7 @@ static int parse_args(int argc, char **argv, run_args *a)
         case O_PROFILE: a->profile = optarg; break;
         case O_PLOT: a->plot_dir = optarg; break;
         case 'q': a->quiet = 1; a->progress = 0; break;
-        case O_NOPROGRESS: a->progress = 0; break;
+        case PS_RUN_OPT_NOPROGRESS: a->progress = 0; break;
         case 'h': run_usage(stdout); rc = -1; break;
         case ':': rc = ps_cli_error("run: option %s needs a value", argv[optind - 1]); break;
         default:

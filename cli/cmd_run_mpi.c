@@ -12,6 +12,7 @@
 #include "config.h"
 #include "ps_cli.h"
 #include "ps_mpi.h"
+#include "ps_run_options.h"
 
 #include <getopt.h>
 #include <limits.h>
@@ -27,33 +28,13 @@ typedef struct mpi_args {
     ps_mode mode;
 } mpi_args;
 
-enum { M_VAR = 256, M_TIME, M_EVERY, M_MODE, M_DATAFILE, M_NOPROGRESS, M_DECOMP, M_HALO,
-       M_KEEPNF, M_DT, M_UNSUPPORTED };
+enum { M_DECOMP = PS_RUN_OPT_OWN, M_DT, M_UNSUPPORTED };
 
 static const struct option mpi_opts[] = {
-    {"output", required_argument, NULL, 'o'},
-    {"steps", required_argument, NULL, 'n'},
-    {"num_timesteps", required_argument, NULL, 'n'},
-    {"num-timesteps", required_argument, NULL, 'n'},
-    {"data-file", required_argument, NULL, M_DATAFILE},
-    {"data_file", required_argument, NULL, M_DATAFILE},
-    {"stencil", required_argument, NULL, 's'},
+    PS_RUN_SHARED_OPTIONS,
     {"coeff", required_argument, NULL, 'D'},
     {"dt", required_argument, NULL, M_DT},
-    {"precision", required_argument, NULL, 'p'},
-    {"mode", required_argument, NULL, M_MODE},
-    {"backend", required_argument, NULL, 'b'},
-    {"device", required_argument, NULL, 'd'},
-    {"threads", required_argument, NULL, 't'},
-    {"var", required_argument, NULL, M_VAR},
-    {"time-index", required_argument, NULL, M_TIME},
-    {"output-every", required_argument, NULL, M_EVERY},
-    {"force", no_argument, NULL, 'f'},
-    {"keep-nonfinite", no_argument, NULL, M_KEEPNF},
     {"decomp", required_argument, NULL, M_DECOMP},
-    {"halo", required_argument, NULL, M_HALO},
-    {"quiet", no_argument, NULL, 'q'},
-    {"no-progress", no_argument, NULL, M_NOPROGRESS},
     {"split", required_argument, NULL, M_UNSUPPORTED},
     {"devices", required_argument, NULL, M_UNSUPPORTED},
     {"profile", required_argument, NULL, M_UNSUPPORTED},
@@ -104,7 +85,7 @@ static int parse_args(int argc, char **argv, mpi_args *a)
         switch (c) {
         case 'o': a->output = optarg; break;
         case 'n': st = parse_long("--steps", optarg, 0, &a->steps); break;
-        case M_DATAFILE: a->input = optarg; break;
+        case PS_RUN_OPT_DATAFILE: a->input = optarg; break;
         case 's': a->stencil_name = optarg; break;
         case 'D': a->coeff = optarg; break;
         case M_DT: a->dt = optarg; break;
@@ -112,22 +93,22 @@ static int parse_args(int argc, char **argv, mpi_args *a)
             if (ps_precision_parse(optarg, &a->precision))
                 st = wrap(PS_EINVAL, "--precision");
             break;
-        case M_MODE:
+        case PS_RUN_OPT_MODE:
             if (ps_mode_parse(optarg, &a->mode))
                 st = wrap(PS_EINVAL, "--mode");
             break;
         case 'b': a->backend = optarg; break;
         case 'd': st = parse_long("--device", optarg, 0, &a->device); break;
         case 't': st = parse_long("--threads", optarg, 1, &a->threads); break;
-        case M_VAR: a->var = optarg; break;
-        case M_TIME: st = parse_long("--time-index", optarg, 0, &a->time_index); break;
-        case M_EVERY: st = parse_long("--output-every", optarg, 1, &a->every); break;
+        case PS_RUN_OPT_VAR: a->var = optarg; break;
+        case PS_RUN_OPT_TIME: st = parse_long("--time-index", optarg, 0, &a->time_index); break;
+        case PS_RUN_OPT_EVERY: st = parse_long("--output-every", optarg, 1, &a->every); break;
         case 'f': a->force = 1; break;
-        case M_KEEPNF: a->keep_nonfinite = 1; break;
+        case PS_RUN_OPT_KEEPNF: a->keep_nonfinite = 1; break;
         case M_DECOMP: a->decomp = optarg; break;
-        case M_HALO: st = parse_long("--halo", optarg, 1, &a->halo); break;
+        case PS_RUN_OPT_HALO: st = parse_long("--halo", optarg, 1, &a->halo); break;
         case 'q': a->quiet = 1; break;
-        case M_NOPROGRESS: break;
+        case PS_RUN_OPT_NOPROGRESS: break;
         case 'h':
             st = ps_error(PS_EINVAL, "under MPI, see 'pstencil run --help' without mpirun and "
                           "docs/user-guide.md (MPI)");

@@ -105,7 +105,8 @@ typedef struct ps_test_coords {
     double *depth, *lat, *lon;
 } ps_test_coords;
 
-static inline int ps_test_coords_make(ps_test_coords *c, ps_grid g)
+/** As ps_test_coords_make, latitudes from @p lat0 (degrees) by 0.25. */
+static inline int ps_test_coords_make_at(ps_test_coords *c, ps_grid g, double lat0)
 {
     size_t q;
     c->depth = malloc((g.nz ? g.nz : 1) * sizeof(double));
@@ -116,10 +117,16 @@ static inline int ps_test_coords_make(ps_test_coords *c, ps_grid g)
     for (q = 0; q < g.nz; q++)
         c->depth[q] = 5.0 + 10.0 * (double)(q * q); /* thicker with depth */
     for (q = 0; q < g.ny; q++)
-        c->lat[q] = 40.0 + 0.25 * (double)q;
+        c->lat[q] = lat0 + 0.25 * (double)q;
     for (q = 0; q < g.nx; q++)
         c->lon[q] = -10.0 + 0.25 * (double)q;
     return PS_OK;
+}
+
+/** Depth 5 + 10 q^2 m, latitude 40 + 0.25 q, longitude -10 + 0.25 q degrees. */
+static inline int ps_test_coords_make(ps_test_coords *c, ps_grid g)
+{
+    return ps_test_coords_make_at(c, g, 40.0);
 }
 
 static inline void ps_test_coords_free(ps_test_coords *c)
@@ -131,9 +138,9 @@ static inline void ps_test_coords_free(ps_test_coords *c)
 
 /**
  * Parameters of stencil @p s on grid @p g with its default options and the
- * synthetic coordinates (free with ps_params_free).
+ * synthetic coordinates, latitudes from @p lat0 (free with ps_params_free).
  */
-static inline int ps_test_params(const ps_stencil *s, ps_grid g, ps_params *out)
+static inline int ps_test_params_at(const ps_stencil *s, ps_grid g, double lat0, ps_params *out)
 {
     ps_test_coords c;
     ps_stencil_setup in;
@@ -142,7 +149,7 @@ static inline int ps_test_params(const ps_stencil *s, ps_grid g, ps_params *out)
     int st;
     if (s->noptions > 64)
         return PS_EINVAL;
-    if ((st = ps_test_coords_make(&c, g))) {
+    if ((st = ps_test_coords_make_at(&c, g, lat0))) {
         ps_test_coords_free(&c);
         return st;
     }
@@ -156,6 +163,12 @@ static inline int ps_test_params(const ps_stencil *s, ps_grid g, ps_params *out)
     st = ps_stencil_prepare(s, &in, out, &rep);
     ps_test_coords_free(&c);
     return st;
+}
+
+/** ps_test_params_at with the latitudes of ps_test_coords_make. */
+static inline int ps_test_params(const ps_stencil *s, ps_grid g, ps_params *out)
+{
+    return ps_test_params_at(s, g, 40.0, out);
 }
 
 /**

@@ -42,6 +42,19 @@ static double rnd(void) /* deterministic, in [0, 1) */
     return (double)(rng_state >> 11) * (1.0 / 9007199254740992.0);
 }
 
+/* The input, result and expected fields of a check, allocated and freed together. */
+static int alloc_trio(ps_field *in, ps_field *got, ps_field *want, ps_grid g, ps_precision p)
+{
+    return ps_field_alloc(in, g, p) || ps_field_alloc(got, g, p) || ps_field_alloc(want, g, p);
+}
+
+static void free_trio(ps_field *in, ps_field *got, ps_field *want)
+{
+    ps_field_free(in);
+    ps_field_free(got);
+    ps_field_free(want);
+}
+
 static void fill(ps_field *f, fill_kind kind, uint64_t seed)
 {
     size_t n = ps_field_cells(f), q;
@@ -103,35 +116,11 @@ static void poison(void *p, size_t bytes)
  */
 static int prepare(const ps_stencil *s, ps_grid g, ps_params *out)
 {
-    double *depth = malloc(g.nz * sizeof *depth), *lat = malloc(g.ny * sizeof *lat),
-           *lon = malloc(g.nx * sizeof *lon), opts[64];
-    ps_stencil_setup in;
-    ps_stencil_report rep;
-    size_t q;
-    int st = PS_ENOMEM;
+    int st;
     memset(out, 0, sizeof *out);
-    if (!depth || !lat || !lon || s->noptions > 64)
-        goto done;
-    for (q = 0; q < g.nz; q++)
-        depth[q] = 5.0 + 10.0 * (double)q * (double)q;
-    for (q = 0; q < g.ny; q++)
-        lat[q] = 40.0 + 0.25 * (double)q;
-    for (q = 0; q < g.nx; q++)
-        lon[q] = -10.0 + 0.25 * (double)q;
-    memset(&in, 0, sizeof in);
-    in.grid = g;
-    in.depth = depth;
-    in.lat = lat;
-    in.lon = lon;
-    ps_stencil_default_options(s, opts);
-    in.options = opts;
-    st = ps_stencil_prepare(s, &in, out, &rep);
-done:
+    st = ps_test_params(s, g, out);
     if (st)
         FAILF("prepare %s on %zux%zux%zu: %s", s->name, g.nz, g.ny, g.nx, ps_error_detail());
-    free(depth);
-    free(lat);
-    free(lon);
     return st;
 }
 
@@ -231,7 +220,7 @@ static void check_exact(ps_backend *ocl, ps_backend *ref, const ps_config *base,
     size_t s;
     char why[256];
 
-    if (ps_field_alloc(&in, g, p) || ps_field_alloc(&got, g, p) || ps_field_alloc(&want, g, p)) {
+    if (alloc_trio(&in, &got, &want, g, p)) {
         FAILF("alloc %s", label);
         goto done;
     }
@@ -275,9 +264,7 @@ done:
     ps_context_destroy(co);
     ps_context_destroy(cr);
     ps_context_destroy(once);
-    ps_field_free(&in);
-    ps_field_free(&got);
-    ps_field_free(&want);
+    free_trio(&in, &got, &want);
 }
 
 /* Copy box @p b of the global field @p whole into @p box (its cells, C order), or back. */
@@ -341,8 +328,7 @@ static void check_box(ps_backend *ocl, ps_backend *ref, const ps_stencil *st, in
         base_config(&box_cfg, st, global, p, generic, &box))
         goto done;
     if (ps_field_alloc(&gin, global, p) || ps_field_alloc(&gout, global, p) ||
-        ps_field_alloc(&in, ext, p) || ps_field_alloc(&got, ext, p) ||
-        ps_field_alloc(&want, ext, p) || ps_field_alloc(&cut, ext, p)) {
+        alloc_trio(&in, &got, &want, ext, p) || ps_field_alloc(&cut, ext, p)) {
         FAILF("alloc %s", label);
         goto done;
     }
@@ -384,9 +370,7 @@ done:
     ps_params_free(&box_cfg.params);
     ps_field_free(&gin);
     ps_field_free(&gout);
-    ps_field_free(&in);
-    ps_field_free(&got);
-    ps_field_free(&want);
+    free_trio(&in, &got, &want);
     ps_field_free(&cut);
 }
 
@@ -400,7 +384,7 @@ static void check_fast(ps_backend *ocl, ps_backend *ref, const ps_config *base, 
     ps_context *co = NULL, *cr = NULL;
     size_t q, n;
     double worst = 0, bound = p == PS_FLOAT64 ? 1e-13 : 1e-5;
-    if (ps_field_alloc(&in, g, p) || ps_field_alloc(&got, g, p) || ps_field_alloc(&want, g, p))
+    if (alloc_trio(&in, &got, &want, g, p))
         goto done;
     n = ps_field_cells(&in);
     fill(&in, FILL_OCEAN, 777);
@@ -433,9 +417,7 @@ static void check_fast(ps_backend *ocl, ps_backend *ref, const ps_config *base, 
 done:
     ps_context_destroy(co);
     ps_context_destroy(cr);
-    ps_field_free(&in);
-    ps_field_free(&got);
-    ps_field_free(&want);
+    free_trio(&in, &got, &want);
 }
 
 static void check_regions(ps_backend *ocl)
@@ -502,8 +484,7 @@ static void check_zero_land(ps_backend *ocl, ps_backend *ref)
     char why[256];
     if (base_config(&base, ps_stencil_find("diffusion7"), g, PS_FLOAT32, 0, NULL))
         return;
-    if (ps_field_alloc(&in, g, PS_FLOAT32) || ps_field_alloc(&got, g, PS_FLOAT32) ||
-        ps_field_alloc(&want, g, PS_FLOAT32)) {
+    if (alloc_trio(&in, &got, &want, g, PS_FLOAT32)) {
         FAILF("alloc zero-land");
         goto done;
     }
@@ -541,9 +522,7 @@ static void check_zero_land(ps_backend *ocl, ps_backend *ref)
 done:
     ps_context_destroy(co);
     ps_context_destroy(cr);
-    ps_field_free(&in);
-    ps_field_free(&got);
-    ps_field_free(&want);
+    free_trio(&in, &got, &want);
     ps_params_free(&base.params);
 }
 
@@ -561,8 +540,7 @@ static void check_profile(ps_backend *ocl, ps_backend *ref)
     ps_timing t;
     const long steps = 4200;
     ps_config_init(&cfg, g, PS_FLOAT32);
-    if (ps_field_alloc(&in, g, PS_FLOAT32) || ps_field_alloc(&got, g, PS_FLOAT32) ||
-        ps_field_alloc(&want, g, PS_FLOAT32))
+    if (alloc_trio(&in, &got, &want, g, PS_FLOAT32))
         goto done;
     fill(&in, FILL_OCEAN, 5);
     ctx = open_ctx(ocl, &cfg, &in, PS_MODE_EXACT, 1);
@@ -593,9 +571,7 @@ done:
     ps_context_destroy(ctx);
     ps_context_destroy(cr);
     ps_params_free(&cfg.params);
-    ps_field_free(&in);
-    ps_field_free(&got);
-    ps_field_free(&want);
+    free_trio(&in, &got, &want);
 }
 
 static void check_errors(ps_backend *ocl, int ndev)
@@ -664,6 +640,20 @@ static int parse_block(const char *s)
     return n >= 2 ? 0 : -1;
 }
 
+/* Open the opencl plugin into @p b: 0, else the exit status (77: not built, 1: fails to open). */
+static int open_opencl(ps_backend **b)
+{
+    if (!ps_backend_is_built("opencl")) {
+        printf("SKIP: the opencl plugin was not built\n");
+        return 77;
+    }
+    if (ps_backend_open("opencl", b)) {
+        printf("FAIL: open opencl: %s\n", ps_error_detail());
+        return 1;
+    }
+    return 0;
+}
+
 /* With no vendor driver: probe and create fail, saying there is no platform. */
 static int no_platform(void)
 {
@@ -673,14 +663,8 @@ static int no_platform(void)
     ps_context *ctx = NULL;
     ps_grid g = {3, 3, 3};
     int st, n = -1;
-    if (!ps_backend_is_built("opencl")) {
-        printf("SKIP: the opencl plugin was not built\n");
-        return 77;
-    }
-    if (ps_backend_open("opencl", &b)) {
-        printf("FAIL: open opencl: %s\n", ps_error_detail());
-        return 1;
-    }
+    if ((st = open_opencl(&b)))
+        return st;
     st = ps_backend_probe(b, devs, 4, &n);
     printf("probe: %s\n", ps_error_detail());
     if (st != PS_ENODEVICE || n != 0)
@@ -707,14 +691,8 @@ static int build_fails(void)
     ps_context *ctx = NULL;
     ps_grid g = {3, 3, 3};
     int st, n = 0;
-    if (!ps_backend_is_built("opencl")) {
-        printf("SKIP: the opencl plugin was not built\n");
-        return 77;
-    }
-    if (ps_backend_open("opencl", &b)) {
-        printf("FAIL: open opencl: %s\n", ps_error_detail());
-        return 1;
-    }
+    if ((st = open_opencl(&b)))
+        return st;
     if (ps_backend_probe(b, devs, 4, &n)) {
         printf("SKIP: %s\n", ps_error_detail());
         return 77;
@@ -816,15 +794,8 @@ int main(int argc, char **argv)
         printf("FAIL: --block wants X,Y[,Z]\n");
         return 1;
     }
-    if (!ps_backend_is_built("opencl")) {
-        printf("SKIP: the opencl plugin was not built\n");
-        return 77;
-    }
-    st = ps_backend_open("opencl", &ocl);
-    if (st) {
-        printf("FAIL: open opencl: %s\n", ps_error_detail());
-        return 1;
-    }
+    if ((st = open_opencl(&ocl)))
+        return st;
     st = ps_backend_probe(ocl, devs, 16, &ndev);
     if (st == PS_ENODEVICE) {
         printf("SKIP: %s\n", ps_error_detail());

@@ -16,6 +16,7 @@
  */
 #include "config.h"
 #include "pstencil.h"
+#include "ps_test.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -54,37 +55,12 @@ static void fill(ps_field *f)
 static int make_config(ps_config *cfg, const ps_stencil *s, int generic, ps_grid g,
                        ps_precision p)
 {
-    double *depth = malloc(g.nz * sizeof *depth), *lat = malloc(g.ny * sizeof *lat),
-           *lon = malloc(g.nx * sizeof *lon), opts[64];
-    ps_stencil_setup in;
-    ps_stencil_report rep;
-    size_t q;
-    int st = PS_ENOMEM;
     ps_config_init(cfg, g, p);
     ps_params_free(&cfg->params);
     cfg->stencil = s;
     cfg->generic = generic;
-    if (!depth || !lat || !lon || s->noptions > 64)
-        goto done;
-    for (q = 0; q < g.nz; q++)
-        depth[q] = 5.0 + 10.0 * (double)q * (double)q;
-    for (q = 0; q < g.ny; q++)
-        lat[q] = -27.5 + 0.25 * (double)q; /* 222 latitudes up to 27.75 */
-    for (q = 0; q < g.nx; q++)
-        lon[q] = -10.0 + 0.25 * (double)q;
-    memset(&in, 0, sizeof in);
-    in.grid = g;
-    in.depth = depth;
-    in.lat = lat;
-    in.lon = lon;
-    ps_stencil_default_options(s, opts);
-    in.options = opts;
-    st = ps_stencil_prepare(s, &in, &cfg->params, &rep);
-done:
-    free(depth);
-    free(lat);
-    free(lon);
-    return st;
+    /* 222 latitudes from -27.5 up to 27.75 */
+    return ps_test_params_at(s, g, -27.5, &cfg->params);
 }
 
 /* Run @p steps on a new context; wall seconds of the steps (after a warm-up step) in *wall. */

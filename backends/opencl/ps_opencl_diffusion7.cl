@@ -78,6 +78,23 @@ __kernel void ps_fast_diffusion7_ijk(PS_FAST_D7_ARGS)
                                                        in[p + 1], d);
 }
 
+/*
+ * The start of a row kernel (2-D range over (j, k), row r of in, row o of
+ * out): work-items past the box return; rows on a face of the box (and every
+ * row when nx < 3) are copied whole and return.
+ */
+#define PS_ROW_EDGES(o, r)                                                               \
+    do {                                                                                 \
+        uint i_;                                                                         \
+        if (j >= ny || k >= nz)                                                          \
+            return;                                                                      \
+        if (j == 0 || k == 0 || j == ny - 1 || k == nz - 1 || nx < 3) {                  \
+            for (i_ = 0; i_ < nx; i_++)                                                  \
+                o[i_] = r[i_];                                                           \
+            return;                                                                      \
+        }                                                                                \
+    } while (0)
+
 __kernel void ps_fast_diffusion7_row(PS_FAST_D7_ARGS)
 {
     const PS_REAL d = params[0];
@@ -88,13 +105,7 @@ __kernel void ps_fast_diffusion7_row(PS_FAST_D7_ARGS)
     __global PS_REAL *o = out + (size_t)k * plane + (size_t)j * nx;
     uint i;
 
-    if (j >= ny || k >= nz)
-        return;
-    if (j == 0 || k == 0 || j == ny - 1 || k == nz - 1 || nx < 3) {
-        for (i = 0; i < nx; i++)
-            o[i] = r[i];
-        return;
-    }
+    PS_ROW_EDGES(o, r);
     {
         __global const PS_REAL *rkm = r - plane, *rkp = r + plane, *rjm = r - nx, *rjp = r + nx;
         o[0] = r[0];
@@ -123,63 +134,11 @@ __kernel void ps_fast_diffusion7_row(PS_FAST_D7_ARGS)
  *
  * ps_zl_diffusion7_row: the row shape (2-D range over (j, k)), arguments of
  * the other kernels plus the count buffer.
- */
-#define PS_ZL_CELL(q)                                                                    \
-    do {                                                                                 \
-        PS_REAL c_ = r[q], n_ = (PS_REAL)cn[q];                                                   \
-        PS_REAL s_ = (PS_REAL)0 + rkm[q];                                                \
-        s_ = s_ + rkp[q];                                                                \
-        s_ = s_ + rjm[q];                                                                \
-        s_ = s_ + rjp[q];                                                                \
-        s_ = s_ + r[(q) - 1];                                                            \
-        s_ = s_ + r[(q) + 1];                                                            \
-        o[q] = (n_ > (PS_REAL)0) ? PS_CAT(ps_diffusion7_update, PS_SUFFIX)(c_, s_, n_, d) \
-                                 : c_;                                                   \
-    } while (0)
-
-__kernel void ps_zl_diffusion7_row(PS_FAST_D7_ARGS, __global const uchar *restrict cnt)
-{
-    const PS_REAL d = params[0];
-    const uint j = (uint)get_global_id(0);
-    const uint k = (uint)get_global_id(1);
-    const size_t plane = (size_t)ny * nx;
-    const size_t row = (size_t)k * plane + (size_t)j * nx;
-    __global const PS_REAL *r = in + row;
-    __global const uchar *cn = cnt + row;
-    __global PS_REAL *o = out + row;
-    uint i;
-
-    if (j >= ny || k >= nz)
-        return;
-    if (j == 0 || k == 0 || j == ny - 1 || k == nz - 1 || nx < 3) {
-        for (i = 0; i < nx; i++)
-            o[i] = r[i];
-        return;
-    }
-    {
-        __global const PS_REAL *rkm = r - plane, *rkp = r + plane, *rjm = r - nx, *rjp = r + nx;
-        o[0] = r[0];
-        for (i = 1; i < nx - 1; i++)
-            PS_ZL_CELL(i);
-    }
-    o[nx - 1] = r[nx - 1];
-}
-#undef PS_ZL_CELL
-
-/*
- * ps_zl_diffusion7_fused: T zero-land steps in one launch (temporal blocking
- * in local memory). A work-group owns a tile of whole rows, TJ x TK output
- * rows (j, k) with all of i, and one work-item per row of the tile grown by a
- * T-deep halo: local size (TJ + 2T, TK + 2T), global range the tiles side by
- * side, so group (gj, gk) outputs rows j0 = gj*TJ.., k0 = gk*TK... The halo
- * tile is read into local buffer a (rows outside the box as +0.0); step s
- * (1..T) computes the rows at least s away from the halo tile's edge, from a
- * into b or b into a, and the last step writes the output rows to out. Each
- * row is computed exactly as ps_zl_diffusion7_row computes it (box-face rows
- * and the first and last cell of a row copied, the rest PS_ZL_CELL), so every
- * intermediate value is bitwise the value the unfused steps store; the halo
- * rows are recomputed by the neighbouring tiles. Arguments: the row kernel's,
- * then the two local buffers ((TJ + 2T) (TK + 2T) nx values each) and T.
+ *
+ * PS_ZL_ROW: one row off the box faces, o from r (rkm, rkp, rjm, rjp the rows
+ * at k-1, k+1, j-1, j+1; cn the row's counts): the first and last cell copied,
+ * the rest the zero-land update above. Used by ps_zl_diffusion7_row and by
+ * each step of ps_zl_diffusion7_fused.
  */
 #define PS_ZL_ROW(o, r, rkm, rkp, rjm, rjp, cn)                                          \
     do {                                                                                 \
@@ -199,6 +158,37 @@ __kernel void ps_zl_diffusion7_row(PS_FAST_D7_ARGS, __global const uchar *restri
         o[nx - 1] = r[nx - 1];                                                           \
     } while (0)
 
+__kernel void ps_zl_diffusion7_row(PS_FAST_D7_ARGS, __global const uchar *restrict cnt)
+{
+    const PS_REAL d = params[0];
+    const uint j = (uint)get_global_id(0);
+    const uint k = (uint)get_global_id(1);
+    const size_t plane = (size_t)ny * nx;
+    const size_t row = (size_t)k * plane + (size_t)j * nx;
+    __global const PS_REAL *r = in + row;
+    __global const uchar *cn = cnt + row;
+    __global PS_REAL *o = out + row;
+
+    PS_ROW_EDGES(o, r);
+    PS_ZL_ROW(o, r, (r - plane), (r + plane), (r - nx), (r + nx), cn);
+}
+#undef PS_ROW_EDGES
+
+/*
+ * ps_zl_diffusion7_fused: T zero-land steps in one launch (temporal blocking
+ * in local memory). A work-group owns a tile of whole rows, TJ x TK output
+ * rows (j, k) with all of i, and one work-item per row of the tile grown by a
+ * T-deep halo: local size (TJ + 2T, TK + 2T), global range the tiles side by
+ * side, so group (gj, gk) outputs rows j0 = gj*TJ.., k0 = gk*TK... The halo
+ * tile is read into local buffer a (rows outside the box as +0.0); step s
+ * (1..T) computes the rows at least s away from the halo tile's edge, from a
+ * into b or b into a, and the last step writes the output rows to out. Each
+ * row is computed exactly as ps_zl_diffusion7_row computes it (box-face rows
+ * copied, the rest PS_ZL_ROW), so every
+ * intermediate value is bitwise the value the unfused steps store; the halo
+ * rows are recomputed by the neighbouring tiles. Arguments: the row kernel's,
+ * then the two local buffers ((TJ + 2T) (TK + 2T) nx values each) and T.
+ */
 __kernel void ps_zl_diffusion7_fused(PS_FAST_D7_ARGS, __global const uchar *restrict cnt,
                                      __local PS_REAL *la, __local PS_REAL *lb, const uint T)
 {
@@ -228,23 +218,24 @@ __kernel void ps_zl_diffusion7_fused(PS_FAST_D7_ARGS, __global const uchar *rest
         __local PS_REAL *dst = (s & 1) ? lb : la;
         if (inbox && jj >= s && jj < hj - s && kk >= s && kk < hk - s) {
             __local const PS_REAL *r = src + lrow;
+            /* row r into o (global on the last step, local before: two address
+             * spaces, so two pointers and one body) */
+#define PS_ZL_FUSED_ROW(o)                                                               \
+    do {                                                                                 \
+        if (face)                                                                        \
+            for (i = 0; i < nx; i++)                                                     \
+                o[i] = r[i];                                                             \
+        else                                                                             \
+            PS_ZL_ROW(o, r, (r - lplane), (r + lplane), (r - nx), (r + nx), (cnt + grow)); \
+    } while (0)
             if (s == T) {
                 __global PS_REAL *o = out + grow;
-                if (face)
-                    for (i = 0; i < nx; i++)
-                        o[i] = r[i];
-                else
-                    PS_ZL_ROW(o, r, (r - lplane), (r + lplane), (r - nx), (r + nx),
-                              (cnt + grow));
+                PS_ZL_FUSED_ROW(o);
             } else {
                 __local PS_REAL *o = dst + lrow;
-                if (face)
-                    for (i = 0; i < nx; i++)
-                        o[i] = r[i];
-                else
-                    PS_ZL_ROW(o, r, (r - lplane), (r + lplane), (r - nx), (r + nx),
-                              (cnt + grow));
+                PS_ZL_FUSED_ROW(o);
             }
+#undef PS_ZL_FUSED_ROW
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }

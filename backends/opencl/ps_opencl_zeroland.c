@@ -81,14 +81,19 @@ int ps_ocl_zl_create(ps_ocl_zl *z, cl_context ctx, cl_command_queue q, cl_progra
     return PS_OK;
 }
 
-/* Run kernel k (fixed arguments 0..nfix-1 set by the caller) over a region. */
-static int region_run(const ps_ocl_zl *z, cl_command_queue q, cl_kernel k, cl_uint nfix,
-                      const size_t start[3], const size_t count[3], const char *what, char *why,
-                      size_t whylen)
+/* Run kernel k over a region: buffers bufs[0..nfix-1] as its first arguments,
+ * then the box extents and the region. */
+static int region_run(const ps_ocl_zl *z, cl_command_queue q, cl_kernel k, const cl_mem *bufs,
+                      cl_uint nfix, const size_t start[3], const size_t count[3],
+                      const char *what, char *why, size_t whylen)
 {
     cl_uint v[9], a;
     size_t global[3];
     cl_int e = CL_SUCCESS;
+    for (a = 0; a < nfix && e == CL_SUCCESS; a++)
+        e = clSetKernelArg(k, a, sizeof bufs[a], &bufs[a]);
+    if (e != CL_SUCCESS)
+        return ps_ocl_fail(why, whylen, e, "clSetKernelArg(%s, %u)", what, a - 1);
     for (a = 0; a < 3; a++) {
         v[a] = (cl_uint)z->ext[a];
         v[3 + a] = (cl_uint)start[a];
@@ -126,17 +131,13 @@ int ps_ocl_zl_convert(ps_ocl_zl *z, cl_command_queue q, cl_mem field, const ps_r
                       char *why, size_t whylen)
 {
     size_t start[3], count[3], gs[3], gc[3];
-    cl_int e;
+    const cl_mem conv_bufs[2] = {field, z->land}, count_bufs[2] = {z->land, z->cnt};
     int a, st;
     region_of(z, r, start, count);
     if (!count[0] || !count[1] || !count[2])
         return PS_OK;
-    e = clSetKernelArg(z->convert, 0, sizeof field, &field);
-    if (e == CL_SUCCESS)
-        e = clSetKernelArg(z->convert, 1, sizeof z->land, &z->land);
-    if (e != CL_SUCCESS)
-        return ps_ocl_fail(why, whylen, e, "clSetKernelArg(ps_zl_diffusion7_convert)");
-    st = region_run(z, q, z->convert, 2, start, count, "ps_zl_diffusion7_convert", why, whylen);
+    st = region_run(z, q, z->convert, conv_bufs, 2, start, count, "ps_zl_diffusion7_convert",
+                    why, whylen);
     if (st)
         return st;
     /* the counts that region can change: the region grown by one cell, in the box */
@@ -146,30 +147,19 @@ int ps_ocl_zl_convert(ps_ocl_zl *z, cl_command_queue q, cl_mem field, const ps_r
         gs[a] = lo;
         gc[a] = hi - lo;
     }
-    e = clSetKernelArg(z->count, 0, sizeof z->land, &z->land);
-    if (e == CL_SUCCESS)
-        e = clSetKernelArg(z->count, 1, sizeof z->cnt, &z->cnt);
-    if (e != CL_SUCCESS)
-        return ps_ocl_fail(why, whylen, e, "clSetKernelArg(ps_zl_diffusion7_count)");
-    return region_run(z, q, z->count, 2, gs, gc, "ps_zl_diffusion7_count", why, whylen);
+    return region_run(z, q, z->count, count_bufs, 2, gs, gc, "ps_zl_diffusion7_count", why,
+                      whylen);
 }
 
 int ps_ocl_zl_restore(ps_ocl_zl *z, cl_command_queue q, cl_mem field, cl_mem out,
                       const ps_region *r, char *why, size_t whylen)
 {
     size_t start[3], count[3];
-    cl_int e;
+    const cl_mem bufs[3] = {field, z->land, out};
     region_of(z, r, start, count);
     if (!count[0] || !count[1] || !count[2])
         return PS_OK;
-    e = clSetKernelArg(z->restore, 0, sizeof field, &field);
-    if (e == CL_SUCCESS)
-        e = clSetKernelArg(z->restore, 1, sizeof z->land, &z->land);
-    if (e == CL_SUCCESS)
-        e = clSetKernelArg(z->restore, 2, sizeof out, &out);
-    if (e != CL_SUCCESS)
-        return ps_ocl_fail(why, whylen, e, "clSetKernelArg(ps_zl_diffusion7_restore)");
-    return region_run(z, q, z->restore, 3, start, count, "ps_zl_diffusion7_restore", why,
+    return region_run(z, q, z->restore, bufs, 3, start, count, "ps_zl_diffusion7_restore", why,
                       whylen);
 }
 

@@ -365,6 +365,29 @@ static int omp_download(void *vc, void *host, const ps_region *r)
     return omp_download_pitched(vc, host, n.nx * c->es, n.ny * n.nx * c->es, r);
 }
 
+/*
+ * omp_step's work-shared loop over the interior rows of one step, for the
+ * precision REAL (float or double) whose row kernels are row<B> / rowz<B>
+ * (B 32 or 64): the zero-land kernel on zeroed-land fields, the plain one
+ * otherwise. Uses omp_step's c, rows, plane, nx, src, dst and r.
+ */
+#define OMP_STEP_ROWS(REAL, B)                                                                 \
+    do {                                                                                       \
+        const REAL d = (REAL)c->cfg.params.scalars[0];                                         \
+        _Pragma("omp for schedule(static) nowait")                                             \
+        for (r = 0; r < (long)rows; r++) {                                                     \
+            size_t k, j, off;                                                                  \
+            ps_omp_row_of(c, (size_t)r, &k, &j);                                               \
+            off = k * plane + j * nx;                                                          \
+            if (c->zl)                                                                         \
+                c->rowz##B((REAL *)dst + off, (const REAL *)src + off - plane,                 \
+                           (const REAL *)src + off, (const REAL *)src + off + plane,           \
+                           (const REAL *)c->cnt + off, nx, nx, d);                             \
+            else                                                                               \
+                c->row##B((REAL *)dst + off, (const REAL *)src + off, plane, nx, d);           \
+        }                                                                                      \
+    } while (0)
+
 static int omp_step(void *vc, long nsteps)
 {
     omp_ctx *c = vc;
@@ -386,35 +409,10 @@ static int omp_step(void *vc, long nsteps)
         char *src = c->cur, *dst = c->next, *tmp;
         long t, r;
         for (t = 0; t < nsteps; t++) {
-            if (c->es == sizeof(float)) {
-                const float d = (float)c->cfg.params.scalars[0];
-#pragma omp for schedule(static) nowait
-                for (r = 0; r < (long)rows; r++) {
-                    size_t k, j, off;
-                    ps_omp_row_of(c, (size_t)r, &k, &j);
-                    off = k * plane + j * nx;
-                    if (c->zl)
-                        c->rowz32((float *)dst + off, (const float *)src + off - plane,
-                                  (const float *)src + off, (const float *)src + off + plane,
-                                  (const float *)c->cnt + off, nx, nx, d);
-                    else
-                        c->row32((float *)dst + off, (const float *)src + off, plane, nx, d);
-                }
-            } else {
-                const double d = c->cfg.params.scalars[0];
-#pragma omp for schedule(static) nowait
-                for (r = 0; r < (long)rows; r++) {
-                    size_t k, j, off;
-                    ps_omp_row_of(c, (size_t)r, &k, &j);
-                    off = k * plane + j * nx;
-                    if (c->zl)
-                        c->rowz64((double *)dst + off, (const double *)src + off - plane,
-                                  (const double *)src + off, (const double *)src + off + plane,
-                                  (const double *)c->cnt + off, nx, nx, d);
-                    else
-                        c->row64((double *)dst + off, (const double *)src + off, plane, nx, d);
-                }
-            }
+            if (c->es == sizeof(float))
+                OMP_STEP_ROWS(float, 32);
+            else
+                OMP_STEP_ROWS(double, 64);
             /* non-temporal stores are weakly ordered: fence them before the
              * barrier, after which every row of dst is written and visible */
             if (c->stream)
@@ -432,6 +430,7 @@ static int omp_step(void *vc, long nsteps)
     }
     return PS_OK;
 }
+#undef OMP_STEP_ROWS
 
 static int omp_finish(void *vc)
 {

@@ -69,41 +69,18 @@ static inline void stream_f64(double *d, const double *s, size_t n)
 #define PS_UNFUSED(a, b, c) ((a) * (b) + (c))
 #define ROW_ATTR __attribute__((unused))
 
-/* float32 */
+/* float32, then float64 (ps_openmp_rows.h undefines these four) */
 #define PS_REAL float
 #define PS_SUFFIX _f32
-#define ROW_NAME(x) x##_f32
 #define ROW_STREAM stream_f32
-#if defined(PS_OMP_ROW_FMA)
-#define ROW_FMA __builtin_fmaf
-#else
-#define ROW_FMA PS_UNFUSED
-#endif
+#define ROW_FMA_FN __builtin_fmaf
 #include "ps_openmp_rows.h"
-#undef ROW_NAME
-#undef ROW_FMA
-#undef ROW_STREAM
-#undef ROW_CHUNK
-#undef PS_REAL
-#undef PS_SUFFIX
 
-/* float64 */
 #define PS_REAL double
 #define PS_SUFFIX _f64
-#define ROW_NAME(x) x##_f64
 #define ROW_STREAM stream_f64
-#if defined(PS_OMP_ROW_FMA)
-#define ROW_FMA __builtin_fma
-#else
-#define ROW_FMA PS_UNFUSED
-#endif
+#define ROW_FMA_FN __builtin_fma
 #include "ps_openmp_rows.h"
-#undef ROW_NAME
-#undef ROW_FMA
-#undef ROW_STREAM
-#undef ROW_CHUNK
-#undef PS_REAL
-#undef PS_SUFFIX
 
 #define PS_OMP_ROWS_CAT_(a, b) a##b
 #define PS_OMP_ROWS_CAT(a, b) PS_OMP_ROWS_CAT_(a, b)

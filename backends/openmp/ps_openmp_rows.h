@@ -3,13 +3,16 @@
  * ps_openmp_rows.c once per precision (that file is compiled once per
  * instruction set by build rule) with:
  *   PS_REAL       float or double
- *   PS_SUFFIX     _f32 / _f64 (names the shared kernel instantiation)
- *   ROW_NAME(x)   name of a row function variant, e.g. row_exact_f32
+ *   PS_SUFFIX     _f32 / _f64 (names the shared kernel instantiation and,
+ *                 appended, each row function: row_exact_f32, ...)
  *   ROW_ATTR      function attributes
- *   ROW_FMA(a,b,c) a*b+c for the fast kernel: fma() where the target has FMA,
- *                 an unfused multiply-add elsewhere
+ *   ROW_FMA_FN    the precision's fma builtin: the fast kernel's a*b+c where
+ *                 the target has FMA (PS_OMP_ROW_FMA); an unfused
+ *                 multiply-add (PS_UNFUSED) elsewhere
  *   ROW_VBYTES    vector width of the target in bytes (16 or 32)
  *   ROW_STREAM    non-temporal copy of a computed chunk (see row_exact_nt)
+ * and undefines PS_REAL, PS_SUFFIX, ROW_FMA_FN and ROW_STREAM at its end, so
+ * that the next precision can be defined and included.
  *
  * A row function updates the interior cells i = 1..nx-2 of one row (k, j):
  * dst and src point at cell (k, j, 0) of the output and input arrays. The
@@ -17,41 +20,59 @@
  * folded into the sum as +0.0 and into the count as 0, see diffusion7.h).
  */
 
+#define ROW_NAME(x) PS_CAT(x, PS_SUFFIX)
+#if defined(PS_OMP_ROW_FMA)
+#define ROW_FMA ROW_FMA_FN
+#else
+#define ROW_FMA PS_UNFUSED
+#endif
+
 /*
  * exact mode: the one shared definition, kernels/diffusion7.h.
  *
- * The row is covered by whole vectors of ROW_W cells (a fixed-count inner
- * loop the compiler turns into one vector operation per statement); the last
- * vector is moved back to end exactly at nx-2, overlapping the previous one.
- * Recomputing a few cells is harmless (src and dst differ) and avoids a
- * scalar remainder loop, whose NaN tests compile to unpredictable branches.
- * Rows shorter than one vector use the scalar loop.
+ * ROW_VECTORS(CELL) runs CELL(q) for q = 1..nx-2: the row is covered by whole
+ * vectors of W cells (a fixed-count inner loop the compiler turns into one
+ * vector operation per statement); the last vector is moved back to end
+ * exactly at nx-2, overlapping the previous one. Recomputing a few cells is
+ * harmless (src and dst differ) and avoids a scalar remainder loop, whose NaN
+ * tests compile to unpredictable branches. Rows shorter than one vector use
+ * the scalar loop. Shared by row_exact, row_exact_p and row_zl_p as the last
+ * statement of their body (it returns: written so, the three compile to the
+ * very instructions the three hand-written loops did).
  */
+#define ROW_VECTORS(CELL)                                                                 \
+    do {                                                                                  \
+        enum { W = ROW_VBYTES / (int)sizeof(PS_REAL) };                                   \
+        size_t i = 1, q;                                                                  \
+        if (nx - 2 >= (size_t)W) {                                                        \
+            for (;;) {                                                                    \
+                for (q = i; q < i + W; q++)                                               \
+                    CELL(q);                                                              \
+                if (i + W == nx - 1)                                                      \
+                    break;                                                                \
+                i += W;                                                                   \
+                if (i + W > nx - 1)                                                       \
+                    i = nx - 1 - W; /* last vector, overlapping */                        \
+            }                                                                             \
+            return;                                                                       \
+        }                                                                                 \
+        for (; i < nx - 1; i++)                                                           \
+            CELL(i);                                                                      \
+    } while (0)
+
+/* The exact cell update of cell q (src, km, kp, jm, jp as in row_exact_p). */
+#define ROW_EXACT_CELL(q)                                                                 \
+    (dst[q] = PS_CAT(ps_diffusion7_cell, PS_SUFFIX)(src[q], km[q], kp[q], jm[q], jp[q],   \
+                                                     src[(q) - 1], src[(q) + 1], d))
+
 static void ROW_ATTR ROW_NAME(row_exact)(PS_REAL *restrict dst, const PS_REAL *restrict src,
                                          size_t plane, size_t nx, PS_REAL d)
 {
-    enum { W = ROW_VBYTES / (int)sizeof(PS_REAL) };
     const PS_REAL *restrict km = src - plane;
     const PS_REAL *restrict kp = src + plane;
     const PS_REAL *restrict jm = src - nx;
     const PS_REAL *restrict jp = src + nx;
-    size_t i = 1, q;
-    if (nx - 2 >= (size_t)W) {
-        for (;;) {
-            for (q = i; q < i + W; q++)
-                dst[q] = PS_CAT(ps_diffusion7_cell, PS_SUFFIX)(src[q], km[q], kp[q], jm[q],
-                                                                jp[q], src[q - 1], src[q + 1], d);
-            if (i + W == nx - 1)
-                break;
-            i += W;
-            if (i + W > nx - 1)
-                i = nx - 1 - W; /* last vector, overlapping */
-        }
-        return;
-    }
-    for (; i < nx - 1; i++)
-        dst[i] = PS_CAT(ps_diffusion7_cell, PS_SUFFIX)(src[i], km[i], kp[i], jm[i], jp[i],
-                                                        src[i - 1], src[i + 1], d);
+    ROW_VECTORS(ROW_EXACT_CELL);
 }
 
 /*
@@ -131,34 +152,19 @@ static void ROW_ATTR ROW_NAME(row_exact_nt)(PS_REAL *restrict dst, const PS_REAL
  * (k, j, 0) and (k+1, j, 0), which may live in different buffers (the full
  * field or a thread's rolling plane slots); rows j-1 and j+1 are src -/+
  * pitch (nx in the field, more in the slots, whose rows start on a cache
- * line). The cell loop is the same as row_exact's, so the bits are the same.
+ * line). The cell loop is row_exact's (ROW_VECTORS of ROW_EXACT_CELL), so the
+ * bits are the same.
  */
 static void ROW_ATTR ROW_NAME(row_exact_p)(PS_REAL *restrict dst, const PS_REAL *restrict km,
                                            const PS_REAL *restrict src,
                                            const PS_REAL *restrict kp, size_t nx, size_t pitch,
                                            PS_REAL d)
 {
-    enum { W = ROW_VBYTES / (int)sizeof(PS_REAL) };
     const PS_REAL *restrict jm = src - pitch;
     const PS_REAL *restrict jp = src + pitch;
-    size_t i = 1, q;
-    if (nx - 2 >= (size_t)W) {
-        for (;;) {
-            for (q = i; q < i + W; q++)
-                dst[q] = PS_CAT(ps_diffusion7_cell, PS_SUFFIX)(src[q], km[q], kp[q], jm[q],
-                                                                jp[q], src[q - 1], src[q + 1], d);
-            if (i + W == nx - 1)
-                break;
-            i += W;
-            if (i + W > nx - 1)
-                i = nx - 1 - W; /* last vector, overlapping */
-        }
-        return;
-    }
-    for (; i < nx - 1; i++)
-        dst[i] = PS_CAT(ps_diffusion7_cell, PS_SUFFIX)(src[i], km[i], kp[i], jm[i], jp[i],
-                                                        src[i - 1], src[i + 1], d);
+    ROW_VECTORS(ROW_EXACT_CELL);
 }
+#undef ROW_EXACT_CELL
 
 /*
  * exact mode on zeroed-land fields (ps_openmp.c, "zero-land"): land cells
@@ -189,23 +195,16 @@ static void ROW_ATTR ROW_NAME(row_zl_p)(PS_REAL *restrict dst, const PS_REAL *re
                                         const PS_REAL *restrict cnt, size_t nx, size_t pitch,
                                         PS_REAL d)
 {
-    enum { W = ROW_VBYTES / (int)sizeof(PS_REAL) };
     const PS_REAL *restrict jm = src - pitch;
     const PS_REAL *restrict jp = src + pitch;
-    size_t i = 1, q;
-    if (nx - 2 >= (size_t)W) {
-        for (;;) {
-            for (q = i; q < i + W; q++)
-                ROW_ZL_CELL(q);
-            if (i + W == nx - 1)
-                break;
-            i += W;
-            if (i + W > nx - 1)
-                i = nx - 1 - W; /* last vector, overlapping */
-        }
-        return;
-    }
-    for (; i < nx - 1; i++)
-        ROW_ZL_CELL(i);
+    ROW_VECTORS(ROW_ZL_CELL);
 }
 #undef ROW_ZL_CELL
+#undef ROW_VECTORS
+#undef ROW_NAME
+#undef ROW_FMA
+#undef ROW_CHUNK
+#undef ROW_FMA_FN
+#undef ROW_STREAM
+#undef PS_REAL
+#undef PS_SUFFIX

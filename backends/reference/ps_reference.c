@@ -136,12 +136,7 @@ static int ref_create(const ps_config *cfg, void **out, char *why, size_t whylen
     *out = c;
     return PS_OK;
 nomem:
-    if (c) {
-        free(c->cur);
-        free(c->next);
-        free(c->params);
-        free(c);
-    }
+    ref_destroy(c);
     snprintf(why, whylen, "cannot allocate 2 x %zu bytes", bytes);
     return PS_ENOMEM;
 }
