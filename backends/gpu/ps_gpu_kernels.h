@@ -357,7 +357,7 @@ PS_GPU_D7_KERNEL(d7pf_step, d7pf_column, 1, 1024)
  * MINB): at most 256 threads per block and MINB resident blocks per SM, so
  * ptxas caps the registers at 65536 / (256 MINB), rounded down to a
  * multiple of 8. d7lb: 8 blocks for float32 (32 registers: full occupancy,
- * d7_step has 38: 75%), 6 for float64 (40; d7_step 54: 50%). d7pflb: 6
+ * d7_step has 38: 75%), 6 for float64 (40; d7_step 62: 50%). d7pflb: 6
  * for float32 (40; d7pf_step has 60: 50%), 5 for float64 (48). ptxas may
  * spill to (L1-cached) local memory to meet a cap: -Xptxas -v in the
  * device run records it. The arithmetic is the uncapped kernels' (the same
