@@ -435,7 +435,7 @@ table() {
   sed 's/^/note: /' "$B/notes.txt"
   echo "stages (exit, seconds, SM MHz median/max):$(awk '{ printf " %s:%s,%ss,%s", $1, $2, $3, $4 }' "$STAGES")"
   echo
-  printf '%-10s %-10s %-14s %-4s %-5s %-7s %-8s %9s %6s %8s %7s %6s %s\n' stage case grid prec mode kernel block \
+  printf '%-10s %-10s %-14s %-4s %-5s %-11s %-8s %9s %6s %8s %7s %6s %s\n' stage case grid prec mode kernel block \
     us/step spread Gcell/s GB/s %copy valid
   while read -r name rc secs clk; do
     grep -h '^RESULT' "$B/stages/$name.log" 2>/dev/null | while read -r line; do
@@ -446,7 +446,7 @@ table() {
         continue
       fi
       ms=$(get ms_per_step); mn=$(get ms_min); mx=$(get ms_max); fr=$(get frac_of_copy)
-      printf '%-10s %-10s %-14s %-4s %-5s %-7s %-8s %9.2f %5.1f%% %8s %7s %6s %s\n' "$name" "$(get case)" \
+      printf '%-10s %-10s %-14s %-4s %-5s %-11s %-8s %9.2f %5.1f%% %8s %7s %6s %s\n' "$name" "$(get case)" \
         "$(get grid)" "$(get precision | sed 's/float/f/')" "$(get mode)" "$(get kernel)" "$(get block)" \
         "$(awk "BEGIN{print 1000*$ms}")" "$(awk "BEGIN{print ($ms > 0 ? 100*($mx-$mn)/$ms : 0)}")" \
         "$(get gcells_per_s)" "$(get gb_per_s)" \
