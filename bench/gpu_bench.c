@@ -11,6 +11,7 @@
  *   --cases     several cases on the one field (generated once): each LABEL
  *               [:key=val,...] with kernel=NAME (PSTENCIL_GPU_KERNEL: the
  *               kernel variant, docs/gpu.md), graph=N (PSTENCIL_GPU_GRAPH_STEPS),
+ *               pdl=0|1 (PSTENCIL_GPU_PDL: programmatic dependent launch),
  *               block=XxY[xK], mode=exact|fast, generic=1; each case is timed
  *               (and validated) on its own.
  * Timing: after --warmup steps, steps run until --warmup-ms have passed (the
@@ -53,6 +54,7 @@ typedef struct bench_case {
     char label[64];
     char kernel[32]; /* PSTENCIL_GPU_KERNEL, "" = unset */
     char graph[16];  /* PSTENCIL_GPU_GRAPH_STEPS, "" = unset */
+    char pdl[4];     /* PSTENCIL_GPU_PDL, "" = unset */
     int block[3];
     int mode;        /* -1: the command line's */
     int generic;
@@ -82,6 +84,8 @@ static int parse_case(const char *s, bench_case *c)
             strcpy(c->kernel, v);
         else if (!strcmp(tok, "graph") && strlen(v) < sizeof c->graph)
             strcpy(c->graph, v);
+        else if (!strcmp(tok, "pdl") && (!strcmp(v, "0") || !strcmp(v, "1")))
+            strcpy(c->pdl, v);
         else if (!strcmp(tok, "block")) {
             if (sscanf(v, "%dx%dx%d", &c->block[0], &c->block[1], &c->block[2]) < 2)
                 goto bad;
@@ -96,8 +100,8 @@ static int parse_case(const char *s, bench_case *c)
     }
     return 0;
 bad:
-    fprintf(stderr, "gpu_bench: bad case '%s' (LABEL[:kernel=NAME,graph=N,block=XxY[xK],"
-                    "mode=exact|fast,generic=1])\n", s);
+    fprintf(stderr, "gpu_bench: bad case '%s' (LABEL[:kernel=NAME,graph=N,pdl=0|1,"
+                    "block=XxY[xK],mode=exact|fast,generic=1])\n", s);
     return -1;
 }
 
@@ -397,8 +401,10 @@ int main(int argc, char **argv)
         memcpy(cfg.block, cs->block[0] ? cs->block : o.block, sizeof cfg.block);
         set_env("PSTENCIL_GPU_KERNEL", cs->kernel);
         set_env("PSTENCIL_GPU_GRAPH_STEPS", cs->graph);
-        printf("case %s: kernel %s, graph steps %s, block %d,%d,%d, %s mode%s\n", cs->label,
-               *cs->kernel ? cs->kernel : "default", *cs->graph ? cs->graph : "default",
+        set_env("PSTENCIL_GPU_PDL", cs->pdl);
+        printf("case %s: kernel %s%s, graph steps %s, block %d,%d,%d, %s mode%s\n", cs->label,
+               *cs->kernel ? cs->kernel : "default", !strcmp(cs->pdl, "1") ? "+pdl" : "",
+               *cs->graph ? cs->graph : "default",
                cfg.block[0], cfg.block[1], cfg.block[2], ps_mode_name(cfg.mode),
                cs->generic ? ", generic kernel" : "");
         if ((st = timed_run(b, &cfg, work.data, o.warmup, o.warmup_ms, o.steps, o.repeat, ms,
@@ -452,12 +458,12 @@ int main(int argc, char **argv)
                 valid = "yes";
             }
         }
-        printf("RESULT backend=%s case=%s kernel=%s status=%s grid=%zux%zux%zu cells=%zu "
+        printf("RESULT backend=%s case=%s kernel=%s%s status=%s grid=%zux%zux%zu cells=%zu "
                "precision=%s mode=%s block=%d,%d,%d steps=%ld repeat=%ld ms_per_step=%.5f "
                "ms_min=%.5f ms_max=%.5f gcells_per_s=%.3f gb_per_s=%.1f copy_ms_per_step=%.5f "
                "copy_gb_per_s=%.1f frac_of_copy=%.3f validated=%s\n",
                o.backend, cs->label, *cs->kernel ? cs->kernel : "default",
-               crc == 1 ? "mismatch" : crc ? "error" : "ok", o.grid.nz, o.grid.ny, o.grid.nx,
+               !strcmp(cs->pdl, "1") ? "+pdl" : "", crc == 1 ? "mismatch" : crc ? "error" : "ok", o.grid.nz, o.grid.ny, o.grid.nx,
                cells, ps_precision_name(o.prec), ps_mode_name(cfg.mode), cfg.block[0],
                cfg.block[1], cfg.block[2], o.steps, o.repeat, ms[0], ms[1], ms[2],
                cells / ms[0] / 1e6, gb_step / ms[0] * 1e3, copy_ms[0],

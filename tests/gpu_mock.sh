@@ -7,9 +7,10 @@
 # profiling, errors), then with graphs off; with deferred (asynchronous)
 # streams, where a missing wait reads garbage (PSTENCIL_MOCK_DEFERRED=1);
 # with graph capture failing at each of its three steps (the fallback to
-# launches gives the same bits); once under AddressSanitizer (deferred, the
-# plugin built with -fsanitize=address); the no-device path and the memory
-# check.
+# launches gives the same bits); each variant of diffusion7's tuned kernel
+# (PSTENCIL_GPU_KERNEL), d7tb4 without the largest grid's cases; once under
+# AddressSanitizer (deferred, the plugin built with -fsanitize=address), and
+# d7tb4 there too; the no-device path and the memory check.
 . "$top_srcdir/tests/lib.sh"
 T=$top_builddir/tests/test_gpu_backend
 expect_exit 0 "$T" --backend gpumock
@@ -46,16 +47,31 @@ expect_exit 0 env PSTENCIL_MOCK_DEFERRED=1 "$T" --backend gpumock
 # diffusion7's variants of the tuned kernel (PSTENCIL_GPU_KERNEL, docs/gpu.md):
 # every case again with each (the register-capped ones fall back to d7_step
 # for the 512-thread block case; the launcher refuses them there)
-for v in d7pf d7lb d7pflb d7x2 d7zl; do
+for v in d7pf d7lb d7pflb d7x2 d7zl d7tb; do
   expect_exit 0 env PSTENCIL_GPU_KERNEL=$v "$T" --backend gpumock
   [ "$(grep -c '^ok: ' "$TMP/out")" -eq "$(grep -c '^ok: ' "$TMP/run1")" ] || fail "$v: fewer cases passed"
 done
+# d7tb4 (4 steps per launch: each block's halo recomputed 4 times, slow on
+# the mock's fibers) on every case but those of the 50x222x241 grid, with
+# programmatic dependent launch selected (the mock launches plainly: this
+# checks the selection path; tests/gpu_ptx.sh checks the kernels' wait)
+expect_exit 0 env PSTENCIL_GPU_KERNEL=d7tb4 PSTENCIL_GPU_PDL=1 PSTENCIL_TEST_MAX_CELLS=1000000 \
+  "$T" --backend gpumock
+cp "$TMP/out" "$TMP/tb4"
+skipped=$(grep -c '^skip: ' "$TMP/tb4")
+[ "$skipped" -le 5 ] || fail "d7tb4: $skipped cases skipped, expected at most 5"
+[ "$(($(grep -c '^ok: ' "$TMP/tb4") + skipped))" -eq "$(grep -c '^ok: ' "$TMP/run1")" ] ||
+  fail "d7tb4: fewer cases passed"
 # graph capture refused (begin, end, instantiate): launches instead, same bits
+# (and with d7tb's fused launches under programmatic dependent launch)
 for f in begin end instantiate; do
-  expect_exit 0 env PSTENCIL_MOCK_FAIL=$f "$top_builddir/bench/gpu_bench" --backend gpumock \
-    --grid 6x17x23 --steps 70 --warmup 0 --validate 70
-  grep -q "mock: injected failure: $f" "$TMP/err" || { cat "$TMP/err"; fail "$f: no capture failure injected"; }
-  grep -q 'validated=yes' "$TMP/out" || { cat "$TMP/out"; fail "$f: the fallback did not validate"; }
+  for v in "" d7tb; do
+    expect_exit 0 env PSTENCIL_MOCK_FAIL=$f PSTENCIL_GPU_KERNEL=$v PSTENCIL_GPU_PDL=${v:+1} \
+      "$top_builddir/bench/gpu_bench" --backend gpumock --grid 6x17x23 --steps 70 --warmup 0 \
+      --validate 70
+    grep -q "mock: injected failure: $f" "$TMP/err" || { cat "$TMP/err"; fail "$f: no capture failure injected"; }
+    grep -q 'validated=yes' "$TMP/out" || { cat "$TMP/out"; fail "$f ${v:-d7}: the fallback did not validate"; }
+  done
 done
 # AddressSanitizer: the plugin's host code and kernels, deferred streams
 A=$top_builddir/backends/gpu/asan
@@ -67,6 +83,11 @@ expect_exit 0 env LD_PRELOAD="$rt" ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 
 grep -q "^ok: gpumock diffusion7 float32 box 8x11x15 at (3,4,7) .*, tuned, " "$TMP/out" ||
   { cat "$TMP/out"; fail "the ASan run did not run the tuned kernel"; }
 echo "ASan + deferred: $(grep -c '^ok: ' "$TMP/out") cases passed"
+# ... and d7tb4's shared-memory indexing under ASan (its large cases skipped)
+expect_exit 0 env LD_PRELOAD="$rt" ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 \
+  PSTENCIL_PLUGIN_PATH="$A" PSTENCIL_MOCK_DEFERRED=1 PSTENCIL_GPU_KERNEL=d7tb4 \
+  PSTENCIL_TEST_MAX_CELLS=1000000 "$T" --backend gpumock
+echo "ASan + deferred, d7tb4: $(grep -c '^ok: ' "$TMP/out") cases passed"
 # no device: probe fails with the runtime's reason
 expect_exit 1 env PSTENCIL_MOCK_DEVICES=0 "$T" --probe gpumock
 grep -Eq "gpumock: no CUDA device: cudaGetDeviceCount|gpumock: no .*device" "$TMP/out" ||

@@ -21,7 +21,7 @@ echo "fast kernel PTX:"; ops "$fast"
 
 grep -q '\.entry.*ps_exact.*d7_step' "$exact" || fail "no exact d7_step kernel entry in $exact"
 grep -q '\.entry.*ps_fast.*d7_step' "$fast" || fail "no fast d7_step kernel entry in $fast"
-for k in d7pf_step d7lb_step d7pflb_step d7x2_step d7zl_step zl_mark zl_count zl_restore; do
+for k in d7pf_step d7lb_step d7pflb_step d7x2_step d7zl_step d7tb_step zl_mark zl_count zl_restore; do
   grep -q "\.entry.*ps_exact.*$k" "$exact" || fail "no exact $k kernel entry in $exact"
 done
 stencils=$(sed -n 's/^ *X(\([A-Za-z0-9_]*\)).*/\1/p' "$top_srcdir/kernels/ps_stencils.h")
@@ -32,6 +32,21 @@ for s in $stencils; do
     grep -qE "\.entry .*ps_fast[0-9]*gen_${s}_$p" "$fast" || fail "no fast generic kernel for $s ($p)"
   done
 done
+# programmatic dependent launch (PSTENCIL_GPU_PDL=1): in PTX for sm_90 and
+# later every kernel waits for the previous grid (griddepcontrol.wait, from
+# cudaGridDependencySynchronize) before its first global or generic load or
+# store, or a kernel launched early would read a field still being written
+for f in "$exact" "$fast"; do
+  sm=$(sed -n 's/^\.target sm_\([0-9]*\).*/\1/p' "$f" | head -1)
+  [ "${sm:-0}" -ge 90 ] || { echo "$f: sm_${sm:-?} PTX, no PDL wait to check"; continue; }
+  early=$(awk '/\.entry/ { name = $NF; waited = 0; n++ }
+               /griddepcontrol\.wait/ { waited = 1 }
+               /^[ \t]+(ld|st)\.(global|[usbf][0-9])/ { if (name != "" && !waited) { print name; name = "" } }
+               END { if (!n) print "(no entries)" }' "$f")
+  [ -z "$early" ] || fail "kernels touch memory before griddepcontrol.wait in $f: $early"
+  echo "PDL: every kernel of $(basename "$f") (sm_$sm) waits before its first memory access"
+done
+
 if grep -nE '\b(fma|mad)(\.[a-z]+)*\.f(32|64)\b' "$exact"; then
   fail "the exact kernel contains fused multiply-add instructions"
 fi

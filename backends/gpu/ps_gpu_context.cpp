@@ -41,6 +41,23 @@ int pick_kchunk(const ps_gpu_ctx *c, int sms)
     return (int)kc;
 }
 
+/* Whether d7tb_step<T, F>'s grid of tiles fits the device's grid limits. */
+template <typename T, int F> bool tb_fits_t(ps_grid g, const gpuDeviceProp &p)
+{
+    typedef ps_gpu_tb_tile<T, F> tile;
+    return (g.nx + tile::X - 1) / tile::X <= (size_t)p.maxGridSize[0] &&
+           (g.ny + tile::Y - 1) / tile::Y <= (size_t)p.maxGridSize[1] &&
+           (g.nz + tile::Z - 1) / tile::Z <= (size_t)p.maxGridSize[2];
+}
+
+/* The same for the context's precision, 2 or 4 (four) steps per launch. */
+bool tb_fits(const ps_gpu_ctx *c, const gpuDeviceProp &p, bool four)
+{
+    if (c->es == sizeof(double))
+        return four ? tb_fits_t<double, 4>(c->g, p) : tb_fits_t<double, 2>(c->g, p);
+    return four ? tb_fits_t<float, 4>(c->g, p) : tb_fits_t<float, 2>(c->g, p);
+}
+
 /*
  * PSTENCIL_GPU_KERNEL=copy replaces the step by a device-to-device copy of
  * the field (same bytes read and written as a step, same graph/launch path):
@@ -48,8 +65,12 @@ int pick_kchunk(const ps_gpu_ctx *c, int sms)
  * PSTENCIL_GPU_KERNEL=d7pf selects diffusion7's prefetching variant of the
  * tuned kernel (d7pf_step) where the tuned kernel runs; d7lb / d7pflb the
  * register-capped d7_step / d7pf_step (blocks of at most 256 threads), d7x2
- * two cells per thread along i, d7zl zero-land fields (0 <= D <= 1). A
- * variant that does not apply is ignored.
+ * two cells per thread along i, d7zl zero-land fields (0 <= D <= 1), d7tb /
+ * d7tb4 2 / 4 steps per launch in shared memory (temporal blocking; the
+ * thread block is the kernel's own, --block is not used). A variant that
+ * does not apply is ignored. PSTENCIL_GPU_PDL=1 launches the steps with
+ * programmatic dependent launch on devices of compute capability 9.0 and
+ * later (cuda; the hip and mock launches ignore it).
  */
 gpuError_t copy_launch(const ps_gpu_launch *l)
 {
@@ -328,15 +349,23 @@ int ps_gpu_create(const ps_config *cfg, void **out, char *why, size_t whylen)
             c->launch.variant = PS_GPU_V_D7PFLB;
         else if (!strcmp(env, "d7x2"))
             c->launch.variant = PS_GPU_V_D7X2;
+        else if ((!strcmp(env, "d7tb") || !strcmp(env, "d7tb4")) && !cfg->profile &&
+                 tb_fits(c, p, env[4] == '4'))
+            c->launch.variant = env[4] == '4' ? PS_GPU_V_D7TB4 : PS_GPU_V_D7TB;
         else if (!strcmp(env, "d7zl") && c->launch.coeff >= 0.0 && c->launch.coeff <= 1.0 &&
                  (st = zero_land(c, cfg, why, whylen)))
             goto done;
     }
 
+    c->fuse = c->launch.variant == PS_GPU_V_D7TB4 ? 4 : c->launch.variant == PS_GPU_V_D7TB ? 2 : 1;
+    env = getenv("PSTENCIL_GPU_PDL");
+    c->launch.pdl = env && !strcmp(env, "1") && p.major >= 9;
     c->graph_steps = PS_GPU_GRAPH_STEPS;
-    env = getenv("PSTENCIL_GPU_GRAPH_STEPS"); /* 0 disables graphs; rounded up to even */
+    env = getenv("PSTENCIL_GPU_GRAPH_STEPS"); /* 0 disables graphs */
     if (env && *env)
-        c->graph_steps = atoi(env) > 0 ? (atoi(env) + 1) / 2 * 2 : 0;
+        c->graph_steps = atoi(env) > 0 ? atoi(env) : 0;
+    /* rounded up to an even number of launches of fuse steps */
+    c->graph_steps = (c->graph_steps + 2 * c->fuse - 1) / (2 * c->fuse) * (2 * c->fuse);
     if (cfg->profile)
         c->graph_steps = 0; /* each step between its own events */
     *out = c;

@@ -74,8 +74,25 @@ namespace PS_GPU_KNS {
 struct thread_cell {
     long long i, j, k0;
 };
+/*
+ * Programmatic dependent launch (PSTENCIL_GPU_PDL=1, docs/gpu.md): a kernel
+ * launched with the programmatic-stream-serialization attribute may start
+ * while the previous kernel of its stream still runs; this waits until that
+ * kernel has completed and its writes are visible. Every kernel calls it
+ * before its first global memory access (map_thread does, d7tb_step
+ * explicitly). Hopper (sm_90) and later only; without the attribute, on
+ * older devices, on HIP and in the mock it does nothing.
+ */
+static __host__ __device__ __forceinline__ void grid_dep_sync(void)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    cudaGridDependencySynchronize();
+#endif
+}
+
 static __host__ __device__ __forceinline__ thread_cell map_thread(int kchunk, int ci = 1)
 {
+    grid_dep_sync(); /* before any load or store (PDL) */
     /* ci: cells per thread along i (the launcher divides grid.x by it); the
      * thread's first cell, its others at i+1 .. i+ci-1 */
     return thread_cell{((long long)blockIdx.x * blockDim.x + threadIdx.x) * ci,
@@ -163,6 +180,65 @@ static __host__ __device__ __forceinline__ double ps_update(double c, double s, 
 }
 
 /*
+ * The start every diffusion7 column walk shares: false when the thread has no
+ * cell (i, j or k0 outside the box) or its column (j, i) lies on a side face
+ * of the box, which is then copied here; otherwise the column's last plane
+ * + 1 (k1) and the offset of its cell (k0, j, i) (p0).
+ */
+template <typename T>
+static __host__ __device__ __forceinline__ bool
+d7_open(const T *__restrict__ in, T *__restrict__ out, long long nz, long long ny, long long nx,
+        int kchunk, long long i, long long j, long long k0, long long &k1, long long &p0)
+{
+    if (i >= nx || j >= ny || k0 >= nz)
+        return false;
+    k1 = k0 + kchunk < nz ? k0 + kchunk : nz;
+    const long long plane = nx * ny;
+    p0 = (j * nx + i) + k0 * plane;
+    if (i == 0 || j == 0 || i == nx - 1 || j == ny - 1) {
+        /* a boundary column: the outermost layer is copied (walking pointers,
+         * not indices: ptxas then gives d7_step<float> 38 registers, not 52) */
+        const T *__restrict__ src = in + p0;
+        T *__restrict__ dst = out + p0;
+        for (long long k = k0; k < k1; k++, src += plane, dst += plane)
+            *dst = *src;
+        return false;
+    }
+    return true;
+}
+
+/*
+ * The walk of an inner column from plane k0 to k1-1 (src, dst at plane k0):
+ * the column's k-1 and k values in registers (km, c), the surface and bottom
+ * layers copied, every other cell UPDATE(src, c, km, kp): the update of the
+ * cell at src, whose k-neighbours are km and kp (each variant loads its
+ * in-plane neighbours from src and calls its cell function).
+ */
+template <typename T, typename UPDATE>
+static __host__ __device__ __forceinline__ void
+d7_walk(const T *__restrict__ src, T *__restrict__ dst, long long plane, long long nz,
+        long long k0, long long k1, UPDATE update)
+{
+    /* registers: km = T[k-1], c = T[k] of this column (km unused at k == 0) */
+    T km = k0 > 0 ? src[-plane] : (T)0;
+    T c = *src;
+    PS_GPU_UNROLL4
+    for (long long k = k0; k < k1; k++, src += plane, dst += plane) {
+        if (k == 0 || k == nz - 1) {
+            *dst = c; /* surface and bottom layers are copied */
+            km = c;
+            if (k + 1 < nz)
+                c = src[plane];
+            continue;
+        }
+        const T kp = src[plane];
+        *dst = update(src, c, km, kp);
+        km = c;
+        c = kp;
+    }
+}
+
+/*
  * The work of one thread: column (j, i), planes k0 .. k0+kchunk-1. A host
  * function too, so tests/gpu/test_gpu_emulate.cu can run every thread of a
  * launch on the CPU (the threads share nothing, so that is exact).
@@ -172,55 +248,36 @@ static __host__ __device__ __forceinline__ void
 d7_column(const T *__restrict__ in, T *__restrict__ out, long long nz, long long ny,
           long long nx, T d, int kchunk, long long i, long long j, long long k0)
 {
-    long long k1, k;
-    if (i >= nx || j >= ny || k0 >= nz)
+    long long k1, p0;
+    if (!d7_open(in, out, nz, ny, nx, kchunk, i, j, k0, k1, p0))
         return;
-    k1 = k0 + kchunk < nz ? k0 + kchunk : nz;
-    const long long plane = nx * ny;
-    const T *__restrict__ src = in + (j * nx + i) + k0 * plane;
-    T *__restrict__ dst = out + (j * nx + i) + k0 * plane;
-
-    if (i == 0 || j == 0 || i == nx - 1 || j == ny - 1) {
-        /* a boundary column: the outermost layer is copied */
-        for (k = k0; k < k1; k++, src += plane, dst += plane)
-            *dst = *src;
-        return;
-    }
-    /* registers: km = T[k-1], c = T[k] of this column (km unused at k == 0) */
-    T km = k0 > 0 ? src[-plane] : (T)0;
-    T c = *src;
-    PS_GPU_UNROLL4
-    for (k = k0; k < k1; k++, src += plane, dst += plane) {
-        if (k == 0 || k == nz - 1) {
-            *dst = c; /* surface and bottom layers are copied */
-            km = c;
-            if (k + 1 < nz)
-                c = src[plane];
-            continue;
-        }
-        const T kp = src[plane];
-        const T jm = src[-nx];
-        const T jp = src[nx];
-        const T im = src[-1];
-        const T ip = src[1];
-        *dst = cell(c, km, kp, jm, jp, im, ip, d);
-        km = c;
-        c = kp;
-    }
+    d7_walk(in + p0, out + p0, nx * ny, nz, k0, k1,
+            [=](const T *__restrict__ s, T c, T km, T kp) {
+                return cell(c, km, kp, s[-nx], s[nx], s[-1], s[1], d);
+            });
 }
 
 /*
  * One Jacobi step of the box in -> out. Grid: (ceil(nx/bx), ceil(ny/by),
  * ceil(nz/kchunk)); block (bx, by, 1).
  */
-template <typename T>
-__global__ void __launch_bounds__(1024)
-    d7_step(const T *__restrict__ in, T *__restrict__ out, long long nz, long long ny,
-            long long nx, T d, int kchunk)
-{
-    const thread_cell t = map_thread(kchunk);
-    d7_column<T>(in, out, nz, ny, nx, d, kchunk, t.i, t.j, t.k0);
-}
+/*
+ * A diffusion7 step kernel template NAME<T>: the thread's first cell by
+ * map_thread(kchunk, CI) (CI cells per thread along i), then COLUMN's walk;
+ * the remaining arguments are its __launch_bounds__. The variants differ
+ * only in COLUMN (their loads), CI and the bounds.
+ */
+#define PS_GPU_D7_KERNEL(NAME, COLUMN, CI, ...)                                            \
+    template <typename T>                                                                  \
+    __global__ void __launch_bounds__(__VA_ARGS__)                                         \
+        NAME(const T *__restrict__ in, T *__restrict__ out, long long nz, long long ny,    \
+             long long nx, T d, int kchunk)                                                \
+    {                                                                                      \
+        const thread_cell t = map_thread(kchunk, CI);                                      \
+        COLUMN<T>(in, out, nz, ny, nx, d, kchunk, t.i, t.j, t.k0);                         \
+    }
+
+PS_GPU_D7_KERNEL(d7_step, d7_column, 1, 1024)
 
 /* ---- diffusion7's prefetching variant (PSTENCIL_GPU_KERNEL=d7pf) ---------- */
 
@@ -231,36 +288,17 @@ __global__ void __launch_bounds__(1024)
  */
 template <typename T>
 static __host__ __device__ __forceinline__ T cell_icount(T c, T km, T kp, T jm, T jp, T im,
-                                                         T ip, T d);
-template <>
-__host__ __device__ __forceinline__ float cell_icount(float c, float km, float kp, float jm,
-                                                      float jp, float im, float ip, float d)
+                                                         T ip, T d)
 {
-    float s = 0.0f;
+    T s = (T)0;
     int n = (km == km) + (kp == kp) + (jm == jm) + (jp == jp) + (im == im) + (ip == ip);
-    s = s + (km == km ? km : 0.0f);
-    s = s + (kp == kp ? kp : 0.0f);
-    s = s + (jm == jm ? jm : 0.0f);
-    s = s + (jp == jp ? jp : 0.0f);
-    s = s + (im == im ? im : 0.0f);
-    s = s + (ip == ip ? ip : 0.0f);
-    const float r = ps_diffusion7_update_f32(c, s, (float)n, d);
-    return (c != c || n == 0) ? c : r;
-}
-template <>
-__host__ __device__ __forceinline__ double cell_icount(double c, double km, double kp,
-                                                       double jm, double jp, double im,
-                                                       double ip, double d)
-{
-    double s = 0.0;
-    int n = (km == km) + (kp == kp) + (jm == jm) + (jp == jp) + (im == im) + (ip == ip);
-    s = s + (km == km ? km : 0.0);
-    s = s + (kp == kp ? kp : 0.0);
-    s = s + (jm == jm ? jm : 0.0);
-    s = s + (jp == jp ? jp : 0.0);
-    s = s + (im == im ? im : 0.0);
-    s = s + (ip == ip ? ip : 0.0);
-    const double r = ps_diffusion7_update_f64(c, s, (double)n, d);
+    s = s + (km == km ? km : (T)0);
+    s = s + (kp == kp ? kp : (T)0);
+    s = s + (jm == jm ? jm : (T)0);
+    s = s + (jp == jp ? jp : (T)0);
+    s = s + (im == im ? im : (T)0);
+    s = s + (ip == ip ? ip : (T)0);
+    const T r = ps_update(c, s, (T)n, d);
     return (c != c || n == 0) ? c : r;
 }
 
@@ -275,20 +313,13 @@ static __host__ __device__ __forceinline__ void
 d7pf_column(const T *__restrict__ in, T *__restrict__ out, long long nz, long long ny,
             long long nx, T d, int kchunk, long long i, long long j, long long k0)
 {
-    long long k1, k;
-    if (i >= nx || j >= ny || k0 >= nz)
+    long long k1, k, p0;
+    if (!d7_open(in, out, nz, ny, nx, kchunk, i, j, k0, k1, p0))
         return;
-    k1 = k0 + kchunk < nz ? k0 + kchunk : nz;
     const long long plane = nx * ny;
     const int inx = (int)nx;
-    const T *__restrict__ src = in + (j * nx + i) + k0 * plane;
-    T *__restrict__ dst = out + (j * nx + i) + k0 * plane;
-
-    if (i == 0 || j == 0 || i == nx - 1 || j == ny - 1) {
-        for (k = k0; k < k1; k++, src += plane, dst += plane)
-            *dst = *src;
-        return;
-    }
+    const T *__restrict__ src = in + p0;
+    T *__restrict__ dst = out + p0;
     T km = k0 > 0 ? src[-plane] : (T)0;
     T c = *src;
     T kp = k0 + 1 < nz ? src[plane] : (T)0;
@@ -317,14 +348,7 @@ d7pf_column(const T *__restrict__ in, T *__restrict__ out, long long nz, long lo
 }
 
 /* One step with d7pf_column; same grid and block as d7_step. */
-template <typename T>
-__global__ void __launch_bounds__(1024)
-    d7pf_step(const T *__restrict__ in, T *__restrict__ out, long long nz, long long ny,
-              long long nx, T d, int kchunk)
-{
-    const thread_cell t = map_thread(kchunk);
-    d7pf_column<T>(in, out, nz, ny, nx, d, kchunk, t.i, t.j, t.k0);
-}
+PS_GPU_D7_KERNEL(d7pf_step, d7pf_column, 1, 1024)
 
 /* ---- register caps (PSTENCIL_GPU_KERNEL=d7lb, d7pflb) ---------------------- */
 
@@ -333,7 +357,7 @@ __global__ void __launch_bounds__(1024)
  * MINB): at most 256 threads per block and MINB resident blocks per SM, so
  * ptxas caps the registers at 65536 / (256 MINB), rounded down to a
  * multiple of 8. d7lb: 8 blocks for float32 (32 registers: full occupancy,
- * d7_step has 38: 75%), 6 for float64 (40; d7_step 54: 50%). d7pflb: 6
+ * d7_step has 38: 75%), 6 for float64 (40; d7_step 62: 50%). d7pflb: 6
  * for float32 (40; d7pf_step has 60: 50%), 5 for float64 (48). ptxas may
  * spill to (L1-cached) local memory to meet a cap: -Xptxas -v in the
  * device run records it. The arithmetic is the uncapped kernels' (the same
@@ -347,23 +371,8 @@ template <typename T> struct lb_blocks {
     static constexpr int d7pf = sizeof(T) == 4 ? 6 : 5;
 };
 
-template <typename T>
-__global__ void __launch_bounds__(PS_GPU_LB_THREADS, lb_blocks<T>::d7)
-    d7lb_step(const T *__restrict__ in, T *__restrict__ out, long long nz, long long ny,
-              long long nx, T d, int kchunk)
-{
-    const thread_cell t = map_thread(kchunk);
-    d7_column<T>(in, out, nz, ny, nx, d, kchunk, t.i, t.j, t.k0);
-}
-
-template <typename T>
-__global__ void __launch_bounds__(PS_GPU_LB_THREADS, lb_blocks<T>::d7pf)
-    d7pflb_step(const T *__restrict__ in, T *__restrict__ out, long long nz, long long ny,
-                long long nx, T d, int kchunk)
-{
-    const thread_cell t = map_thread(kchunk);
-    d7pf_column<T>(in, out, nz, ny, nx, d, kchunk, t.i, t.j, t.k0);
-}
+PS_GPU_D7_KERNEL(d7lb_step, d7_column, 1, PS_GPU_LB_THREADS, lb_blocks<T>::d7)
+PS_GPU_D7_KERNEL(d7pflb_step, d7pf_column, 1, PS_GPU_LB_THREADS, lb_blocks<T>::d7pf)
 
 /* ---- two cells per thread along i (PSTENCIL_GPU_KERNEL=d7x2) ------------- */
 
@@ -432,14 +441,7 @@ d7x2_column(const T *__restrict__ in, T *__restrict__ out, long long nz, long lo
 
 /* One step, two cells per thread along i: grid (ceil(nx/(2 bx)), ceil(ny/by),
  * ceil(nz/kchunk)), block (bx, by, 1). */
-template <typename T>
-__global__ void __launch_bounds__(1024)
-    d7x2_step(const T *__restrict__ in, T *__restrict__ out, long long nz, long long ny,
-              long long nx, T d, int kchunk)
-{
-    const thread_cell t = map_thread(kchunk, 2);
-    d7x2_column<T>(in, out, nz, ny, nx, d, kchunk, t.i, t.j, t.k0);
-}
+PS_GPU_D7_KERNEL(d7x2_step, d7x2_column, 2, 1024)
 
 /* ---- zero-land (PSTENCIL_GPU_KERNEL=d7zl) --------------------------------- */
 
@@ -575,43 +577,23 @@ static __host__ __device__ __forceinline__ T zl_cell(T c, T km, T kp, T jm, T jp
 }
 #undef PS_GPU_ZL_ACC
 
-/* d7_column over zero-land fields: the same walk, zl_cell for the update. */
+/* d7_column over zero-land fields: the same walk, zl_cell for the update
+ * (the count bytes are at the cell's offset in cnt). */
 template <typename T>
 static __host__ __device__ __forceinline__ void
 d7zl_column(const T *__restrict__ in, T *__restrict__ out,
             const unsigned char *__restrict__ cnt, bool bad, long long nz, long long ny,
             long long nx, T d, int kchunk, long long i, long long j, long long k0)
 {
-    long long k1, k;
-    if (i >= nx || j >= ny || k0 >= nz)
+    long long k1, p0;
+    if (!d7_open(in, out, nz, ny, nx, kchunk, i, j, k0, k1, p0))
         return;
-    k1 = k0 + kchunk < nz ? k0 + kchunk : nz;
     const long long plane = nx * ny;
-    const long long p0 = (j * nx + i) + k0 * plane;
-    const T *__restrict__ src = in + p0;
-    T *__restrict__ dst = out + p0;
-    const unsigned char *__restrict__ b = cnt + p0;
-
-    if (i == 0 || j == 0 || i == nx - 1 || j == ny - 1) {
-        for (k = k0; k < k1; k++, src += plane, dst += plane)
-            *dst = *src;
-        return;
-    }
-    T km = k0 > 0 ? src[-plane] : (T)0;
-    T c = *src;
-    for (k = k0; k < k1; k++, src += plane, dst += plane, b += plane) {
-        if (k == 0 || k == nz - 1) {
-            *dst = c;
-            km = c;
-            if (k + 1 < nz)
-                c = src[plane];
-            continue;
-        }
-        const T kp = src[plane];
-        *dst = zl_cell(c, km, kp, src[-nx], src[nx], src[-1], src[1], d, b, plane, nx, bad);
-        km = c;
-        c = kp;
-    }
+    d7_walk(in + p0, out + p0, plane, nz, k0, k1,
+            [=](const T *__restrict__ s, T c, T km, T kp) {
+                return zl_cell(c, km, kp, s[-nx], s[nx], s[-1], s[1], d, cnt + (s - in), plane,
+                               nx, bad);
+            });
 }
 
 /* One step on zero-land fields; same grid and block as d7_step. */
@@ -624,6 +606,99 @@ __global__ void __launch_bounds__(1024)
     const thread_cell t = map_thread(kchunk);
     d7zl_column<T>(in, out, cnt, *bad != 0, nz, ny, nx, d, kchunk, t.i, t.j, t.k0);
 }
+
+/* ---- temporal blocking (PSTENCIL_GPU_KERNEL=d7tb, d7tb4) ------------------- */
+
+/*
+ * F steps per launch for grids that sit in L2 (the course grid): a block
+ * owns a tile of X x Y x Z cells (i, j, k) of the box, loads the tile and a
+ * halo of F cells on each side (clipped to the box) into shared memory,
+ * steps it F times there (two buffers, a barrier after each step) and
+ * writes the tile. Step s computes the cells at least s cells from the edge
+ * of the loaded block: they read cells at least s-1 from it, which step s-1
+ * computed (or the load), so after F steps the tile is exact. A cell on a
+ * face of the box is copied (kept) at every step, a cell outside the box is
+ * never read by an updated one (only face cells neighbour it); the update
+ * is the same cell function as d7_step's, so every cell has the reference's
+ * bits. Tiles fit the 48 KiB of static shared memory per block: two
+ * buffers of (X+2F)(Y+2F)(Z+2F) values (ps_gpu_tb_tile, ps_gpu_port.h).
+ */
+
+/* The loaded block of d7tb_step<T, F>: the tile and its halo (ps_gpu_tb_tile). */
+template <typename T, int F> struct tb_block {
+    static constexpr int X = ps_gpu_tb_tile<T, F>::X, Y = ps_gpu_tb_tile<T, F>::Y,
+                         Z = ps_gpu_tb_tile<T, F>::Z;
+    static constexpr int EX = X + 2 * F, EY = Y + 2 * F, EZ = Z + 2 * F, EP = EX * EY,
+                         N = EP * EZ;
+    static_assert(2 * N * sizeof(T) <= 48 * 1024, "d7tb: the tile exceeds 48 KiB of shared memory");
+};
+
+/*
+ * Steps S .. F of the loaded block (a: after step S-1, b: for step S; the
+ * block's first cell is (k0, j0, i0) of the box): the cells at least S from
+ * the block's edge, each by the thread tid of nt; a barrier after each
+ * step. The region's extents are constants, so the divisions that map a
+ * thread's index to a cell are multiplications.
+ */
+template <typename T, int F, int S>
+static __device__ __forceinline__ void
+tb_steps(T *__restrict__ a, T *__restrict__ b, long long nz, long long ny, long long nx,
+         long long k0, long long j0, long long i0, T d, int tid, int nt)
+{
+    typedef tb_block<T, F> B;
+    constexpr int RX = B::EX - 2 * S, RY = B::EY - 2 * S, RZ = B::EZ - 2 * S;
+    for (int r = tid; r < RX * RY * RZ; r += nt) {
+        const int x = S + r % RX, y = S + r / RX % RY, z = S + r / (RX * RY);
+        const int q = (z * B::EY + y) * B::EX + x;
+        const long long i = i0 + x, j = j0 + y, k = k0 + z;
+        if (i < 0 || j < 0 || k < 0 || i >= nx || j >= ny || k >= nz)
+            continue; /* outside the box */
+        b[q] = i == 0 || j == 0 || k == 0 || i == nx - 1 || j == ny - 1 || k == nz - 1
+                   ? a[q] /* a face of the box: kept */
+                   : cell(a[q], a[q - B::EP], a[q + B::EP], a[q - B::EX], a[q + B::EX],
+                          a[q - 1], a[q + 1], d);
+    }
+    __syncthreads();
+    if constexpr (S < F)
+        tb_steps<T, F, S + 1>(b, a, nz, ny, nx, k0, j0, i0, d, tid, nt);
+}
+
+/*
+ * F steps of the box in -> out. Grid (ceil(nx/X), ceil(ny/Y), ceil(nz/Z))
+ * of ps_gpu_tb_tile<T, F>; any block of at most PS_GPU_TB_THREADS threads
+ * (they stride over the loaded block). Launched with
+ * PS_GPU_KERNEL_LAUNCH_SYNC.
+ */
+template <typename T, int F>
+__global__ void __launch_bounds__(PS_GPU_TB_THREADS)
+    d7tb_step(const T *__restrict__ in, T *__restrict__ out, long long nz, long long ny,
+              long long nx, T d)
+{
+    typedef tb_block<T, F> B;
+    __shared__ T buf[2][B::N];
+    const long long i0 = (long long)blockIdx.x * B::X - F, j0 = (long long)blockIdx.y * B::Y - F,
+                    k0 = (long long)blockIdx.z * B::Z - F; /* the loaded block's first cell */
+    const int nt = (int)(blockDim.x * blockDim.y * blockDim.z);
+    const int tid = (int)(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
+    grid_dep_sync(); /* before any load or store (PDL) */
+    for (int q = tid; q < B::N; q += nt) {
+        const long long i = i0 + q % B::EX, j = j0 + q / B::EX % B::EY, k = k0 + q / B::EP;
+        buf[0][q] = i >= 0 && j >= 0 && k >= 0 && i < nx && j < ny && k < nz
+                        ? in[(k * ny + j) * nx + i]
+                        : (T)0; /* outside the box: never read */
+    }
+    __syncthreads();
+    tb_steps<T, F, 1>(buf[0], buf[1], nz, ny, nx, k0, j0, i0, d, tid, nt);
+    const T *res = buf[F & 1];
+    for (int r = tid; r < B::X * B::Y * B::Z; r += nt) {
+        const int x = F + r % B::X, y = F + r / B::X % B::Y, z = F + r / (B::X * B::Y);
+        const long long i = i0 + x, j = j0 + y, k = k0 + z;
+        if (i < nx && j < ny && k < nz)
+            out[(k * ny + j) * nx + i] = res[(z * B::EY + y) * B::EX + x];
+    }
+}
+
+#undef PS_GPU_D7_KERNEL
 
 } /* namespace PS_GPU_KNS */
 

@@ -35,12 +35,40 @@ enum { PS_STENCIL_LIST(PS_GPU_ENUM) n_stencils };
 
 /* Launch a tuned diffusion7 kernel template K<T> in the launch's precision. */
 #define PS_GPU_TUNED(K)                                                                    \
-    (f64 ? PS_GPU_KERNEL_LAUNCH(PS_GPU_KNS::K<double>, grid, block, l->stream,              \
-                                (const double *)l->in, (double *)l->out, g.nz, g.ny, g.nx,  \
-                                l->coeff, g.kchunk)                                         \
-         : PS_GPU_KERNEL_LAUNCH(PS_GPU_KNS::K<float>, grid, block, l->stream,               \
-                                (const float *)l->in, (float *)l->out, g.nz, g.ny, g.nx,    \
-                                (float)l->coeff, g.kchunk))
+    (f64 ? PS_GPU_KERNEL_LAUNCH_PDL(l->pdl, PS_GPU_KNS::K<double>, grid, block, l->stream,  \
+                                    (const double *)l->in, (double *)l->out, g.nz, g.ny,    \
+                                    g.nx, l->coeff, g.kchunk)                               \
+         : PS_GPU_KERNEL_LAUNCH_PDL(l->pdl, PS_GPU_KNS::K<float>, grid, block, l->stream,   \
+                                    (const float *)l->in, (float *)l->out, g.nz, g.ny,      \
+                                    g.nx, (float)l->coeff, g.kchunk))
+
+namespace {
+
+/*
+ * d7tb_step<T, F>: F steps in one launch, one block per tile of
+ * ps_gpu_tb_tile<T, F> (the kernel strides its PS_GPU_TB_BX x PS_GPU_TB_BY threads
+ * over the tile and its halo).
+ */
+template <typename T, int F> gpuError_t tb_launch(const ps_gpu_launch *l)
+{
+    typedef ps_gpu_tb_tile<T, F> tile;
+    const ps_gpu_geom &g = l->geom;
+    void (*kernel)(const T *, T *, long long, long long, long long, T) =
+        PS_GPU_KNS::d7tb_step<T, F>;
+    dim3 block(PS_GPU_TB_BX, PS_GPU_TB_BY, 1);
+    dim3 grid((unsigned)((g.nx + tile::X - 1) / tile::X), (unsigned)((g.ny + tile::Y - 1) / tile::Y),
+              (unsigned)((g.nz + tile::Z - 1) / tile::Z));
+    return PS_GPU_KERNEL_LAUNCH_SYNC_PDL(l->pdl, kernel, grid, block, l->stream,
+                                         (const T *)l->in, (T *)l->out, g.nz, g.ny, g.nx,
+                                         (T)l->coeff);
+}
+
+template <int F> gpuError_t tb_launch_real(const ps_gpu_launch *l)
+{
+    return l->real == PS_GPU_F64 ? tb_launch<double, F>(l) : tb_launch<float, F>(l);
+}
+
+} /* namespace */
 
 gpuError_t PS_GPU_LAUNCH_NAME(const ps_gpu_launch *l)
 {
@@ -67,17 +95,25 @@ gpuError_t PS_GPU_LAUNCH_NAME(const ps_gpu_launch *l)
                                                : PS_GPU_TUNED(d7pflb_step);
         case PS_GPU_V_D7X2:
             return PS_GPU_TUNED(d7x2_step);
+        case PS_GPU_V_D7TB:
+        case PS_GPU_V_D7TB4:
+            /* the fused launches; a remainder step is d7_step's */
+            if (l->steps <= 1)
+                return PS_GPU_TUNED(d7_step);
+            if (l->steps != (l->variant == PS_GPU_V_D7TB ? 2 : 4))
+                return gpuErrorInvalidValue;
+            return l->steps == 2 ? tb_launch_real<2>(l) : tb_launch_real<4>(l);
         case PS_GPU_V_D7ZL:
             if (!l->zl_cnt || !l->zl_bad)
                 return gpuErrorInvalidValue;
-            return f64 ? PS_GPU_KERNEL_LAUNCH(PS_GPU_KNS::d7zl_step<double>, grid, block,
-                                              l->stream, (const double *)l->in,
-                                              (double *)l->out, l->zl_cnt, l->zl_bad, g.nz,
-                                              g.ny, g.nx, l->coeff, g.kchunk)
-                       : PS_GPU_KERNEL_LAUNCH(PS_GPU_KNS::d7zl_step<float>, grid, block,
-                                              l->stream, (const float *)l->in,
-                                              (float *)l->out, l->zl_cnt, l->zl_bad, g.nz,
-                                              g.ny, g.nx, (float)l->coeff, g.kchunk);
+            return f64 ? PS_GPU_KERNEL_LAUNCH_PDL(l->pdl, PS_GPU_KNS::d7zl_step<double>, grid,
+                                                  block, l->stream, (const double *)l->in,
+                                                  (double *)l->out, l->zl_cnt, l->zl_bad,
+                                                  g.nz, g.ny, g.nx, l->coeff, g.kchunk)
+                       : PS_GPU_KERNEL_LAUNCH_PDL(l->pdl, PS_GPU_KNS::d7zl_step<float>, grid,
+                                                  block, l->stream, (const float *)l->in,
+                                                  (float *)l->out, l->zl_cnt, l->zl_bad, g.nz,
+                                                  g.ny, g.nx, (float)l->coeff, g.kchunk);
         default:
             return gpuErrorInvalidValue;
         }
@@ -85,12 +121,13 @@ gpuError_t PS_GPU_LAUNCH_NAME(const ps_gpu_launch *l)
     switch (l->stencil) {
 #define PS_GPU_GEN_CASE(NAME)                                                              \
     case stencil_##NAME:                                                                   \
-        return f64 ? PS_GPU_KERNEL_LAUNCH(PS_GPU_KNS::gen_##NAME##_f64, grid, block,         \
-                                          l->stream, (const double *)l->in,                \
-                                          (double *)l->out, (const double *)l->params, g)  \
-                   : PS_GPU_KERNEL_LAUNCH(PS_GPU_KNS::gen_##NAME##_f32, grid, block,         \
-                                          l->stream, (const float *)l->in, (float *)l->out, \
-                                          (const float *)l->params, g);
+        return f64 ? PS_GPU_KERNEL_LAUNCH_PDL(l->pdl, PS_GPU_KNS::gen_##NAME##_f64, grid,    \
+                                              block, l->stream, (const double *)l->in,      \
+                                              (double *)l->out, (const double *)l->params,  \
+                                              g)                                            \
+                   : PS_GPU_KERNEL_LAUNCH_PDL(l->pdl, PS_GPU_KNS::gen_##NAME##_f32, grid,    \
+                                              block, l->stream, (const float *)l->in,       \
+                                              (float *)l->out, (const float *)l->params, g);
         PS_STENCIL_LIST(PS_GPU_GEN_CASE)
 #undef PS_GPU_GEN_CASE
     default:

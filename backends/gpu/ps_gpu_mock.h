@@ -54,6 +54,10 @@
 #define PS_GPU_DEFAULT_BX 32
 #define PS_GPU_DEFAULT_BY 8
 #define PS_GPU_STAGE_BYTES ((size_t)4096) /* tiny: chunked copies on small grids */
+/* d7tb's block: 16 threads (each a fiber here, whose switches cost system
+ * calls) still interleave at every barrier; the kernel strides any count */
+#define PS_GPU_TB_BX 8
+#define PS_GPU_TB_BY 2
 #define PS_GPU_PROF_RING 4                /* short: harvesting on few steps */
 
 typedef int gpuError_t;
@@ -301,6 +305,12 @@ static inline gpuError_t ps_mock_kernel_sync(void (*kernel)(P...), dim3 grid, di
 /* Launch a __global__ kernel that calls __syncthreads(). */
 #define PS_GPU_KERNEL_LAUNCH_SYNC(kernel, grid, block, stream, ...)                        \
     ps_mock_kernel_sync(kernel, (grid), (block), (stream), __VA_ARGS__)
+/* Programmatic dependent launch (CUDA sm_90): the mock runs launches in
+ * order, so the kernels' wait (grid_dep_sync) has nothing to wait for. */
+#define PS_GPU_KERNEL_LAUNCH_PDL(pdl, kernel, grid, block, stream, ...)                    \
+    ((void)(pdl), PS_GPU_KERNEL_LAUNCH(kernel, grid, block, stream, __VA_ARGS__))
+#define PS_GPU_KERNEL_LAUNCH_SYNC_PDL(pdl, kernel, grid, block, stream, ...)               \
+    ((void)(pdl), PS_GPU_KERNEL_LAUNCH_SYNC(kernel, grid, block, stream, __VA_ARGS__))
 
 static inline const char *gpuGetErrorString(gpuError_t e)
 {

@@ -71,4 +71,31 @@ typedef cudaDeviceProp gpuDeviceProp;
 /* Launch a kernel that calls __syncthreads() (the mock runs its blocks as fibers). */
 #define PS_GPU_KERNEL_LAUNCH_SYNC PS_GPU_KERNEL_LAUNCH
 
+/* A launch with programmatic dependent launch allowed (cudaLaunchKernelEx with
+ * cudaLaunchAttributeProgrammaticStreamSerialization): the kernel may start
+ * before the previous one on the stream ends; it waits in
+ * cudaGridDependencySynchronize() (ps_gpu_kernels.h, grid_dep_sync). */
+template <typename... P, typename... A>
+static inline cudaError_t ps_cuda_launch_pdl(void (*kernel)(P...), dim3 grid, dim3 block,
+                                             cudaStream_t s, A... args)
+{
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr[0].val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = grid;
+    cfg.blockDim = block;
+    cfg.dynamicSmemBytes = 0;
+    cfg.stream = s;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    return cudaLaunchKernelEx(&cfg, kernel, (P)args...);
+}
+
+/* Launch (PS_GPU_KERNEL_LAUNCH / _SYNC), with PDL when pdl is nonzero. */
+#define PS_GPU_KERNEL_LAUNCH_PDL(pdl, kernel, grid, block, stream, ...)                    \
+    ((pdl) ? ps_cuda_launch_pdl(kernel, (grid), (block), (stream), __VA_ARGS__)            \
+           : PS_GPU_KERNEL_LAUNCH(kernel, grid, block, stream, __VA_ARGS__))
+#define PS_GPU_KERNEL_LAUNCH_SYNC_PDL PS_GPU_KERNEL_LAUNCH_PDL
+
 #endif /* PS_GPU_PORT_CUDA_H */

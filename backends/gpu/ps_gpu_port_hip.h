@@ -83,4 +83,9 @@ typedef hipDeviceProp_t gpuDeviceProp;
 /* Launch a kernel that calls __syncthreads() (the mock runs its blocks as fibers). */
 #define PS_GPU_KERNEL_LAUNCH_SYNC PS_GPU_KERNEL_LAUNCH
 
+/* Programmatic dependent launch is CUDA's (sm_90): plain launches here. */
+#define PS_GPU_KERNEL_LAUNCH_PDL(pdl, kernel, grid, block, stream, ...)                    \
+    ((void)(pdl), PS_GPU_KERNEL_LAUNCH(kernel, grid, block, stream, __VA_ARGS__))
+#define PS_GPU_KERNEL_LAUNCH_SYNC_PDL PS_GPU_KERNEL_LAUNCH_PDL
+
 #endif /* PS_GPU_PORT_HIP_H */

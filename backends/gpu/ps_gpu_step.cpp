@@ -1,24 +1,34 @@
 /*
  * The GPU backend's steps: each step is one kernel launch from buf[cur] to
  * buf[cur^1] on the context's stream, queued without host synchronisation.
- * Runs of graph_steps steps (an even number: the current buffer does not
- * change) are captured once per starting buffer into a graph (CUDA graph /
- * hipGraph) and replayed, so a step of a small grid costs about a kernel's
+ * Runs of graph_steps steps (an even number of launches: the current buffer
+ * does not change) are captured once per starting buffer into a graph (CUDA
+ * graph / hipGraph) and replayed, so a step of a small grid costs about a kernel's
  * run time, not a launch; with cfg->profile each step is launched between
- * two events instead (ps_gpu_timing.cpp).
+ * two events instead (ps_gpu_timing.cpp). The temporally blocked variants
+ * (d7tb, d7tb4: c->fuse steps per launch) launch fused steps, in graphs and
+ * out, and the steps left over (fewer than fuse) one at a time with d7_step;
+ * profiled, every step is a single step.
  */
 #include "config.h"
 #include "ps_gpu_context.h"
 
 namespace {
 
-int launch_one(ps_gpu_ctx *c)
+/* One launch advancing `steps` steps (1, or c->fuse: d7tb) from buf[cur]. */
+int launch_steps(ps_gpu_ctx *c, int steps)
 {
     c->launch.in = c->buf[c->cur];
     c->launch.out = c->buf[c->cur ^ 1];
+    c->launch.steps = steps;
     PS_GPU_TRY(c, c->launcher(&c->launch));
     c->cur ^= 1;
     return PS_OK;
+}
+
+int launch_one(ps_gpu_ctx *c)
+{
+    return launch_steps(c, 1);
 }
 
 int build_graph(ps_gpu_ctx *c, int from)
@@ -27,9 +37,11 @@ int build_graph(ps_gpu_ctx *c, int from)
     gpuError_t e, e2;
     int s, st = PS_OK;
     PS_GPU_TRY(c, gpuStreamBeginCapture(c->stream, gpuStreamCaptureModeThreadLocal));
-    for (s = 0; s < c->graph_steps && !st; s++) {
+    /* graph_steps / fuse launches of fuse steps (an even number of them) */
+    for (s = 0; s < c->graph_steps / c->fuse && !st; s++) {
         c->launch.in = c->buf[(from + s) & 1];
         c->launch.out = c->buf[(from + s + 1) & 1];
+        c->launch.steps = c->fuse;
         e = c->launcher(&c->launch);
         if (e != gpuSuccess)
             st = ps_gpu_fail(c, e, "kernel launch during graph capture");
@@ -76,7 +88,10 @@ int ps_gpu_step(void *vc, long nsteps)
                 PS_GPU_TRY(c, gpuGraphLaunch(c->graph[c->cur], c->stream));
         }
     }
-    for (; t < nsteps; t++)
+    for (; c->fuse > 1 && t + c->fuse <= nsteps; t += c->fuse) /* d7tb: fused launches */
+        if ((st = launch_steps(c, c->fuse)))
+            return st;
+    for (; t < nsteps; t++) /* single steps (d7tb's remainder) */
         if ((st = launch_one(c)))
             return st;
     return PS_OK;

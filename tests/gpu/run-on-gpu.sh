@@ -6,8 +6,10 @@
 #   1. every validation case bitwise (test_gpu_backend: every stencil, both
 #      precisions, sub-boxes, graphs, staged copies);
 #   2. 400M cells float32, exact, against the device copy bandwidth measured
-#      on the same buffers, every kernel variant, validated after one step;
-#   3. the course grid float32: graphs on and off, fast mode, the variants;
+#      on the same buffers, every kernel variant but the temporally blocked
+#      ones (d7tb*), validated after one step;
+#   3. the course grid float32: graphs on and off, fast mode, every variant,
+#      programmatic dependent launch (PDL, default kernel and d7tb);
 #   4. the course grid float64; 5. 200M cells float64; 6. the block sweep.
 # Each run warms up by time (the idle SM clock is 345 MHz) and reports the
 # median of repeated batches; the SM clock is sampled all along.
@@ -95,7 +97,12 @@ else
   WARM_MS=${PSTENCIL_GPU_WARMUP_MS:-300}
 fi
 # the kernel variants (PSTENCIL_GPU_KERNEL values, docs/gpu.md) measured side by side
-VARIANTS=${PSTENCIL_GPU_VARIANTS-d7pf d7lb d7pflb d7x2 d7zl}
+VARIANTS=${PSTENCIL_GPU_VARIANTS-d7pf d7lb d7pflb d7x2 d7zl d7tb d7tb4}
+# the temporally blocked ones (d7tb*: for grids that sit in L2) are timed on
+# the course grid only; programmatic dependent launch (PSTENCIL_GPU_PDL=1) is
+# timed there with the default kernel and with d7tb, and validated with them
+PDL_CASES=${PSTENCIL_GPU_PDL_CASES-pdl d7tb+pdl}
+BIG_VARIANTS=$(for v in $VARIANTS; do case $v in d7tb*) ;; *) printf ' %s' "$v" ;; esac; done)
 
 say() { echo "[run-on-gpu $(($(date +%s) - T_START))s] $*"; }
 note() { say "$*"; echo "note: $*" >> "$LOG"; echo "$*" >> "$B/notes.txt"; }
@@ -294,10 +301,12 @@ TESTGPU=$M/test_gpu_backend
 export PSTENCIL_PLUGIN_PATH="$M/plugins"
 
 # ---- static: registers (ptxas -v) and SASS FFMA count (cuobjdump) -----------
-# registers NAME: "KERNEL REGS SPILL" per kernel of obj/ptxas-NAME.txt
+# registers NAME: "KERNEL REGS SMEM" per kernel of obj/ptxas-NAME.txt (SMEM:
+# bytes of static shared memory per block)
 registers() {
   awk '/Compiling entry function/ { fn = $0; sub(/.*function .?/, "", fn); sub(/.? for .*/, "", fn) }
-       /Used [0-9]+ registers/ { for (i = 1; i <= NF; i++) if ($i == "Used") r = $(i + 1); print fn, r }' \
+       /Used [0-9]+ registers/ { sm = 0; for (i = 1; i <= NF; i++) { if ($i == "Used") r = $(i + 1); if ($i == "smem" || $i == "smem,") sm = $(i - 2) }
+                                 print fn, r, sm }' \
     "$M/obj/ptxas-$1.txt" | { if have c++filt; then c++filt; else cat; fi; }
 }
 statics() {
@@ -324,14 +333,20 @@ export M ARCH
 if [ "$BUILD" = ok ]; then
   stage static 30 bash -c statics && STATIC=ok || STATIC=FAIL
 fi
-D7REGS=$(registers exact 2>/dev/null | awk '/d7_step<float>/ { print $NF; exit }')
-# each variant's float32 exact kernel: "name regs" (the kernel is NAME_step)
+D7REGS=$(registers exact 2>/dev/null | awk '/d7_step<float>/ { print $(NF - 1); exit }')
+# each variant's float32 exact kernel: "name regs" (the kernel is NAME_step;
+# d7tb and d7tb4 are d7tb_step<float, 2> and <float, 4>: "regs/smem bytes")
 VREGS=""
 for v in $VARIANTS; do
-  r=$(registers exact 2>/dev/null | awk -v k="${v}_step<float>" 'index($0, k) { print $NF; exit }')
+  case $v in
+    d7tb) k="d7tb_step<float, 2>" ;;
+    d7tb4) k="d7tb_step<float, 4>" ;;
+    *) k="${v}_step<float>" ;;
+  esac
+  r=$(registers exact 2>/dev/null | awk -v k="$k" 'index($0, k) { print $(NF - 1) ($NF > 0 ? "/" $NF "B" : ""); exit }')
   [ -n "$r" ] && VREGS="$VREGS, $v $r"
 done
-D7FASTREGS=$(registers fast 2>/dev/null | awk '/d7_step<float>/ { print $NF; exit }')
+D7FASTREGS=$(registers fast 2>/dev/null | awk '/d7_step<float>/ { print $(NF - 1); exit }')
 FFMA_EXACT=$(sed -n 's/^exact: \([0-9]*\) FFMA.*/\1/p' "$B/stages/static.log" 2>/dev/null)
 FFMA_FAST=$(sed -n 's/^fast: \([0-9]*\) FFMA.*/\1/p' "$B/stages/static.log" 2>/dev/null)
 # (recorded, not judged: IEEE division div.rn compiles to a correctly rounded
@@ -357,14 +372,20 @@ if [ $RUN_GPU = 1 ]; then
   esac
   W="--warmup 2 --warmup-ms $WARM_MS --repeat $REPEAT"
   vcases=""
-  for v in $VARIANTS; do vcases="$vcases $v:kernel=$v"; done
+  for v in $BIG_VARIANTS; do vcases="$vcases $v:kernel=$v"; done
+  # the course grid: every variant, and PDL (PDL_CASES: pdl, KERNEL+pdl)
+  cvcases=""
+  for v in $VARIANTS; do cvcases="$cvcases $v:kernel=$v"; done
+  for v in $PDL_CASES; do
+    case $v in pdl) cvcases="$cvcases pdl:pdl=1" ;; *+pdl) cvcases="$cvcases $v:kernel=${v%+pdl},pdl=1" ;; esac
+  done
   # 2. 400M cells float32 exact: copy bound (first case), every variant, 1 step validated
   stage big-f32 120 "$BENCH" --backend "$BE" --grid "$BIG" --steps $BIG_STEPS $W --copy \
     --validate 1 --cases "tuned generic:generic=1$vcases"
   # 3. the course grid float32: graphs on/off, fast mode, the variants, 10 steps validated
   stage course-f32 90 "$BENCH" --backend "$BE" --ocean --scale $COURSE_SCALE \
     --steps $COURSE_STEPS $W --validate 10 \
-    --cases "graphs nographs:graph=0 fast:mode=fast generic:generic=1$vcases"
+    --cases "graphs nographs:graph=0 fast:mode=fast generic:generic=1$cvcases"
   # 4. the course grid float64
   stage course-f64 60 "$BENCH" --backend "$BE" --ocean --scale $COURSE_SCALE --precision float64 \
     --steps $COURSE_STEPS $W --validate 10 --cases "graphs nographs:graph=0 fast:mode=fast"
@@ -373,23 +394,28 @@ if [ $RUN_GPU = 1 ]; then
     --steps $BIG_STEPS $W --copy --validate 1 --cases "tuned fast:mode=fast"
   # 5b. every validation case again with each variant (bitwise, as stage
   # validate; gpu_bench already validated each variant's timed runs): as many
-  # variants as the stage's time allows, one not reached is said, not failed
-  if [ -n "$VARIANTS" ]; then
+  # variants as the stage's time allows, one not reached is said, not failed;
+  # then PDL_CASES (pdl: the default kernel, KERNEL+pdl: that variant, with
+  # PSTENCIL_GPU_PDL=1)
+  if [ -n "$VARIANTS$PDL_CASES" ]; then
     vlimit=${PSTENCIL_GPU_VALVAR_S:-${PSTENCIL_GPU_VALIDATE_S:-90}}
     stage valvar "$vlimit" sh -c 'bad=0; end=$(($(date +%s) + $5 - 3))
       [ $end -gt $(($6 - 3)) ] && end=$(($6 - 3)) # the run budget may cut the stage
       for v in $1; do
         left=$((end - $(date +%s)))
         if [ $left -lt 2 ]; then echo "variant $v: not run (the stage time is spent)"; continue; fi
-        PSTENCIL_GPU_KERNEL=$v timeout -k 2 $left "$2" --backend "$3" > "$4/valvar-$v.txt" 2>&1
+        case $v in pdl) k=""; p=1 ;; *+pdl) k=${v%+pdl}; p=1 ;; *) k=$v; p="" ;; esac
+        mc="" # on the mock, d7tb4 skips the 50x222x241 cases (as tests/gpu_mock.sh)
+        [ "$3" = gpumock ] && [ "$k" = d7tb4 ] && mc=1000000
+        PSTENCIL_TEST_MAX_CELLS=$mc PSTENCIL_GPU_KERNEL=$k PSTENCIL_GPU_PDL=$p timeout -k 2 $left "$2" --backend "$3" > "$4/valvar-$v.txt" 2>&1
         rc=$?
         if [ $rc = 124 ] || [ $rc = 137 ]; then echo "variant $v: timed out after $left s (not judged)"; continue; fi
         [ $rc = 0 ] || bad=1
         echo "variant $v: exit $rc, $(grep -c "^ok: " "$4/valvar-$v.txt") ok, $(grep -c "^FAIL" "$4/valvar-$v.txt") failed"
         grep "^FAIL" "$4/valvar-$v.txt" | head -5
-      done; exit $bad' valvar "$VARIANTS" "$TESTGPU" "$BE" "$B" "$vlimit" "$DEADLINE"
+      done; exit $bad' valvar "$VARIANTS $PDL_CASES" "$TESTGPU" "$BE" "$B" "$vlimit" "$DEADLINE"
     case $? in
-      0) VALID="$VALID; variants: $(grep -c 'exit 0,' "$B/stages/valvar.log") of $(echo $VARIANTS | wc -w) PASS" ;;
+      0) VALID="$VALID; variants: $(grep -c 'exit 0,' "$B/stages/valvar.log") of $(echo $VARIANTS $PDL_CASES | wc -w) PASS" ;;
       124) VALID="$VALID; variants: not run (budget)" ;;
       *) VALID="$VALID; variants: FAIL" ;;
     esac
@@ -409,7 +435,7 @@ table() {
   sed 's/^/note: /' "$B/notes.txt"
   echo "stages (exit, seconds, SM MHz median/max):$(awk '{ printf " %s:%s,%ss,%s", $1, $2, $3, $4 }' "$STAGES")"
   echo
-  printf '%-10s %-10s %-14s %-4s %-5s %-7s %-8s %9s %6s %8s %7s %6s %s\n' stage case grid prec mode kernel block \
+  printf '%-10s %-10s %-14s %-4s %-5s %-11s %-8s %9s %6s %8s %7s %6s %s\n' stage case grid prec mode kernel block \
     us/step spread Gcell/s GB/s %copy valid
   while read -r name rc secs clk; do
     grep -h '^RESULT' "$B/stages/$name.log" 2>/dev/null | while read -r line; do
@@ -420,7 +446,7 @@ table() {
         continue
       fi
       ms=$(get ms_per_step); mn=$(get ms_min); mx=$(get ms_max); fr=$(get frac_of_copy)
-      printf '%-10s %-10s %-14s %-4s %-5s %-7s %-8s %9.2f %5.1f%% %8s %7s %6s %s\n' "$name" "$(get case)" \
+      printf '%-10s %-10s %-14s %-4s %-5s %-11s %-8s %9.2f %5.1f%% %8s %7s %6s %s\n' "$name" "$(get case)" \
         "$(get grid)" "$(get precision | sed 's/float/f/')" "$(get mode)" "$(get kernel)" "$(get block)" \
         "$(awk "BEGIN{print 1000*$ms}")" "$(awk "BEGIN{print ($ms > 0 ? 100*($mx-$mn)/$ms : 0)}")" \
         "$(get gcells_per_s)" "$(get gb_per_s)" \
