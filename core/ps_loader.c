@@ -618,6 +618,15 @@ int ps_context_download_pitched(ps_context *c, void *host, size_t row_pitch,
     CTX_CALL(c, c->b->ops->download_pitched(c->ctx, host, row_pitch, plane_pitch, r));
 }
 
+const char *ps_context_describe(ps_context *c, int what)
+{
+    const char *s;
+    if (!c || !(c->b->ops->flags & PS_BACKEND_DESCRIBE) || !c->b->ops->describe)
+        return "";
+    s = c->b->ops->describe(c->ctx, what);
+    return s ? s : "";
+}
+
 int ps_context_timing(ps_context *c, ps_timing *t)
 {
     if (!c->b->ops->timing)
