@@ -215,21 +215,12 @@ static int measure(ps_backend *b, const ps_config *cfg, const ps_field *in, ps_f
                    candidate *c, long steps, double *ms, uint64_t *sum)
 {
     ps_context *ctx = NULL;
-    double t0;
+    double s;
     int st, rc;
     if ((rc = open_ctx(b, cfg, c->t, c->tj, &ctx, &c->got_t, &c->got_tj, NULL, 0)))
         return rc;
-    st = ps_context_upload(ctx, in->data, NULL);
-    if (!st)
-        st = ps_context_finish(ctx);
-    t0 = ps_now();
-    if (!st)
-        st = ps_context_step(ctx, steps);
-    if (!st)
-        st = ps_context_finish(ctx);
-    *ms = (ps_now() - t0) * 1e3 / (double)steps;
-    if (!st)
-        st = ps_context_download(ctx, out->data, NULL);
+    st = ps_context_time_steps(ctx, in->data, out->data, steps, &s);
+    *ms = s * 1e3 / (double)steps;
     ps_context_destroy(ctx);
     if (st)
         return ps_cli_status_error(st, "openmp");

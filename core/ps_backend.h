@@ -400,6 +400,14 @@ int ps_context_download_pitched(ps_context *c, void *host, size_t row_pitch,
  * nothing (no PS_BACKEND_DESCRIBE). Valid until the context is destroyed.
  */
 const char *ps_context_describe(ps_context *c, int what);
+/**
+ * One timed run of a context: upload @p in (the whole box) and wait for it,
+ * take @p steps steps in one call and wait until they have finished (the
+ * wall seconds of that into @p seconds), then download the whole box into
+ * @p out (NULL: no download). What benchmarks and `pstencil tune` time.
+ */
+int ps_context_time_steps(ps_context *c, const void *in, void *out, long steps,
+                          double *seconds);
 /** The backend's own timing into @p t; PS_ENOTIMPL if the backend keeps none. */
 int ps_context_timing(ps_context *c, ps_timing *t);
 /** Free a context and its device memory (NULL is ignored). */
