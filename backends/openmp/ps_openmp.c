@@ -499,7 +499,8 @@ static const ps_backend_ops table = {
     .description = "OpenMP CPU backend: every stencil on (k,j) rows; diffusion7 vectorised "
                    "with fused steps",
     .priority = 100,
-    /* concurrent: a context's state is its own (nothing static is written) */
+    /* concurrent: a context's state is its own (nothing static is written but the
+     * tuning cache's warn-once flag, atomically) */
     .flags = PS_BACKEND_THREADS | PS_BACKEND_BLOCK | PS_BACKEND_PITCHED | PS_BACKEND_CONCURRENT |
              PS_BACKEND_DESCRIBE,
     .fast_paths = omp_fast_paths,
