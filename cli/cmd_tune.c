@@ -51,7 +51,8 @@ static void tune_usage(FILE *f)
         "backend then uses that choice for the same CPU, thread count, grid, precision\n"
         "and row kernels (PSTENCIL_OPENMP_TBLOCK / _TJ still override it). Every\n"
         "candidate's result must be bitwise equal to the first's, or nothing is stored.\n\n"
-        "  -i, --input FILE        the grid of FILE (default: the built-in ocean)\n"
+        "  -i, --input FILE        the grid of FILE (default: the built-in ocean); alias\n"
+        "                          --data-file, or FILE as the only argument\n"
         "      --var NAME          the temperature variable of FILE\n"
         "      --time-index I      time record of FILE (default 0)\n"
         "      --scale S           the built-in ocean at S times its resolution (as\n"
@@ -74,7 +75,8 @@ static void tune_usage(FILE *f)
 static int parse_args(int argc, char **argv, tune_args *a)
 {
     static const struct option opts[] = {
-        {"input", required_argument, NULL, 'i'},     {"var", required_argument, NULL, 'v'},
+        {"input", required_argument, NULL, 'i'},     {"data-file", required_argument, NULL, 'i'},
+        {"var", required_argument, NULL, 'v'},
         {"time-index", required_argument, NULL, 'T'}, {"scale", required_argument, NULL, 's'},
         {"precision", required_argument, NULL, 'p'}, {"threads", required_argument, NULL, 't'},
         {"steps", required_argument, NULL, 'n'},     {"repeat", required_argument, NULL, 'r'},
@@ -352,7 +354,7 @@ int ps_cmd_tune(int argc, char **argv)
     uint64_t first = 0;
     double cells, t0;
     long r;
-    int n = 0, i, st, rc, threads;
+    int n = 0, i, k, st, rc, threads;
 
     if ((rc = parse_args(argc, argv, &a)))
         return rc < 0 ? PS_EXIT_OK : rc;
@@ -394,12 +396,14 @@ int ps_cmd_tune(int argc, char **argv)
     fflush(stdout);
     t0 = ps_now();
     /* rounds: every candidate once per round, so drift in the machine's load
-     * falls on all of them */
+     * falls on all of them; each round starts further along the list, so no
+     * candidate always runs first or last in a round */
     for (r = 0; !rc && r < a.repeat; r++)
-        for (i = 0; !rc && i < n; i++) {
+        for (k = 0; !rc && k < n; k++) {
             uint64_t sum = 0;
+            i = (int)((k + r * (n / a.repeat + 1)) % n);
             rc = measure(b, &cfg, &in, &out, &cs[i], a.steps, &cs[i].ms[r], &sum);
-            if (!rc && r == 0 && i == 0)
+            if (!rc && r == 0 && k == 0)
                 first = sum;
             else if (!rc && sum != first) {
                 ps_cli_error("fused %ld, tiles of %ld rows: checksum 0x%016llx differs from "
