@@ -19,6 +19,7 @@ static const struct {
     {"backends", ps_cmd_backends, "list backends and devices, and why any cannot run"},
     {"validate", ps_cmd_validate, "validate every backend against the reference"},
     {"bench", ps_cmd_bench, "benchmark backends: step and grid scaling, plots"},
+    {"tune", ps_cmd_tune, "measure the openmp backend's fused steps and tiles, cache the best"},
     {"plot", ps_cmd_plot, "slice images, difference maps, interactive HTML"},
 };
 

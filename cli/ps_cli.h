@@ -85,6 +85,8 @@ int ps_cmd_bench(int argc, char **argv);
 /** `pstencil bench --memory | --decomp` (cli/cmd_bench_decomp.c). */
 int ps_cmd_bench_decomp(int argc, char **argv);
 int ps_cmd_plot(int argc, char **argv);
+/** `pstencil tune`: the openmp backend's tuning cache (cli/cmd_tune.c). */
+int ps_cmd_tune(int argc, char **argv);
 int ps_cmd_plot_bench(int argc, char **argv); /* `pstencil plot bench` (cmd_plot_bench.c) */
 
 struct ps_bench_row;

@@ -124,6 +124,8 @@ void ps_run_report_print(FILE *f, const run_report *r)
     }
     if (placement_of(r))
         fprintf(f, "  threads     : %s\n", placement_of(r)->summary);
+    if (s->choices[0])
+        fprintf(f, "  kernel path : %s\n", s->choices);
     fprintf(f, "  total time  : %.3f s\n", r->total_s);
     if (s->steps > 0)
         fprintf(f, "  per step    : %.3f ms  (%.3g cells/s, %.2f GB/s compulsory traffic)\n",
@@ -202,6 +204,7 @@ int ps_run_report_json(const char *path, const run_report *r, int force)
     ps_json_kstring(&j, "output", r->output);
     ps_json_kstring(&j, "backend", r->backend);
     ps_json_kstring(&j, "device", r->device->name);
+    ps_json_kstring(&j, "kernel_path", r->stats->choices);
     ps_json_kstring(&j, "precision", ps_precision_name(r->precision));
     ps_json_kstring(&j, "mode", ps_mode_name(r->mode));
     ps_json_kstring(&j, "stencil", r->stencil->name);

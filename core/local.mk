@@ -7,6 +7,7 @@ core_libpstencil_la_SOURCES = \
 	core/ps_status.c core/ps_field.c core/ps_registry.c core/ps_loader.c \
 	core/ps_region.c core/ps_driver.c core/ps_timer.c core/ps_compare.c core/ps_oracle.c \
 	core/ps_decomp.c core/ps_decomp_pool.c core/ps_decomp_pool.h core/ps_ooc.c core/ps_version.c core/ps_outfile.c core/ps_json.c core/ps_builtin.h \
+	core/ps_tunecache.c core/ps_tunecache.h \
 	core/ps_plugin_decl.c
 core_libpstencil_la_LIBADD = $(PS_BUILTIN_LIBS) -ldl -lm -lpthread
 core_libpstencil_la_LDFLAGS = -version-info 0:0:0 $(OPENMP_CFLAGS)

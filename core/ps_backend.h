@@ -137,7 +137,21 @@ enum ps_backend_flags {
      * are divided between the boxes of a device). Without it boxes are
      * stepped one after another.
      */
-    PS_BACKEND_CONCURRENT = 1u << 6
+    PS_BACKEND_CONCURRENT = 1u << 6,
+    /** The table has ps_backend_ops.describe (and so every member before it). */
+    PS_BACKEND_DESCRIBE = 1u << 7
+};
+
+/** What ps_backend_ops.describe is asked for. */
+enum ps_describe_what {
+    /** One line: the kernel path and tiling a context chose, and where they came from. */
+    PS_DESCRIBE_CHOICES = 0,
+    /** The key under which a tuning cache (core/ps_tunecache.h) stores this context's
+     *  tuned choices ("": nothing of this context is tuned). */
+    PS_DESCRIBE_TUNE_KEY = 1,
+    /** The tuned values the context uses, as the tuning cache stores them: the
+     *  integers separated by spaces (openmp: "STEPS_FUSED TILE_ROWS"; "" if none). */
+    PS_DESCRIBE_TUNE_VALUES = 2
 };
 
 /** What a backend says about one of its devices. */
@@ -224,6 +238,14 @@ typedef struct ps_backend_ops {
     /** Like download, into a pitched host block (see upload_pitched). */
     int (*download_pitched)(void *ctx, void *host, size_t row_pitch, size_t plane_pitch,
                             const ps_region *region);
+
+    /* Members below exist only in tables whose flags have PS_BACKEND_DESCRIBE. */
+
+    /**
+     * A string about the context (PS_DESCRIBE_*; "" for what it has nothing to
+     * say about), valid until the context is destroyed; never NULL.
+     */
+    const char *(*describe)(void *ctx, int what);
 } ps_backend_ops;
 
 /** Signature of the function a plugin exports under PS_PLUGIN_ENTRY. */
@@ -373,6 +395,19 @@ int ps_context_upload_pitched(ps_context *c, const void *host, size_t row_pitch,
  */
 int ps_context_download_pitched(ps_context *c, void *host, size_t row_pitch,
                                 size_t plane_pitch, const ps_region *r);
+/**
+ * What the backend says about the context (PS_DESCRIBE_*): "" when it says
+ * nothing (no PS_BACKEND_DESCRIBE). Valid until the context is destroyed.
+ */
+const char *ps_context_describe(ps_context *c, int what);
+/**
+ * One timed run of a context: upload @p in (the whole box) and wait for it,
+ * take @p steps steps in one call and wait until they have finished (the
+ * wall seconds of that into @p seconds), then download the whole box into
+ * @p out (NULL: no download). What benchmarks and `pstencil tune` time.
+ */
+int ps_context_time_steps(ps_context *c, const void *in, void *out, long steps,
+                          double *seconds);
 /** The backend's own timing into @p t; PS_ENOTIMPL if the backend keeps none. */
 int ps_context_timing(ps_context *c, ps_timing *t);
 /** Free a context and its device memory (NULL is ignored). */

@@ -10,6 +10,7 @@
 #include "ps_status.h"
 #include "ps_timer.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -141,6 +142,9 @@ int ps_run_split(ps_backend *b, const ps_config *cfg_in, ps_field *field, const 
     st.create_s = ps_now() - t;
     if (rc)
         goto done;
+    if (d.nboxes > 0 && !have_ooc)
+        snprintf(st.choices, sizeof st.choices, "%s",
+                 ps_context_describe(ctx[0], PS_DESCRIBE_CHOICES));
     if ((rc = ps_decomp_local_init(&local, &d, ctx, cfg.precision, &tr)))
         goto done;
     have_local = 1;

@@ -23,6 +23,7 @@
 #include "config.h"
 #include "ps_backend.h"
 #include "ps_status.h"
+#include "ps_timer.h"
 #include "ps_builtin.h"
 
 #include <dlfcn.h>
@@ -616,6 +617,33 @@ int ps_context_download_pitched(ps_context *c, void *host, size_t row_pitch,
     if (!(c->b->ops->flags & PS_BACKEND_PITCHED) || !c->b->ops->download_pitched)
         return ps_error(PS_ENOTIMPL, "%s has no pitched downloads", c->b->ops->name);
     CTX_CALL(c, c->b->ops->download_pitched(c->ctx, host, row_pitch, plane_pitch, r));
+}
+
+int ps_context_time_steps(ps_context *c, const void *in, void *out, long steps,
+                          double *seconds)
+{
+    double t;
+    int st = ps_context_upload(c, in, NULL);
+    if (!st)
+        st = ps_context_finish(c);
+    t = ps_now();
+    if (!st)
+        st = ps_context_step(c, steps);
+    if (!st)
+        st = ps_context_finish(c);
+    *seconds = ps_now() - t;
+    if (!st && out)
+        st = ps_context_download(c, out, NULL);
+    return st;
+}
+
+const char *ps_context_describe(ps_context *c, int what)
+{
+    const char *s;
+    if (!c || !(c->b->ops->flags & PS_BACKEND_DESCRIBE) || !c->b->ops->describe)
+        return "";
+    s = c->b->ops->describe(c->ctx, what);
+    return s ? s : "";
 }
 
 int ps_context_timing(ps_context *c, ps_timing *t)

@@ -41,3 +41,12 @@ tests_test_json_SOURCES = tests/test_json.c
 tests_test_json_LDADD = core/libpstencil.la -lm
 TESTS += tests/test_json tests/json_valid.sh
 EXTRA_DIST += tests/json_valid.sh
+
+# The tuning cache (core/ps_tunecache.h): its reader never trusts the file,
+# its writer replaces one key atomically; pstencil tune fills it and run on
+# the openmp backend uses it, bitwise the same result.
+check_PROGRAMS += tests/test_tunecache
+tests_test_tunecache_SOURCES = tests/test_tunecache.c
+tests_test_tunecache_LDADD = core/libpstencil.la -lm
+TESTS += tests/test_tunecache tests/cli_tune.sh
+EXTRA_DIST += tests/cli_tune.sh

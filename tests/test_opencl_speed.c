@@ -22,14 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 /* A course-like ocean: warm surface, colder with depth, a seabed and coasts. */
 static void fill(ps_field *f)
@@ -69,7 +61,6 @@ static int run(ps_backend *b, const ps_config *base, const ps_field *in, ps_fiel
 {
     ps_config cfg = *base;
     ps_context *ctx = NULL;
-    double t;
     int st;
     cfg.profile = profile;
     if (block) {
@@ -80,17 +71,7 @@ static int run(ps_backend *b, const ps_config *base, const ps_field *in, ps_fiel
     st = ps_context_create(b, &cfg, &ctx);
     if (st)
         return st;
-    st = ps_context_upload(ctx, in->data, NULL);
-    if (!st)
-        st = ps_context_finish(ctx);
-    t = now_s();
-    if (!st)
-        st = ps_context_step(ctx, steps);
-    if (!st)
-        st = ps_context_finish(ctx);
-    *wall = now_s() - t;
-    if (!st)
-        st = ps_context_download(ctx, out->data, NULL);
+    st = ps_context_time_steps(ctx, in->data, out->data, steps, wall);
     if (!st && tm && ps_context_timing(ctx, tm))
         memset(tm, 0, sizeof *tm);
     ps_context_destroy(ctx);

@@ -11,7 +11,8 @@
  * single-step loop), ps_openmp_rows.c (row kernels, compiled per instruction
  * set by build rule), ps_openmp_generic.c (the generic skeleton, likewise),
  * ps_openmp_tblock.c (fused steps), ps_openmp_zeroland.c (land as +0.0),
- * ps_openmp_tune.c (instruction set and defaults chosen at run time).
+ * ps_openmp_tune.c (instruction set and defaults chosen at run time),
+ * ps_openmp_tunecache.c (fused steps and tiles measured by `pstencil tune`).
  *
  * Boundary cells (the outer radius layers of the box) are never written by a
  * step: upload writes every uploaded cell into BOTH buffers (a zero-land
@@ -33,7 +34,9 @@
  * writes rows with non-temporal stores. Exact mode fuses up to 4 steps of
  * one step() call into one sweep (PSTENCIL_OPENMP_TBLOCK, _TJ) and keeps
  * land as +0.0 with a per-cell neighbour count (PSTENCIL_OPENMP_ZERO_LAND=0
- * keeps NaN land); fast mode and the streaming-store rows take the
+ * keeps NaN land); without those variables the steps fused and the tile
+ * height come from the tuning cache where `pstencil tune` measured them for
+ * this CPU, thread count, grid, precision and row kernels; fast mode and the streaming-store rows take the
  * single-step path with NaN land. docs/performance.md has the measurements
  * behind each default.
  */
@@ -152,6 +155,7 @@ static int omp_create(const ps_config *cfg, void **out, char *why, size_t whylen
 {
     omp_ctx *c = NULL;
     size_t bytes = 0;
+    char tiling_src[4200] = "";
     int st;
     *out = NULL;
     if ((st = ps_plugin_check_config(cfg, why, whylen)))
@@ -230,7 +234,6 @@ static int omp_create(const ps_config *cfg, void **out, char *why, size_t whylen
             t = &ps_omp_rows_avx2;
 #endif
         c->stream = ps_omp_auto_stream(bytes);
-        c->tblock = c->stream ? 0 : ps_omp_auto_tblock(&c->g, c->es, c->threads, &c->tj);
         c->zl = !c->stream && ps_omp_auto_zero_land(cfg->params.scalars[0]);
         if (c->zl) {
             size_t al = (bytes + 63) & ~(size_t)63;
@@ -255,7 +258,20 @@ static int omp_create(const ps_config *cfg, void **out, char *why, size_t whylen
                                               : "avx512vl (zero-land rows), avx2";
         }
 #endif
+        /* fused steps and tiles: the environment, else the tuning cache (keyed by the
+         * choices above), else the rule from cache sizes */
+        snprintf(tiling_src, sizeof tiling_src, "%s", ps_omp_tiling_env()
+                                            ? "PSTENCIL_OPENMP_TBLOCK / PSTENCIL_OPENMP_TJ"
+                                            : "rule from cache sizes");
+        if (!c->stream)
+            ps_omp_tune_key(c, c->tune_key, sizeof c->tune_key);
+        if (!c->stream && (ps_omp_tiling_env() || !ps_omp_tune_apply(c, tiling_src, sizeof tiling_src)))
+            c->tblock = ps_omp_auto_tblock(&c->g, c->es, c->threads, &c->tj);
     }
+    ps_omp_describe_choices(c, tiling_src);
+    if (c->tune_key[0]) /* a single-step context (T = 0) stores its tile rows */
+        snprintf(c->tune_values, sizeof c->tune_values, "%d %zu", c->tblock,
+                 c->tblock > 0 && c->tj ? c->tj : c->jb);
     fill_both(c, NULL, 0, 0); /* first touch with the step's schedule */
     *out = c;
     return PS_OK;
@@ -462,6 +478,18 @@ static const char *omp_last_error(void *vc)
     return c ? c->err : "";
 }
 
+static const char *omp_describe(void *vc, int what)
+{
+    omp_ctx *c = vc;
+    if (what == PS_DESCRIBE_CHOICES)
+        return c->choices;
+    if (what == PS_DESCRIBE_TUNE_KEY)
+        return c->tune_key;
+    if (what == PS_DESCRIBE_TUNE_VALUES)
+        return c->tune_values;
+    return "";
+}
+
 static const char *const omp_fast_paths[] = {"diffusion7", NULL};
 
 static const ps_backend_ops table = {
@@ -470,8 +498,10 @@ static const ps_backend_ops table = {
     .description = "OpenMP CPU backend: every stencil on (k,j) rows; diffusion7 vectorised "
                    "with fused steps",
     .priority = 100,
-    /* concurrent: a context's state is its own (nothing static is written) */
-    .flags = PS_BACKEND_THREADS | PS_BACKEND_BLOCK | PS_BACKEND_PITCHED | PS_BACKEND_CONCURRENT,
+    /* concurrent: a context's state is its own (nothing static is written but the
+     * tuning cache's warn-once flag, atomically) */
+    .flags = PS_BACKEND_THREADS | PS_BACKEND_BLOCK | PS_BACKEND_PITCHED | PS_BACKEND_CONCURRENT |
+             PS_BACKEND_DESCRIBE,
     .fast_paths = omp_fast_paths,
     .probe = omp_probe,
     .create = omp_create,
@@ -484,6 +514,7 @@ static const ps_backend_ops table = {
     .last_error = omp_last_error,
     .upload_pitched = omp_upload_pitched,
     .download_pitched = omp_download_pitched,
+    .describe = omp_describe,
 };
 
 const ps_backend_ops *ps_openmp_ops(void)

@@ -79,6 +79,9 @@ typedef struct omp_ctx {
     rowz_f32_fn rowz32;
     rowz_f64_fn rowz64;
     const char *isa;
+    char choices[768];         /* what describe() says: rows, tiling and its source */
+    char tune_key[512];        /* the tuning cache's key ("": no fused sweep to tune) */
+    char tune_values[48];      /* "tblock tj" as the cache stores them ("" likewise) */
     const ps_omp_generic *gen; /* non-NULL: the generic skeleton (no fast path) */
     void *params;              /* its packed parameters */
     char err[512];
@@ -112,6 +115,16 @@ size_t ps_omp_auto_jblock(const ps_grid *g, size_t es);
 int ps_omp_auto_stream(size_t bytes);
 int ps_omp_auto_tblock(const ps_grid *g, size_t es, int threads, size_t *tj);
 int ps_omp_auto_zero_land(double coeff);
+
+/* ps_openmp_tunecache.c: the tuning cache (core/ps_tunecache.h) and describe() */
+/* nonzero when PSTENCIL_OPENMP_TBLOCK or PSTENCIL_OPENMP_TJ is set */
+int ps_omp_tiling_env(void);
+/* the cache key of a context (threads, grid, es, zl and isa already chosen) */
+void ps_omp_tune_key(const omp_ctx *c, char *buf, size_t len);
+/* the cached tblock and tj into @p c: 1 (and "tune cache PATH" in @p src) or 0 */
+int ps_omp_tune_apply(omp_ctx *c, char *src, size_t srclen);
+/* c->choices from the context's choices; @p src says where the tiling came from */
+void ps_omp_describe_choices(omp_ctx *c, const char *src);
 
 /* ps_openmp_zeroland.c: land as +0.0 with per-cell neighbour counts */
 void ps_omp_zl_convert(const omp_ctx *c, void *a, void *b, void *cnt, size_t len);

@@ -1,0 +1,90 @@
+/*
+ * The openmp backend's side of the tuning cache (core/ps_tunecache.h): the
+ * key of a context (CPU, threads, grid, precision, zero-land, row kernels),
+ * the fused steps and tile rows `pstencil tune` measured for it, and the
+ * one-line description of the context's choices that the run report prints.
+ *
+ * The cache is read only in exact mode with the fused sweep available (no
+ * streaming stores) and no PSTENCIL_OPENMP_TBLOCK / PSTENCIL_OPENMP_TJ set:
+ * those override it, as they override the rule from cache sizes. A missing
+ * file or key leaves the rule's choice; lines that are not valid entries are
+ * ignored with at most one warning per process.
+ */
+#include "config.h"
+#include "ps_openmp_internal.h"
+#include "ps_tunecache.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PS_OMP_TJ_MAX (1L << 30) /* tile rows a cache may ask for */
+
+static int warned; /* one warning per process about a bad cache */
+
+int ps_omp_tiling_env(void)
+{
+    const char *e = getenv("PSTENCIL_OPENMP_TBLOCK"), *f = getenv("PSTENCIL_OPENMP_TJ");
+    return (e && *e) || (f && *f);
+}
+
+void ps_omp_tune_key(const omp_ctx *c, char *buf, size_t len)
+{
+    char cpu[256], *p = cpu;
+    size_t i;
+    ps_omp_cpu_model(cpu, sizeof cpu);
+    if (!strncmp(p, "host CPU: ", 10))
+        p += 10;
+    for (i = 0; p[i]; i++)
+        if ((unsigned char)p[i] < 0x20 || p[i] == 0x7f || p[i] == ';')
+            p[i] = ' ';
+    snprintf(buf, len, "openmp; %s; %d threads; %zux%zux%zu; %s; %s; %s", p, c->threads,
+             c->g.nz, c->g.ny, c->g.nx, c->es == sizeof(float) ? "float32" : "float64",
+             c->zl ? "zero-land" : "nan-land", c->isa ? c->isa : "?");
+}
+
+int ps_omp_tune_apply(omp_ctx *c, char *src, size_t srclen)
+{
+    static const long lo[2] = {0, 1}, hi[2] = {PS_TB_MAX, PS_OMP_TJ_MAX};
+    char path[4096], why[256];
+    ps_tune_entry e;
+    int bad = 0, r;
+    if (ps_tune_cache_path(PS_TUNE_OPENMP_FILE, path, sizeof path))
+        return 0;
+    r = ps_tune_cache_lookup(path, c->tune_key, lo, hi, &e, &bad, why, sizeof why);
+    if (bad && !__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED)) {
+        if (r < 0)
+            fprintf(stderr, "pstencil: warning: tuning cache %s ignored: %s\n", path, why);
+        else
+            fprintf(stderr, "pstencil: warning: tuning cache %s: %s%s\n", path, why,
+                    bad > 1 ? " (and more lines like it)" : "");
+    }
+    if (r != 1)
+        return 0;
+    c->tblock = (int)e.val[0];
+    c->tj = (size_t)e.val[1];
+    if (c->g.ny > 2 && c->tj > c->g.ny - 2)
+        c->tj = c->g.ny - 2;
+    snprintf(src, srclen, "tune cache %s", path);
+    return 1;
+}
+
+void ps_omp_describe_choices(omp_ctx *c, const char *src)
+{
+    const char *land = c->zl ? ", zero-land" : "";
+    if (c->gen)
+        snprintf(c->choices, sizeof c->choices, "generic skeleton (%s rows)", c->isa);
+    else if (c->cfg.mode == PS_MODE_FAST)
+        snprintf(c->choices, sizeof c->choices, "%s rows, single-step sweeps, tiles of %zu "
+                 "rows", c->isa, c->jb);
+    else if (c->stream)
+        snprintf(c->choices, sizeof c->choices, "%s rows with streaming stores, single-step "
+                 "sweeps, tiles of %zu rows", c->isa, c->jb);
+    else if (c->tblock > 0)
+        snprintf(c->choices, sizeof c->choices, "%s rows%s; tiling: %d step%s fused, tiles "
+                 "of %zu rows (%s)", c->isa, land, c->tblock, c->tblock == 1 ? "" : "s",
+                 c->tj ? c->tj : c->g.ny, src);
+    else
+        snprintf(c->choices, sizeof c->choices, "%s rows%s; tiling: single-step sweeps, "
+                 "tiles of %zu rows (%s)", c->isa, land, c->jb, src);
+}
