@@ -117,6 +117,7 @@ const ps_backend_ops gpu_table = {
     .last_error = gpu_last_error,
     .upload_pitched = nullptr, /* no PS_BACKEND_PITCHED: slabs go through staging */
     .download_pitched = nullptr,
+    .describe = nullptr, /* no PS_BACKEND_DESCRIBE */
 };
 
 } /* namespace */
