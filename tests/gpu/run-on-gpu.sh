@@ -35,14 +35,20 @@
 set -u
 
 # ---- what the direct build compiles (paths relative to the source tree) ----
-# the engine: types, status, registry, loader, driver, region, timer,
-# comparison, and the backends built into the library
-PS_ENGINE_SRCS="core/ps_status.c core/ps_field.c core/ps_registry.c core/ps_loader.c
-  core/ps_region.c core/ps_driver.c core/ps_timer.c core/ps_compare.c core/ps_oracle.c
-  core/ps_decomp.c core/ps_decomp_pool.c core/ps_ooc.c core/ps_version.c core/ps_plugin_decl.c
-  backends/reference/ps_reference.c backends/openmp/ps_openmp.c
-  backends/openmp/ps_openmp_tblock.c backends/openmp/ps_openmp_zeroland.c
-  backends/openmp/ps_openmp_tune.c"
+# the engine: the C sources of libpstencil (core/local.mk and the backends built
+# into it, backends/reference/local.mk) and of the openmp backend (PS_OMP_SRCS in
+# backends/openmp/local.mk), read from those make fragments so that a file added
+# to the library is compiled here too (a hand-kept copy of the list went stale
+# three times); headers and the per-ISA row files are left out
+ps_mk_sources() { # FILE VAR...: the .c files assigned to VAR (=, += and continuations)
+  awk -v vars=" $(echo "$@" | cut -d' ' -f2-) " '
+    !cont { split($0, w, /[ \t+=]+/); take = index(vars, " " w[1] " ") > 0 && $0 ~ /=/
+            if (take) sub(/^[^=]*=/, "") }
+    take { line = $0; cont = sub(/\\$/, "", line); n = split(line, t, /[ \t]+/)
+           for (i = 1; i <= n; i++) if (t[i] ~ /\.c$/) print t[i]
+           if (!cont) take = 0; next }
+    { cont = /\\$/ }' "$1"
+}
 # compiled once per instruction set (as backends/openmp/local.mk does):
 # -DPS_OMP_ISA=base; avx2 with -mavx2; the rows also fma with -mavx2 -mfma
 PS_ENGINE_ISA_SRCS="backends/openmp/ps_openmp_generic.c backends/openmp/ps_openmp_rows.c"
@@ -66,6 +72,13 @@ while [ $# -gt 0 ]; do
   esac
 done
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
+PS_ENGINE_SRCS="$(ps_mk_sources "$SRC/core/local.mk" core_libpstencil_la_SOURCES)
+$(ps_mk_sources "$SRC/backends/reference/local.mk" core_libpstencil_la_SOURCES)
+$(ps_mk_sources "$SRC/backends/openmp/local.mk" PS_OMP_SRCS)"
+case $PS_ENGINE_SRCS in
+  *core/ps_driver.c*backends/openmp/ps_openmp.c*) ;;
+  *) echo "run-on-gpu.sh: could not read the engine's sources from core/local.mk and backends/*/local.mk" >&2; exit 2 ;;
+esac
 if [ $# -lt 1 ]; then
   echo "run-on-gpu.sh: no result folder given: using $PWD/gpu-results" >&2
 fi
