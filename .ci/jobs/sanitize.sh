@@ -36,6 +36,15 @@ export LSAN_OPTIONS="suppressions=$src/.ci/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$PWD/reports/ubsan"
 make -j2 check > check.log 2>&1
 rc=$?
+# ASan writes one notice per process that switches stacks with swapcontext
+# (the gpumock plugin runs a block's threads as fibers for kernels with
+# barriers, and announces every switch through the sanitizer's fiber
+# interface): a file holding only that notice is not a report
+for r in reports/*; do
+  [ -f "$r" ] || continue
+  grep -qv -e "^==[0-9]*==WARNING: ASan doesn't fully support makecontext/swapcontext" \
+    -e '^[[:space:]]*$' "$r" || rm -f "$r"
+done
 if [ -n "$(ls reports)" ]; then
   echo "sanitizer reports (build-sanitize/reports):"
   head -60 reports/*

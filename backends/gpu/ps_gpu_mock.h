@@ -32,6 +32,7 @@
 #include <ucontext.h>
 
 #include <deque>
+#include <memory>
 #include <functional>
 #include <stdio.h>
 #include <stdlib.h>
@@ -177,12 +178,38 @@ static inline void ps_mock_scribble(gpuStream_t s, void *d, size_t n, int kind)
  * between reads what was there before (the thread that writes it has not
  * run yet): a missing __syncthreads() gives wrong results here.
  */
+/*
+ * Under AddressSanitizer every switch between stacks is announced (the
+ * sanitizer's fiber interface), so ASan knows which stack is live and
+ * reports no false positives on the fibers' stacks.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define PS_MOCK_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PS_MOCK_ASAN 1
+#endif
+#endif
+#ifdef PS_MOCK_ASAN
+#include <sanitizer/common_interface_defs.h>
+#define PS_MOCK_SWITCH_START(save, bottom, size) __sanitizer_start_switch_fiber(save, bottom, size)
+#define PS_MOCK_SWITCH_FINISH(save, bottom, size) __sanitizer_finish_switch_fiber(save, bottom, size)
+#else
+#define PS_MOCK_SWITCH_START(save, bottom, size) ((void)(save), (void)(bottom), (void)(size))
+#define PS_MOCK_SWITCH_FINISH(save, bottom, size) ((void)(save), (void)(bottom), (void)(size))
+#endif
+
 struct ps_mock_fibers {
     bool active;                     /* inside a PS_GPU_KERNEL_LAUNCH_SYNC block */
     int cur;                         /* the running fiber */
     ucontext_t sched;                /* the block's scheduler */
+    const void *sched_bottom;        /* its stack (for the sanitizer) */
+    size_t sched_size;
+    void *sched_fake;                /* its fake stack while a fiber runs */
     std::vector<ucontext_t> ctx;
-    std::vector<char *> stack;       /* PS_MOCK_FIBER_STACK bytes each, kept */
+    /* PS_MOCK_FIBER_STACK bytes each, kept for the next block and freed at exit */
+    std::vector<std::unique_ptr<char[]>> stack;
+    std::vector<void *> fake;        /* each fiber's fake stack while it is switched out */
     std::vector<int> state;          /* 0 runnable, 1 at the barrier, 2 returned */
     std::vector<dim3> tid;
     const std::function<void()> *thread;
@@ -200,13 +227,20 @@ static inline void ps_mock_syncthreads(void)
     }
     const int me = f.cur;
     f.state[me] = 1;
+    PS_MOCK_SWITCH_START(&f.fake[me], f.sched_bottom, f.sched_size);
     swapcontext(&f.ctx[me], &f.sched);
+    PS_MOCK_SWITCH_FINISH(f.fake[me], nullptr, nullptr);
 }
 
 static inline void ps_mock_fiber_entry(void)
 {
-    (*ps_mock_fib.thread)();
-    ps_mock_fib.state[ps_mock_fib.cur] = 2; /* then back to uc_link: the scheduler */
+    ps_mock_fibers &f = ps_mock_fib;
+    /* the first switch onto this stack: learn the scheduler's stack */
+    PS_MOCK_SWITCH_FINISH(nullptr, &f.sched_bottom, &f.sched_size);
+    (*f.thread)();
+    f.state[f.cur] = 2;
+    /* then back to uc_link, the scheduler; this stack is done with */
+    PS_MOCK_SWITCH_START(nullptr, f.sched_bottom, f.sched_size);
 }
 
 /* Run the threads of the current block (blockIdx set) as fibers. */
@@ -216,8 +250,9 @@ static inline void ps_mock_block_fibers(dim3 block, const std::function<void()> 
     const size_t n = (size_t)block.x * block.y * block.z;
     size_t t;
     while (f.stack.size() < n)
-        f.stack.push_back((char *)malloc(PS_MOCK_FIBER_STACK));
+        f.stack.emplace_back(new char[PS_MOCK_FIBER_STACK]);
     f.ctx.resize(n);
+    f.fake.assign(n, nullptr);
     f.state.assign(n, 0);
     f.tid.resize(n);
     f.thread = &thread;
@@ -225,7 +260,7 @@ static inline void ps_mock_block_fibers(dim3 block, const std::function<void()> 
         f.tid[t] = dim3((unsigned)(t % block.x), (unsigned)(t / block.x % block.y),
                         (unsigned)(t / ((size_t)block.x * block.y)));
         getcontext(&f.ctx[t]);
-        f.ctx[t].uc_stack.ss_sp = f.stack[t];
+        f.ctx[t].uc_stack.ss_sp = f.stack[t].get();
         f.ctx[t].uc_stack.ss_size = PS_MOCK_FIBER_STACK;
         f.ctx[t].uc_link = &f.sched;
         makecontext(&f.ctx[t], ps_mock_fiber_entry, 0);
@@ -237,7 +272,9 @@ static inline void ps_mock_block_fibers(dim3 block, const std::function<void()> 
             if (f.state[t] == 0) {
                 f.cur = (int)t;
                 threadIdx = f.tid[t];
+                PS_MOCK_SWITCH_START(&f.sched_fake, f.stack[t].get(), PS_MOCK_FIBER_STACK);
                 swapcontext(&f.sched, &f.ctx[t]);
+                PS_MOCK_SWITCH_FINISH(f.sched_fake, nullptr, nullptr);
             }
         for (t = 0; t < n; t++)
             if (f.state[t] == 1) {
