@@ -21,7 +21,7 @@
 
 #define TUNE_MAX 64 /* candidates */
 
-static const int tune_steps_fused[] = {0, 2, 3, 4, 5, 6, 8};
+static const int tune_steps_fused[] = {0, 2, 3, 4, 5, 6, 8, 12, 16};
 
 typedef struct tune_args {
     const char *input, *var;
@@ -44,9 +44,9 @@ static void tune_usage(FILE *f)
     fprintf(f,
         "Usage: pstencil tune [INPUT.nc] [OPTIONS]\n\n"
         "Measure the openmp backend's fused steps (0 = single-step sweeps, 2, 3, 4, 5, 6,\n"
-        "8) and tile heights (the backend's rule, 16, 32, 64 and the rows per thread) on\n"
-        "this machine for one grid, in exact mode, and store the fastest in the tuning\n"
-        "cache: $PSTENCIL_TUNE_FILE, else $XDG_CACHE_HOME/pstencil/" PS_TUNE_OPENMP_FILE ",\n"
+        "8, 12, 16) and tile heights (the backend's rule, 16, 32, 64 and the rows per\n"
+        "thread) on this machine for one grid, in exact mode, and store the fastest in\n"
+        "the tuning cache: $PSTENCIL_TUNE_FILE, else $XDG_CACHE_HOME/pstencil/" PS_TUNE_OPENMP_FILE ",\n"
         "else ~/.cache/pstencil/" PS_TUNE_OPENMP_FILE ". 'pstencil run' on the openmp\n"
         "backend then uses that choice for the same CPU, thread count, grid, precision\n"
         "and row kernels (PSTENCIL_OPENMP_TBLOCK / _TJ still override it). Every\n"

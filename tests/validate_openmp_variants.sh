@@ -23,7 +23,7 @@ PSTENCIL_OPENMP_STREAM=1 "$PSTENCIL" validate --backend openmp --stencil diffusi
 grep -Eq '^validate: [1-9][0-9]* comparisons, 0 failed' "$TMP/out" || { cat "$TMP/out"; fail "no comparisons"; }
 PSTENCIL_OPENMP_STREAM=1 PSTENCIL_OPENMP_ISA=baseline "$PSTENCIL" validate --backend openmp --stencil diffusion7 --quick \
   --mode exact --threads 2 >"$TMP/out" 2>&1 || { cat "$TMP/out"; fail "baseline streaming kernels do not validate"; }
-for tb in "0 1" "1 2" "2 3" "3 1" "4 5" "8 64"; do
+for tb in "0 1" "1 2" "2 3" "3 1" "4 5" "8 64" "12 3" "16 110"; do
   set -- $tb
   PSTENCIL_OPENMP_TBLOCK=$1 PSTENCIL_OPENMP_TJ=$2 "$PSTENCIL" validate --backend openmp --stencil diffusion7 --quick \
     --mode exact --steps 1,2,7,50 --threads 1,2,3 >"$TMP/out" 2>&1 \

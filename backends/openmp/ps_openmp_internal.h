@@ -19,7 +19,7 @@
 #define PS_OMP_SFENCE() ((void)0)
 #endif
 
-#define PS_TB_MAX 8     /* most steps fused into one sweep */
+#define PS_TB_MAX 16    /* most steps fused into one sweep */
 #define PS_TB_DEFAULT 4 /* steps fused by default (see ps_omp_auto_tblock) */
 
 /* row kernels of diffusion7's fast path (see ps_openmp_rows.h) */
