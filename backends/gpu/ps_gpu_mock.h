@@ -32,8 +32,8 @@
 #include <ucontext.h>
 
 #include <deque>
-#include <memory>
 #include <functional>
+#include <memory>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,15 +170,6 @@ static inline void ps_mock_scribble(gpuStream_t s, void *d, size_t n, int kind)
 }
 
 /*
- * Kernels with barriers (launched by PS_GPU_KERNEL_LAUNCH_SYNC): the threads
- * of one block run as fibers (ucontext), highest thread first, each until it
- * reaches __syncthreads() or returns; when every thread has arrived (or
- * returned) the barrier opens and they run on. A kernel that reads what
- * another thread of its block wrote to shared memory without a barrier in
- * between reads what was there before (the thread that writes it has not
- * run yet): a missing __syncthreads() gives wrong results here.
- */
-/*
  * Under AddressSanitizer every switch between stacks is announced (the
  * sanitizer's fiber interface), so ASan knows which stack is live and
  * reports no false positives on the fibers' stacks.
@@ -199,6 +190,15 @@ static inline void ps_mock_scribble(gpuStream_t s, void *d, size_t n, int kind)
 #define PS_MOCK_SWITCH_FINISH(save, bottom, size) ((void)(save), (void)(bottom), (void)(size))
 #endif
 
+/*
+ * Kernels with barriers (launched by PS_GPU_KERNEL_LAUNCH_SYNC): the threads
+ * of one block run as fibers (ucontext), highest thread first, each until it
+ * reaches __syncthreads() or returns; when every thread has arrived (or
+ * returned) the barrier opens and they run on. A kernel that reads what
+ * another thread of its block wrote to shared memory without a barrier in
+ * between reads what was there before (the thread that writes it has not
+ * run yet): a missing __syncthreads() gives wrong results here.
+ */
 struct ps_mock_fibers {
     bool active;                     /* inside a PS_GPU_KERNEL_LAUNCH_SYNC block */
     int cur;                         /* the running fiber */
