@@ -73,6 +73,22 @@ check_PROGRAMS += tests/test_decomp_engine
 tests_test_decomp_engine_SOURCES = tests/test_decomp_engine.c tests/ps_test.h
 tests_test_decomp_engine_LDADD = core/libpstencil.la -lm
 TESTS += tests/test_decomp_engine
+if PS_BUILD_OPENMP
+# the openmp backend's row kernels of every instruction set, every row length
+# and alignment, bitwise against the scalar update, rows against guard pages
+check_PROGRAMS += tests/test_openmp_rows
+tests_test_openmp_rows_SOURCES = tests/test_openmp_rows.c
+tests_test_openmp_rows_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/backends/openmp
+tests_test_openmp_rows_LDADD = backends/openmp/libps_omp_base.la
+if PS_OMP_AVX2
+tests_test_openmp_rows_LDADD += backends/openmp/libps_omp_avx2.la
+endif
+if PS_OMP_AVX512
+tests_test_openmp_rows_LDADD += backends/openmp/libps_omp_avx512.la
+endif
+tests_test_openmp_rows_LDADD += -lm
+TESTS += tests/test_openmp_rows
+endif
 # a benchmark for development (built, never run by make check)
 check_PROGRAMS += tests/test_openmp_bench
 tests_test_openmp_bench_SOURCES = tests/test_openmp_bench.c

@@ -15,8 +15,11 @@
  * vectors of a row are loaded once each (at vector-aligned addresses of the
  * centre row, so those loads never split a cache line), and the shifted
  * neighbours are built with valignd/valignq from the previous, current and
- * next vector instead of two more unaligned loads per vector. Row ends are
- * handled with masked loads and stores (no scalar remainder, no overlap).
+ * next vector instead of two more unaligned loads per vector. The row's
+ * first and last vectors are unaligned ones overlapping their aligned
+ * neighbours, so only the two centre vectors loaded before the loop are
+ * masked, no store is, and no load leaves the row (rows shorter than W + 2
+ * cells use masked vectors throughout; see PS_ZL_ROW).
  *
  * Bitwise: every cell gets exactly ROW_ZL_CELL's operations in its order,
  * s = ((((((+0 + km) + kp) + jm) + jp) + im) + ip), t1 = n*c, t2 = s - t1,
@@ -44,42 +47,73 @@ static inline unsigned lanes(long b, long lo, long hi, int w)
     return ((1u << last) - 1u) & ~((1u << first) - 1u);
 }
 
-/* one vector of cells b..b+W-1: SM the cells written, NM the next vector's cells */
-#define PS_ZL_VEC(SM, NM, V, M, W, LOADU, STOREU, ADD, SUB, MUL, DIV, CMP, BLEND, ALIGNR, CI, CO)                                                               \
+/* one vector of cells B..B+W-1 from the centre vectors P (cells B-W..B-1),
+ * C (B..B+W-1) and N (B+W..B+2W-1): SM the cells written */
+#define PS_ZL_CORE(B, SM, P, C, N, V, M, W, LOADU, STOREU, ADD, SUB, MUL, DIV, CMP, BLEND,   \
+                   ALIGNR, CI, CO)                                                           \
     do {                                                                                     \
         const M sm = (SM);                                                                   \
-        const V nxt = LOADU((NM), src + b + W);                                              \
-        const V im = CO(ALIGNR(CI(cur), CI(prev), W - 1));                                   \
-        const V ip = CO(ALIGNR(CI(nxt), CI(cur), 1));                                        \
-        V s = ADD(z, LOADU(sm, km + b)), cn, t1, t2, t3, t4, r;                              \
+        const V im = CO(ALIGNR(CI(C), CI(P), W - 1));                                        \
+        const V ip = CO(ALIGNR(CI(N), CI(C), 1));                                            \
+        V s = ADD(z, LOADU(sm, km + (B))), cn, t1, t2, t3, t4, r;                            \
         M ocean;                                                                             \
-        s = ADD(s, LOADU(sm, kp + b));                                                       \
-        s = ADD(s, LOADU(sm, jm + b));                                                       \
-        s = ADD(s, LOADU(sm, jp + b));                                                       \
+        s = ADD(s, LOADU(sm, kp + (B)));                                                     \
+        s = ADD(s, LOADU(sm, jm + (B)));                                                     \
+        s = ADD(s, LOADU(sm, jp + (B)));                                                     \
         s = ADD(s, im);                                                                      \
         s = ADD(s, ip);                                                                      \
-        cn = LOADU(sm, cnt + b);                                                             \
-        t1 = MUL(cn, cur);                                                                   \
+        cn = LOADU(sm, cnt + (B));                                                           \
+        t1 = MUL(cn, C);                                                                     \
         t2 = SUB(s, t1);                                                                     \
         t3 = MUL(vd, t2);                                                                    \
         t4 = DIV(t3, cn);                                                                    \
-        r = ADD(cur, t4);                                                                    \
+        r = ADD(C, t4);                                                                      \
         ocean = CMP(sm, cn, z, _CMP_GT_OQ);                                                  \
-        STOREU(dst + b, sm, BLEND(ocean, cur, r));                                           \
-        prev = cur;                                                                          \
-        cur = nxt;                                                                           \
+        STOREU(dst + (B), sm, BLEND(ocean, C, r));                                           \
+    } while (0)
+
+/* one vector of cells B..B+W-1 anywhere inside the row (1 <= B, B+W <= n-1):
+ * the centre and both shifted neighbours loaded from memory, no masks */
+#define PS_ZL_VECU(B, V, LOADF, STOREF, ADD, SUB, MUL, DIV, CMPF, BLEND)                   \
+    do {                                                                                     \
+        const V c = LOADF(src + (B));                                                        \
+        V s = ADD(z, LOADF(km + (B))), cn, t1, t2, t3, t4, r;                                \
+        s = ADD(s, LOADF(kp + (B)));                                                         \
+        s = ADD(s, LOADF(jm + (B)));                                                         \
+        s = ADD(s, LOADF(jp + (B)));                                                         \
+        s = ADD(s, LOADF(src + (B) - 1));                                                    \
+        s = ADD(s, LOADF(src + (B) + 1));                                                    \
+        cn = LOADF(cnt + (B));                                                               \
+        t1 = MUL(cn, c);                                                                     \
+        t2 = SUB(s, t1);                                                                     \
+        t3 = MUL(vd, t2);                                                                    \
+        t4 = DIV(t3, cn);                                                                    \
+        r = ADD(c, t4);                                                                      \
+        STOREF(dst + (B), BLEND(CMPF(cn, z, _CMP_GT_OQ), c, r));                             \
     } while (0)
 
 /*
  * One row; V vector type, W lanes, M mask type, P intrinsic prefix
  * (_mm512 / _mm256), S type suffix (ps / pd), A the valign of that lane
  * size (_mm512_alignr_epi32 etc.), CI/CO casts to and from the integer vector.
+ *
+ * Rows of at least W + 2 cells: cells 1..W as one unaligned vector, then
+ * vector-aligned vectors (two per iteration) while the next centre vector is
+ * inside the row, then unaligned vectors, the last one ending exactly at
+ * cell n-2. Those first and last vectors overlap the aligned ones: the
+ * overlapped cells are computed twice from the same inputs and stored twice
+ * with the same bits (dst never aliases an input). Every load and store is
+ * inside the row; only the loads of the first aligned vector and the one
+ * before it are masked. LOADF/STOREF/CMPF are the unmasked intrinsics.
+ * Shorter rows: masked vectors.
  */
-#define PS_ZL_ROW(NAME, REAL, V, W, M, SETZERO, SET1, LOADU, STOREU, ADD, SUB, MUL, DIV, CMP, \
-                  BLEND, ALIGNR, CI, CO)                                                      \
-    static void NAME(REAL *restrict dst, const REAL *restrict km, const REAL *restrict src,  \
-                     const REAL *restrict kp, const REAL *restrict cnt, size_t nx,            \
-                     size_t pitch, REAL d)                                                   \
+#define PS_ZL_ROW(NAME, REAL, V, W, M, SETZERO, SET1, LOADU, STOREU, LOADF, STOREF, ADD, SUB, \
+                  MUL, DIV, CMP, CMPF, BLEND, ALIGNR, CI, CO)                                \
+    /* rows shorter than W + 2 cells (kept out of line: the long rows' code      \
+     * then keeps more pointers in registers) */                                             \
+    static __attribute__((noinline)) void NAME##_short(                                     \
+        REAL *restrict dst, const REAL *restrict km, const REAL *restrict src,               \
+        const REAL *restrict kp, const REAL *restrict cnt, size_t nx, size_t pitch, REAL d)  \
     {                                                                                        \
         const REAL *jm = src - pitch, *jp = src + pitch;                                     \
         const long n = (long)nx;                                                             \
@@ -89,31 +123,64 @@ static inline unsigned lanes(long b, long lo, long hi, int w)
         V prev = LOADU((M)lanes(b - W, 0, n, W), src + b - W);                               \
         V cur = LOADU((M)lanes(b, 0, n, W), src + b);                                        \
         for (; b < n - 1; b += W) {                                                          \
-            /* all lanes in range: constant masks, plain loads and stores */                 \
-            if (b >= 1 && b + 2 * W <= n)                                                    \
-                PS_ZL_VEC((M)~0u, (M)~0u, V, M, W, LOADU, STOREU, ADD, SUB, MUL, DIV, CMP,   \
-                          BLEND, ALIGNR, CI, CO);                                            \
-            else                                                                             \
-                PS_ZL_VEC((M)lanes(b, 1, n - 1, W), (M)lanes(b + W, 0, n, W), V, M, W,       \
-                          LOADU, STOREU, ADD, SUB, MUL, DIV, CMP, BLEND, ALIGNR, CI, CO);    \
+            const V nxt = LOADU((M)lanes(b + W, 0, n, W), src + b + W);                      \
+            PS_ZL_CORE(b, (M)lanes(b, 1, n - 1, W), prev, cur, nxt, V, M, W, LOADU, STOREU,  \
+                       ADD, SUB, MUL, DIV, CMP, BLEND, ALIGNR, CI, CO);                      \
+            prev = cur;                                                                      \
+            cur = nxt;                                                                       \
         }                                                                                    \
+    }                                                                                        \
+    static void NAME(REAL *restrict dst, const REAL *restrict km, const REAL *restrict src,  \
+                     const REAL *restrict kp, const REAL *restrict cnt, size_t nx,            \
+                     size_t pitch, REAL d)                                                   \
+    {                                                                                        \
+        const REAL *jm = src - pitch, *jp = src + pitch;                                     \
+        const long n = (long)nx;                                                             \
+        const V vd = SET1(d), z = SETZERO();                                                 \
+        /* the first aligned vector after cell 1 (1 < b <= W + 1) */                         \
+        long b = 1 + W - (long)(((uintptr_t)(src + 1) / sizeof(REAL)) & (W - 1));            \
+        V prev, cur;                                                                         \
+        if (n < W + 2) {                                                                     \
+            NAME##_short(dst, km, src, kp, cnt, nx, pitch, d);                               \
+            return;                                                                          \
+        }                                                                                    \
+        PS_ZL_VECU(1, V, LOADF, STOREF, ADD, SUB, MUL, DIV, CMPF, BLEND);               \
+        prev = LOADU((M)lanes(b - W, 0, n, W), src + b - W);                                 \
+        cur = LOADU((M)lanes(b, 0, n, W), src + b);                                          \
+        for (; b + 3 * W <= n; b += 2 * W) {                                                 \
+            const V c1 = LOADF(src + b + W), c2 = LOADF(src + b + 2 * W);                    \
+            PS_ZL_CORE(b, (M)~0u, prev, cur, c1, V, M, W, LOADU, STOREU, ADD, SUB, MUL, DIV, \
+                       CMP, BLEND, ALIGNR, CI, CO);                                          \
+            PS_ZL_CORE(b + W, (M)~0u, cur, c1, c2, V, M, W, LOADU, STOREU, ADD, SUB, MUL,    \
+                       DIV, CMP, BLEND, ALIGNR, CI, CO);                                     \
+            prev = c1;                                                                       \
+            cur = c2;                                                                        \
+        }                                                                                    \
+        for (; b + W <= n - 1; b += W)                                                       \
+            PS_ZL_VECU(b, V, LOADF, STOREF, ADD, SUB, MUL, DIV, CMPF, BLEND);           \
+        if (b < n - 1)                                                                       \
+            PS_ZL_VECU(n - 1 - W, V, LOADF, STOREF, ADD, SUB, MUL, DIV, CMPF, BLEND);   \
     }
 
 PS_ZL_ROW(row_zl_p_f32_z, float, __m512, 16, __mmask16, _mm512_setzero_ps, _mm512_set1_ps,
-          _mm512_maskz_loadu_ps, _mm512_mask_storeu_ps, _mm512_add_ps, _mm512_sub_ps,
-          _mm512_mul_ps, _mm512_div_ps, _mm512_mask_cmp_ps_mask, _mm512_mask_blend_ps,
+          _mm512_maskz_loadu_ps, _mm512_mask_storeu_ps, _mm512_loadu_ps, _mm512_storeu_ps,
+          _mm512_add_ps, _mm512_sub_ps, _mm512_mul_ps, _mm512_div_ps, _mm512_mask_cmp_ps_mask,
+          _mm512_cmp_ps_mask, _mm512_mask_blend_ps,
           _mm512_alignr_epi32, _mm512_castps_si512, _mm512_castsi512_ps)
 PS_ZL_ROW(row_zl_p_f64_z, double, __m512d, 8, __mmask8, _mm512_setzero_pd, _mm512_set1_pd,
-          _mm512_maskz_loadu_pd, _mm512_mask_storeu_pd, _mm512_add_pd, _mm512_sub_pd,
-          _mm512_mul_pd, _mm512_div_pd, _mm512_mask_cmp_pd_mask, _mm512_mask_blend_pd,
+          _mm512_maskz_loadu_pd, _mm512_mask_storeu_pd, _mm512_loadu_pd, _mm512_storeu_pd,
+          _mm512_add_pd, _mm512_sub_pd, _mm512_mul_pd, _mm512_div_pd, _mm512_mask_cmp_pd_mask,
+          _mm512_cmp_pd_mask, _mm512_mask_blend_pd,
           _mm512_alignr_epi64, _mm512_castpd_si512, _mm512_castsi512_pd)
 PS_ZL_ROW(row_zl_p_f32_y, float, __m256, 8, __mmask8, _mm256_setzero_ps, _mm256_set1_ps,
-          _mm256_maskz_loadu_ps, _mm256_mask_storeu_ps, _mm256_add_ps, _mm256_sub_ps,
-          _mm256_mul_ps, _mm256_div_ps, _mm256_mask_cmp_ps_mask, _mm256_mask_blend_ps,
+          _mm256_maskz_loadu_ps, _mm256_mask_storeu_ps, _mm256_loadu_ps, _mm256_storeu_ps,
+          _mm256_add_ps, _mm256_sub_ps, _mm256_mul_ps, _mm256_div_ps, _mm256_mask_cmp_ps_mask,
+          _mm256_cmp_ps_mask, _mm256_mask_blend_ps,
           _mm256_alignr_epi32, _mm256_castps_si256, _mm256_castsi256_ps)
 PS_ZL_ROW(row_zl_p_f64_y, double, __m256d, 4, __mmask8, _mm256_setzero_pd, _mm256_set1_pd,
-          _mm256_maskz_loadu_pd, _mm256_mask_storeu_pd, _mm256_add_pd, _mm256_sub_pd,
-          _mm256_mul_pd, _mm256_div_pd, _mm256_mask_cmp_pd_mask, _mm256_mask_blend_pd,
+          _mm256_maskz_loadu_pd, _mm256_mask_storeu_pd, _mm256_loadu_pd, _mm256_storeu_pd,
+          _mm256_add_pd, _mm256_sub_pd, _mm256_mul_pd, _mm256_div_pd, _mm256_mask_cmp_pd_mask,
+          _mm256_cmp_pd_mask, _mm256_mask_blend_pd,
           _mm256_alignr_epi64, _mm256_castpd_si256, _mm256_castsi256_pd)
 
 /* zero-land rows only; everything else comes from the avx2 table */
