@@ -128,8 +128,10 @@ static void tb_tile(const omp_ctx *c, const char *A, char *B, size_t j0, size_t 
                     c->rowp64(d64, (const double *)rm, (const double *)rc, (const double *)rp,
                               nx, pitch, c->cfg.params.scalars[0]);
                 if (l < T) {
-                    /* boundary columns i = 0, nx-1 from A */
-                    const char *a = A + k * planeb + j * rowb;
+                    /* boundary columns i = 0, nx-1: the input row's, which
+                     * are A's (boundary cells never change) and were just
+                     * read by the row kernel (A itself is further away) */
+                    const char *a = rc;
                     if (es == sizeof(float)) {
                         d32[0] = ((const float *)a)[0];
                         d32[nx - 1] = ((const float *)a)[nx - 1];
