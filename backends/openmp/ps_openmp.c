@@ -31,13 +31,14 @@
  * Rows are visited in tiles of jb rows over j (outer), then k, then j inside
  * the tile (three tile-planes in half of L2). PSTENCIL_OPENMP_JBLOCK=N
  * overrides (0 = no tiling); cfg->block[1] too. PSTENCIL_OPENMP_STREAM=1
- * writes rows with non-temporal stores. Exact mode fuses up to 4 steps of
- * one step() call into one sweep (PSTENCIL_OPENMP_TBLOCK, _TJ) and keeps
- * land as +0.0 with a per-cell neighbour count (PSTENCIL_OPENMP_ZERO_LAND=0
- * keeps NaN land); without those variables the steps fused and the tile
- * height come from the tuning cache where `pstencil tune` measured them for
- * this CPU, thread count, grid, precision and row kernels; fast mode and the streaming-store rows take the
- * single-step path with NaN land. docs/performance.md has the measurements
+ * writes rows with non-temporal stores. Exact mode fuses up to 16 steps of
+ * one step() call into one sweep (4, or 8 on AMD, by default:
+ * ps_omp_auto_tblock; PSTENCIL_OPENMP_TBLOCK, _TJ) and keeps land as +0.0
+ * with a per-cell neighbour count (PSTENCIL_OPENMP_ZERO_LAND=0 keeps NaN
+ * land); without those variables the steps fused and the tile height come
+ * from the tuning cache where `pstencil tune` measured them for this CPU,
+ * thread count, grid, precision and row kernels; fast mode and the
+ * streaming-store rows take the single-step path with NaN land. docs/performance.md has the measurements
  * behind each default.
  */
 #include "config.h"

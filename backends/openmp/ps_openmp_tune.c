@@ -131,29 +131,45 @@ int ps_omp_auto_stream(size_t bytes)
 /*
  * Steps fused per sweep in exact mode (see ps_openmp_tblock.c) and the tile
  * height: PSTENCIL_OPENMP_TBLOCK=T (0 = the single-step path) and
- * PSTENCIL_OPENMP_TJ=rows override. Defaults: T = 4, and tiles as tall as
- * possible, up to one per thread, at least 8 rows, while a tile's working
- * set fits in a cache picked by the size of one core's L2 (sysconf):
- *  - an L2 of 1 MiB or more (Intel server cores): 3/5 of that L2, counting
- *    the field's 3 planes (k-1, k, k+1), 3 slots per intermediate level, T
- *    planes of counts and the output plane, each with the tile's halo rows,
- *    at the slots' row pitch (nx rounded up to whole 64-byte lines). On an
- *    AVX-512 Xeon (2 MiB L2) tiles that spilled out of L2 ran 1.2x slower on
- *    the built-in ocean and 1.7x slower on the 42.8 M-cell grid;
- *  - a smaller or unknown L2 (AMD Zen: 512 KiB): 32 MiB / (4 x threads) of
- *    L3 (a Zen 3 CCX's), counting the 3 field planes and 3 slots per
- *    intermediate level; there, tiles sized to fit L2 were slower (more halo
- *    recomputation). The L3 size is not taken from sysconf: on that VM it
- *    reported 256 MiB (the host's), and tiles sized for that were slower.
+ * PSTENCIL_OPENMP_TJ=rows override. Defaults: tiles as tall as possible, up
+ * to one per thread, at least 8 rows, while a tile's working set fits in a
+ * cache, and T by CPU vendor:
+ *  - AMD CPUs (every Zen measured: Zen 3 with 512 KiB of L2, Zen 4 and Zen 5
+ *    with 1 MiB): T = 8, and a share of L3, 32 MiB / (4 x threads) (a CCX's
+ *    L3), counting the 3 field planes and 3 slots per intermediate level. On
+ *    all three `pstencil tune` chose 8-16 fused steps and tiles of this size
+ *    or taller over L2-sized tiles (more halo recomputation for nothing:
+ *    their L3 is fast). The L3 size is not taken from sysconf: in VMs it
+ *    reports the host's (256 and 384 MiB seen), and tiles sized for that
+ *    were slower;
+ *  - other CPUs with an L2 of 1 MiB or more (Intel server cores): T = 4 and
+ *    3/5 of that L2, counting the field's 3 planes (k-1, k, k+1), 3 slots per
+ *    intermediate level, T planes of counts and the output plane, each with
+ *    the tile's halo rows, at the slots' row pitch (nx rounded up to whole
+ *    64-byte lines). On an AVX-512 Xeon (2 MiB L2) tiles that spilled out of
+ *    L2 ran 1.2x slower on the built-in ocean and 1.7x slower on the 42.8
+ *    M-cell grid;
+ *  - anything else (a smaller or unknown L2): T = 4 and the L3 share above.
  * The measurements are in docs/performance.md ("openmp tuning"; "Kernel work
- * on an AVX-512 Xeon").
+ * on an AVX-512 Xeon"; "Round 7").
  */
+static int cpu_is_amd(void)
+{
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+    __builtin_cpu_init();
+    return __builtin_cpu_is("amd");
+#else
+    return 0;
+#endif
+}
+
 int ps_omp_auto_tblock(const ps_grid *g, size_t es, int threads, size_t *tj)
 {
     const char *e = getenv("PSTENCIL_OPENMP_TBLOCK"), *f = getenv("PSTENCIL_OPENMP_TJ");
     size_t l2 = 0, l3 = 32u << 20, nj = g->ny > 2 ? g->ny - 2 : 1, lev, planes, rowb, h, halo;
     size_t th = (size_t)(threads > 0 ? threads : 1), cap;
-    long v = PS_TB_DEFAULT;
+    const int amd = cpu_is_amd();
+    long v = amd ? PS_TB_DEFAULT_AMD : PS_TB_DEFAULT;
     if (e && *e)
         v = strtol(e, NULL, 10);
     if (v < 0)
@@ -172,7 +188,7 @@ int ps_omp_auto_tblock(const ps_grid *g, size_t es, int threads, size_t *tj)
     }
 #endif
     lev = (size_t)(v > 1 ? v - 1 : 0); /* intermediate levels */
-    if (l2 >= (1u << 20)) {
+    if (l2 >= (1u << 20) && !amd) {
         rowb = (g->nx * es + 63) / 64 * 64;
         halo = 2 * lev;
         planes = 3 + 3 * lev + (size_t)(v > 1 ? v : 1) + 1;
