@@ -32,7 +32,7 @@
  * the tile (three tile-planes in half of L2). PSTENCIL_OPENMP_JBLOCK=N
  * overrides (0 = no tiling); cfg->block[1] too. PSTENCIL_OPENMP_STREAM=1
  * writes rows with non-temporal stores. Exact mode fuses up to 16 steps of
- * one step() call into one sweep (4, or 8 on AMD, by default:
+ * one step() call into one sweep (4, or 8-12 on AMD, by default:
  * ps_omp_auto_tblock; PSTENCIL_OPENMP_TBLOCK, _TJ) and keeps land as +0.0
  * with a per-cell neighbour count (PSTENCIL_OPENMP_ZERO_LAND=0 keeps NaN
  * land); without those variables the steps fused and the tile height come

@@ -135,11 +135,14 @@ int ps_omp_auto_stream(size_t bytes)
  * to one per thread, at least 8 rows, while a tile's working set fits in a
  * cache, and T by CPU vendor:
  *  - AMD CPUs (every Zen measured: Zen 3 with 512 KiB of L2, Zen 4 and Zen 5
- *    with 1 MiB): T = 8, and a share of L3, 32 MiB / (4 x threads) (a CCX's
- *    L3), counting the 3 field planes and 3 slots per intermediate level. On
- *    all three `pstencil tune` chose 8-16 fused steps and tiles of this size
- *    or taller over L2-sized tiles (more halo recomputation for nothing:
- *    their L3 is fast). The L3 size is not taken from sysconf: in VMs it
+ *    with 1 MiB): tiles of the rows whose 3 field planes and 3 slots per
+ *    intermediate level fill a share of L3, 32 MiB / (4 x threads) (a CCX's
+ *    L3), and T = 12 where those tiles are at least 64 rows tall (or hold
+ *    all of a thread's rows), else T = 8. On all three `pstencil tune`
+ *    chose 8-16 fused steps and tiles of this size or taller over L2-sized
+ *    tiles (more halo recomputation for nothing: their L3 is fast); 12
+ *    beat 8 on tall tiles (the built-in ocean), 8 beat 12 where 12 leaves
+ *    tiles short (the 42.8 M-cell grid). The L3 size is not taken from sysconf: in VMs it
  *    reports the host's (256 and 384 MiB seen), and tiles sized for that
  *    were slower;
  *  - other CPUs with an L2 of 1 MiB or more (Intel server cores): T = 4 and
@@ -187,20 +190,31 @@ int ps_omp_auto_tblock(const ps_grid *g, size_t es, int threads, size_t *tj)
             l2 = (size_t)s;
     }
 #endif
-    lev = (size_t)(v > 1 ? v - 1 : 0); /* intermediate levels */
-    if (l2 >= (1u << 20) && !amd) {
+    cap = (nj + th - 1) / th;
+    if (amd) {
+        /* rows of a tile whose field planes and slots fill the L3 share */
+        rowb = g->nx * es;
+#define PS_AMD_ROWS(T) (l3 / (4 * th) / ((3 + 3 * (size_t)((T) > 1 ? (T) - 1 : 0)) * (rowb ? rowb : 1)))
+        if (!(e && *e) && PS_AMD_ROWS(PS_TB_TALL_AMD) >= (cap < 64 ? cap : 64))
+            v = PS_TB_TALL_AMD; /* tall tiles: fuse more steps */
+        h = PS_AMD_ROWS(v);
+#undef PS_AMD_ROWS
+        if (h < 8)
+            h = 8;
+    } else if (l2 >= (1u << 20)) {
+        lev = (size_t)(v > 1 ? v - 1 : 0); /* intermediate levels */
         rowb = (g->nx * es + 63) / 64 * 64;
         halo = 2 * lev;
         planes = 3 + 3 * lev + (size_t)(v > 1 ? v : 1) + 1;
         h = l2 / 5 * 3 / (planes * rowb);
         h = h >= halo + 8 ? h - halo : 8;
     } else {
+        lev = (size_t)(v > 1 ? v - 1 : 0);
         rowb = g->nx * es;
         planes = 3 + 3 * lev;
         h = l3 / (4 * th) / (planes * (rowb ? rowb : 1));
         h = h > 2 * (size_t)v + 8 ? h - 2 * (size_t)v : 8;
     }
-    cap = (nj + th - 1) / th;
     *tj = h < cap ? h : cap;
     return (int)v;
 }
