@@ -10,7 +10,10 @@
  *    of land (NaN), isolated cells (0) and 1..6 neighbours;
  *  - cells 0 and nx-1 and the memory around the row are never written;
  *  - no kernel reads outside its rows: each input row block sits against an
- *    inaccessible page (PROT_NONE), once ending at it and once starting at it.
+ *    inaccessible page (PROT_NONE), once ending at it and once starting at it;
+ *  - the block functions (zl_rows: a plane's rows in one call, each array
+ *    with its own pitch, with and without the boundary-column copy) equal
+ *    the same table's row function called row by row.
  * The field-level validation (pstencil validate) covers the same kernels
  * through the backend; this test reaches every row length and alignment,
  * which the vector kernels' head and tail code depend on.
@@ -173,6 +176,70 @@ static double count(void)
 PS_ROWS_CASE(case_f32, float, ps_diffusion7_update_f32, ps_diffusion7_cell_f32)
 PS_ROWS_CASE(case_f64, double, ps_diffusion7_update_f64, ps_diffusion7_cell_f64)
 
+/*
+ * A block of rows (zl_rows, ps_omp_zl_rows) against the same table's row
+ * function called row by row: nrows rows of nx cells, each array with its own
+ * pitch, with and without the boundary-column copy.
+ */
+#define PS_BLOCK_CASE(NAME, REAL, ROWFN, ROWSFN)                                            \
+    static void NAME(const char *isa, ROWFN row, ROWSFN rows, size_t nx, size_t nrows,      \
+                     int bcols)                                                             \
+    {                                                                                       \
+        const size_t dp = nx + 3, mp = nx + 5, cp = nx + 16, pp = nx, np = nx + 1;          \
+        const size_t nsrc = (nrows + 2) * cp + 1, nd = nrows * dp;                          \
+        REAL *km = malloc(nrows * mp * sizeof(REAL)), *kp = malloc(nrows * pp * sizeof(REAL)); \
+        REAL *src = malloc(nsrc * sizeof(REAL)), *cnt = malloc(nrows * np * sizeof(REAL));  \
+        REAL *want = malloc(nd * sizeof(REAL)), *got = malloc(nd * sizeof(REAL));           \
+        const REAL d = (REAL)0.21;                                                          \
+        ps_omp_zl_rows rb;                                                                  \
+        size_t q;                                                                           \
+        for (q = 0; q < nrows * mp; q++)                                                    \
+            km[q] = (REAL)value(1);                                                         \
+        for (q = 0; q < nrows * pp; q++)                                                    \
+            kp[q] = (REAL)value(1);                                                         \
+        for (q = 0; q < nsrc; q++)                                                          \
+            src[q] = (REAL)value(1);                                                        \
+        for (q = 0; q < nrows * np; q++)                                                    \
+            cnt[q] = (REAL)count();                                                         \
+        for (q = 0; q < nd; q++)                                                            \
+            want[q] = got[q] = (REAL)(-555.0 - (double)q);                                  \
+        for (q = 0; q < nrows; q++) {                                                       \
+            REAL *w = want + q * dp, *s = src + (q + 1) * cp + 1;                           \
+            row(w, km + q * mp, s, kp + q * pp, cnt + q * np, nx, cp, d);                   \
+            if (bcols) {                                                                    \
+                w[0] = s[0];                                                                \
+                w[nx - 1] = s[nx - 1];                                                      \
+            }                                                                               \
+        }                                                                                   \
+        rb.dst = got;                                                                       \
+        rb.km = km;                                                                         \
+        rb.src = src + cp + 1;                                                              \
+        rb.kp = kp;                                                                         \
+        rb.cnt = cnt;                                                                       \
+        rb.dpitch = dp;                                                                     \
+        rb.mpitch = mp;                                                                     \
+        rb.cpitch = cp;                                                                     \
+        rb.ppitch = pp;                                                                     \
+        rb.npitch = np;                                                                     \
+        rb.nx = nx;                                                                         \
+        rb.nrows = nrows;                                                                   \
+        rb.bcols = bcols;                                                                   \
+        rows(&rb, d);                                                                       \
+        checks++;                                                                           \
+        if (memcmp(want, got, nd * sizeof(REAL)) && ++failures <= 20)                       \
+            printf("FAIL: %s zl_rows %s nx=%zu nrows=%zu bcols=%d differs from row by row\n", \
+                   isa, #REAL, nx, nrows, bcols);                                           \
+        free(km);                                                                           \
+        free(kp);                                                                           \
+        free(src);                                                                          \
+        free(cnt);                                                                          \
+        free(want);                                                                         \
+        free(got);                                                                          \
+    }
+
+PS_BLOCK_CASE(block_f32, float, rowz_f32_fn, rowsz_f32_fn)
+PS_BLOCK_CASE(block_f64, double, rowz_f64_fn, rowsz_f64_fn)
+
 static void table(const ps_omp_rows *t)
 {
     static const size_t longer[] = {241, 257, 512, 964, 1031};
@@ -193,6 +260,12 @@ static void table(const ps_omp_rows *t)
                 if (t->exact_p64)
                     case_f64(t->isa, "exact_p", (void *)t->exact_p64, 0, nx, pitch, at_end);
             }
+        for (at_end = 0; at_end < 2; at_end++) {
+            if (t->zl_rows32)
+                block_f32(t->isa, t->zl_p32, t->zl_rows32, nx, 1 + nx % 5, at_end);
+            if (t->zl_rows64)
+                block_f64(t->isa, t->zl_p64, t->zl_rows64, nx, 1 + nx % 5, at_end);
+        }
     }
 }
 

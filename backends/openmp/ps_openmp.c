@@ -246,6 +246,8 @@ static int omp_create(const ps_config *cfg, void **out, char *why, size_t whylen
         c->rowp64 = t->exact_p64;
         c->rowz32 = t->zl_p32;
         c->rowz64 = t->zl_p64;
+        c->rowsz32 = t->zl_rows32;
+        c->rowsz64 = t->zl_rows64;
         c->row32 = c->stream ? t->exact_nt32 : t->exact32;
         c->row64 = c->stream ? t->exact_nt64 : t->exact64;
         c->isa = t->isa;
@@ -255,6 +257,8 @@ static int omp_create(const ps_config *cfg, void **out, char *why, size_t whylen
                                                              : &ps_omp_rows_avx512;
             c->rowz32 = z->zl_p32;
             c->rowz64 = z->zl_p64;
+            c->rowsz32 = z->zl_rows32;
+            c->rowsz64 = z->zl_rows64;
             c->isa = z == &ps_omp_rows_avx512 ? "avx512 (zero-land rows), avx2"
                                               : "avx512vl (zero-land rows), avx2";
         }

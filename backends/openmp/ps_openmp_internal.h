@@ -38,6 +38,23 @@ typedef void (*rowz_f64_fn)(double *restrict, const double *restrict, const doub
                             const double *restrict, const double *restrict, size_t, size_t,
                             double);
 
+/**
+ * A block of consecutive rows for the zero-land row kernels (one plane of a
+ * fused sweep's tile): row q of each array starts at its pointer plus q times
+ * its pitch (elements); rows j-1 and j+1 of the centre plane are src -/+
+ * cpitch. Cells 1..nx-2 of every row are computed; with bcols set, cells 0
+ * and nx-1 of each dst row are copied from the same src row.
+ */
+typedef struct ps_omp_zl_rows {
+    void *dst;
+    const void *km, *src, *kp, *cnt;
+    size_t dpitch, mpitch, cpitch, ppitch, npitch;
+    size_t nx, nrows;
+    int bcols;
+} ps_omp_zl_rows;
+typedef void (*rowsz_f32_fn)(const ps_omp_zl_rows *, float);
+typedef void (*rowsz_f64_fn)(const ps_omp_zl_rows *, double);
+
 /** The row kernels of one instruction set (NULL where the variant has none). */
 typedef struct ps_omp_rows {
     const char *isa;                      /* "baseline", "avx2", "avx2+fma" */
@@ -47,6 +64,8 @@ typedef struct ps_omp_rows {
     rowp_f64_fn exact_p64;
     rowz_f32_fn zl_p32;
     rowz_f64_fn zl_p64;
+    rowsz_f32_fn zl_rows32; /* zl_p32 over a block of rows (NULL: row by row) */
+    rowsz_f64_fn zl_rows64;
 } ps_omp_rows;
 
 extern const ps_omp_rows ps_omp_rows_base;
@@ -80,6 +99,8 @@ typedef struct omp_ctx {
     void *cnt;           /* zero-land: per cell neighbour count, or land's NaN */
     rowz_f32_fn rowz32;
     rowz_f64_fn rowz64;
+    rowsz_f32_fn rowsz32; /* NULL: rowz32 row by row */
+    rowsz_f64_fn rowsz64;
     const char *isa;
     char choices[768];         /* what describe() says: rows, tiling and its source */
     char tune_key[512];        /* the tuning cache's key ("": no fused sweep to tune) */

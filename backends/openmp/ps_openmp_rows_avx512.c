@@ -130,9 +130,9 @@ static inline unsigned lanes(long b, long lo, long hi, int w)
             cur = nxt;                                                                       \
         }                                                                                    \
     }                                                                                        \
-    static void NAME(REAL *restrict dst, const REAL *restrict km, const REAL *restrict src,  \
-                     const REAL *restrict kp, const REAL *restrict cnt, size_t nx,            \
-                     size_t pitch, REAL d)                                                   \
+    static inline __attribute__((always_inline)) void NAME(                                  \
+        REAL *restrict dst, const REAL *restrict km, const REAL *restrict src,               \
+        const REAL *restrict kp, const REAL *restrict cnt, size_t nx, size_t pitch, REAL d)  \
     {                                                                                        \
         const REAL *jm = src - pitch, *jp = src + pitch;                                     \
         const long n = (long)nx;                                                             \
@@ -144,7 +144,7 @@ static inline unsigned lanes(long b, long lo, long hi, int w)
             NAME##_short(dst, km, src, kp, cnt, nx, pitch, d);                               \
             return;                                                                          \
         }                                                                                    \
-        PS_ZL_VECU(1, V, LOADF, STOREF, ADD, SUB, MUL, DIV, CMPF, BLEND);               \
+        PS_ZL_VECU(1, V, LOADF, STOREF, ADD, SUB, MUL, DIV, CMPF, BLEND);                    \
         prev = LOADU((M)lanes(b - W, 0, n, W), src + b - W);                                 \
         cur = LOADU((M)lanes(b, 0, n, W), src + b);                                          \
         for (; b + 3 * W <= n; b += 2 * W) {                                                 \
@@ -157,9 +157,29 @@ static inline unsigned lanes(long b, long lo, long hi, int w)
             cur = c2;                                                                        \
         }                                                                                    \
         for (; b + W <= n - 1; b += W)                                                       \
-            PS_ZL_VECU(b, V, LOADF, STOREF, ADD, SUB, MUL, DIV, CMPF, BLEND);           \
+            PS_ZL_VECU(b, V, LOADF, STOREF, ADD, SUB, MUL, DIV, CMPF, BLEND);                \
         if (b < n - 1)                                                                       \
-            PS_ZL_VECU(n - 1 - W, V, LOADF, STOREF, ADD, SUB, MUL, DIV, CMPF, BLEND);   \
+            PS_ZL_VECU(n - 1 - W, V, LOADF, STOREF, ADD, SUB, MUL, DIV, CMPF, BLEND);        \
+    }                                                                                        \
+    /* a block of rows (ps_omp_zl_rows): one call per plane of a tile */                     \
+    static void NAME##_rows(const ps_omp_zl_rows *rb, REAL d)                                \
+    {                                                                                        \
+        REAL *dst = rb->dst;                                                                 \
+        const REAL *km = rb->km, *src = rb->src, *kp = rb->kp, *cnt = rb->cnt;               \
+        const size_t nx = rb->nx, cp = rb->cpitch;                                           \
+        size_t q;                                                                            \
+        for (q = 0; q < rb->nrows; q++) {                                                    \
+            NAME(dst, km, src, kp, cnt, nx, cp, d);                                          \
+            if (rb->bcols) {                                                                 \
+                dst[0] = src[0];                                                             \
+                dst[nx - 1] = src[nx - 1];                                                   \
+            }                                                                                \
+            dst += rb->dpitch;                                                               \
+            km += rb->mpitch;                                                                \
+            src += cp;                                                                       \
+            kp += rb->ppitch;                                                                \
+            cnt += rb->npitch;                                                               \
+        }                                                                                    \
     }
 
 PS_ZL_ROW(row_zl_p_f32_z, float, __m512, 16, __mmask16, _mm512_setzero_ps, _mm512_set1_ps,
@@ -188,10 +208,14 @@ const ps_omp_rows ps_omp_rows_avx512 = {
     .isa = "avx512",
     .zl_p32 = row_zl_p_f32_z,
     .zl_p64 = row_zl_p_f64_z,
+    .zl_rows32 = row_zl_p_f32_z_rows,
+    .zl_rows64 = row_zl_p_f64_z_rows,
 };
 /* the same rows on 256-bit vectors (AVX-512VL), no 512-bit instructions */
 const ps_omp_rows ps_omp_rows_avx512vl = {
     .isa = "avx512vl",
     .zl_p32 = row_zl_p_f32_y,
     .zl_p64 = row_zl_p_f64_y,
+    .zl_rows32 = row_zl_p_f32_y_rows,
+    .zl_rows64 = row_zl_p_f64_y_rows,
 };

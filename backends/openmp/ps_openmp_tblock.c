@@ -105,6 +105,29 @@ static void tb_tile(const omp_ctx *c, const char *A, char *B, size_t j0, size_t 
                 if (hi[l] == ny)
                     memcpy(dp + (ny - 1 - dlo) * dpb, a + (ny - 1) * rowb, rowb);
             }
+            if (c->zl && r1 > r0 &&
+                (es == sizeof(float) ? c->rowsz32 != NULL : c->rowsz64 != NULL)) {
+                /* the plane's rows in one call (no per-row call overhead) */
+                ps_omp_zl_rows rb;
+                rb.dst = dp + (r0 - dlo) * dpb;
+                rb.km = sm + (r0 - mlo) * mpb;
+                rb.src = sc + (r0 - clo) * cpb;
+                rb.kp = sp + (r0 - plo) * ppb;
+                rb.cnt = (const char *)c->cnt + k * planeb + r0 * rowb;
+                rb.dpitch = dpb / es;
+                rb.mpitch = mpb / es;
+                rb.cpitch = cpb / es;
+                rb.ppitch = ppb / es;
+                rb.npitch = nx;
+                rb.nx = nx;
+                rb.nrows = r1 - r0;
+                rb.bcols = l < T;
+                if (es == sizeof(float))
+                    c->rowsz32(&rb, (float)c->cfg.params.scalars[0]);
+                else
+                    c->rowsz64(&rb, c->cfg.params.scalars[0]);
+                continue;
+            }
             for (j = r0; j < r1; j++) {
                 float *d32 = (float *)(dp + (j - dlo) * dpb);
                 double *d64 = (double *)(dp + (j - dlo) * dpb);
