@@ -12,8 +12,9 @@
  *  - no kernel reads outside its rows: each input row block sits against an
  *    inaccessible page (PROT_NONE), once ending at it and once starting at it;
  *  - the block functions (zl_rows: a plane's rows in one call, each array
- *    with its own pitch, with and without the boundary-column copy) equal
- *    the same table's row function called row by row.
+ *    with its own pitch, with and without the boundary-column copy, counts
+ *    as REAL or as bytes) equal the same table's row function called row by
+ *    row.
  * The field-level validation (pstencil validate) covers the same kernels
  * through the backend; this test reaches every row length and alignment,
  * which the vector kernels' head and tail code depend on.
@@ -183,13 +184,14 @@ PS_ROWS_CASE(case_f64, double, ps_diffusion7_update_f64, ps_diffusion7_cell_f64)
  */
 #define PS_BLOCK_CASE(NAME, REAL, ROWFN, ROWSFN)                                            \
     static void NAME(const char *isa, ROWFN row, ROWSFN rows, size_t nx, size_t nrows,      \
-                     int bcols)                                                             \
+                     int bcols, int bytes)                                                  \
     {                                                                                       \
         const size_t dp = nx + 3, mp = nx + 5, cp = nx + 16, pp = nx, np = nx + 1;          \
         const size_t nsrc = (nrows + 2) * cp + 1, nd = nrows * dp;                          \
         REAL *km = malloc(nrows * mp * sizeof(REAL)), *kp = malloc(nrows * pp * sizeof(REAL)); \
         REAL *src = malloc(nsrc * sizeof(REAL)), *cnt = malloc(nrows * np * sizeof(REAL));  \
         REAL *want = malloc(nd * sizeof(REAL)), *got = malloc(nd * sizeof(REAL));           \
+        unsigned char *cnt8 = malloc(nrows * np);                                           \
         const REAL d = (REAL)0.21;                                                          \
         ps_omp_zl_rows rb;                                                                  \
         size_t q;                                                                           \
@@ -199,8 +201,10 @@ PS_ROWS_CASE(case_f64, double, ps_diffusion7_update_f64, ps_diffusion7_cell_f64)
             kp[q] = (REAL)value(1);                                                         \
         for (q = 0; q < nsrc; q++)                                                          \
             src[q] = (REAL)value(1);                                                        \
-        for (q = 0; q < nrows * np; q++)                                                    \
+        for (q = 0; q < nrows * np; q++) {                                                  \
             cnt[q] = (REAL)count();                                                         \
+            cnt8[q] = cnt[q] > (REAL)0 ? (unsigned char)cnt[q] : 0;                         \
+        }                                                                                   \
         for (q = 0; q < nd; q++)                                                            \
             want[q] = got[q] = (REAL)(-555.0 - (double)q);                                  \
         for (q = 0; q < nrows; q++) {                                                       \
@@ -216,6 +220,7 @@ PS_ROWS_CASE(case_f64, double, ps_diffusion7_update_f64, ps_diffusion7_cell_f64)
         rb.src = src + cp + 1;                                                              \
         rb.kp = kp;                                                                         \
         rb.cnt = cnt;                                                                       \
+        rb.cnt8 = bytes ? cnt8 : NULL;                                                      \
         rb.dpitch = dp;                                                                     \
         rb.mpitch = mp;                                                                     \
         rb.cpitch = cp;                                                                     \
@@ -227,14 +232,15 @@ PS_ROWS_CASE(case_f64, double, ps_diffusion7_update_f64, ps_diffusion7_cell_f64)
         rows(&rb, d);                                                                       \
         checks++;                                                                           \
         if (memcmp(want, got, nd * sizeof(REAL)) && ++failures <= 20)                       \
-            printf("FAIL: %s zl_rows %s nx=%zu nrows=%zu bcols=%d differs from row by row\n", \
-                   isa, #REAL, nx, nrows, bcols);                                           \
+            printf("FAIL: %s zl_rows %s nx=%zu nrows=%zu bcols=%d counts as %s differs from "  \
+                   "row by row\n", isa, #REAL, nx, nrows, bcols, bytes ? "bytes" : #REAL);   \
         free(km);                                                                           \
         free(kp);                                                                           \
         free(src);                                                                          \
         free(cnt);                                                                          \
         free(want);                                                                         \
         free(got);                                                                          \
+        free(cnt8);                                                                         \
     }
 
 PS_BLOCK_CASE(block_f32, float, rowz_f32_fn, rowsz_f32_fn)
@@ -260,11 +266,13 @@ static void table(const ps_omp_rows *t)
                 if (t->exact_p64)
                     case_f64(t->isa, "exact_p", (void *)t->exact_p64, 0, nx, pitch, at_end);
             }
-        for (at_end = 0; at_end < 2; at_end++) {
+        for (at_end = 0; at_end < 4; at_end++) { /* bcols x counts as bytes */
             if (t->zl_rows32)
-                block_f32(t->isa, t->zl_p32, t->zl_rows32, nx, 1 + nx % 5, at_end);
+                block_f32(t->isa, t->zl_p32, t->zl_rows32, nx, 1 + nx % 5, at_end & 1,
+                          at_end >> 1);
             if (t->zl_rows64)
-                block_f64(t->isa, t->zl_p64, t->zl_rows64, nx, 1 + nx % 5, at_end);
+                block_f64(t->isa, t->zl_p64, t->zl_rows64, nx, 1 + nx % 5, at_end & 1,
+                          at_end >> 1);
         }
     }
 }

@@ -255,10 +255,15 @@ static int omp_create(const ps_config *cfg, void **out, char *why, size_t whylen
         if (c->zl && ps_omp_use_avx512()) {
             const ps_omp_rows *z = ps_omp_use_avx512() == 2 ? &ps_omp_rows_avx512vl
                                                              : &ps_omp_rows_avx512;
+            const size_t al8 = (bytes / c->es + 63) & ~(size_t)63;
             c->rowz32 = z->zl_p32;
             c->rowz64 = z->zl_p64;
             c->rowsz32 = z->zl_rows32;
             c->rowsz64 = z->zl_rows64;
+            c->cnt8 = aligned_alloc(64, al8 < 64 ? 64 : al8);
+            if (!c->cnt8)
+                goto nomem;
+            c->cnt8_stale = 1;
             c->isa = z == &ps_omp_rows_avx512 ? "avx512 (zero-land rows), avx2"
                                               : "avx512vl (zero-land rows), avx2";
         }
@@ -315,6 +320,7 @@ static int omp_upload_pitched(void *vc, const void *host, size_t rp, size_t pp,
                  "do not hold the region's rows of %zu-byte cells", rp, pp, es);
         return PS_EINVAL;
     }
+    c->cnt8_stale = 1; /* zero-land counts may change */
     if (is_whole(&c->g, r)) {
         fill_both(c, host, pp / es, rp / es);
         return PS_OK;
@@ -473,6 +479,7 @@ static void omp_destroy(void *vc)
     free(c->cur);
     free(c->next);
     free(c->cnt);
+    free(c->cnt8);
     free(c->params);
     free(c);
 }

@@ -43,11 +43,15 @@ typedef void (*rowz_f64_fn)(double *restrict, const double *restrict, const doub
  * fused sweep's tile): row q of each array starts at its pointer plus q times
  * its pitch (elements); rows j-1 and j+1 of the centre plane are src -/+
  * cpitch. Cells 1..nx-2 of every row are computed; with bcols set, cells 0
- * and nx-1 of each dst row are copied from the same src row.
+ * and nx-1 of each dst row are copied from the same src row. cnt8, when not
+ * NULL, holds the same counts as bytes (npitch apart too): a quarter of the
+ * traffic of cnt, which the kernels then read only for rows too short for
+ * their vectors.
  */
 typedef struct ps_omp_zl_rows {
     void *dst;
     const void *km, *src, *kp, *cnt;
+    const unsigned char *cnt8;
     size_t dpitch, mpitch, cpitch, ppitch, npitch;
     size_t nx, nrows;
     int bcols;
@@ -101,6 +105,8 @@ typedef struct omp_ctx {
     rowz_f64_fn rowz64;
     rowsz_f32_fn rowsz32; /* NULL: rowz32 row by row */
     rowsz_f64_fn rowsz64;
+    unsigned char *cnt8;  /* with rowsz: the counts of cnt as bytes (0 for land) */
+    int cnt8_stale;       /* cnt changed since cnt8 was made */
     const char *isa;
     char choices[768];         /* what describe() says: rows, tiling and its source */
     char tune_key[512];        /* the tuning cache's key ("": no fused sweep to tune) */
@@ -164,6 +170,8 @@ int ps_omp_zl_bad(const omp_ctx *c, const void *h, size_t len);
 void ps_omp_zl_copy_out(const omp_ctx *c, void *host, size_t box_off, size_t len);
 void ps_omp_zl_leave(omp_ctx *c);
 void ps_omp_zl_region(omp_ctx *c, const ps_region *r);
+/* cnt8 from cnt where it is stale (before a fused sweep) */
+void ps_omp_zl_cnt8(omp_ctx *c);
 
 /* ps_openmp_tblock.c: several steps fused into one sweep */
 int ps_omp_step_tblock(omp_ctx *c, long nsteps);

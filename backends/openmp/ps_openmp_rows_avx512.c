@@ -33,6 +33,7 @@
 
 #include <immintrin.h>
 #include <stdint.h>
+#include <string.h>
 
 /* lanes l (0 <= l < W) with lo <= b + l < hi, as a bit mask */
 static inline unsigned lanes(long b, long lo, long hi, int w)
@@ -48,9 +49,10 @@ static inline unsigned lanes(long b, long lo, long hi, int w)
 }
 
 /* one vector of cells B..B+W-1 from the centre vectors P (cells B-W..B-1),
- * C (B..B+W-1) and N (B+W..B+2W-1): SM the cells written */
+ * C (B..B+W-1) and N (B+W..B+2W-1): SM the cells written; CNT(mask, B) loads
+ * the counts of cells B.. as a vector */
 #define PS_ZL_CORE(B, SM, P, C, N, V, M, W, LOADU, STOREU, ADD, SUB, MUL, DIV, CMP, BLEND,   \
-                   ALIGNR, CI, CO)                                                           \
+                   ALIGNR, CI, CO, CNT)                                                      \
     do {                                                                                     \
         const M sm = (SM);                                                                   \
         const V im = CO(ALIGNR(CI(C), CI(P), W - 1));                                        \
@@ -62,7 +64,7 @@ static inline unsigned lanes(long b, long lo, long hi, int w)
         s = ADD(s, LOADU(sm, jp + (B)));                                                     \
         s = ADD(s, im);                                                                      \
         s = ADD(s, ip);                                                                      \
-        cn = LOADU(sm, cnt + (B));                                                           \
+        cn = CNT(sm, B);                                                                     \
         t1 = MUL(cn, C);                                                                     \
         t2 = SUB(s, t1);                                                                     \
         t3 = MUL(vd, t2);                                                                    \
@@ -74,7 +76,7 @@ static inline unsigned lanes(long b, long lo, long hi, int w)
 
 /* one vector of cells B..B+W-1 anywhere inside the row (1 <= B, B+W <= n-1):
  * the centre and both shifted neighbours loaded from memory, no masks */
-#define PS_ZL_VECU(B, V, LOADF, STOREF, ADD, SUB, MUL, DIV, CMPF, BLEND)                   \
+#define PS_ZL_VECU(B, V, M, LOADF, STOREF, ADD, SUB, MUL, DIV, CMPF, BLEND, CNT)            \
     do {                                                                                     \
         const V c = LOADF(src + (B));                                                        \
         V s = ADD(z, LOADF(km + (B))), cn, t1, t2, t3, t4, r;                                \
@@ -83,7 +85,7 @@ static inline unsigned lanes(long b, long lo, long hi, int w)
         s = ADD(s, LOADF(jp + (B)));                                                         \
         s = ADD(s, LOADF(src + (B) - 1));                                                    \
         s = ADD(s, LOADF(src + (B) + 1));                                                    \
-        cn = LOADF(cnt + (B));                                                               \
+        cn = CNT((M)~0u, B);                                                                 \
         t1 = MUL(cn, c);                                                                     \
         t2 = SUB(s, t1);                                                                     \
         t3 = MUL(vd, t2);                                                                    \
@@ -107,8 +109,46 @@ static inline unsigned lanes(long b, long lo, long hi, int w)
  * before it are masked. LOADF/STOREF/CMPF are the unmasked intrinsics.
  * Shorter rows: masked vectors.
  */
+/* the row function FN for rows of at least W + 2 cells (shorter ones: SHORT),
+ * counts loaded by CNT (see PS_ZL_ROW) */
+#define PS_ZL_LONG(FN, REAL, V, W, M, SETZERO, SET1, LOADU, STOREU, LOADF, STOREF, ADD, SUB, \
+                   MUL, DIV, CMP, CMPF, BLEND, ALIGNR, CI, CO, CNT, SHORT)                   \
+    static inline __attribute__((always_inline)) void FN(                                    \
+        REAL *restrict dst, const REAL *restrict km, const REAL *restrict src,               \
+        const REAL *restrict kp, const REAL *restrict cnt,                                   \
+        const unsigned char *restrict cnt8, size_t nx, size_t pitch, REAL d)                 \
+    {                                                                                        \
+        const REAL *jm = src - pitch, *jp = src + pitch;                                     \
+        const long n = (long)nx;                                                             \
+        const V vd = SET1(d), z = SETZERO();                                                 \
+        /* the first aligned vector after cell 1 (1 < b <= W + 1) */                         \
+        long b = 1 + W - (long)(((uintptr_t)(src + 1) / sizeof(REAL)) & (W - 1));            \
+        V prev, cur;                                                                         \
+        if (n < W + 2) {                                                                     \
+            SHORT(dst, km, src, kp, cnt, nx, pitch, d);                                      \
+            return;                                                                          \
+        }                                                                                    \
+        PS_ZL_VECU(1, V, M, LOADF, STOREF, ADD, SUB, MUL, DIV, CMPF, BLEND, CNT);            \
+        prev = LOADU((M)lanes(b - W, 0, n, W), src + b - W);                                 \
+        cur = LOADU((M)lanes(b, 0, n, W), src + b);                                          \
+        for (; b + 3 * W <= n; b += 2 * W) {                                                 \
+            const V c1 = LOADF(src + b + W), c2 = LOADF(src + b + 2 * W);                    \
+            PS_ZL_CORE(b, (M)~0u, prev, cur, c1, V, M, W, LOADU, STOREU, ADD, SUB, MUL, DIV, \
+                       CMP, BLEND, ALIGNR, CI, CO, CNT);                                     \
+            PS_ZL_CORE(b + W, (M)~0u, cur, c1, c2, V, M, W, LOADU, STOREU, ADD, SUB, MUL,    \
+                       DIV, CMP, BLEND, ALIGNR, CI, CO, CNT);                                \
+            prev = c1;                                                                       \
+            cur = c2;                                                                        \
+        }                                                                                    \
+        for (; b + W <= n - 1; b += W)                                                       \
+            PS_ZL_VECU(b, V, M, LOADF, STOREF, ADD, SUB, MUL, DIV, CMPF, BLEND, CNT);        \
+        if (b < n - 1)                                                                       \
+            PS_ZL_VECU(n - 1 - W, V, M, LOADF, STOREF, ADD, SUB, MUL, DIV, CMPF, BLEND,      \
+                       CNT);                                                                 \
+    }
+
 #define PS_ZL_ROW(NAME, REAL, V, W, M, SETZERO, SET1, LOADU, STOREU, LOADF, STOREF, ADD, SUB, \
-                  MUL, DIV, CMP, CMPF, BLEND, ALIGNR, CI, CO)                                \
+                  MUL, DIV, CMP, CMPF, BLEND, ALIGNR, CI, CO, CNTF, CNTB)                    \
     /* rows shorter than W + 2 cells (kept out of line: the long rows' code      \
      * then keeps more pointers in registers) */                                             \
     static __attribute__((noinline)) void NAME##_short(                                     \
@@ -125,51 +165,36 @@ static inline unsigned lanes(long b, long lo, long hi, int w)
         for (; b < n - 1; b += W) {                                                          \
             const V nxt = LOADU((M)lanes(b + W, 0, n, W), src + b + W);                      \
             PS_ZL_CORE(b, (M)lanes(b, 1, n - 1, W), prev, cur, nxt, V, M, W, LOADU, STOREU,  \
-                       ADD, SUB, MUL, DIV, CMP, BLEND, ALIGNR, CI, CO);                      \
+                       ADD, SUB, MUL, DIV, CMP, BLEND, ALIGNR, CI, CO, CNTF);                \
             prev = cur;                                                                      \
             cur = nxt;                                                                       \
         }                                                                                    \
     }                                                                                        \
-    static inline __attribute__((always_inline)) void NAME(                                  \
-        REAL *restrict dst, const REAL *restrict km, const REAL *restrict src,               \
-        const REAL *restrict kp, const REAL *restrict cnt, size_t nx, size_t pitch, REAL d)  \
+    PS_ZL_LONG(NAME##_f, REAL, V, W, M, SETZERO, SET1, LOADU, STOREU, LOADF, STOREF, ADD, SUB, \
+               MUL, DIV, CMP, CMPF, BLEND, ALIGNR, CI, CO, CNTF, NAME##_short)               \
+    PS_ZL_LONG(NAME##_b, REAL, V, W, M, SETZERO, SET1, LOADU, STOREU, LOADF, STOREF, ADD, SUB, \
+               MUL, DIV, CMP, CMPF, BLEND, ALIGNR, CI, CO, CNTB, NAME##_short)               \
+    /* the table's row function: counts as REAL */                                           \
+    static void NAME(REAL *restrict dst, const REAL *restrict km, const REAL *restrict src,  \
+                     const REAL *restrict kp, const REAL *restrict cnt, size_t nx,            \
+                     size_t pitch, REAL d)                                                   \
     {                                                                                        \
-        const REAL *jm = src - pitch, *jp = src + pitch;                                     \
-        const long n = (long)nx;                                                             \
-        const V vd = SET1(d), z = SETZERO();                                                 \
-        /* the first aligned vector after cell 1 (1 < b <= W + 1) */                         \
-        long b = 1 + W - (long)(((uintptr_t)(src + 1) / sizeof(REAL)) & (W - 1));            \
-        V prev, cur;                                                                         \
-        if (n < W + 2) {                                                                     \
-            NAME##_short(dst, km, src, kp, cnt, nx, pitch, d);                               \
-            return;                                                                          \
-        }                                                                                    \
-        PS_ZL_VECU(1, V, LOADF, STOREF, ADD, SUB, MUL, DIV, CMPF, BLEND);                    \
-        prev = LOADU((M)lanes(b - W, 0, n, W), src + b - W);                                 \
-        cur = LOADU((M)lanes(b, 0, n, W), src + b);                                          \
-        for (; b + 3 * W <= n; b += 2 * W) {                                                 \
-            const V c1 = LOADF(src + b + W), c2 = LOADF(src + b + 2 * W);                    \
-            PS_ZL_CORE(b, (M)~0u, prev, cur, c1, V, M, W, LOADU, STOREU, ADD, SUB, MUL, DIV, \
-                       CMP, BLEND, ALIGNR, CI, CO);                                          \
-            PS_ZL_CORE(b + W, (M)~0u, cur, c1, c2, V, M, W, LOADU, STOREU, ADD, SUB, MUL,    \
-                       DIV, CMP, BLEND, ALIGNR, CI, CO);                                     \
-            prev = c1;                                                                       \
-            cur = c2;                                                                        \
-        }                                                                                    \
-        for (; b + W <= n - 1; b += W)                                                       \
-            PS_ZL_VECU(b, V, LOADF, STOREF, ADD, SUB, MUL, DIV, CMPF, BLEND);                \
-        if (b < n - 1)                                                                       \
-            PS_ZL_VECU(n - 1 - W, V, LOADF, STOREF, ADD, SUB, MUL, DIV, CMPF, BLEND);        \
+        NAME##_f(dst, km, src, kp, cnt, NULL, nx, pitch, d);                                 \
     }                                                                                        \
-    /* a block of rows (ps_omp_zl_rows): one call per plane of a tile */                     \
+    /* a block of rows (ps_omp_zl_rows): one call per plane of a tile, counts   \
+     * as bytes (cnt8) where the rows are long enough, else as REAL */                      \
     static void NAME##_rows(const ps_omp_zl_rows *rb, REAL d)                                \
     {                                                                                        \
         REAL *dst = rb->dst;                                                                 \
         const REAL *km = rb->km, *src = rb->src, *kp = rb->kp, *cnt = rb->cnt;               \
+        const unsigned char *cnt8 = rb->cnt8;                                                \
         const size_t nx = rb->nx, cp = rb->cpitch;                                           \
         size_t q;                                                                            \
         for (q = 0; q < rb->nrows; q++) {                                                    \
-            NAME(dst, km, src, kp, cnt, nx, cp, d);                                          \
+            if (cnt8)                                                                        \
+                NAME##_b(dst, km, src, kp, cnt, cnt8, nx, cp, d);                            \
+            else                                                                             \
+                NAME##_f(dst, km, src, kp, cnt, NULL, nx, cp, d);                            \
             if (rb->bcols) {                                                                 \
                 dst[0] = src[0];                                                             \
                 dst[nx - 1] = src[nx - 1];                                                   \
@@ -179,29 +204,60 @@ static inline unsigned lanes(long b, long lo, long hi, int w)
             src += cp;                                                                       \
             kp += rb->ppitch;                                                                \
             cnt += rb->npitch;                                                               \
+            if (cnt8)                                                                        \
+                cnt8 += rb->npitch;                                                          \
         }                                                                                    \
     }
+
+/*
+ * Count loaders CNT(mask, B) for cells B..B+W-1: as REAL (masked: the short
+ * rows), or as bytes (cnt8, only in the unmasked long-row code: every lane in
+ * the row) converted exactly to REAL (integers 0..6).
+ */
+#define PS_CNTF_F32_Z(m, b) _mm512_maskz_loadu_ps((m), cnt + (b))
+#define PS_CNTB_F32_Z(m, b)                                                                 \
+    _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(cnt8 + (b)))))
+#define PS_CNTF_F64_Z(m, b) _mm512_maskz_loadu_pd((m), cnt + (b))
+#define PS_CNTB_F64_Z(m, b)                                                                 \
+    _mm512_cvtepi32_pd(_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(cnt8 + (b)))))
+#define PS_CNTF_F32_Y(m, b) _mm256_maskz_loadu_ps((m), cnt + (b))
+#define PS_CNTB_F32_Y(m, b)                                                                 \
+    _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(cnt8 + (b)))))
+#define PS_CNTF_F64_Y(m, b) _mm256_maskz_loadu_pd((m), cnt + (b))
+#define PS_CNTB_F64_Y(m, b) _mm256_cvtepi32_pd(_mm_cvtepu8_epi32(load4(cnt8 + (b))))
+
+/* four bytes into the low lane of a vector */
+static inline __m128i load4(const unsigned char *p)
+{
+    int v;
+    memcpy(&v, p, sizeof v);
+    return _mm_cvtsi32_si128(v);
+}
 
 PS_ZL_ROW(row_zl_p_f32_z, float, __m512, 16, __mmask16, _mm512_setzero_ps, _mm512_set1_ps,
           _mm512_maskz_loadu_ps, _mm512_mask_storeu_ps, _mm512_loadu_ps, _mm512_storeu_ps,
           _mm512_add_ps, _mm512_sub_ps, _mm512_mul_ps, _mm512_div_ps, _mm512_mask_cmp_ps_mask,
           _mm512_cmp_ps_mask, _mm512_mask_blend_ps,
-          _mm512_alignr_epi32, _mm512_castps_si512, _mm512_castsi512_ps)
+          _mm512_alignr_epi32, _mm512_castps_si512, _mm512_castsi512_ps, PS_CNTF_F32_Z,
+          PS_CNTB_F32_Z)
 PS_ZL_ROW(row_zl_p_f64_z, double, __m512d, 8, __mmask8, _mm512_setzero_pd, _mm512_set1_pd,
           _mm512_maskz_loadu_pd, _mm512_mask_storeu_pd, _mm512_loadu_pd, _mm512_storeu_pd,
           _mm512_add_pd, _mm512_sub_pd, _mm512_mul_pd, _mm512_div_pd, _mm512_mask_cmp_pd_mask,
           _mm512_cmp_pd_mask, _mm512_mask_blend_pd,
-          _mm512_alignr_epi64, _mm512_castpd_si512, _mm512_castsi512_pd)
+          _mm512_alignr_epi64, _mm512_castpd_si512, _mm512_castsi512_pd, PS_CNTF_F64_Z,
+          PS_CNTB_F64_Z)
 PS_ZL_ROW(row_zl_p_f32_y, float, __m256, 8, __mmask8, _mm256_setzero_ps, _mm256_set1_ps,
           _mm256_maskz_loadu_ps, _mm256_mask_storeu_ps, _mm256_loadu_ps, _mm256_storeu_ps,
           _mm256_add_ps, _mm256_sub_ps, _mm256_mul_ps, _mm256_div_ps, _mm256_mask_cmp_ps_mask,
           _mm256_cmp_ps_mask, _mm256_mask_blend_ps,
-          _mm256_alignr_epi32, _mm256_castps_si256, _mm256_castsi256_ps)
+          _mm256_alignr_epi32, _mm256_castps_si256, _mm256_castsi256_ps, PS_CNTF_F32_Y,
+          PS_CNTB_F32_Y)
 PS_ZL_ROW(row_zl_p_f64_y, double, __m256d, 4, __mmask8, _mm256_setzero_pd, _mm256_set1_pd,
           _mm256_maskz_loadu_pd, _mm256_mask_storeu_pd, _mm256_loadu_pd, _mm256_storeu_pd,
           _mm256_add_pd, _mm256_sub_pd, _mm256_mul_pd, _mm256_div_pd, _mm256_mask_cmp_pd_mask,
           _mm256_cmp_pd_mask, _mm256_mask_blend_pd,
-          _mm256_alignr_epi64, _mm256_castpd_si256, _mm256_castsi256_pd)
+          _mm256_alignr_epi64, _mm256_castpd_si256, _mm256_castsi256_pd, PS_CNTF_F64_Y,
+          PS_CNTB_F64_Y)
 
 /* zero-land rows only; everything else comes from the avx2 table */
 const ps_omp_rows ps_omp_rows_avx512 = {

@@ -114,6 +114,7 @@ static void tb_tile(const omp_ctx *c, const char *A, char *B, size_t j0, size_t 
                 rb.src = sc + (r0 - clo) * cpb;
                 rb.kp = sp + (r0 - plo) * ppb;
                 rb.cnt = (const char *)c->cnt + k * planeb + r0 * rowb;
+                rb.cnt8 = c->cnt8 ? c->cnt8 + (k * ny + r0) * nx : NULL;
                 rb.dpitch = dpb / es;
                 rb.mpitch = mpb / es;
                 rb.cpitch = cpb / es;
@@ -212,6 +213,7 @@ int ps_omp_step_tblock(omp_ctx *c, long nsteps)
     size_t line = 64 / c->es, spitch = (c->g.nx + line - 1) / line * line;
     size_t need = (size_t)(T > 1 ? T - 1 : 1) * 3 * slot_rows * spitch * c->es;
     long done;
+    ps_omp_zl_cnt8(c);
     if (tb_scratch(c, need)) {
         snprintf(c->err, sizeof c->err, "step: cannot allocate %d x %zu bytes of scratch",
                  c->threads, need);

@@ -192,6 +192,34 @@ void ps_omp_zl_leave(omp_ctx *c)
     c->zl = 0;
     free(c->cnt);
     c->cnt = NULL;
+    free(c->cnt8);
+    c->cnt8 = NULL;
+}
+
+/*
+ * The byte copy of the counts the AVX-512 block rows read (ps_omp_zl_rows):
+ * a count 1..6 where cnt holds one, 0 where it holds 0 (isolated, box faces)
+ * or a NaN (land). Remade from cnt before a fused sweep whenever an upload
+ * may have changed cnt (omp_upload_pitched marks it stale).
+ */
+void ps_omp_zl_cnt8(omp_ctx *c)
+{
+    const long n = (long)(c->g.nz * c->g.ny * c->g.nx);
+    long i;
+    if (!c->zl || !c->cnt8 || !c->cnt8_stale)
+        return;
+    if (c->es == sizeof(float)) {
+        const float *f = c->cnt;
+#pragma omp parallel for schedule(static) num_threads(c->threads)
+        for (i = 0; i < n; i++)
+            c->cnt8[i] = f[i] > 0.0f ? (unsigned char)f[i] : 0;
+    } else {
+        const double *f = c->cnt;
+#pragma omp parallel for schedule(static) num_threads(c->threads)
+        for (i = 0; i < n; i++)
+            c->cnt8[i] = f[i] > 0.0 ? (unsigned char)f[i] : 0;
+    }
+    c->cnt8_stale = 0;
 }
 
 /*
