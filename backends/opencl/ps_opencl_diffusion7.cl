@@ -158,6 +158,69 @@ __kernel void ps_fast_diffusion7_row(PS_FAST_D7_ARGS)
         o[nx - 1] = r[nx - 1];                                                           \
     } while (0)
 
+/*
+ * PS_ZL_ROWV: PS_ZL_ROW on explicit vectors of PS_VW cells (16 float32 or 8
+ * float64: one AVX-512 register on a CPU device), so the compiler need not
+ * find the vectorisation itself: every lane computes PS_ZL_ROW's operations
+ * in its order (the sum from +0.0 in the contract's order, t1 = n*c, t2 = s -
+ * t1, t3 = D*t2, t4 = t3/n, c + t4, kept where n > 0; FP_CONTRACT is off and
+ * the division correctly rounded), so the bits are PS_ZL_ROW's. The row is
+ * covered by whole vectors, the last one moved back to end at cell nx-2
+ * (overlapped cells are recomputed from the same inputs: o is never an
+ * input); rows with fewer than PS_VW interior cells take PS_ZL_ROW. Not
+ * used where the division is done in double (PS_OCL_DIV_IN_DOUBLE).
+ */
+#if !defined(PS_OCL_DIV_IN_DOUBLE)
+#if defined(PS_REAL_IS_DOUBLE)
+#define PS_VW 8
+#define PS_VT double8
+#define PS_VLOAD vload8
+#define PS_VSTORE vstore8
+#define PS_VCNT(p) convert_double8(vload8(0, (p)))
+#define PS_VMASK long8
+#else
+#define PS_VW 16
+#define PS_VT float16
+#define PS_VLOAD vload16
+#define PS_VSTORE vstore16
+#define PS_VCNT(p) convert_float16(vload16(0, (p)))
+#define PS_VMASK int16
+#endif
+#define PS_ZL_ROWV(o, r, rkm, rkp, rjm, rjp, cn)                                         \
+    do {                                                                                 \
+        if (nx - 2 < PS_VW) {                                                            \
+            PS_ZL_ROW(o, r, rkm, rkp, rjm, rjp, cn);                                     \
+            break;                                                                       \
+        }                                                                                \
+        o[0] = r[0];                                                                     \
+        for (uint v_ = 1;; v_ += PS_VW) {                                                \
+            PS_VT c_, n_, s_, t1_, t2_, t3_, t4_, u_;                                    \
+            if (v_ + PS_VW > nx - 1)                                                     \
+                v_ = nx - 1 - PS_VW;                                                     \
+            c_ = PS_VLOAD(0, r + v_);                                                    \
+            n_ = PS_VCNT(cn + v_);                                                       \
+            s_ = (PS_VT)((PS_REAL)0) + PS_VLOAD(0, rkm + v_);                            \
+            s_ = s_ + PS_VLOAD(0, rkp + v_);                                             \
+            s_ = s_ + PS_VLOAD(0, rjm + v_);                                             \
+            s_ = s_ + PS_VLOAD(0, rjp + v_);                                             \
+            s_ = s_ + PS_VLOAD(0, r + v_ - 1);                                           \
+            s_ = s_ + PS_VLOAD(0, r + v_ + 1);                                           \
+            t1_ = n_ * c_;                                                               \
+            t2_ = s_ - t1_;                                                              \
+            t3_ = d * t2_;                                                               \
+            t4_ = t3_ / n_;                                                              \
+            u_ = c_ + t4_;                                                               \
+            PS_VSTORE(select(c_, u_, (PS_VMASK)isgreater(n_, (PS_VT)((PS_REAL)0))), 0,    \
+                      o + v_);                                                           \
+            if (v_ + PS_VW == nx - 1)                                                    \
+                break;                                                                   \
+        }                                                                                \
+        o[nx - 1] = r[nx - 1];                                                           \
+    } while (0)
+#else
+#define PS_ZL_ROWV PS_ZL_ROW
+#endif
+
 __kernel void ps_zl_diffusion7_row(PS_FAST_D7_ARGS, __global const uchar *restrict cnt)
 {
     const PS_REAL d = params[0];
@@ -170,7 +233,7 @@ __kernel void ps_zl_diffusion7_row(PS_FAST_D7_ARGS, __global const uchar *restri
     __global PS_REAL *o = out + row;
 
     PS_ROW_EDGES(o, r);
-    PS_ZL_ROW(o, r, (r - plane), (r + plane), (r - nx), (r + nx), cn);
+    PS_ZL_ROWV(o, r, (r - plane), (r + plane), (r - nx), (r + nx), cn);
 }
 #undef PS_ROW_EDGES
 

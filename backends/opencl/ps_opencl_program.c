@@ -61,12 +61,14 @@ static void variant_text(const ps_ocl_dev *dev, ps_ocl_variant v, char *prelude,
                          char *opts, size_t olen)
 {
     int need_fp64 = v.f64 || (!v.fast && v.div == PS_OCL_DIV_DOUBLE);
-    snprintf(prelude, plen, "/* pstencil opencl prelude: %s %s */\n%s%s%s",
+    snprintf(prelude, plen, "/* pstencil opencl prelude: %s %s */\n%s%s%s%s",
              v.f64 ? "float64" : "float32", v.fast ? "fast" : "exact",
+             v.f64 ? "#define PS_REAL_IS_DOUBLE 1\n" : "",
              need_fp64 ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" : "",
              v.fast ? "" : "#pragma OPENCL FP_CONTRACT OFF\n",
              (!v.f64 && !v.fast && v.div == PS_OCL_DIV_DOUBLE)
                  ? "#define PS_DIV(a, b) ((float)((double)(a) / (double)(b)))\n"
+                   "#define PS_OCL_DIV_IN_DOUBLE 1\n"
                  : "");
     snprintf(opts, olen, "-DPS_REAL=%s -DPS_SUFFIX=%s%s%s%s", v.f64 ? "double" : "float",
              v.f64 ? "_f64" : "_f32",
