@@ -4,7 +4,8 @@
 # with a forced, odd work-group shape, the row kernel with NaN land
 # (PSTENCIL_OPENCL_ZERO_LAND=0; zero-land is its default in exact mode), its
 # zero-land steps fused two at a time on the default tiles and three at a
-# time on odd tiles (PSTENCIL_OPENCL_FUSE=2, =3,5,3), and
+# time on odd tiles (PSTENCIL_OPENCL_FUSE=2, =3,5,3), as a wavefront
+# (PSTENCIL_OPENCL_WAVE: off, 2 steps on 1-row tiles, 5 on 3-row, 16), and
 # the float quotient computed in
 # double (the path for devices without correctly rounded float division),
 # each bitwise equal to the reference; and a program that does not compile
@@ -23,6 +24,14 @@ PSTENCIL_OPENCL_KERNEL=row PSTENCIL_OPENCL_ZERO_LAND=0 "$prog" \
 PSTENCIL_OPENCL_KERNEL=row PSTENCIL_OPENCL_FUSE=2 "$prog" || fail "zero-land, 2 fused steps"
 PSTENCIL_OPENCL_KERNEL=row PSTENCIL_OPENCL_FUSE=3,5,3 "$prog" \
   || fail "zero-land, 3 fused steps on 5x3-row tiles"
+# the wavefront (the CPU default, 8 steps): off (unfused vector rows), and
+# other step counts on odd and one-row tiles
+PSTENCIL_OPENCL_WAVE=0 "$prog" || fail "zero-land, wavefront off"
+PSTENCIL_OPENCL_WAVE=2,1 "$prog" || fail "zero-land wavefront, 2 steps on 1-row tiles"
+PSTENCIL_OPENCL_WAVE=5,3 "$prog" || fail "zero-land wavefront, 5 steps on 3-row tiles"
+PSTENCIL_OPENCL_WAVE=16 "$prog" || fail "zero-land wavefront, 16 steps"
+PSTENCIL_OPENCL_WAVE=x "$prog" >"$TMP/bad" 2>&1 && fail "PSTENCIL_OPENCL_WAVE=x accepted"
+grep -q "PSTENCIL_OPENCL_WAVE='x'" "$TMP/bad" || { cat "$TMP/bad"; fail "bad PSTENCIL_OPENCL_WAVE not named"; }
 PSTENCIL_OPENCL_BUILD_OPTIONS=-DPS_REAL=no_such_type "$prog" --build-fails \
   || fail "a program that does not compile"
 if grep -q "fp64 yes" "$TMP/log"; then

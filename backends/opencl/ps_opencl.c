@@ -37,6 +37,19 @@
  * (opt-in until measured faster on a quiet machine: docs/performance.md).
  */
 #define PS_OCL_FUSE_ENV "PSTENCIL_OPENCL_FUSE"
+
+/**
+ * Environment variable: zero-land steps fused per launch as a wavefront along
+ * k (ps_zl_diffusion7_wave), "T" or "T,TJ" (TJ output rows j per work-item,
+ * default: the rows split evenly over the compute units, at most as many as
+ * keep its intermediate steps within PS_OCL_WAVE_BYTES); 0 or 1: none. Unset:
+ * PS_OCL_WAVE_CPU on CPU devices (measured: docs/performance.md), none
+ * elsewhere. PSTENCIL_OPENCL_FUSE, when set, is used instead.
+ */
+#define PS_OCL_WAVE_ENV "PSTENCIL_OPENCL_WAVE"
+#define PS_OCL_WAVE_CPU 8
+/** A wavefront work-item's intermediate steps at most (default tile height). */
+#define PS_OCL_WAVE_BYTES (4u << 20)
 #define PS_OCL_FUSE_TJ 32
 #define PS_OCL_FUSE_TK 8
 /** The most steps one launch may fuse. */
@@ -68,7 +81,9 @@ typedef struct ocl_ctx {
     cl_kernel kzl[2];       /* the same in zero-land form (when zl.on) */
     cl_kernel kf[2];        /* zero-land, fuse steps per launch (when zl.on, fuse > 1) */
     cl_uint fuse;           /* steps per fused launch; 0: none */
-    size_t fglobal[3], flocal[3];   /* the fused range (2-D: third entries 1) */
+    size_t fglobal[3], flocal[3];   /* the fused range (third entries 1) */
+    cl_uint fdims;          /* its dimensions: 2 (local-memory tiles) or 1 (wavefront) */
+    cl_mem wscratch;        /* the wavefront's intermediate steps (when fdims == 1) */
     ps_ocl_zl zl;           /* zero-land state (ps_opencl_zeroland.c) */
     char kname[128];        /* the kernel in use */
     int cur;                /* buffer holding the current field */
@@ -204,7 +219,7 @@ static int ocl_step(void *vc, long nsteps)
             m = c->fuse;
             global = c->fglobal;
             local = c->flocal;
-            dims = 2;
+            dims = c->fdims;
         } else
             k = c->zl.on ? c->kzl[c->cur] : c->k[c->cur];
         e = clEnqueueNDRangeKernel(c->q, k, dims, NULL, global, local, 0, NULL, evp);
@@ -377,6 +392,8 @@ static void ocl_destroy(void *vc)
     }
     if (c->params)
         clReleaseMemObject(c->params);
+    if (c->wscratch)
+        clReleaseMemObject(c->wscratch);
     ps_ocl_zl_release(&c->zl);
     if (c->q)
         clReleaseCommandQueue(c->q);
@@ -527,6 +544,92 @@ static int set_args(ocl_ctx *c, cl_kernel k, int b, char *why, size_t whylen)
 }
 
 /*
+ * Fused zero-land steps as a wavefront (ps_zl_diffusion7_wave), T per launch:
+ * PSTENCIL_OPENCL_WAVE, else PS_OCL_WAVE_CPU on CPU devices. One work-item
+ * per tile of TJ output rows (default: the rows split evenly over the compute
+ * units, at most as many as keep a work-item's intermediate steps within
+ * PS_OCL_WAVE_BYTES), TJ halved until the scratch is one allocation. Not
+ * fusing is never an error: it only costs speed. Measured: docs/performance.md
+ * ("Round 7").
+ */
+static int wave_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
+{
+    const char *env = getenv(PS_OCL_WAVE_ENV);
+    unsigned long t = (c->dev->type & CL_DEVICE_TYPE_CPU) ? PS_OCL_WAVE_CPU : 0, tj = 0;
+    size_t groups, bytes, cu = c->dev->compute_units ? c->dev->compute_units : 1;
+    cl_uint targ[2];
+    cl_int e;
+    int b;
+    if (env && *env) {
+        char *end;
+        t = strtoul(env, &end, 10);
+        if (*end == ',')
+            tj = strtoul(end + 1, &end, 10);
+        if (*end || t > PS_OCL_MAX_FUSE || (tj == 0 && strchr(env, ',')) || tj > 65536) {
+            snprintf(why, whylen, PS_OCL_WAVE_ENV "='%s': expected T or T,TJ (T 0..%d, TJ "
+                     ">= 1)", env, PS_OCL_MAX_FUSE);
+            return PS_EINVAL;
+        }
+    }
+    if (t < 2 || c->g.nz < 3 || c->g.ny < 3 || c->g.nx < 3)
+        return PS_OK;
+    if (tj == 0) {
+        /* the rows split over the compute units, at most as many as keep a
+         * work-item's intermediate steps within PS_OCL_WAVE_BYTES */
+        size_t fit = PS_OCL_WAVE_BYTES / ((t - 1) * 3 * c->g.nx * c->es);
+        tj = (c->g.ny + cu - 1) / cu;
+        fit = fit > 2 * (t - 1) + 8 ? fit - 2 * (t - 1) : 8;
+        if (tj > fit)
+            tj = fit;
+    }
+    if (tj > c->g.ny)
+        tj = c->g.ny;
+    for (;;) {
+        groups = (c->g.ny + tj - 1) / tj;
+        bytes = groups * (t - 1) * 3 * (tj + 2 * (t - 1)) * c->g.nx * c->es;
+        if (bytes <= c->dev->max_alloc)
+            break;
+        if (tj == 1)
+            return PS_OK; /* does not fit: unfused steps */
+        tj = (tj + 1) / 2;
+    }
+    for (b = 0; b < 2; b++) {
+        c->kf[b] = clCreateKernel(prog, "ps_zl_diffusion7_wave", &e);
+        if (e != CL_SUCCESS) {
+            c->kf[b] = NULL;
+            return ps_ocl_fail(why, whylen, e, "clCreateKernel(ps_zl_diffusion7_wave)");
+        }
+    }
+    c->wscratch = clCreateBuffer(c->clctx, CL_MEM_READ_WRITE, bytes, NULL, &e);
+    if (e != CL_SUCCESS) {
+        c->wscratch = NULL;
+        return PS_OK; /* no room: unfused steps */
+    }
+    c->flocal[0] = c->flocal[1] = c->flocal[2] = 1;
+    c->fglobal[0] = groups;
+    c->fglobal[1] = c->fglobal[2] = 1;
+    c->fdims = 1;
+    targ[0] = (cl_uint)t;
+    targ[1] = (cl_uint)tj;
+    for (b = 0; b < 2; b++) {
+        int st = set_args(c, c->kf[b], b, why, whylen);
+        if (st)
+            return st;
+        e = clSetKernelArg(c->kf[b], 12, sizeof c->zl.cnt, &c->zl.cnt);
+        if (e == CL_SUCCESS)
+            e = clSetKernelArg(c->kf[b], 13, sizeof c->wscratch, &c->wscratch);
+        if (e == CL_SUCCESS)
+            e = clSetKernelArg(c->kf[b], 14, sizeof targ[0], &targ[0]);
+        if (e == CL_SUCCESS)
+            e = clSetKernelArg(c->kf[b], 15, sizeof targ[1], &targ[1]);
+        if (e != CL_SUCCESS)
+            return ps_ocl_fail(why, whylen, e, "clSetKernelArg(ps_zl_diffusion7_wave)");
+    }
+    c->fuse = (cl_uint)t;
+    return PS_OK;
+}
+
+/*
  * Fused zero-land steps (ps_zl_diffusion7_fused) when PSTENCIL_OPENCL_FUSE
  * asks for them: T steps per launch on tiles of TJ x TK rows (default
  * PS_OCL_FUSE_TJ x PS_OCL_FUSE_TK); the tile is halved (larger side first)
@@ -559,7 +662,7 @@ static int fuse_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
             return PS_EINVAL;
         }
     } else
-        return PS_OK;
+        return wave_setup(c, prog, why, whylen);
     if (t < 2)
         return PS_OK;
     if (tj > c->g.ny)
@@ -596,6 +699,7 @@ static int fuse_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
     c->flocal[0] = tj + 2 * t;
     c->flocal[1] = tk + 2 * t;
     c->flocal[2] = c->fglobal[2] = 1;
+    c->fdims = 2;
     c->fglobal[0] = (c->g.ny + tj - 1) / tj * c->flocal[0];
     c->fglobal[1] = (c->g.nz + tk - 1) / tk * c->flocal[1];
     targ = (cl_uint)t;

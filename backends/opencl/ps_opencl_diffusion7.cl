@@ -303,6 +303,84 @@ __kernel void ps_zl_diffusion7_fused(PS_FAST_D7_ARGS, __global const uchar *rest
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 }
+
+/*
+ * ps_zl_diffusion7_wave: T zero-land steps in one launch as a wavefront along
+ * k, the openmp backend's fused sweep, for CPU devices: one work-item per
+ * tile of TJ output rows j (all of i, all planes), which it walks alone (no
+ * barrier: a work-item is a CPU thread's whole share, and the compiler
+ * vectorises each row's i loop as in ps_zl_diffusion7_row). For kk = 1..,
+ * level l = 1..T computes plane k = kk-(l-1) of step l from planes k-1..k+1
+ * of step l-1 (step 0 and the box's face planes: in, which never change);
+ * level l covers the tile's rows grown by T-l halo rows each side (clipped to
+ * the box), so it reads only rows level l-1 made. Steps 1..T-1 live in the
+ * work-item's part of the scratch buffer, three rolling planes of TJ+2(T-1)
+ * rows per step (plane k overwrites plane k-3, which no step still needs);
+ * step T goes to out, and the face planes are copied to out. Each row is
+ * computed as ps_zl_diffusion7_row computes it (face rows copied, the rest
+ * PS_ZL_ROW), so every value is bitwise the unfused steps' value. Needs nz,
+ * ny, nx >= 3 (the host's check). Arguments: the row kernel's, then the
+ * scratch buffer (work-items x (T-1) x 3 x (TJ+2(T-1)) x nx values), T, TJ.
+ */
+__kernel void ps_zl_diffusion7_wave(PS_FAST_D7_ARGS, __global const uchar *restrict cnt,
+                                    __global PS_REAL *restrict scratch, const uint T,
+                                    const uint tj)
+{
+    const PS_REAL d = params[0];
+    const uint hj = tj + 2 * (T - 1);
+    const long j0 = (long)get_global_id(0) * tj; /* first output row */
+    const long jlo = j0 - (long)(T - 1);         /* ring row 0 */
+    const size_t plane = (size_t)ny * nx, splane = (size_t)hj * nx;
+    __global PS_REAL *ring = scratch + (size_t)get_global_id(0) * (T - 1) * 3 * splane;
+    const long kend = (long)nz - 2 + (long)T;
+    long kk, j;
+    uint l, i;
+
+    if (j0 >= (long)ny)
+        return;
+    /* the face planes of the output: copies */
+    for (j = j0; j < j0 + (long)tj && j < (long)ny; j++)
+        for (i = 0; i < nx; i++) {
+            out[(size_t)j * nx + i] = in[(size_t)j * nx + i];
+            out[(size_t)(nz - 1) * plane + (size_t)j * nx + i] =
+                in[(size_t)(nz - 1) * plane + (size_t)j * nx + i];
+        }
+    for (kk = 1; kk < kend; kk++) {
+        for (l = 1; l <= T; l++) {
+            const long k = kk - (long)(l - 1);
+            long ja = j0 - (long)(T - l), jb = j0 + (long)tj + (long)(T - l);
+            if (k < 1 || k > (long)nz - 2)
+                continue;
+            if (ja < 0)
+                ja = 0;
+            if (jb > (long)ny)
+                jb = (long)ny;
+            for (j = ja; j < jb; j++) {
+                /* row j of step L, plane K */
+#define PS_WAVE_ROW(L, K)                                                                \
+    (((L) == 0 || (K) == 0 || (K) == (long)nz - 1)                                       \
+         ? in + (size_t)(K) * plane + (size_t)j * nx                                     \
+         : ring + ((size_t)((L) - 1) * 3 + (size_t)((K) % 3)) * splane +                 \
+               (size_t)(j - jlo) * nx)
+                __global const PS_REAL *r = PS_WAVE_ROW(l - 1, k);
+                __global const PS_REAL *rkm = PS_WAVE_ROW(l - 1, k - 1);
+                __global const PS_REAL *rkp = PS_WAVE_ROW(l - 1, k + 1);
+#undef PS_WAVE_ROW
+                /* rows j-1, j+1 of the same plane are nx away (field or ring) */
+                __global PS_REAL *o =
+                    l == T ? out + (size_t)k * plane + (size_t)j * nx
+                           : ring + ((size_t)(l - 1) * 3 + (size_t)(k % 3)) * splane +
+                                 (size_t)(j - jlo) * nx;
+                if (j == 0 || j == (long)ny - 1)
+                    for (i = 0; i < nx; i++)
+                        o[i] = r[i];
+                else
+                    PS_ZL_ROWV(o, r, rkm, rkp, (r - nx), (r + nx),
+                               (cnt + (size_t)k * plane + (size_t)j * nx));
+            }
+        }
+    }
+}
 #undef PS_ZL_ROW
 
 /*
