@@ -49,7 +49,7 @@
 #define PS_OCL_WAVE_ENV "PSTENCIL_OPENCL_WAVE"
 #define PS_OCL_WAVE_CPU 8
 /** A wavefront work-item's intermediate steps at most (default tile height). */
-#define PS_OCL_WAVE_BYTES (4u << 20)
+#define PS_OCL_WAVE_BYTES (6u << 20)
 #define PS_OCL_FUSE_TJ 32
 #define PS_OCL_FUSE_TK 8
 /** The most steps one launch may fuse. */
