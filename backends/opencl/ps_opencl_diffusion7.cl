@@ -308,8 +308,8 @@ __kernel void ps_zl_diffusion7_fused(PS_FAST_D7_ARGS, __global const uchar *rest
  * ps_zl_diffusion7_wave: T zero-land steps in one launch as a wavefront along
  * k, the openmp backend's fused sweep, for CPU devices: one work-item per
  * tile of TJ output rows j (all of i, all planes), which it walks alone (no
- * barrier: a work-item is a CPU thread's whole share, and the compiler
- * vectorises each row's i loop as in ps_zl_diffusion7_row). For kk = 1..,
+ * barrier: a work-item is a CPU thread's whole share; each row on vectors,
+ * PS_ZL_ROWV, as in ps_zl_diffusion7_row). For kk = 1..,
  * level l = 1..T computes plane k = kk-(l-1) of step l from planes k-1..k+1
  * of step l-1 (step 0 and the box's face planes: in, which never change);
  * level l covers the tile's rows grown by T-l halo rows each side (clipped to
@@ -318,7 +318,7 @@ __kernel void ps_zl_diffusion7_fused(PS_FAST_D7_ARGS, __global const uchar *rest
  * rows per step (plane k overwrites plane k-3, which no step still needs);
  * step T goes to out, and the face planes are copied to out. Each row is
  * computed as ps_zl_diffusion7_row computes it (face rows copied, the rest
- * PS_ZL_ROW), so every value is bitwise the unfused steps' value. Needs nz,
+ * PS_ZL_ROWV), so every value is bitwise the unfused steps' value. Needs nz,
  * ny, nx >= 3 (the host's check). Arguments: the row kernel's, then the
  * scratch buffer (work-items x (T-1) x 3 x (TJ+2(T-1)) x nx values), T, TJ.
  */
