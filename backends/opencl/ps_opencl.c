@@ -543,6 +543,20 @@ static int set_args(ocl_ctx *c, cl_kernel k, int b, char *why, size_t whylen)
     return PS_OK;
 }
 
+/* A zero-land kernel's arguments: set_args's, then the count buffer (12). */
+static int set_zl_args(ocl_ctx *c, cl_kernel k, int b, const char *name, char *why,
+                       size_t whylen)
+{
+    int st = set_args(c, k, b, why, whylen);
+    cl_int e;
+    if (st)
+        return st;
+    e = clSetKernelArg(k, 12, sizeof c->zl.cnt, &c->zl.cnt);
+    if (e != CL_SUCCESS)
+        return ps_ocl_fail(why, whylen, e, "clSetKernelArg(%s, 12)", name);
+    return PS_OK;
+}
+
 /*
  * Fused zero-land steps as a wavefront (ps_zl_diffusion7_wave), T per launch:
  * PSTENCIL_OPENCL_WAVE, else PS_OCL_WAVE_CPU on CPU devices. One work-item
@@ -612,12 +626,10 @@ static int wave_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
     targ[0] = (cl_uint)t;
     targ[1] = (cl_uint)tj;
     for (b = 0; b < 2; b++) {
-        int st = set_args(c, c->kf[b], b, why, whylen);
+        int st = set_zl_args(c, c->kf[b], b, "ps_zl_diffusion7_wave", why, whylen);
         if (st)
             return st;
-        e = clSetKernelArg(c->kf[b], 12, sizeof c->zl.cnt, &c->zl.cnt);
-        if (e == CL_SUCCESS)
-            e = clSetKernelArg(c->kf[b], 13, sizeof c->wscratch, &c->wscratch);
+        e = clSetKernelArg(c->kf[b], 13, sizeof c->wscratch, &c->wscratch);
         if (e == CL_SUCCESS)
             e = clSetKernelArg(c->kf[b], 14, sizeof targ[0], &targ[0]);
         if (e == CL_SUCCESS)
@@ -704,12 +716,10 @@ static int fuse_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
     c->fglobal[1] = (c->g.nz + tk - 1) / tk * c->flocal[1];
     targ = (cl_uint)t;
     for (b = 0; b < 2; b++) {
-        int st = set_args(c, c->kf[b], b, why, whylen);
+        int st = set_zl_args(c, c->kf[b], b, "ps_zl_diffusion7_fused", why, whylen);
         if (st)
             return st;
-        e = clSetKernelArg(c->kf[b], 12, sizeof c->zl.cnt, &c->zl.cnt);
-        if (e == CL_SUCCESS)
-            e = clSetKernelArg(c->kf[b], 13, bytes, NULL);
+        e = clSetKernelArg(c->kf[b], 13, bytes, NULL);
         if (e == CL_SUCCESS)
             e = clSetKernelArg(c->kf[b], 14, bytes, NULL);
         if (e == CL_SUCCESS)
@@ -747,9 +757,6 @@ static int zl_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
             c->kzl[b] = NULL;
             return ps_ocl_fail(why, whylen, e, "clCreateKernel(ps_zl_diffusion7_row)");
         }
-        st = set_args(c, c->kzl[b], b, why, whylen);
-        if (st)
-            return st;
     }
     e = clGetKernelWorkGroupInfo(c->kzl[0], c->dev->device, CL_KERNEL_WORK_GROUP_SIZE,
                                  sizeof kwg, &kwg, NULL);
@@ -761,9 +768,9 @@ static int zl_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
     if (st)
         return st;
     for (b = 0; b < 2; b++) {
-        e = clSetKernelArg(c->kzl[b], 12, sizeof c->zl.cnt, &c->zl.cnt);
-        if (e != CL_SUCCESS)
-            return ps_ocl_fail(why, whylen, e, "clSetKernelArg(ps_zl_diffusion7_row, 12)");
+        st = set_zl_args(c, c->kzl[b], b, "ps_zl_diffusion7_row", why, whylen);
+        if (st)
+            return st;
     }
     c->zl.on = 1;
     return fuse_setup(c, prog, why, whylen);

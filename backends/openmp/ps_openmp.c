@@ -38,8 +38,8 @@
  * land); without those variables the steps fused and the tile height come
  * from the tuning cache where `pstencil tune` measured them for this CPU,
  * thread count, grid, precision and row kernels; fast mode and the
- * streaming-store rows take the single-step path with NaN land. docs/performance.md has the measurements
- * behind each default.
+ * streaming-store rows take the single-step path with NaN land.
+ * docs/performance.md has the measurements behind each default.
  */
 #include "config.h"
 #include "ps_builtin.h"
@@ -94,6 +94,7 @@ static void fill_both(omp_ctx *c, const void *src, size_t spl, size_t srp)
     const char *s = src;
     long r, q;
     int bad = 0, bad_rest = 0;
+    c->cnt8_stale = 1; /* every count is rewritten */
 #pragma omp parallel num_threads(c->threads)
     {
         /* the two loops write disjoint rows and read only src: no barrier between */
@@ -320,7 +321,6 @@ static int omp_upload_pitched(void *vc, const void *host, size_t rp, size_t pp,
                  "do not hold the region's rows of %zu-byte cells", rp, pp, es);
         return PS_EINVAL;
     }
-    c->cnt8_stale = 1; /* zero-land counts may change */
     if (is_whole(&c->g, r)) {
         fill_both(c, host, pp / es, rp / es);
         return PS_OK;

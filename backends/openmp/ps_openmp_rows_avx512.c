@@ -95,22 +95,23 @@ static inline unsigned lanes(long b, long lo, long hi, int w)
     } while (0)
 
 /*
- * One row; V vector type, W lanes, M mask type, P intrinsic prefix
- * (_mm512 / _mm256), S type suffix (ps / pd), A the valign of that lane
- * size (_mm512_alignr_epi32 etc.), CI/CO casts to and from the integer vector.
+ * The row functions; V vector type, W lanes, M mask type, the intrinsics of
+ * that vector (LOADU/STOREU/CMP masked, LOADF/STOREF/CMPF unmasked), ALIGNR
+ * the valign of its lane size (_mm512_alignr_epi32 etc.), CI/CO casts to and
+ * from the integer vector, CNT the count loader (see the loaders below).
  *
- * Rows of at least W + 2 cells: cells 1..W as one unaligned vector, then
+ * PS_ZL_LONG makes FN for rows of at least W + 2 cells (shorter ones go to
+ * SHORT): cells 1..W as one unaligned vector, then
  * vector-aligned vectors (two per iteration) while the next centre vector is
  * inside the row, then unaligned vectors, the last one ending exactly at
  * cell n-2. Those first and last vectors overlap the aligned ones: the
  * overlapped cells are computed twice from the same inputs and stored twice
  * with the same bits (dst never aliases an input). Every load and store is
  * inside the row; only the loads of the first aligned vector and the one
- * before it are masked. LOADF/STOREF/CMPF are the unmasked intrinsics.
- * Shorter rows: masked vectors.
+ * before it are masked. PS_ZL_ROW makes the masked short-row function, FN
+ * with REAL counts and with byte counts, the table's row function and the
+ * block function.
  */
-/* the row function FN for rows of at least W + 2 cells (shorter ones: SHORT),
- * counts loaded by CNT (see PS_ZL_ROW) */
 #define PS_ZL_LONG(FN, REAL, V, W, M, SETZERO, SET1, LOADU, STOREU, LOADF, STOREF, ADD, SUB, \
                    MUL, DIV, CMP, CMPF, BLEND, ALIGNR, CI, CO, CNT, SHORT)                   \
     static inline __attribute__((always_inline)) void FN(                                    \

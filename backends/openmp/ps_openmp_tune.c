@@ -142,9 +142,9 @@ int ps_omp_auto_stream(size_t bytes)
  *    chose 8-16 fused steps and tiles of this size or taller over L2-sized
  *    tiles (more halo recomputation for nothing: their L3 is fast); 12
  *    beat 8 on tall tiles (the built-in ocean), 8 beat 12 where 12 leaves
- *    tiles short (the 42.8 M-cell grid). The L3 size is not taken from sysconf: in VMs it
- *    reports the host's (256 and 384 MiB seen), and tiles sized for that
- *    were slower;
+ *    tiles short (the 42.8 M-cell grid). The L3 size is not taken from
+ *    sysconf: in VMs it reports the host's (256 and 384 MiB seen), and tiles
+ *    sized for that were slower;
  *  - other CPUs with an L2 of 1 MiB or more (Intel server cores): T = 4 and
  *    3/5 of that L2, counting the field's 3 planes (k-1, k, k+1), 3 slots per
  *    intermediate level, T planes of counts and the output plane, each with
@@ -156,6 +156,14 @@ int ps_omp_auto_stream(size_t bytes)
  * The measurements are in docs/performance.md ("openmp tuning"; "Kernel work
  * on an AVX-512 Xeon"; "Round 7").
  */
+/* rows of a tile whose 3 field planes and 3 slots per intermediate level of
+ * a T-step sweep fill the L3 share l3 / (4 x th), rows of rowb bytes */
+static size_t l3_rows(size_t l3, size_t th, long T, size_t rowb)
+{
+    const size_t planes = 3 + 3 * (size_t)(T > 1 ? T - 1 : 0);
+    return l3 / (4 * th) / (planes * (rowb ? rowb : 1));
+}
+
 static int cpu_is_amd(void)
 {
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
@@ -169,7 +177,7 @@ static int cpu_is_amd(void)
 int ps_omp_auto_tblock(const ps_grid *g, size_t es, int threads, size_t *tj)
 {
     const char *e = getenv("PSTENCIL_OPENMP_TBLOCK"), *f = getenv("PSTENCIL_OPENMP_TJ");
-    size_t l2 = 0, l3 = 32u << 20, nj = g->ny > 2 ? g->ny - 2 : 1, lev, planes, rowb, h, halo;
+    size_t l2 = 0, l3 = 32u << 20, nj = g->ny > 2 ? g->ny - 2 : 1, lev, planes, rowb, h;
     size_t th = (size_t)(threads > 0 ? threads : 1), cap;
     const int amd = cpu_is_amd();
     long v = amd ? PS_TB_DEFAULT_AMD : PS_TB_DEFAULT;
@@ -191,28 +199,21 @@ int ps_omp_auto_tblock(const ps_grid *g, size_t es, int threads, size_t *tj)
     }
 #endif
     cap = (nj + th - 1) / th;
+    lev = (size_t)(v > 1 ? v - 1 : 0); /* intermediate levels */
     if (amd) {
-        /* rows of a tile whose field planes and slots fill the L3 share */
         rowb = g->nx * es;
-#define PS_AMD_ROWS(T) (l3 / (4 * th) / ((3 + 3 * (size_t)((T) > 1 ? (T) - 1 : 0)) * (rowb ? rowb : 1)))
-        if (!(e && *e) && PS_AMD_ROWS(PS_TB_TALL_AMD) >= (cap < 64 ? cap : 64))
+        if (!(e && *e) && l3_rows(l3, th, PS_TB_TALL_AMD, rowb) >= (cap < 64 ? cap : 64))
             v = PS_TB_TALL_AMD; /* tall tiles: fuse more steps */
-        h = PS_AMD_ROWS(v);
-#undef PS_AMD_ROWS
+        h = l3_rows(l3, th, v, rowb);
         if (h < 8)
             h = 8;
     } else if (l2 >= (1u << 20)) {
-        lev = (size_t)(v > 1 ? v - 1 : 0); /* intermediate levels */
         rowb = (g->nx * es + 63) / 64 * 64;
-        halo = 2 * lev;
         planes = 3 + 3 * lev + (size_t)(v > 1 ? v : 1) + 1;
         h = l2 / 5 * 3 / (planes * rowb);
-        h = h >= halo + 8 ? h - halo : 8;
+        h = h >= 2 * lev + 8 ? h - 2 * lev : 8; /* less the halo rows */
     } else {
-        lev = (size_t)(v > 1 ? v - 1 : 0);
-        rowb = g->nx * es;
-        planes = 3 + 3 * lev;
-        h = l3 / (4 * th) / (planes * (rowb ? rowb : 1));
+        h = l3_rows(l3, th, v, g->nx * es);
         h = h > 2 * (size_t)v + 8 ? h - 2 * (size_t)v : 8;
     }
     *tj = h < cap ? h : cap;

@@ -199,8 +199,9 @@ void ps_omp_zl_leave(omp_ctx *c)
 /*
  * The byte copy of the counts the AVX-512 block rows read (ps_omp_zl_rows):
  * a count 1..6 where cnt holds one, 0 where it holds 0 (isolated, box faces)
- * or a NaN (land). Remade from cnt before a fused sweep whenever an upload
- * may have changed cnt (omp_upload_pitched marks it stale).
+ * or a NaN (land). Remade from cnt before a fused sweep whenever cnt changed
+ * (a whole upload, or a region upload that moves land and ocean, marks it
+ * stale; a halo upload of a decomposition does not).
  */
 void ps_omp_zl_cnt8(omp_ctx *c)
 {
@@ -249,6 +250,8 @@ void ps_omp_zl_region(omp_ctx *c, const ps_region *r)
                 changed |= zl_reconvert_f64((double *)(A + off), (double *)(B + off),
                                             (double *)(N + off), r->count.nx);
         }
+    if (changed)
+        c->cnt8_stale = 1; /* land and ocean moved: counts change */
     if (!changed || nz < 3 || ny < 3 || nx < 3)
         return;
     {
