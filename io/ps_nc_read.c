@@ -575,6 +575,36 @@ static int check_declared_size(const ps_dataset *ds, int nd, const int *dimids,
     return PS_OK;
 }
 
+/*
+ * An empty dimension makes the variable hold no data, so no size check can
+ * bound the others: a header of a few bytes may declare an empty record
+ * dimension beside a billion latitudes. Refuse it before any axis is
+ * allocated.
+ */
+static int check_empty_dims(const ps_dataset *ds, int nd, const int *dimids)
+{
+    int d, cv, role;
+    size_t len;
+    char dname[NC_MAX_NAME + 1];
+    for (d = 0; d < nd; d++) {
+        if (nc_inq_dimlen(ds->ncid, dimids[d], &len))
+            return ps_error(PS_ENETCDF, "%s: cannot read the dimensions of '%s'", ds->path,
+                            ds->var_name);
+        if (len)
+            continue;
+        dname[0] = 0;
+        nc_inq_dimname(ds->ncid, dimids[d], dname);
+        role = axis_role(ds->ncid, dimids[d], &cv);
+        if (role == PS_AXIS_TIME || (role < 0 && nd == 4 && d == 0))
+            return ps_error(PS_ERANGE,
+                            "%s: variable '%s' has no time records (dimension '%s' is empty)",
+                            ds->path, ds->var_name, dname);
+        return ps_error(PS_EDIM, "%s: dimension '%s' of '%s' is empty; need at least 3",
+                        ds->path, dname, ds->var_name);
+    }
+    return PS_OK;
+}
+
 /* netCDF-C's text for an open failure; positive codes are errno values that
  * mean little here ("Argument list too long"), so they get a plainer text. */
 static const char *open_error(int rc)
@@ -636,7 +666,8 @@ int ps_dataset_open(ps_dataset *ds, const char *path, const char *var)
     }
     nc_inq_vardimid(ds->ncid, ds->varid, dimids);
     nc_inq_unlimdim(ds->ncid, &unlimdim);
-    if ((st = check_declared_size(ds, nd, dimids, (unsigned long long)sb.st_size)))
+    if ((st = check_declared_size(ds, nd, dimids, (unsigned long long)sb.st_size)) ||
+        (st = check_empty_dims(ds, nd, dimids)))
         goto fail;
     for (i = 0; i < nd; i++) {
         int cv, role = axis_role(ds->ncid, dimids[i], &cv);
