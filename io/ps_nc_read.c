@@ -471,6 +471,9 @@ static int load_axis(ps_dataset *ds, int role, int dimid, int coordvar, int pos,
     ax->unlimited = dimid == unlimdim;
     if ((rc = nc_inq_dim(ds->ncid, dimid, ax->dim_name, &ax->len)))
         return ps_error(PS_ENETCDF, "%s: %s", ds->path, nc_strerror(rc));
+    if (ax->len > SIZE_MAX / sizeof(double))
+        return ps_error(PS_ENOMEM, "%s: dimension '%s' is too long to address (%zu)", ds->path,
+                        ax->dim_name, ax->len);
     ax->values = malloc((ax->len ? ax->len : 1) * sizeof(double));
     if (!ax->values)
         return ps_error(PS_ENOMEM, "out of memory");
@@ -532,10 +535,13 @@ static void dataset_init(ps_dataset *ds)
 
 /*
  * Before reading anything large: the data a variable declares must be in
- * the file (classic formats: checked by the pre-parser already). For
- * netCDF-4, an uncompressed variable's data cannot exceed the file, nor a
+ * the file. An uncompressed variable's data cannot exceed the file, nor a
  * compressed one's the file times the best ratio of zlib: a few kilobytes
- * declaring gigabytes are refused here instead of read as fill values.
+ * declaring gigabytes are refused here instead of read as fill values. The
+ * classic formats' pre-parser checks their data offsets already, but not a
+ * record count left at the streaming marker (2^32-1, or 2^64-1 in CDF5),
+ * which netCDF-C may report as the length of the record dimension: the
+ * lengths as netCDF-C reports them are checked here in every format.
  */
 static int check_declared_size(const ps_dataset *ds, int nd, const int *dimids,
                                unsigned long long fsize)
@@ -543,18 +549,25 @@ static int check_declared_size(const ps_dataset *ds, int nd, const int *dimids,
     nc_type t;
     size_t ts = 0, len;
     unsigned long long bytes, limit;
-    int d, shuffle = 0, deflate = 0, level = 0, filtered;
+    int d, shuffle = 0, deflate = 0, level = 0, filtered, unlim;
+    int classic = ds->format == NC_FORMAT_CLASSIC || ds->format == NC_FORMAT_64BIT_OFFSET ||
+                  ds->format == NC_FORMAT_CDF5;
     unsigned int fid = 0;
-    if (ds->format == NC_FORMAT_CLASSIC || ds->format == NC_FORMAT_64BIT_OFFSET ||
-        ds->format == NC_FORMAT_CDF5)
-        return PS_OK;
     if (nc_inq_vartype(ds->ncid, ds->varid, &t) || nc_inq_type(ds->ncid, t, NULL, &ts) || !ts)
         return PS_OK; /* not numeric: refused later with its own message */
     bytes = ts;
+    if (nc_inq_unlimdim(ds->ncid, &unlim))
+        unlim = -1;
     for (d = 0; d < nd; d++) {
         if (nc_inq_dimlen(ds->ncid, dimids[d], &len))
             return ps_error(PS_ENETCDF, "%s: cannot read the dimensions of '%s'", ds->path,
                             ds->var_name);
+        if (dimids[d] == unlim && classic &&
+            len == (ds->format == NC_FORMAT_CDF5 ? SIZE_MAX : (size_t)0xffffffffu))
+            return ps_error(PS_EFORMAT,
+                            "%s: damaged NetCDF header: its record count is %s, the streaming "
+                            "marker (the writer never recorded how many records it wrote)",
+                            ds->path, ds->format == NC_FORMAT_CDF5 ? "2^64-1" : "2^32-1");
         bytes = len && bytes > ULLONG_MAX / len ? ULLONG_MAX : bytes * len;
     }
     if (bytes == ULLONG_MAX)
