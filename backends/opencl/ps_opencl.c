@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /**
  * Environment variable choosing the kernel shape: "row" (2-D range over
@@ -50,6 +51,8 @@
 #define PS_OCL_WAVE_CPU 8
 /** A wavefront work-item's intermediate steps at most (default tile height). */
 #define PS_OCL_WAVE_BYTES (6u << 20)
+/** Steps fused on Intel CPU devices with an L2 of 1 MiB or more (see wave_setup). */
+#define PS_OCL_WAVE_CPU_L2 4
 #define PS_OCL_FUSE_TJ 32
 #define PS_OCL_FUSE_TK 8
 /** The most steps one launch may fuse. */
@@ -557,19 +560,36 @@ static int set_zl_args(ocl_ctx *c, cl_kernel k, int b, const char *name, char *w
     return PS_OK;
 }
 
+/* The host's L2 per core in bytes (0: unknown): a CPU device is the host. */
+static size_t host_l2(void)
+{
+#ifdef _SC_LEVEL2_CACHE_SIZE
+    long s = sysconf(_SC_LEVEL2_CACHE_SIZE);
+    if (s > 0)
+        return (size_t)s;
+#endif
+    return 0;
+}
+
 /*
  * Fused zero-land steps as a wavefront (ps_zl_diffusion7_wave), T per launch:
- * PSTENCIL_OPENCL_WAVE, else PS_OCL_WAVE_CPU on CPU devices. One work-item
- * per tile of TJ output rows (default: the rows split evenly over the compute
- * units, at most as many as keep a work-item's intermediate steps within
- * PS_OCL_WAVE_BYTES), TJ halved until the scratch is one allocation. Not
+ * PSTENCIL_OPENCL_WAVE, else on CPU devices the rule of the openmp backend:
+ * on an Intel CPU (vendor id 0x8086) with an L2 of 1 MiB or more,
+ * PS_OCL_WAVE_CPU_L2 steps and a work-item's intermediate steps within half
+ * that L2; on other CPUs PS_OCL_WAVE_CPU steps within PS_OCL_WAVE_BYTES (their
+ * L3 is fast). One work-item per tile of TJ output rows (default: the rows
+ * split evenly over the compute units, at most as many as keep its scratch
+ * within that budget), TJ halved until the scratch is one allocation. Not
  * fusing is never an error: it only costs speed. Measured: docs/performance.md
- * ("Round 7").
+ * ("Round 7", "Round 8").
  */
 static int wave_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
 {
     const char *env = getenv(PS_OCL_WAVE_ENV);
-    unsigned long t = (c->dev->type & CL_DEVICE_TYPE_CPU) ? PS_OCL_WAVE_CPU : 0, tj = 0;
+    const int cpu = (c->dev->type & CL_DEVICE_TYPE_CPU) != 0;
+    const size_t l2 = cpu && c->dev->vendor_id == 0x8086 ? host_l2() : 0;
+    unsigned long t = !cpu ? 0 : l2 >= (1u << 20) ? PS_OCL_WAVE_CPU_L2 : PS_OCL_WAVE_CPU, tj = 0;
+    size_t budget = l2 >= (1u << 20) ? l2 / 2 : PS_OCL_WAVE_BYTES;
     size_t groups, bytes, cu = c->dev->compute_units ? c->dev->compute_units : 1;
     cl_uint targ[2];
     cl_int e;
@@ -589,8 +609,8 @@ static int wave_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
         return PS_OK;
     if (tj == 0) {
         /* the rows split over the compute units, at most as many as keep a
-         * work-item's intermediate steps within PS_OCL_WAVE_BYTES */
-        size_t fit = PS_OCL_WAVE_BYTES / ((t - 1) * 3 * c->g.nx * c->es);
+         * work-item's intermediate steps within the budget */
+        size_t fit = budget / ((t - 1) * 3 * c->g.nx * c->es);
         tj = (c->g.ny + cu - 1) / cu;
         fit = fit > 2 * (t - 1) + 8 ? fit - 2 * (t - 1) : 8;
         if (tj > fit)
