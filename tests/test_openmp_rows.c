@@ -221,6 +221,7 @@ PS_ROWS_CASE(case_f64, double, ps_diffusion7_update_f64, ps_diffusion7_cell_f64)
         rb.kp = kp;                                                                         \
         rb.cnt = cnt;                                                                       \
         rb.cnt8 = bytes ? cnt8 : NULL;                                                      \
+        rb.nt = bytes == 2;                                                                 \
         rb.dpitch = dp;                                                                     \
         rb.mpitch = mp;                                                                     \
         rb.cpitch = cp;                                                                     \
@@ -233,7 +234,8 @@ PS_ROWS_CASE(case_f64, double, ps_diffusion7_update_f64, ps_diffusion7_cell_f64)
         checks++;                                                                           \
         if (memcmp(want, got, nd * sizeof(REAL)) && ++failures <= 20)                       \
             printf("FAIL: %s zl_rows %s nx=%zu nrows=%zu bcols=%d counts as %s differs from "  \
-                   "row by row\n", isa, #REAL, nx, nrows, bcols, bytes ? "bytes" : #REAL);   \
+                   "row by row\n", isa, #REAL, nx, nrows, bcols,                            \
+                   bytes == 2 ? "bytes, streamed" : bytes ? "bytes" : #REAL);                  \
         free(km);                                                                           \
         free(kp);                                                                           \
         free(src);                                                                          \
@@ -266,7 +268,8 @@ static void table(const ps_omp_rows *t)
                 if (t->exact_p64)
                     case_f64(t->isa, "exact_p", (void *)t->exact_p64, 0, nx, pitch, at_end);
             }
-        for (at_end = 0; at_end < 4; at_end++) { /* bcols x counts as bytes */
+        for (at_end = 0; at_end < 6; at_end++) { /* bcols x counts as REAL, bytes,
+                                                    bytes with streamed stores */
             if (t->zl_rows32)
                 block_f32(t->isa, t->zl_p32, t->zl_rows32, nx, 1 + nx % 5, at_end & 1,
                           at_end >> 1);

@@ -7,6 +7,7 @@
 # default is 4) with tiny tiles (PSTENCIL_OPENMP_TJ rows, so halos cross tile
 # and grid edges), and the single-step path (T=0; j-tiling only applies there),
 # at step counts 1, 2, 7 and 50 (remainders shorter than T, several sweeps).
+# Streamed output rows (PSTENCIL_OPENMP_NTOUT=1) on small grids.
 # Zero-land (PSTENCIL_OPENMP_ZERO_LAND=0/1) both ways. These switches belong
 # to the diffusion7 fast path (the runs below are --stencil diffusion7, fast
 # path and generic skeleton); the instruction set also selects the generic
@@ -28,6 +29,16 @@ for tb in "0 1" "1 2" "2 3" "3 1" "4 5" "8 64" "12 3" "16 110"; do
   PSTENCIL_OPENMP_TBLOCK=$1 PSTENCIL_OPENMP_TJ=$2 "$PSTENCIL" validate --backend openmp --stencil diffusion7 --quick \
     --mode exact --steps 1,2,7,50 --threads 1,2,3 >"$TMP/out" 2>&1 \
     || { cat "$TMP/out"; fail "temporal blocking T=$1 (tiles of $2 rows) does not validate"; }
+  grep -Eq '^validate: [1-9][0-9]* comparisons, 0 failed' "$TMP/out" || { cat "$TMP/out"; fail "no comparisons"; }
+done
+# the fused sweep's output rows streamed (non-temporal stores in the AVX-512
+# block rows; the default only on fields of 128 MiB or more), forced on the
+# small grids, several fused step counts and tile heights
+for tb in "4 3" "2 1" "8 64" "5 110"; do
+  set -- $tb
+  PSTENCIL_OPENMP_NTOUT=1 PSTENCIL_OPENMP_TBLOCK=$1 PSTENCIL_OPENMP_TJ=$2 "$PSTENCIL" validate --backend openmp \
+    --stencil diffusion7 --quick --mode exact --steps 1,2,7,50 --threads 1,2,3 >"$TMP/out" 2>&1 \
+    || { cat "$TMP/out"; fail "streamed output rows, T=$1, tiles of $2 rows, do not validate"; }
   grep -Eq '^validate: [1-9][0-9]* comparisons, 0 failed' "$TMP/out" || { cat "$TMP/out"; fail "no comparisons"; }
 done
 # zero-land (land as +0.0 with a count array, the exact-mode default) off and

@@ -278,6 +278,8 @@ static int omp_create(const ps_config *cfg, void **out, char *why, size_t whylen
             ps_omp_tune_key(c, c->tune_key, sizeof c->tune_key);
         if (!c->stream && (ps_omp_tiling_env() || !ps_omp_tune_apply(c, tiling_src, sizeof tiling_src)))
             c->tblock = ps_omp_auto_tblock(&c->g, c->es, c->threads, &c->tj);
+        /* streamed output rows: the AVX-512 block rows (with byte counts) only */
+        c->nt_out = c->cnt8 && c->tblock > 0 && ps_omp_auto_nt_out(bytes);
     }
     ps_omp_describe_choices(c, tiling_src);
     if (c->tune_key[0]) /* a single-step context (T = 0) stores its tile rows */

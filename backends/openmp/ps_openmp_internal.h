@@ -21,6 +21,7 @@
 
 #define PS_TB_MAX 16    /* most steps fused into one sweep */
 #define PS_TB_DEFAULT 4     /* steps fused by default (see ps_omp_auto_tblock) */
+#define PS_OMP_NT_OUT_MIN ((size_t)128 << 20) /* see ps_omp_auto_nt_out */
 #define PS_TB_DEFAULT_AMD 8 /* the same on AMD CPUs */
 #define PS_TB_TALL_AMD 12   /* on AMD CPUs where tiles can be tall */
 
@@ -55,6 +56,7 @@ typedef struct ps_omp_zl_rows {
     size_t dpitch, mpitch, cpitch, ppitch, npitch;
     size_t nx, nrows;
     int bcols;
+    int nt; /* with cnt8: the rows' stores streamed (non-temporal) */
 } ps_omp_zl_rows;
 typedef void (*rowsz_f32_fn)(const ps_omp_zl_rows *, float);
 typedef void (*rowsz_f64_fn)(const ps_omp_zl_rows *, double);
@@ -107,6 +109,7 @@ typedef struct omp_ctx {
     rowsz_f64_fn rowsz64;
     unsigned char *cnt8;  /* with rowsz: the counts of cnt as bytes (0 for land) */
     int cnt8_stale;       /* cnt changed since cnt8 was made */
+    int nt_out;           /* the fused sweep's output rows streamed (ps_omp_auto_nt_out) */
     const char *isa;
     char choices[768];         /* what describe() says: rows, tiling and its source */
     char tune_key[512];        /* the tuning cache's key ("": no fused sweep to tune) */
@@ -143,6 +146,8 @@ void ps_omp_cpu_model(char *buf, size_t len);
 size_t ps_omp_auto_jblock(const ps_grid *g, size_t es);
 int ps_omp_auto_stream(size_t bytes);
 int ps_omp_auto_tblock(const ps_grid *g, size_t es, int threads, size_t *tj);
+/* the fused sweep's output rows streamed, for a field of @p bytes */
+int ps_omp_auto_nt_out(size_t bytes);
 int ps_omp_auto_zero_land(double coeff);
 
 /* ps_openmp_tunecache.c: the tuning cache (core/ps_tunecache.h) and describe() */

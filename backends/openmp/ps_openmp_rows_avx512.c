@@ -113,7 +113,7 @@ static inline unsigned lanes(long b, long lo, long hi, int w)
  * block function.
  */
 #define PS_ZL_LONG(FN, REAL, V, W, M, SETZERO, SET1, LOADU, STOREU, LOADF, STOREF, ADD, SUB, \
-                   MUL, DIV, CMP, CMPF, BLEND, ALIGNR, CI, CO, CNT, SHORT)                   \
+                   MUL, DIV, CMP, CMPF, BLEND, ALIGNR, CI, CO, CNT, SHORT, ALIGNP)           \
     static inline __attribute__((always_inline)) void FN(                                    \
         REAL *restrict dst, const REAL *restrict km, const REAL *restrict src,               \
         const REAL *restrict kp, const REAL *restrict cnt,                                   \
@@ -122,8 +122,8 @@ static inline unsigned lanes(long b, long lo, long hi, int w)
         const REAL *jm = src - pitch, *jp = src + pitch;                                     \
         const long n = (long)nx;                                                             \
         const V vd = SET1(d), z = SETZERO();                                                 \
-        /* the first aligned vector after cell 1 (1 < b <= W + 1) */                         \
-        long b = 1 + W - (long)(((uintptr_t)(src + 1) / sizeof(REAL)) & (W - 1));            \
+        /* the first vector after cell 1 aligned in ALIGNP (1 < b <= W + 1) */              \
+        long b = 1 + W - (long)(((uintptr_t)(ALIGNP + 1) / sizeof(REAL)) & (W - 1));         \
         V prev, cur;                                                                         \
         if (n < W + 2) {                                                                     \
             SHORT(dst, km, src, kp, cnt, nx, pitch, d);                                      \
@@ -149,7 +149,7 @@ static inline unsigned lanes(long b, long lo, long hi, int w)
     }
 
 #define PS_ZL_ROW(NAME, REAL, V, W, M, SETZERO, SET1, LOADU, STOREU, LOADF, STOREF, ADD, SUB, \
-                  MUL, DIV, CMP, CMPF, BLEND, ALIGNR, CI, CO, CNTF, CNTB)                    \
+                  MUL, DIV, CMP, CMPF, BLEND, ALIGNR, CI, CO, CNTF, CNTB, STREAM, FENCE)     \
     /* rows shorter than W + 2 cells (kept out of line: the long rows' code      \
      * then keeps more pointers in registers) */                                             \
     static __attribute__((noinline)) void NAME##_short(                                     \
@@ -172,9 +172,13 @@ static inline unsigned lanes(long b, long lo, long hi, int w)
         }                                                                                    \
     }                                                                                        \
     PS_ZL_LONG(NAME##_f, REAL, V, W, M, SETZERO, SET1, LOADU, STOREU, LOADF, STOREF, ADD, SUB, \
-               MUL, DIV, CMP, CMPF, BLEND, ALIGNR, CI, CO, CNTF, NAME##_short)               \
+               MUL, DIV, CMP, CMPF, BLEND, ALIGNR, CI, CO, CNTF, NAME##_short, src)          \
     PS_ZL_LONG(NAME##_b, REAL, V, W, M, SETZERO, SET1, LOADU, STOREU, LOADF, STOREF, ADD, SUB, \
-               MUL, DIV, CMP, CMPF, BLEND, ALIGNR, CI, CO, CNTB, NAME##_short)               \
+               MUL, DIV, CMP, CMPF, BLEND, ALIGNR, CI, CO, CNTB, NAME##_short, src)          \
+    /* byte counts, the body's stores streamed (non-temporal) to dst-aligned   \
+     * vectors: the fused sweep's output rows on large grids */                             \
+    PS_ZL_LONG(NAME##_nt, REAL, V, W, M, SETZERO, SET1, LOADU, STREAM, LOADF, STOREF, ADD,    \
+               SUB, MUL, DIV, CMP, CMPF, BLEND, ALIGNR, CI, CO, CNTB, NAME##_short, dst)     \
     /* the table's row function: counts as REAL */                                           \
     static void NAME(REAL *restrict dst, const REAL *restrict km, const REAL *restrict src,  \
                      const REAL *restrict kp, const REAL *restrict cnt, size_t nx,            \
@@ -192,7 +196,9 @@ static inline unsigned lanes(long b, long lo, long hi, int w)
         const size_t nx = rb->nx, cp = rb->cpitch;                                           \
         size_t q;                                                                            \
         for (q = 0; q < rb->nrows; q++) {                                                    \
-            if (cnt8)                                                                        \
+            if (cnt8 && rb->nt)                                                              \
+                NAME##_nt(dst, km, src, kp, cnt, cnt8, nx, cp, d);                           \
+            else if (cnt8)                                                                   \
                 NAME##_b(dst, km, src, kp, cnt, cnt8, nx, cp, d);                            \
             else                                                                             \
                 NAME##_f(dst, km, src, kp, cnt, NULL, nx, cp, d);                            \
@@ -208,6 +214,8 @@ static inline unsigned lanes(long b, long lo, long hi, int w)
             if (cnt8)                                                                        \
                 cnt8 += rb->npitch;                                                          \
         }                                                                                    \
+        if (cnt8 && rb->nt)                                                                  \
+            FENCE(); /* the streamed stores before the sweep's barrier */                    \
     }
 
 /*
@@ -227,6 +235,13 @@ static inline unsigned lanes(long b, long lo, long hi, int w)
 #define PS_CNTF_F64_Y(m, b) _mm256_maskz_loadu_pd((m), cnt + (b))
 #define PS_CNTB_F64_Y(m, b) _mm256_cvtepi32_pd(_mm_cvtepu8_epi32(load4(cnt8 + (b))))
 
+/* streamed stores of a whole vector (STOREU's signature; the mask is all
+ * lanes where they are used) */
+#define PS_NT_F32_Z(p, m, v) _mm512_stream_ps((p), (v))
+#define PS_NT_F64_Z(p, m, v) _mm512_stream_pd((p), (v))
+#define PS_NT_F32_Y(p, m, v) _mm256_stream_ps((p), (v))
+#define PS_NT_F64_Y(p, m, v) _mm256_stream_pd((p), (v))
+
 /* four bytes into the low lane of a vector */
 static inline __m128i load4(const unsigned char *p)
 {
@@ -240,25 +255,25 @@ PS_ZL_ROW(row_zl_p_f32_z, float, __m512, 16, __mmask16, _mm512_setzero_ps, _mm51
           _mm512_add_ps, _mm512_sub_ps, _mm512_mul_ps, _mm512_div_ps, _mm512_mask_cmp_ps_mask,
           _mm512_cmp_ps_mask, _mm512_mask_blend_ps,
           _mm512_alignr_epi32, _mm512_castps_si512, _mm512_castsi512_ps, PS_CNTF_F32_Z,
-          PS_CNTB_F32_Z)
+          PS_CNTB_F32_Z, PS_NT_F32_Z, _mm_sfence)
 PS_ZL_ROW(row_zl_p_f64_z, double, __m512d, 8, __mmask8, _mm512_setzero_pd, _mm512_set1_pd,
           _mm512_maskz_loadu_pd, _mm512_mask_storeu_pd, _mm512_loadu_pd, _mm512_storeu_pd,
           _mm512_add_pd, _mm512_sub_pd, _mm512_mul_pd, _mm512_div_pd, _mm512_mask_cmp_pd_mask,
           _mm512_cmp_pd_mask, _mm512_mask_blend_pd,
           _mm512_alignr_epi64, _mm512_castpd_si512, _mm512_castsi512_pd, PS_CNTF_F64_Z,
-          PS_CNTB_F64_Z)
+          PS_CNTB_F64_Z, PS_NT_F64_Z, _mm_sfence)
 PS_ZL_ROW(row_zl_p_f32_y, float, __m256, 8, __mmask8, _mm256_setzero_ps, _mm256_set1_ps,
           _mm256_maskz_loadu_ps, _mm256_mask_storeu_ps, _mm256_loadu_ps, _mm256_storeu_ps,
           _mm256_add_ps, _mm256_sub_ps, _mm256_mul_ps, _mm256_div_ps, _mm256_mask_cmp_ps_mask,
           _mm256_cmp_ps_mask, _mm256_mask_blend_ps,
           _mm256_alignr_epi32, _mm256_castps_si256, _mm256_castsi256_ps, PS_CNTF_F32_Y,
-          PS_CNTB_F32_Y)
+          PS_CNTB_F32_Y, PS_NT_F32_Y, _mm_sfence)
 PS_ZL_ROW(row_zl_p_f64_y, double, __m256d, 4, __mmask8, _mm256_setzero_pd, _mm256_set1_pd,
           _mm256_maskz_loadu_pd, _mm256_mask_storeu_pd, _mm256_loadu_pd, _mm256_storeu_pd,
           _mm256_add_pd, _mm256_sub_pd, _mm256_mul_pd, _mm256_div_pd, _mm256_mask_cmp_pd_mask,
           _mm256_cmp_pd_mask, _mm256_mask_blend_pd,
           _mm256_alignr_epi64, _mm256_castpd_si256, _mm256_castsi256_pd, PS_CNTF_F64_Y,
-          PS_CNTB_F64_Y)
+          PS_CNTB_F64_Y, PS_NT_F64_Y, _mm_sfence)
 
 /* zero-land rows only; everything else comes from the avx2 table */
 const ps_omp_rows ps_omp_rows_avx512 = {

@@ -123,6 +123,7 @@ static void tb_tile(const omp_ctx *c, const char *A, char *B, size_t j0, size_t 
                 rb.nx = nx;
                 rb.nrows = r1 - r0;
                 rb.bcols = l < T;
+                rb.nt = l == T && c->nt_out;
                 if (es == sizeof(float))
                     c->rowsz32(&rb, (float)c->cfg.params.scalars[0]);
                 else

@@ -129,6 +129,25 @@ int ps_omp_auto_stream(size_t bytes)
 }
 
 /*
+ * The fused sweep's output rows (its last step, written to the other field)
+ * streamed with non-temporal stores by the AVX-512 block rows: on a grid
+ * whose field is PS_OMP_NT_OUT_MIN bytes or more, where the fields cannot
+ * stay in any cache between sweeps, a normal store first reads its line for
+ * ownership, a quarter of the sweep's memory traffic. On the AVX-512 Xeon
+ * they gained 1.14x on a 171 MB field, matched on 86 MB and lost 1.13x on 43
+ * MB (the next sweep then reads from memory what a cache still held), so the
+ * threshold is 128 MiB. PSTENCIL_OPENMP_NTOUT=0 or 1 overrides. Measured in
+ * docs/performance.md ("Round 8").
+ */
+int ps_omp_auto_nt_out(size_t bytes)
+{
+    const char *e = getenv("PSTENCIL_OPENMP_NTOUT");
+    if (e && *e)
+        return strcmp(e, "0") != 0;
+    return bytes >= PS_OMP_NT_OUT_MIN;
+}
+
+/*
  * Steps fused per sweep in exact mode (see ps_openmp_tblock.c) and the tile
  * height: PSTENCIL_OPENMP_TBLOCK=T (0 = the single-step path) and
  * PSTENCIL_OPENMP_TJ=rows override. Defaults: tiles as tall as possible, up

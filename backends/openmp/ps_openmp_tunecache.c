@@ -82,8 +82,8 @@ void ps_omp_describe_choices(omp_ctx *c, const char *src)
                  "sweeps, tiles of %zu rows", c->isa, c->jb);
     else if (c->tblock > 0)
         snprintf(c->choices, sizeof c->choices, "%s rows%s; tiling: %d step%s fused, tiles "
-                 "of %zu rows (%s)", c->isa, land, c->tblock, c->tblock == 1 ? "" : "s",
-                 c->tj ? c->tj : c->g.ny, src);
+                 "of %zu rows (%s)%s", c->isa, land, c->tblock, c->tblock == 1 ? "" : "s",
+                 c->tj ? c->tj : c->g.ny, src, c->nt_out ? "; output rows streamed" : "");
     else
         snprintf(c->choices, sizeof c->choices, "%s rows%s; tiling: single-step sweeps, "
                  "tiles of %zu rows (%s)", c->isa, land, c->jb, src);
