@@ -21,9 +21,9 @@
 
 #define PS_TB_MAX 16    /* most steps fused into one sweep */
 #define PS_TB_DEFAULT 4     /* steps fused by default (see ps_omp_auto_tblock) */
-#define PS_OMP_NT_OUT_MIN ((size_t)128 << 20) /* see ps_omp_auto_nt_out */
 #define PS_TB_DEFAULT_AMD 8 /* the same on AMD CPUs */
 #define PS_TB_TALL_AMD 12   /* on AMD CPUs where tiles can be tall */
+#define PS_OMP_NT_OUT_MIN ((size_t)128 << 20) /* streamed output rows from here (ps_omp_auto_nt_out) */
 
 /* row kernels of diffusion7's fast path (see ps_openmp_rows.h) */
 typedef void (*row_f32_fn)(float *restrict, const float *restrict, size_t, size_t, float);
