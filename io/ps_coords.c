@@ -9,6 +9,7 @@
  */
 #include "config.h"
 #include "ps_io.h"
+#include "ps_nc_internal.h"
 #include "ps_status.h"
 
 #include <math.h>
@@ -150,12 +151,24 @@ static int aux_2d(const ps_dataset *ds, int role, hsource *h, double *out)
         if (role == PS_AXIS_LAT ? !(strstr(h->std, "latitude") || in_list_ci(h->units, lat_units))
                                 : !(strstr(h->std, "longitude") || in_list_ci(h->units, lon_units)))
             continue;
+        {
+            size_t l0 = 0, l1 = 0;
+            if (nc_inq_dimlen(ds->ncid, dims[0], &l0) || nc_inq_dimlen(ds->ncid, dims[1], &l1) ||
+                l0 != (ylead ? ny : nx) || l1 != (ylead ? nx : ny))
+                return ps_error(PS_EFORMAT, "%s: '%s' is over dimensions of %zu x %zu, not the "
+                                "%zu x %zu of the data's %s and %s", path, tok, l0, l1,
+                                ylead ? ny : nx, ylead ? nx : ny, d0, d1);
+        }
         all = malloc(ny * nx * sizeof *all);
         if (!all)
             return ps_error(PS_ENOMEM, "out of memory for '%s'", tok);
-        if (nc_get_var_double(ds->ncid, v, all)) {
-            free(all);
-            return ps_error(PS_EIO, "%s: cannot read '%s'", path, tok);
+        {
+            ps_nc_read_spec r = {.path = path, .ncid = ds->ncid, .varid = v, .rank = 2,
+                                 .cap = ny * nx};
+            if ((st = ps_nc_get(&r, all))) {
+                free(all);
+                return st;
+            }
         }
 #define AUX(j, i) all[ylead ? (j) * nx + (i) : (i) * ny + (j)]
         for (j = 0; j < ny && !st; j++)

@@ -126,11 +126,21 @@ static void hdr_skip(hdr *h, uint64_t bytes, const char *what)
     h->off += (size_t)(bytes + pad);
 }
 
-static void hdr_name(hdr *h, const char *what)
+/* Where a name lies in the header bytes. */
+typedef struct hname {
+    const unsigned char *p;
+    size_t len;
+} hname;
+
+static void hdr_name_at(hdr *h, const char *what, hname *at)
 {
     uint64_t len = hdr_count(h, what);
     if (h->status)
         return;
+    if (at) {
+        at->p = h->p + h->off;
+        at->len = (size_t)(len < HDR_MAX_NAME ? len : HDR_MAX_NAME);
+    }
     if (len == 0) {
         hdr_fail(h, PS_EFORMAT, "a name of length 0");
         return;
@@ -140,6 +150,37 @@ static void hdr_name(hdr *h, const char *what)
         return;
     }
     hdr_skip(h, len, what);
+}
+
+static void hdr_name(hdr *h, const char *what)
+{
+    hdr_name_at(h, what, NULL);
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+    const hname *x = a, *y = b;
+    int c = memcmp(x->p, y->p, x->len < y->len ? x->len : y->len);
+    return c ? c : (x->len > y->len) - (x->len < y->len);
+}
+
+/*
+ * Names of one list (dimensions, variables) must be unique: netCDF-C looks
+ * things up by name, so with two dimensions called 'lon' a coordinate
+ * variable over one would be read into a buffer sized by the other.
+ */
+static void hdr_unique(hdr *h, hname *names, uint64_t n, const char *what)
+{
+    uint64_t i;
+    if (h->status || n < 2)
+        return;
+    qsort(names, (size_t)n, sizeof *names, name_cmp);
+    for (i = 1; i < n; i++)
+        if (!name_cmp(&names[i - 1], &names[i])) {
+            hdr_fail(h, PS_EFORMAT, "two %s are both named '%.*s'", what, (int)names[i].len,
+                     (const char *)names[i].p);
+            return;
+        }
 }
 
 static int type_size(int v, uint64_t t)
@@ -241,6 +282,7 @@ static int check_classic(hdr *h)
     uint64_t numrecs, ndims, nvars, i, need = 0, recsize = 0, nrecvars = 0, recdim = UINT64_MAX;
     uint64_t minbegin = UINT64_MAX;
     uint64_t *dimlen = NULL;
+    hname *names = NULL;
     size_t cnt = h->v == 5 ? 8 : 4;
     struct rv { uint64_t begin, size; } *recv = NULL;
     int streaming;
@@ -252,12 +294,13 @@ static int check_classic(hdr *h)
     if (h->status)
         goto done;
     dimlen = calloc(ndims ? ndims : 1, sizeof *dimlen);
-    if (!dimlen) {
+    names = calloc(ndims ? ndims : 1, sizeof *names);
+    if (!dimlen || !names) {
         h->status = ps_error(PS_ENOMEM, "out of memory");
         goto done;
     }
     for (i = 0; i < ndims && !h->status; i++) {
-        hdr_name(h, "in a dimension name");
+        hdr_name_at(h, "in a dimension name", &names[i]);
         dimlen[i] = hdr_count(h, "in a dimension length");
         if (h->status)
             break;
@@ -269,20 +312,23 @@ static int check_classic(hdr *h)
             recdim = i;
         }
     }
+    hdr_unique(h, names, ndims, "dimensions");
     hdr_attrs(h); /* global attributes */
     nvars = hdr_list(h, TAG_VARIABLE, HDR_MAX_VARS, 4 + 4 + cnt + 8 + 4 + cnt + 4,
                      "in the variable list");
     if (h->status)
         goto done;
     recv = calloc(nvars ? nvars : 1, sizeof *recv);
-    if (!recv) {
+    free(names);
+    names = calloc(nvars ? nvars : 1, sizeof *names);
+    if (!recv || !names) {
         h->status = ps_error(PS_ENOMEM, "out of memory");
         goto done;
     }
     for (i = 0; i < nvars && !h->status; i++) {
         uint64_t nd, d, size = 1, begin, t;
         int ts, isrec = 0;
-        hdr_name(h, "in a variable name");
+        hdr_name_at(h, "in a variable name", &names[i]);
         nd = hdr_count(h, "in a variable's rank");
         if (h->status)
             break;
@@ -342,6 +388,7 @@ static int check_classic(hdr *h)
         if (begin < minbegin)
             minbegin = begin;
     }
+    hdr_unique(h, names, nvars, "variables");
     if (h->status)
         goto done;
     /* every variable's data lies after the header */
@@ -382,6 +429,7 @@ static int check_classic(hdr *h)
     }
 done:
     free(dimlen);
+    free(names);
     free(recv);
     return h->status;
 }

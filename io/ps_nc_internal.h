@@ -18,4 +18,33 @@ int ps_attr_set_values(ps_attr_list *l, const char *name, int nc_type, const dou
 /** Deep copy (dst is overwritten, not freed). */
 int ps_attr_list_copy(ps_attr_list *dst, const ps_attr_list *src);
 
+/**
+ * One read of a variable's values (ps_nc_get()). Every field not set is 0;
+ * set @c rank to -1 to accept any rank.
+ */
+typedef struct {
+    const char *path;         /**< the file, for messages */
+    int ncid, varid;          /**< what to read */
+    int rank;                 /**< the rank the reader expects (-1: any) */
+    const int *dimids;        /**< the dimension ids expected, in order, or NULL */
+    const char *const *dim_names; /**< their names, for the message, or NULL */
+    const size_t *start;      /**< a hyperslab (with @c count), or NULL: the whole variable */
+    const size_t *count;
+    size_t cap;               /**< how many values @c out holds */
+    int as_float;             /**< read as float (else double) */
+    int nc_rc;                /**< out: netCDF-C's code when the read itself failed */
+} ps_nc_read_spec;
+
+/**
+ * Read a variable into @p out after checking, as netCDF-C reports them, its
+ * rank, its dimension ids (when given), that the hyperslab lies inside its
+ * dimensions and that the values fit the @c cap of @p out. Every read of a
+ * variable's values in io/ goes through here: netCDF-C writes as many values
+ * as the file's dimensions say, whatever the buffer holds.
+ * @return PS_OK; PS_EFORMAT (message names the file, the variable and what
+ *         does not fit) before anything is read; PS_ENETCDF when the read
+ *         failed (r->nc_rc holds netCDF-C's code).
+ */
+int ps_nc_get(ps_nc_read_spec *r, void *out);
+
 #endif

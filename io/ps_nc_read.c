@@ -265,8 +265,10 @@ static int get_text_att(int ncid, int varid, const char *name, char *out, size_t
     return 0;
 }
 
-/* A coordinate variable: rank 1, named like its dimension. */
-static int is_coord_var(int ncid, int v)
+/* A coordinate variable: rank 1, named like its dimension (of @p dimid when
+ * that is not -1: a variable over another dimension of the same name is not
+ * that dimension's coordinate). */
+static int is_coord_var(int ncid, int v, int want_dimid)
 {
     char name[NC_MAX_NAME + 1], dname[NC_MAX_NAME + 1];
     int nd, dimid;
@@ -275,7 +277,7 @@ static int is_coord_var(int ncid, int v)
     if (nc_inq_varname(ncid, v, name) || nc_inq_vardimid(ncid, v, &dimid) ||
         nc_inq_dimname(ncid, dimid, dname))
         return 0;
-    return !strcmp(name, dname);
+    return !strcmp(name, dname) && (want_dimid < 0 || dimid == want_dimid);
 }
 
 static void list_append(char *buf, size_t n, const char *name)
@@ -307,7 +309,7 @@ static int find_variable(int ncid, const char *path, const char *want, int *vari
         if (get_text_att(ncid, v, "standard_name", txt, sizeof txt) &&
             text_is(txt, temp_std_names, 0) && nstd < 64)
             std[nstd++] = v;
-        if (in_list(name, temp_common_names, 0) && !is_coord_var(ncid, v) && ncom < 64)
+        if (in_list(name, temp_common_names, 0) && !is_coord_var(ncid, v, -1) && ncom < 64)
             com[ncom++] = v;
         if ((nd == 3 || nd == 4) && get_text_att(ncid, v, "units", txt, sizeof txt) &&
             text_is(txt, temp_units, 0) && nuni < 64)
@@ -388,7 +390,7 @@ static int axis_role(int ncid, int dimid, int *coordvar)
     *coordvar = -1;
     if (nc_inq_dimname(ncid, dimid, dname))
         return -1;
-    if (nc_inq_varid(ncid, dname, &v) == NC_NOERR && is_coord_var(ncid, v)) {
+    if (nc_inq_varid(ncid, dname, &v) == NC_NOERR && is_coord_var(ncid, v, dimid)) {
         *coordvar = v;
         if (get_text_att(ncid, v, "axis", txt, sizeof txt)) {
             if (!strcasecmp(txt, "T"))
@@ -482,10 +484,16 @@ static int load_axis(ps_dataset *ds, int role, int dimid, int coordvar, int pos,
         nc_inq_varname(ds->ncid, coordvar, ax->var_name);
         nc_inq_vartype(ds->ncid, coordvar, &t);
         ax->nc_type = t;
-        if (ax->len && (rc = nc_get_var_double(ds->ncid, coordvar, ax->values))) {
-            char what[NC_MAX_NAME + 32];
-            snprintf(what, sizeof what, "coordinate '%s'", ax->var_name);
-            return read_failed(ds, coordvar, what, rc);
+        {
+            const char *dn = ax->dim_name;
+            ps_nc_read_spec r = {.path = ds->path, .ncid = ds->ncid, .varid = coordvar,
+                                 .rank = 1, .dimids = &dimid, .dim_names = &dn,
+                                 .cap = ax->len};
+            if ((st = ps_nc_get(&r, ax->values))) {
+                char what[NC_MAX_NAME + 32];
+                snprintf(what, sizeof what, "coordinate '%s'", ax->var_name);
+                return r.nc_rc ? read_failed(ds, coordvar, what, r.nc_rc) : st;
+            }
         }
         if ((st = load_attrs(ds->ncid, coordvar, &ax->attrs, ds->path)))
             return st;
@@ -1030,15 +1038,15 @@ static int read_block(ps_dataset *ds, size_t t, size_t k0, size_t nk, size_t j0,
     for (b = 0; b < nblk; b++) {
         size_t idx[4] = {0}, base = 0;
         int use_float = vt == NC_FLOAT && float_passthrough(&u);
+        ps_nc_read_spec r = {.path = ds->path, .ncid = ds->ncid, .varid = ds->varid,
+                             .rank = nd, .start = start, .count = count, .cap = blk_cells,
+                             .as_float = use_float};
         start[slow] = first[slow] + b;
-        if (use_float)
-            rc = nc_get_vara_float(ds->ncid, ds->varid, start, count, buf);
-        else
-            rc = nc_get_vara_double(ds->ncid, ds->varid, start, count, buf);
-        if (rc) {
+        if ((st = ps_nc_get(&r, buf))) {
             char what[NC_MAX_NAME + 64];
             snprintf(what, sizeof what, "'%s' (time %zu)", ds->var_name, t);
-            st = read_failed(ds, ds->varid, what, rc);
+            if (r.nc_rc)
+                st = read_failed(ds, ds->varid, what, r.nc_rc);
             goto done;
         }
         if (identity) {

@@ -308,6 +308,8 @@ static int carry_one(ps_writer *w, int ncid, const ps_dataset *src, const char *
         if (r == PS_AXIS_TIME || (role_bounds && k == 0 && r != role_bounds) ||
             (role_bounds && k == 1 && r >= 0) || (!role_bounds && r < 0))
             return PS_OK;
+        if (role_bounds && k == 1 && c->len[k] > 2)
+            return PS_OK; /* CF: a 1-D axis's cells have 2 bounds */
         if (r == PS_AXIS_DEPTH && src->axes[r].reversed) {
             if (k != 0)
                 return PS_OK; /* a reversed depth that is not the slowest dimension */
@@ -318,9 +320,13 @@ static int carry_one(ps_writer *w, int ncid, const ps_dataset *src, const char *
     c->values = malloc((c->n ? c->n : 1) * sizeof(double));
     if (!c->values)
         return ps_error(PS_ENOMEM, "out of memory");
-    if ((rc = nc_get_var_double(ncid, varid, c->values))) {
-        free(c->values);
-        return ps_error(PS_EIO, "%s: %s: %s", src->path, name, nc_strerror(rc));
+    {
+        ps_nc_read_spec r = {.path = src->path, .ncid = ncid, .varid = varid, .rank = ndims,
+                             .dimids = dimids, .cap = c->n};
+        if ((st = ps_nc_get(&r, c->values))) {
+            free(c->values);
+            return st;
+        }
     }
     if ((st = read_var_attrs(ncid, varid, &c->attrs, src->path))) {
         free(c->values);

@@ -10,14 +10,15 @@ tests_fuzz_fuzz_replay_CFLAGS = $(AM_CFLAGS) $(NETCDF_CFLAGS)
 tests_fuzz_fuzz_replay_LDADD = io/libpstencil-io.la core/libpstencil.la $(NETCDF_LIBS) -lm
 TESTS += tests/fuzz_regressions.sh
 EXTRA_DIST += tests/fuzz_regressions.sh tests/fuzz/make_regressions.py \
-	tests/fuzz/regressions/cdf5_dimname_len_max.nc tests/fuzz/regressions/classic_huge_dims.nc \
-	tests/fuzz/regressions/classic_huge_attr.nc tests/fuzz/regressions/cdf2_many_dims.nc \
-	tests/fuzz/regressions/nc4_declared_no_data.nc \
-	tests/fuzz/regressions/nc4_truncated.nc
-CLEANFILES += tests/fuzz/fuzz_reader
+	tests/fuzz/regressions
+CLEANFILES += tests/fuzz/fuzz_reader fuzz-memcheck.log
+
+clean-fuzz-made:
+	-rm -rf tests/fuzz/made
 
 FUZZ_SECONDS = 60
-FUZZ_IO_SRC = $(srcdir)/io/ps_nc_read.c $(srcdir)/io/ps_nc_header.c $(srcdir)/io/ps_mem.c
+FUZZ_IO_SRC = $(srcdir)/io/ps_nc_read.c $(srcdir)/io/ps_nc_header.c $(srcdir)/io/ps_nc_get.c \
+	$(srcdir)/io/ps_mem.c
 FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 
 if PS_FUZZ
@@ -39,11 +40,25 @@ fuzz: tests/fuzz/fuzz_reader
 	    $(NCGEN) -k $$k -o tests/fuzz/seeds/$$c-$$k.nc $(srcdir)/tests/data/$$c.cdl || exit 1; \
 	  done; \
 	done
+	@mkdir -p tests/fuzz/made
+	python3 $(srcdir)/tests/fuzz/make_regressions.py tests/fuzz/made
 	ASAN_OPTIONS=detect_leaks=0 tests/fuzz/fuzz_reader -max_total_time=$(FUZZ_SECONDS) \
 	  -timeout=5 -malloc_limit_mb=512 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
-	  tests/fuzz/corpus tests/fuzz/seeds $(srcdir)/tests/fuzz/regressions
+	  tests/fuzz/corpus tests/fuzz/seeds $(srcdir)/tests/fuzz/regressions tests/fuzz/made
+
+# Every input of the corpus replayed by the normal build under valgrind's
+# memcheck, which sees invalid writes inside libnetcdf and HDF5 (the fuzz
+# target's ASan instruments pstencil's code only).
+fuzz-memcheck: tests/fuzz/fuzz_replay
+	@mkdir -p tests/fuzz/made tests/fuzz/corpus tests/fuzz/seeds
+	python3 $(srcdir)/tests/fuzz/make_regressions.py tests/fuzz/made
+	find tests/fuzz/corpus tests/fuzz/seeds $(srcdir)/tests/fuzz/regressions tests/fuzz/made \
+	  -type f -print0 | xargs -0 -n 500 $(LIBTOOL) --mode=execute valgrind -q \
+	  --error-exitcode=99 --leak-check=no tests/fuzz/fuzz_replay > fuzz-memcheck.log 2>&1; \
+	  rc=$$?; grep -c '^replayed' fuzz-memcheck.log | sed 's/$$/ inputs replayed under memcheck/'; \
+	  if [ $$rc -ne 0 ]; then tail -60 fuzz-memcheck.log; exit 1; fi
 else
 fuzz:
 	@echo "make fuzz: no C compiler with -fsanitize=fuzzer was found by configure (install clang or set FUZZ_CC)" >&2; exit 1
 endif
-.PHONY: fuzz
+.PHONY: fuzz fuzz-memcheck

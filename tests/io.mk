@@ -28,3 +28,10 @@ check_PROGRAMS += tests/test_io_region
 tests_test_io_region_SOURCES = tests/test_io_region.c
 tests_test_io_region_LDADD = io/libpstencil-io.la core/libpstencil.la -lm
 TESTS += tests/test_io_region
+# The one checked read of a variable (io/ps_nc_get.c): refused before netCDF-C
+# writes past the buffer, exact values when it fits.
+check_PROGRAMS += tests/test_nc_get
+tests_test_nc_get_SOURCES = tests/test_nc_get.c
+tests_test_nc_get_CFLAGS = $(AM_CFLAGS) $(NETCDF_CFLAGS)
+tests_test_nc_get_LDADD = io/libpstencil-io.la core/libpstencil.la $(NETCDF_LIBS) -lm
+TESTS += tests/test_nc_get

@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
-"""Write the hand-made hostile files of tests/fuzz/regressions (classic and
-CDF5 headers with forged counts). Run once; the outputs are committed."""
+"""Write the hand-made hostile files of the fuzz regression corpus into the
+folder given (classic and CDF5 headers with forged counts or names).
+tests/fuzz_regressions.sh runs it at test time and replays its files with the
+committed ones of tests/fuzz/regressions (those found by the fuzzer or made
+by other tools); `make fuzz` adds them to its corpus."""
 import struct, sys, os
 
 out = sys.argv[1] if len(sys.argv) > 1 else "regressions"
@@ -51,3 +54,65 @@ open(os.path.join(out, "classic_empty_time_huge_lat.nc"), "wb").write(
 # counts larger than the header: 2^31 dimensions
 b = b"CDF\x02" + cnt(0, 0) + struct.pack(">I", 0x0A) + cnt(0x7FFFFFFF, 0) + b"\0" * 64
 open(os.path.join(out, "cdf2_many_dims.nc"), "wb").write(b)
+
+
+# A well-formed classic file of the given dimensions and variables, with every
+# data offset right: dims [(name, len)] (len 0: the record dimension, one
+# record); variables [(name, [dimids], nc_type, [(att, nc_type, value)], values)].
+TSIZE = {1: 1, 2: 1, 3: 2, 4: 4, 5: 4, 6: 8}
+PACK = {1: ">b", 3: ">h", 4: ">i", 5: ">f", 6: ">d"}
+
+def pad4(b):
+    return b + b"\0" * ((4 - len(b) % 4) % 4)
+
+def attr_list(atts):
+    if not atts:
+        return b"\0" * 8
+    b = struct.pack(">II", 0x0C, len(atts))
+    for n, t, v in atts:
+        vb = v.encode() if t == 2 else b"".join(struct.pack(PACK[t], x) for x in v)
+        b += name(n, 0) + struct.pack(">II", t, len(v)) + pad4(vb)
+    return b
+
+def classic_file(dims, variables):
+    def header(offsets):
+        b = b"CDF\x01" + cnt(1, 0) + struct.pack(">I", 0x0A) + cnt(len(dims), 0)
+        for n, l in dims:
+            b += name(n, 0) + cnt(l, 0)
+        b += b"\0" * 8 + struct.pack(">II", 0x0B, len(variables))
+        for (n, ds, t, atts, vals), off in zip(variables, offsets):
+            size = TSIZE[t]
+            for d in ds:
+                size *= dims[d][1] or 1
+            b += name(n, 0) + cnt(len(ds), 0) + b"".join(cnt(d, 0) for d in ds)
+            b += attr_list(atts) + struct.pack(">III", t, (size + 3) // 4 * 4, off)
+        return b
+    hlen = len(header([0] * len(variables)))
+    data, offsets = b"", []
+    for n, ds, t, atts, vals in variables:  # at most one record variable, last
+        offsets.append(hlen + len(data))
+        data += pad4(b"".join(struct.pack(PACK[t], x) for x in vals))
+    return header(offsets) + data
+
+def dup_lon(coord_len):
+    """Two dimensions named 'lon': the data uses the one of 3, the coordinate
+    variable 'lon' the one of coord_len (netCDF-C wrote coord_len values into
+    the reader's 3-value axis: heap overflow)."""
+    dims = [("time", 0), ("depth", 3), ("lat", 3), ("lon", 3), ("lon", coord_len)]
+    return classic_file(dims, [
+        ("depth", [1], 6, [("units", 2, "m")], [0.5, 10.0, 50.0]),
+        ("lat", [2], 6, [("units", 2, "degrees_north")], [10.0, 11.0, 12.0]),
+        ("lon", [4], 6, [("units", 2, "degrees_east")], [float(i) for i in range(coord_len)]),
+        ("time", [0], 6, [("units", 2, "days since 2000-01-01")], [0.0]),
+        ("thetao", [0, 1, 2, 3], 5, [("units", 2, "degC")], [10.0 + i for i in range(27)]),
+    ])
+
+open(os.path.join(out, "classic_dup_dim_name.nc"), "wb").write(dup_lon(40))
+open(os.path.join(out, "classic_dup_dim_name_long.nc"), "wb").write(dup_lon(7000))
+# two variables of one name: lookups by name would find the wrong one
+dims = [("depth", 3), ("lat", 3), ("lon", 3)]
+open(os.path.join(out, "classic_dup_var_name.nc"), "wb").write(classic_file(dims, [
+    ("lon", [2], 6, [("units", 2, "degrees_east")], [1.0, 2.0, 3.0]),
+    ("lon", [0], 6, [("units", 2, "degrees_east")], [1.0, 2.0, 3.0]),
+    ("thetao", [0, 1, 2], 5, [("units", 2, "degC")], [10.0] * 27),
+]))
