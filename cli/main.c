@@ -33,8 +33,54 @@ static void usage(FILE *f)
         fprintf(f, "  %-10s %s\n", ps_commands[i].name, ps_commands[i].help);
     fprintf(f, "\nBackends: %s ('pstencil backends' says which run here).\n"
                "'pstencil COMMAND --help' describes each command.\n"
-               "Options: --help, --version\n",
-            ps_backend_names());
+               "Options: --help, --version\n"
+               "Every command that reads a file also takes --max-expansion RATIO|none: how\n"
+               "many times its size a compressed input may expand into a float32 field\n"
+               "(default %.0f; beyond it the file is refused as a likely compression bomb).\n",
+            ps_backend_names(), PS_MAX_EXPANSION_DEFAULT);
+}
+
+/*
+ * The options every command that reads a file takes, removed from argv
+ * before the command parses the rest: --max-expansion RATIO|none (or
+ * --max-expansion=...). Returns PS_EXIT_OK or, after the message,
+ * PS_EXIT_USAGE.
+ */
+static int common_options(int *argc, char **argv)
+{
+    int i, o = 1;
+    ps_open_options opts = {0};
+    for (i = 1; i < *argc; i++) {
+        const char *v = NULL, *a = argv[i];
+        if (!strcmp(a, "--"))
+            break;
+        if (!strcmp(a, "--max-expansion")) {
+            if (i + 1 >= *argc)
+                return ps_cli_error("option --max-expansion needs a value (a ratio, or none)");
+            v = argv[++i];
+        } else if (!strncmp(a, "--max-expansion=", 16)) {
+            v = a + 16;
+        } else {
+            argv[o++] = argv[i];
+            continue;
+        }
+        if (!strcmp(v, "none") || !strcmp(v, "unlimited")) {
+            opts.max_expansion = -1;
+        } else {
+            double r;
+            if (ps_cli_parse_double("--max-expansion", v, &r))
+                return PS_EXIT_USAGE;
+            if (!(r >= 1))
+                return ps_cli_error("--max-expansion %s: must be at least 1 (or none)", v);
+            opts.max_expansion = r;
+        }
+    }
+    for (; i < *argc; i++)
+        argv[o++] = argv[i];
+    argv[o] = NULL;
+    *argc = o;
+    ps_dataset_set_default_options(&opts);
+    return PS_EXIT_OK;
 }
 
 static char *join_cmdline(int argc, char **argv)
@@ -83,6 +129,10 @@ int main(int argc, char **argv)
     cmdline = join_cmdline(argc, argv);
     if (cmdline)
         ps_cli_cmdline = cmdline;
+    if (common_options(&argc, argv)) {
+        free(cmdline);
+        return PS_EXIT_USAGE;
+    }
     for (i = 0; i < sizeof ps_commands / sizeof ps_commands[0]; i++)
         if (!strcmp(argv[1], ps_commands[i].name)) {
             rc = ps_commands[i].fn(argc - 1, argv + 1);

@@ -105,6 +105,38 @@ typedef struct ps_dataset {
  */
 int ps_dataset_open(ps_dataset *ds, const char *path, const char *var);
 
+/** The default of ps_open_options::max_expansion. */
+#define PS_MAX_EXPANSION_DEFAULT 256.0
+
+/** What ps_dataset_open_opts() accepts beyond ps_dataset_open()'s defaults. */
+typedef struct ps_open_options {
+    /**
+     * The most a compressed (filtered) variable's field may take, as float32
+     * (4 bytes a cell), per byte of the file: 0 is the default,
+     * PS_MAX_EXPANSION_DEFAULT (real ocean data, even nearly all land, stays
+     * well below it; a few kilobytes of deflated zeros declaring a grid of
+     * gigabytes do not); a negative value accepts any expansion. Uncompressed
+     * data is always bounded by the file's size.
+     */
+    double max_expansion;
+} ps_open_options;
+
+/**
+ * ps_dataset_open() with @p opts (NULL: the defaults). A compressed variable
+ * whose field would exceed ps_open_options::max_expansion times the file's
+ * size is refused (PS_ERANGE), the detail saying the ratio and how to accept
+ * it (`--max-expansion` on the command line).
+ */
+int ps_dataset_open_opts(ps_dataset *ds, const char *path, const char *var,
+                         const ps_open_options *opts);
+
+/**
+ * Set the options ps_dataset_open() uses (NULL: back to the defaults), for
+ * the whole process: a program sets them once, before any thread opens a
+ * file (the pstencil program from its common option `--max-expansion`).
+ */
+void ps_dataset_set_default_options(const ps_open_options *opts);
+
 /**
  * Read time index @p t as a (depth, lat, lon) field in precision @p p,
  * allocating @p out (free with ps_field_free()).

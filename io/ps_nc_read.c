@@ -552,11 +552,11 @@ static void dataset_init(ps_dataset *ds)
  * lengths as netCDF-C reports them are checked here in every format.
  */
 static int check_declared_size(const ps_dataset *ds, int nd, const int *dimids,
-                               unsigned long long fsize)
+                               unsigned long long fsize, double max_expansion)
 {
     nc_type t;
     size_t ts = 0, len;
-    unsigned long long bytes, limit;
+    unsigned long long bytes, limit, cells;
     int d, shuffle = 0, deflate = 0, level = 0, filtered, unlim;
     int classic = ds->format == NC_FORMAT_CLASSIC || ds->format == NC_FORMAT_64BIT_OFFSET ||
                   ds->format == NC_FORMAT_CDF5;
@@ -564,6 +564,7 @@ static int check_declared_size(const ps_dataset *ds, int nd, const int *dimids,
     if (nc_inq_vartype(ds->ncid, ds->varid, &t) || nc_inq_type(ds->ncid, t, NULL, &ts) || !ts)
         return PS_OK; /* not numeric: refused later with its own message */
     bytes = ts;
+    cells = 1;
     if (nc_inq_unlimdim(ds->ncid, &unlim))
         unlim = -1;
     for (d = 0; d < nd; d++) {
@@ -577,6 +578,9 @@ static int check_declared_size(const ps_dataset *ds, int nd, const int *dimids,
                             "marker (the writer never recorded how many records it wrote)",
                             ds->path, ds->format == NC_FORMAT_CDF5 ? "2^64-1" : "2^32-1");
         bytes = len && bytes > ULLONG_MAX / len ? ULLONG_MAX : bytes * len;
+        /* the field reads one time record */
+        if (!(nd == 4 && d == 0))
+            cells = len && cells > ULLONG_MAX / len ? ULLONG_MAX : cells * len;
     }
     if (bytes == ULLONG_MAX)
         return ps_error(PS_ENOMEM, "%s: variable '%s' is too large to address (its dimensions "
@@ -587,6 +591,17 @@ static int check_declared_size(const ps_dataset *ds, int nd, const int *dimids,
     limit = filtered ? (fsize > ULLONG_MAX / PS_MAX_COMPRESSION ? ULLONG_MAX
                                                                 : fsize * PS_MAX_COMPRESSION)
                      : fsize;
+    /* a field of float32 cells per byte of the file: a compression bomb */
+    if (filtered && bytes <= limit && max_expansion >= 0 &&
+        (double)cells * 4.0 > max_expansion * (double)fsize)
+        return ps_error(PS_ERANGE,
+                        "%s: compressed variable '%s' expands %.0f times: %llu cells (%.0f MB "
+                        "as float32) from a file of %llu bytes, more than the %.0f times "
+                        "accepted from a compressed file (real data stays far below it); if "
+                        "the file is genuine, allow it with --max-expansion %.0f (or none)",
+                        ds->path, ds->var_name, (double)cells * 4.0 / (double)fsize, cells,
+                        (double)cells * 4.0 / 1e6, fsize, max_expansion,
+                        ceil((double)cells * 4.0 / (double)fsize));
     if (bytes > limit)
         return ps_error(PS_ETRUNC,
                         "%s is truncated or its data were never written: variable '%s' declares "
@@ -635,8 +650,24 @@ static const char *open_error(int rc)
     return nc_strerror(rc);
 }
 
+static ps_open_options default_options;
+
+void ps_dataset_set_default_options(const ps_open_options *opts)
+{
+    static const ps_open_options none;
+    default_options = opts ? *opts : none;
+}
+
 int ps_dataset_open(ps_dataset *ds, const char *path, const char *var)
 {
+    return ps_dataset_open_opts(ds, path, var, &default_options);
+}
+
+int ps_dataset_open_opts(ps_dataset *ds, const char *path, const char *var,
+                         const ps_open_options *opts)
+{
+    double max_expansion = opts && opts->max_expansion ? opts->max_expansion
+                                                       : PS_MAX_EXPANSION_DEFAULT;
     struct stat sb;
     int rc, st = PS_OK, nd, dimids[NC_MAX_VAR_DIMS], unlimdim = -1, i, fmt, kind;
     nc_type vt;
@@ -687,7 +718,8 @@ int ps_dataset_open(ps_dataset *ds, const char *path, const char *var)
     }
     nc_inq_vardimid(ds->ncid, ds->varid, dimids);
     nc_inq_unlimdim(ds->ncid, &unlimdim);
-    if ((st = check_declared_size(ds, nd, dimids, (unsigned long long)sb.st_size)) ||
+    if ((st = check_declared_size(ds, nd, dimids, (unsigned long long)sb.st_size,
+                                  max_expansion)) ||
         (st = check_empty_dims(ds, nd, dimids)))
         goto fail;
     for (i = 0; i < nd; i++) {
@@ -950,7 +982,7 @@ static int read_block(ps_dataset *ds, size_t t, size_t k0, size_t nk, size_t j0,
 {
     size_t start[4] = {0}, count[4] = {0}, stride_out[4] = {0};
     size_t len[4], dim_of_pos[4];
-    int pos_role[4], nd = ds->rank, d, st = PS_OK, rc, slow, vt = ds->var_nc_type;
+    int pos_role[4], nd = ds->rank, d, st = PS_OK, slow, vt = ds->var_nc_type;
     size_t blk_cells = 1, nblk, b, i;
     unpack u;
     void *buf = NULL;

@@ -274,7 +274,7 @@ static int dim_role(const ps_dataset *src, const char *dim)
 static int carry_one(ps_writer *w, int ncid, const ps_dataset *src, const char *name,
                      int role_bounds)
 {
-    int varid, ndims, dimids[NC_MAX_VAR_DIMS], k, a, rc, st, flip = 0;
+    int varid, ndims, dimids[NC_MAX_VAR_DIMS], k, a, st, flip = 0;
     nc_type t;
     carried_var *c;
     if (w->ncarried >= MAX_CARRIED || !strcmp(name, "time") || !strcmp(name, "step") ||
