@@ -4,14 +4,18 @@
  */
 #include "config.h"
 #include "ps_bench.h"
+#include "ps_file.h"
 #include "ps_oracle.h"
 #include "ps_status.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -279,7 +283,7 @@ static int csv_split(char *line, char **fields, int max)
 
 int ps_bench_csv_read(const char *path, ps_bench_row **out, int *nout)
 {
-    FILE *f = fopen(path, "r");
+    FILE *f = NULL;
     char *line = NULL;
     size_t cap = 0;
     char *hdr[128], *fld[128];
@@ -288,10 +292,30 @@ int ps_bench_csv_read(const char *path, ps_bench_row **out, int *nout)
 
     *out = NULL;
     *nout = 0;
-    if (!f)
-        return ps_error(PS_EIO, "cannot open %s", path);
+    struct stat sb;
+    /* opened without blocking: a FIFO is refused, not waited on */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return ps_error(PS_EIO, "cannot open %s: %s", path, strerror(errno));
+    if (fstat(fd, &sb) != 0) {
+        close(fd);
+        return ps_error(PS_EIO, "cannot read %s: %s", path, strerror(errno));
+    }
+    if (!S_ISREG(sb.st_mode)) {
+        close(fd);
+        return ps_error(PS_EIO, "cannot read %s: it is %s, not a regular file", path,
+                        ps_file_kind(sb.st_mode));
+    }
+    if (fcntl(fd, F_SETFL, 0) != 0 || !(f = fdopen(fd, "r"))) {
+        close(fd);
+        return ps_error(PS_EIO, "cannot read %s: %s", path, strerror(errno));
+    }
+    errno = 0;
     if (getline(&line, &cap, f) < 0) {
-        rc = ps_error(PS_EFORMAT, "%s is empty", path);
+        if (ferror(f))
+            rc = ps_error(PS_EIO, "cannot read %s: %s", path, strerror(errno));
+        else
+            rc = ps_error(PS_EFORMAT, "%s is empty", path);
         goto done;
     }
     nh = csv_split(line, hdr, 128);

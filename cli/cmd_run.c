@@ -379,12 +379,14 @@ static int check_stability(const run_args *a)
     d = a->options[idx];
     if (isnan(d)) /* auto */
         return 0;
-    if (!(d >= 0.0 && d <= 1.0))
-        return ps_cli_error("-D/--coeff %g: diffusion7 is stable only for 0 <= D <= 1 (its "
+    if (!(d >= 0.0 && d <= 1.0)) {
+        char num[32];
+        return ps_cli_error("-D/--coeff %s: diffusion7 is stable only for 0 <= D <= 1 (its "
                             "update is then a convex combination of the old values); outside "
                             "that the temperatures grow without bound. Give "
                             "--allow-unstable to run it anyway",
-                            d);
+                            ps_cli_num(d, num, sizeof num));
+    }
     return 0;
 }
 

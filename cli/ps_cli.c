@@ -94,6 +94,17 @@ int ps_cli_parse_long(const char *opt, const char *s, long min, long max, long *
     return 0;
 }
 
+const char *ps_cli_num(double v, char *buf, size_t n)
+{
+    int prec;
+    for (prec = 1; prec <= 17; prec++) {
+        snprintf(buf, n, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    return buf;
+}
+
 int ps_cli_parse_double(const char *opt, const char *s, double *out)
 {
     char *end = NULL;

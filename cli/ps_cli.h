@@ -39,6 +39,13 @@ void ps_cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /** Parse an integer option value in [min, max]; error message names the option. */
 int ps_cli_parse_long(const char *opt, const char *s, long min, long max, long *out);
 
+/**
+ * @p v with the fewest significant digits that read back as @p v (so a
+ * message shows 1.0000001, not 1, next to a bound of 1), in @p buf; returns
+ * @p buf.
+ */
+const char *ps_cli_num(double v, char *buf, size_t n);
+
 /** Parse a finite double option value. */
 int ps_cli_parse_double(const char *opt, const char *s, double *out);
 

@@ -4,6 +4,7 @@
 #include "ps_io.h"
 #include "ps_nc_header.h"
 #include "ps_nc_internal.h"
+#include "ps_file.h"
 #include "ps_mem.h"
 #include "ps_status.h"
 
@@ -11,6 +12,7 @@
 #include <limits.h>
 #include <math.h>
 #include <netcdf.h>
+#include <netcdf_filter.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -463,6 +465,8 @@ static int read_failed(const ps_dataset *ds, int varid, const char *what, int rc
     return ps_error(PS_ENETCDF, "%s: reading %s: %s", ds->path, what, nc_strerror(rc));
 }
 
+static int check_filters(const ps_dataset *ds, int varid);
+
 static int load_axis(ps_dataset *ds, int role, int dimid, int coordvar, int pos, int unlimdim)
 {
     ps_axis *ax = &ds->axes[role];
@@ -481,6 +485,8 @@ static int load_axis(ps_dataset *ds, int role, int dimid, int coordvar, int pos,
         return ps_error(PS_ENOMEM, "out of memory");
     if (coordvar >= 0) {
         nc_type t;
+        if ((st = check_filters(ds, coordvar)))
+            return st;
         nc_inq_varname(ds->ncid, coordvar, ax->var_name);
         nc_inq_vartype(ds->ncid, coordvar, &t);
         ax->nc_type = t;
@@ -641,6 +647,97 @@ static int check_empty_dims(const ps_dataset *ds, int nd, const int *dimids)
     return PS_OK;
 }
 
+/* HDF5 filters a netCDF-4 file may use, and where Debian has them */
+static const struct {
+    unsigned id;
+    const char *name, *where;
+} known_filters[] = {
+    {4, "szip", "a netCDF-C and HDF5 built with libaec (szip)"},
+    {307, "bzip2", "Debian's hdf5-filter-plugin"},
+    {32000, "LZF", "Debian's hdf5-plugin-lzf"},
+    {32001, "Blosc", "Debian's hdf5-filter-plugin-blosc-serial"},
+    {32004, "LZ4", "Debian's hdf5-filter-plugin"},
+    {32008, "Bitshuffle", "Debian's hdf5-filter-plugin"},
+    {32013, "ZFP", "Debian's hdf5-filter-plugin-zfp-serial"},
+    {32015, "Zstandard (zstd)", "netCDF-C's own plugins (netCDF-C built with --enable-plugins) "
+                                "or the hdf5plugin package"},
+    {32017, "SZ", "the SZ library's HDF5 plugin"},
+    {32026, "Blosc2", "the hdf5plugin package or c-blosc2's HDF5 plugin"},
+};
+
+/*
+ * Every filter of the variable must be available to this netCDF-C and HDF5:
+ * a missing one fails every read with "undefined filter encountered". Named
+ * here, with where to get it, before any data is read.
+ */
+static int check_filters(const ps_dataset *ds, int varid)
+{
+    char vname[NC_MAX_NAME + 1] = "?";
+    size_t n = 0, i, k;
+    unsigned ids[16];
+    if (nc_inq_var_filter_ids(ds->ncid, varid, &n, NULL) || n == 0)
+        return PS_OK;
+    nc_inq_varname(ds->ncid, varid, vname);
+    if (n > sizeof ids / sizeof ids[0])
+        return ps_error(PS_EFORMAT, "%s: variable '%s' declares %zu filters (at most %zu "
+                        "are read)", ds->path, vname, n, sizeof ids / sizeof ids[0]);
+    if (nc_inq_var_filter_ids(ds->ncid, varid, &n, ids))
+        return PS_OK;
+    for (i = 0; i < n; i++) {
+        const char *name = NULL, *where = NULL;
+        if (nc_inq_filter_avail(ds->ncid, ids[i]) == NC_NOERR)
+            continue;
+        for (k = 0; k < sizeof known_filters / sizeof known_filters[0]; k++)
+            if (known_filters[k].id == ids[i])
+                name = known_filters[k].name, where = known_filters[k].where;
+        if (name)
+            return ps_error(PS_EUNSUPPORTED,
+                            "%s: variable '%s' is compressed with the %s filter (HDF5 filter "
+                            "%u), which this netCDF-C cannot decode: install %s (and set "
+                            "HDF5_PLUGIN_PATH to its folder if HDF5 does not find it), or "
+                            "convert the file (nccopy -F none, on a machine that has the "
+                            "filter)", ds->path, vname, name, ids[i], where);
+        return ps_error(PS_EUNSUPPORTED,
+                        "%s: variable '%s' is compressed with HDF5 filter %u, unknown to this "
+                        "netCDF-C (no plugin for it; HDF5's list of registered filters names "
+                        "it): install its HDF5 plugin and set HDF5_PLUGIN_PATH to its folder",
+                        ds->path, vname, ids[i]);
+    }
+    return PS_OK;
+}
+
+/*
+ * Packing (NUG): scale_factor and add_offset, when present, are each one
+ * finite number, and scale_factor is not 0 (every value would unpack to
+ * add_offset). Anything else is refused naming the attribute, instead of
+ * read as "every value is missing" or as a constant field.
+ */
+static int check_packing(const ps_dataset *ds)
+{
+    static const char *const names[] = {"scale_factor", "add_offset"};
+    int i;
+    for (i = 0; i < 2; i++) {
+        const ps_attr *a = ps_attr_find(&ds->var_attrs, names[i]);
+        const char *why = NULL;
+        char val[64] = "";
+        if (!a)
+            continue;
+        if (!a->values || a->nc_type == NC_CHAR || a->nc_type == NC_STRING)
+            why = "is text";
+        else if (a->len != 1)
+            snprintf(val, sizeof val, "has %zu values", a->len), why = val;
+        else if (!isfinite(a->values[0]))
+            snprintf(val, sizeof val, "is %g", a->values[0]), why = val;
+        else if (i == 0 && a->values[0] == 0)
+            why = "is 0 (every value would unpack to add_offset)";
+        if (why)
+            return ps_error(PS_EFORMAT, "%s: attribute %s of variable '%s' %s; it must be one "
+                            "finite%s number", ds->path, names[i], ds->var_name, why,
+                            i == 0 ? ", non-zero" : "");
+    }
+    return PS_OK;
+}
+
 /* netCDF-C's text for an open failure; positive codes are errno values that
  * mean little here ("Argument list too long"), so they get a plainer text. */
 static const char *open_error(int rc)
@@ -678,8 +775,9 @@ int ps_dataset_open_opts(ps_dataset *ds, const char *path, const char *var,
     snprintf(ds->path, sizeof ds->path, "%s", path);
     if (stat(path, &sb) != 0)
         return ps_error(PS_EIO, "cannot open %s: %s", path, strerror(errno));
-    if (S_ISDIR(sb.st_mode))
-        return ps_error(PS_EIO, "cannot read %s: it is a directory", path);
+    if (!S_ISREG(sb.st_mode))
+        return ps_error(PS_EIO, "cannot read %s: it is %s, not a regular file", path,
+                        ps_file_kind(sb.st_mode));
     if (access(path, R_OK) != 0)
         return ps_error(PS_EIO, "cannot read %s: %s", path, strerror(errno));
     /* untrusted input: the bounded pre-parser first, netCDF-C only after it */
@@ -718,7 +816,8 @@ int ps_dataset_open_opts(ps_dataset *ds, const char *path, const char *var,
     }
     nc_inq_vardimid(ds->ncid, ds->varid, dimids);
     nc_inq_unlimdim(ds->ncid, &unlimdim);
-    if ((st = check_declared_size(ds, nd, dimids, (unsigned long long)sb.st_size,
+    if ((st = check_filters(ds, ds->varid)) ||
+        (st = check_declared_size(ds, nd, dimids, (unsigned long long)sb.st_size,
                                   max_expansion)) ||
         (st = check_empty_dims(ds, nd, dimids)))
         goto fail;
@@ -770,7 +869,8 @@ int ps_dataset_open_opts(ps_dataset *ds, const char *path, const char *var,
     ds->grid.ny = ds->axes[PS_AXIS_LAT].len;
     ds->grid.nx = ds->axes[PS_AXIS_LON].len;
     if ((st = load_attrs(ds->ncid, ds->varid, &ds->var_attrs, path)) ||
-        (st = load_attrs(ds->ncid, NC_GLOBAL, &ds->global_attrs, path)))
+        (st = load_attrs(ds->ncid, NC_GLOBAL, &ds->global_attrs, path)) ||
+        (st = check_packing(ds)))
         goto fail;
     {
         const char *u = attr_text(&ds->var_attrs, "units");

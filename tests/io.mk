@@ -11,10 +11,10 @@ tests_test_io_compare_LDADD = core/libpstencil.la -lm
 TESTS += tests/test_io_read tests/test_io_write tests/test_io_compare \
 	tests/io_gen.sh tests/io_summary.sh tests/io_compare.sh tests/io_badinput.sh \
 	tests/io_time.sh tests/io_overwrite.sh tests/io_cf_check.sh tests/io_integrity.sh \
-	tests/io_publish.sh tests/io_expansion.sh
+	tests/io_publish.sh tests/io_expansion.sh tests/io_hostile_attrs.sh
 EXTRA_DIST += tests/io_gen.sh tests/io_summary.sh tests/io_compare.sh tests/io_badinput.sh \
 	tests/io_time.sh tests/io_overwrite.sh tests/io_cf_check.sh tests/io_integrity.sh \
-	tests/io_publish.sh tests/io_expansion.sh tests/data/tiny.cdl \
+	tests/io_publish.sh tests/io_expansion.sh tests/io_hostile_attrs.sh tests/data/tiny.cdl \
 	tests/data/tiny_b.cdl tests/data/time_360.cdl \
 	tests/data/time_noleap.cdl
 # an LD_PRELOAD shim making link() fail as on a file system without hard links
