@@ -18,7 +18,7 @@ clean-fuzz-made:
 
 FUZZ_SECONDS = 60
 FUZZ_IO_SRC = $(srcdir)/io/ps_nc_read.c $(srcdir)/io/ps_nc_header.c $(srcdir)/io/ps_nc_get.c \
-	$(srcdir)/io/ps_mem.c
+	$(srcdir)/io/ps_coords.c $(srcdir)/io/ps_mem.c
 FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 
 if PS_FUZZ
@@ -36,7 +36,7 @@ tests/fuzz/fuzz_reader: $(srcdir)/tests/fuzz/fuzz_reader.c $(FUZZ_IO_SRC) core/l
 fuzz: tests/fuzz/fuzz_reader
 	@mkdir -p tests/fuzz/corpus tests/fuzz/seeds
 	@for k in classic 64-bit-offset cdf5 nc4; do \
-	  for c in tiny tiny_b; do \
+	  for c in tiny tiny_b cf_nemo; do \
 	    $(NCGEN) -k $$k -o tests/fuzz/seeds/$$c-$$k.nc $(srcdir)/tests/data/$$c.cdl || exit 1; \
 	  done; \
 	done

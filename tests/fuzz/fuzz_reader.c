@@ -1,7 +1,8 @@
 /*
  * libFuzzer target for the reader: the bytes become a file, which goes
  * through the public io API exactly as a command would use it: open (the
- * pre-parser, then netCDF-C), read the first time record, close.
+ * pre-parser, then netCDF-C), the physical coordinates (as hdiff reads
+ * them: 2-D auxiliary coordinates too), the first time record, close.
  *
  * Built with clang -fsanitize=fuzzer by `make fuzz` (tests/fuzz.mk); the
  * same function is replayed over tests/fuzz/regressions by `make check`
@@ -52,6 +53,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     fclose(fp);
     if (ps_dataset_open(&ds, path, NULL) == PS_OK) {
+        ps_grid_coords c;
+        if (ps_dataset_coords(&ds, &c) == PS_OK)
+            ps_grid_coords_free(&c);
         if (ps_dataset_read(&ds, 0, PS_FLOAT32, &f) == PS_OK)
             ps_field_free(&f);
         ps_dataset_close(&ds);
