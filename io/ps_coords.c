@@ -293,10 +293,14 @@ static int fill_lon(const ps_dataset *ds, double *lon)
             return ps_error(PS_EINVAL, "%s: longitude at index %zu of '%s' is not finite",
                             ds->path[0] ? ds->path : "input", i, h.name);
         lon[i] = h.values[i];
-        while (i > 0 && lon[i] - lon[i - 1] > 180.0)
-            lon[i] -= 360.0;
-        while (i > 0 && lon[i] - lon[i - 1] < -180.0)
-            lon[i] += 360.0;
+        if (i > 0) {
+            /* whole turns in one step (a loop of 360s never ends on 1e30) */
+            double d = lon[i] - lon[i - 1];
+            if (d > 180.0)
+                lon[i] -= 360.0 * ceil((d - 180.0) / 360.0);
+            else if (d < -180.0)
+                lon[i] -= 360.0 * floor((d + 180.0) / 360.0);
+        }
     }
     return PS_OK;
 }

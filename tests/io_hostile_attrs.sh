@@ -54,6 +54,12 @@ for f in /dev/urandom dir.nc fifo.nc; do
     expect_err "$f: it is a (character device|directory|FIFO), not a regular file"
   done
 done
+# longitudes of 1e30 are unwrapped in whole turns at once (a loop adding 360
+# never ended): hdiff on them ends, refused, within seconds
+sed 's/ lon = 0, 1, 2, 3 ;/ lon = 0, 1e30, 2e30, 3e30 ;/' "$top_srcdir/tests/data/tiny.cdl" \
+  > hugelon.cdl && ncgen -o hugelon.nc hugelon.cdl || fail "ncgen hugelon"
+expect_exit 2 timeout 10 "$PSTENCIL" run hugelon.nc --stencil hdiff -o out.nc
+[ -e out.nc ] && fail "hdiff on huge longitudes left an output"
 # an out-of-range value shown with the digits that make it out of range
 expect_exit 2 "$PSTENCIL" run -D 1.0000001 -o out.nc
 expect_err "coeff 1.0000001: "
