@@ -297,6 +297,12 @@ int ps_backend_is_built(const char *name);
  * Open a backend by name. PS_ENOBACKEND: unknown or not built;
  * PS_EUNAVAIL: plugin not found or its libraries cannot load (detail has the
  * dlopen reason); PS_EABI: wrong ABI version. Does not probe devices.
+ * Before any dlopen, a pstencil_NAME.so on the plugin path must be a regular
+ * file (examined on an O_NONBLOCK descriptor) holding an ELF shared object of
+ * this program's class, byte order and machine whose program headers and
+ * segments lie inside the file; any other is passed over (the search goes on
+ * in the next directory) and, when no directory has a good one, is the
+ * PS_EUNAVAIL detail "PATH is not a loadable plugin: WHY".
  */
 int ps_backend_open(const char *name, ps_backend **out);
 
