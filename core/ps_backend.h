@@ -174,7 +174,8 @@ typedef struct ps_config {
     int generic;               /**< nonzero: use the generic skeleton even where the
                                     backend has a fast path (validation of fast paths) */
     int device;                /**< device index from probe, -1 = backend's default */
-    int threads;               /**< CPU threads, 0 = runtime default (OMP_NUM_THREADS) */
+    int threads;               /**< CPU threads, 0 = runtime default (OMP_NUM_THREADS);
+                                    at most PS_THREADS_MAX */
     int block[3];              /**< work-group / block shape (i,j,k), 0 = automatic */
     int profile;               /**< nonzero: record per-step device timing */
 } ps_config;
@@ -424,6 +425,21 @@ ps_box ps_box_whole(ps_grid g);
 
 /** Initialise a config with defaults for a whole grid. */
 void ps_config_init(ps_config *cfg, ps_grid g, ps_precision p);
+
+/**
+ * The most CPU threads any source may ask for: ps_config::threads, the
+ * command line's --threads, each count of OMP_NUM_THREADS. Beyond it the
+ * OpenMP runtime fails to start the team (libgomp dies of SIGSEGV).
+ */
+#define PS_THREADS_MAX 4096
+
+/**
+ * Check OMP_NUM_THREADS, which the OpenMP runtime reads for itself: unset or
+ * empty, or a comma-separated list (one count per nesting level, blanks
+ * around each allowed) of whole numbers 1..PS_THREADS_MAX. PS_OK, or
+ * PS_EINVAL with a detail naming the variable, its value and the range.
+ */
+int ps_threads_env_check(void);
 
 #ifdef __cplusplus
 }

@@ -729,6 +729,40 @@ void ps_config_init(ps_config *cfg, ps_grid g, ps_precision p)
     cfg->device = -1;
 }
 
+int ps_threads_env_check(void)
+{
+    const char *env = getenv("OMP_NUM_THREADS"), *p;
+    if (!env)
+        return PS_OK;
+    for (p = env; *p == ' ' || *p == '\t'; p++)
+        ;
+    if (!*p)
+        return PS_OK; /* empty: the runtime's default */
+    for (p = env;;) {
+        char *end;
+        long v;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        errno = 0;
+        v = strtol(p, &end, 10);
+        if (end == p || errno || v < 1 || v > PS_THREADS_MAX)
+            return ps_error(PS_EINVAL, "OMP_NUM_THREADS=%s: each thread count must be a whole "
+                                       "number in 1..%d (a comma-separated list gives one per "
+                                       "nesting level)",
+                            env, PS_THREADS_MAX);
+        for (p = end; *p == ' ' || *p == '\t'; p++)
+            ;
+        if (!*p)
+            return PS_OK;
+        if (*p != ',')
+            return ps_error(PS_EINVAL, "OMP_NUM_THREADS=%s: each thread count must be a whole "
+                                       "number in 1..%d (a comma-separated list gives one per "
+                                       "nesting level)",
+                            env, PS_THREADS_MAX);
+        p++;
+    }
+}
+
 int ps_context_create(ps_backend *b, const ps_config *cfg, ps_context **out)
 {
     ps_config c = *cfg;
@@ -742,6 +776,11 @@ int ps_context_create(ps_backend *b, const ps_config *cfg, ps_context **out)
         c.box.global = c.box.extent; /* a caller that predates the global grid */
     if (c.box.extent.nz == 0 || c.box.extent.ny == 0 || c.box.extent.nx == 0)
         return ps_error(PS_EINVAL, "empty box");
+    if (c.threads < 0 || c.threads > PS_THREADS_MAX)
+        return ps_error(PS_EINVAL, "invalid thread count %d: it must be 0 (the default) or "
+                                   "1..%d", c.threads, PS_THREADS_MAX);
+    if (c.threads == 0 && (b->ops->flags & PS_BACKEND_THREADS) && ps_threads_env_check())
+        return PS_EINVAL; /* the default team would be OMP_NUM_THREADS's: detail set */
     ctx = calloc(1, sizeof *ctx);
     if (!ctx)
         return ps_error(PS_ENOMEM, "out of memory");

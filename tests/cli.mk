@@ -27,3 +27,6 @@ EXTRA_DIST += tests/cli_split_concurrent.sh
 # links to them refused with or without --force; dangling links decided up front
 TESTS += tests/cli_outputs_nonregular.sh
 EXTRA_DIST += tests/cli_outputs_nonregular.sh
+# the thread count's bound (1..4096) for OMP_NUM_THREADS too, every command
+TESTS += tests/cli_threads_env.sh
+EXTRA_DIST += tests/cli_threads_env.sh
