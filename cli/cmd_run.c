@@ -432,7 +432,7 @@ static int parse_args(int argc, char **argv, run_args *a)
                 rc = PS_EXIT_USAGE;
             break;
         case 't':
-            if (ps_cli_parse_long("--threads", optarg, 1, 4096, &a->threads))
+            if (ps_cli_parse_long("--threads", optarg, 1, PS_THREADS_MAX, &a->threads))
                 rc = PS_EXIT_USAGE;
             break;
         case O_BLOCK:

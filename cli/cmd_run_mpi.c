@@ -99,7 +99,12 @@ static int parse_args(int argc, char **argv, mpi_args *a)
             break;
         case 'b': a->backend = optarg; break;
         case 'd': st = parse_long("--device", optarg, 0, &a->device); break;
-        case 't': st = parse_long("--threads", optarg, 1, &a->threads); break;
+        case 't':
+            st = parse_long("--threads", optarg, 1, &a->threads);
+            if (!st && a->threads > PS_THREADS_MAX)
+                st = ps_error(PS_EINVAL, "--threads %ld is out of range (1..%d)", a->threads,
+                              PS_THREADS_MAX);
+            break;
         case PS_RUN_OPT_VAR: a->var = optarg; break;
         case PS_RUN_OPT_TIME: st = parse_long("--time-index", optarg, 0, &a->time_index); break;
         case PS_RUN_OPT_EVERY: st = parse_long("--output-every", optarg, 1, &a->every); break;

@@ -108,7 +108,7 @@ static int parse_args(int argc, char **argv, tune_args *a)
                 return ps_cli_error("--precision: %s", ps_error_detail());
             break;
         case 't':
-            if (ps_cli_parse_long("--threads", optarg, 1, 4096, &a->threads))
+            if (ps_cli_parse_long("--threads", optarg, 1, PS_THREADS_MAX, &a->threads))
                 return PS_EXIT_USAGE;
             break;
         case 'n':

@@ -126,6 +126,11 @@ int main(int argc, char **argv)
     /* SIGINT/SIGTERM/SIGHUP remove the temporary files being written and exit
      * 130/143/129 with one line (core/ps_outfile.h) */
     ps_signals_install("pstencil");
+    /* OMP_NUM_THREADS is read by the OpenMP runtime itself, past --threads: a count
+     * beyond PS_THREADS_MAX kills it at the first parallel region, so every command
+     * refuses it before it starts */
+    if (ps_threads_env_check())
+        return ps_cli_error("%s", ps_error_detail());
     cmdline = join_cmdline(argc, argv);
     if (cmdline)
         ps_cli_cmdline = cmdline;

@@ -174,7 +174,8 @@ typedef struct ps_config {
     int generic;               /**< nonzero: use the generic skeleton even where the
                                     backend has a fast path (validation of fast paths) */
     int device;                /**< device index from probe, -1 = backend's default */
-    int threads;               /**< CPU threads, 0 = runtime default (OMP_NUM_THREADS) */
+    int threads;               /**< CPU threads, 0 = runtime default (OMP_NUM_THREADS);
+                                    at most PS_THREADS_MAX */
     int block[3];              /**< work-group / block shape (i,j,k), 0 = automatic */
     int profile;               /**< nonzero: record per-step device timing */
 } ps_config;
@@ -297,6 +298,12 @@ int ps_backend_is_built(const char *name);
  * Open a backend by name. PS_ENOBACKEND: unknown or not built;
  * PS_EUNAVAIL: plugin not found or its libraries cannot load (detail has the
  * dlopen reason); PS_EABI: wrong ABI version. Does not probe devices.
+ * Before any dlopen, a pstencil_NAME.so on the plugin path must be a regular
+ * file (examined on an O_NONBLOCK descriptor) holding an ELF shared object of
+ * this program's class, byte order and machine whose program headers and
+ * segments lie inside the file; any other is passed over (the search goes on
+ * in the next directory) and, when no directory has a good one, is the
+ * PS_EUNAVAIL detail "PATH is not a loadable plugin: WHY".
  */
 int ps_backend_open(const char *name, ps_backend **out);
 
@@ -418,6 +425,21 @@ ps_box ps_box_whole(ps_grid g);
 
 /** Initialise a config with defaults for a whole grid. */
 void ps_config_init(ps_config *cfg, ps_grid g, ps_precision p);
+
+/**
+ * The most CPU threads any source may ask for: ps_config::threads, the
+ * command line's --threads, each count of OMP_NUM_THREADS. Beyond it the
+ * OpenMP runtime fails to start the team (libgomp dies of SIGSEGV).
+ */
+#define PS_THREADS_MAX 4096
+
+/**
+ * Check OMP_NUM_THREADS, which the OpenMP runtime reads for itself: unset or
+ * empty, or a comma-separated list (one count per nesting level, blanks
+ * around each allowed) of whole numbers 1..PS_THREADS_MAX. PS_OK, or
+ * PS_EINVAL with a detail naming the variable, its value and the range.
+ */
+int ps_threads_env_check(void);
 
 #ifdef __cplusplus
 }

@@ -2,7 +2,9 @@
  * The backend loader: every backend of the backend list
  * (backends/ps_backends.h), built-in ones from their ops tables in
  * libpstencil, plugins (and any other pstencil_<name>.so on the plugin path)
- * opened with dlopen and found through a fixed symbol, ABI version checked;
+ * opened with dlopen (only once the file is known to be a regular file and a
+ * whole ELF shared object of this machine: plugin_file_ok()) and found through
+ * a fixed symbol, ABI version checked;
  * and `auto`, which tries backends by priority, highest first, and stops at
  * the first with a usable device: a plugin that declares its priority in its
  * file (PS_PLUGIN_DECLARE, read by ps_plugin_decl.c without dlopen) is loaded
@@ -27,11 +29,17 @@
 #include "ps_builtin.h"
 
 #include <dlfcn.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <link.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 struct ps_backend {
@@ -228,23 +236,187 @@ int ps_backend_plugin_dirs(char *dirs, size_t len, const char **origin)
     return PS_OK;
 }
 
-/* Find pstencil_<name>.so on the plugin path; 1 if found (path filled). */
-static int find_plugin(const char *name, char *path, size_t len, char *searched, size_t slen,
-                       const char **origin)
+/* The most program headers a plugin may have (the ELF limit, PN_XNUM, excluded). */
+#define PS_PLUGIN_MAX_PHDRS 4096
+
+/* The ELF machine of this libpstencil (its header is mapped at its load base), or EM_NONE. */
+static int own_machine(void)
 {
-    char dirs[4096];
+    Dl_info info;
+    const ElfW(Ehdr) *eh;
+    if (!dladdr((void *)(uintptr_t)&ps_backend_open, &info) || !info.dli_fbase)
+        return EM_NONE;
+    eh = (const ElfW(Ehdr) *)info.dli_fbase;
+    return memcmp(eh->e_ident, ELFMAG, SELFMAG) ? EM_NONE : eh->e_machine;
+}
+
+/* read exactly @p len bytes at @p off of an open file; 0 on success */
+static int read_exact(int fd, void *buf, size_t len, off_t off)
+{
+    size_t got = 0;
+    while (got < len) {
+        ssize_t n = pread(fd, (char *)buf + got, len - got, off + (off_t)got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        got += (size_t)n;
+    }
+    return 0;
+}
+
+static const char *kind_of(mode_t m)
+{
+    return S_ISDIR(m)    ? "a directory"
+           : S_ISFIFO(m) ? "a FIFO"
+           : S_ISCHR(m)  ? "a character device"
+           : S_ISBLK(m)  ? "a block device"
+           : S_ISSOCK(m) ? "a socket"
+                         : "not a regular file";
+}
+
+/*
+ * Whether @p path may be given to dlopen, decided on the file itself before
+ * any dlopen (which blocks forever on a FIFO and dies of SIGBUS on a segment
+ * past the end of a truncated file): opened with O_NONBLOCK, a regular file
+ * (fstat of that descriptor), an ELF shared object of this program's class,
+ * byte order and machine, whose program headers and every segment's file
+ * bytes (p_offset + p_filesz) lie inside the file. 1 if so; else 0 and the
+ * reason in @p why.
+ */
+static int plugin_file_ok(const char *path, char *why, size_t whylen)
+{
+    ElfW(Ehdr) eh;
+    ElfW(Phdr) *ph = NULL;
+    struct stat sb;
+    uint64_t size, end;
+    int fd, ok = 0, me;
+    unsigned i;
+    fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(why, whylen, "cannot open it: %s", strerror(errno));
+        return 0;
+    }
+    if (fstat(fd, &sb) != 0) {
+        snprintf(why, whylen, "cannot examine it: %s", strerror(errno));
+        goto done;
+    }
+    if (!S_ISREG(sb.st_mode)) {
+        snprintf(why, whylen, "it is %s, not a regular file", kind_of(sb.st_mode));
+        goto done;
+    }
+    size = (uint64_t)sb.st_size;
+    if (size == 0) {
+        snprintf(why, whylen, "it is empty");
+        goto done;
+    }
+    memset(&eh, 0, sizeof eh);
+    if (read_exact(fd, &eh, size < sizeof eh ? (size_t)size : sizeof eh, 0)) {
+        snprintf(why, whylen, "cannot read it");
+        goto done;
+    }
+    if (memcmp(eh.e_ident, ELFMAG, SELFMAG)) {
+        snprintf(why, whylen, "it is not an ELF file");
+        goto done;
+    }
+    if (size < sizeof eh) {
+        snprintf(why, whylen, "it is too short for an ELF header (%llu bytes)",
+                 (unsigned long long)size);
+        goto done;
+    }
+    if (eh.e_ident[EI_CLASS] != (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32)) {
+        snprintf(why, whylen, "it is a %s ELF file, this pstencil is %d-bit",
+                 eh.e_ident[EI_CLASS] == ELFCLASS64   ? "64-bit"
+                 : eh.e_ident[EI_CLASS] == ELFCLASS32 ? "32-bit"
+                                                      : "malformed",
+                 (int)(8 * sizeof(void *)));
+        goto done;
+    }
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (eh.e_ident[EI_DATA] != ELFDATA2LSB) {
+#else
+    if (eh.e_ident[EI_DATA] != ELFDATA2MSB) {
+#endif
+        snprintf(why, whylen, "its byte order is not this machine's");
+        goto done;
+    }
+    me = own_machine();
+    if (me != EM_NONE && eh.e_machine != me) {
+        snprintf(why, whylen, "it is built for another machine (ELF machine %u, this "
+                              "pstencil's is %d)", (unsigned)eh.e_machine, me);
+        goto done;
+    }
+    if (eh.e_type != ET_DYN) {
+        snprintf(why, whylen, "it is not a shared object (ELF type %u)", (unsigned)eh.e_type);
+        goto done;
+    }
+    if (eh.e_phentsize != sizeof(ElfW(Phdr)) || eh.e_phnum == 0 ||
+        eh.e_phnum > PS_PLUGIN_MAX_PHDRS) {
+        snprintf(why, whylen, "its program header table is malformed (%u entries of %u bytes)",
+                 (unsigned)eh.e_phnum, (unsigned)eh.e_phentsize);
+        goto done;
+    }
+    end = (uint64_t)eh.e_phnum * sizeof(ElfW(Phdr));
+    if (eh.e_phoff > size || end > size - eh.e_phoff) {
+        snprintf(why, whylen, "its program headers (bytes %llu..%llu) lie past its end "
+                              "(%llu bytes): the file is truncated or damaged",
+                 (unsigned long long)eh.e_phoff, (unsigned long long)eh.e_phoff + end,
+                 (unsigned long long)size);
+        goto done;
+    }
+    ph = malloc((size_t)end);
+    if (!ph || read_exact(fd, ph, (size_t)end, (off_t)eh.e_phoff)) {
+        snprintf(why, whylen, "cannot read its program headers");
+        goto done;
+    }
+    for (i = 0; i < eh.e_phnum; i++) {
+        uint64_t off = ph[i].p_offset, len = ph[i].p_filesz;
+        if (len == 0)
+            continue;
+        if (off > size || len > size - off) {
+            snprintf(why, whylen, "its segment %u (bytes %llu..%llu) lies past its end "
+                                  "(%llu bytes): the file is truncated or damaged",
+                     i, (unsigned long long)off, (unsigned long long)(off + len),
+                     (unsigned long long)size);
+            goto done;
+        }
+    }
+    ok = 1;
+done:
+    free(ph);
+    close(fd);
+    return ok;
+}
+
+/*
+ * Find pstencil_<name>.so on the plugin path; 1 if found (path filled). A
+ * file there that plugin_file_ok() refuses is passed over (the search goes
+ * on in the next directory), and the first such is described in @p bad
+ * ("PATH is not a loadable plugin: WHY"; "" when there was none).
+ */
+static int find_plugin(const char *name, char *path, size_t len, char *searched, size_t slen,
+                       const char **origin, char *bad, size_t badlen)
+{
+    char dirs[4096], why[512];
     char *save = NULL, *dir;
     const char *from = NULL;
+    struct stat sb;
     ps_backend_plugin_dirs(dirs, sizeof dirs, &from);
     if (origin)
         *origin = from;
     searched[0] = '\0';
+    if (bad && badlen)
+        bad[0] = '\0';
     for (dir = strtok_r(dirs, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
         size_t used = strlen(searched);
         snprintf(path, len, "%s/pstencil_%s.so", dir, name);
         snprintf(searched + used, slen - used, "%s%s", used ? ":" : "", dir);
-        if (access(path, F_OK) == 0)
+        if (lstat(path, &sb) != 0)
+            continue;
+        if (plugin_file_ok(path, why, sizeof why))
             return 1;
+        if (bad && badlen && !bad[0])
+            snprintf(bad, badlen, "%s is not a loadable plugin: %s", path, why);
     }
     if (!searched[0])
         snprintf(searched, slen, "no directory (" PS_PLUGIN_PATH_ENV
@@ -259,7 +431,8 @@ int ps_backend_known(const char *const **names, int *count)
     int i, n = 0;
     for (i = 0; i < PS_NLIST; i++)
         if (ps_list[i].kind != PS_BACKEND_KIND_CHECK ||
-            find_plugin(ps_list[i].name, path, sizeof path, searched, sizeof searched, NULL))
+            find_plugin(ps_list[i].name, path, sizeof path, searched, sizeof searched, NULL,
+                        NULL, 0))
             known[n++] = ps_list[i].name;
     *names = known;
     *count = n;
@@ -270,7 +443,7 @@ int ps_backend_open(const char *name, ps_backend **out)
 {
     ps_backend *b;
     const ps_backend_ops *ops = NULL;
-    char path[1100], searched[2048];
+    char path[1100], searched[2048], bad[1800];
     const char *origin = NULL;
     void *dl;
     ps_plugin_entry_fn entry;
@@ -297,7 +470,10 @@ int ps_backend_open(const char *name, ps_backend **out)
         return ps_error(PS_ENOBACKEND, "backend '%s' was not built into this libpstencil "
                                        "(configure did not define %s: see its summary)",
                         name, ps_list[li].condition);
-    if (!find_plugin(name, path, sizeof path, searched, sizeof searched, &origin)) {
+    if (!find_plugin(name, path, sizeof path, searched, sizeof searched, &origin, bad,
+                     sizeof bad)) {
+        if (bad[0])
+            return ps_error(PS_EUNAVAIL, "backend '%s': %s", name, bad);
         if (li < 0)
             return ps_error(PS_ENOBACKEND, "unknown backend '%s' (known: %s; no plugin "
                                            "pstencil_%s.so in %s)",
@@ -436,7 +612,7 @@ int ps_backend_open_auto(ps_backend **out, char *why, size_t whylen)
         int li = list_index(names[i]);
         int builtin = li >= 0 && ps_builtin_fn[li] != NULL;
         if (!builtin && find_plugin(names[i], path, sizeof path, searched, sizeof searched,
-                                    NULL) &&
+                                    NULL, NULL, 0) &&
             ps_backend_declared_priority(path, &c.priority)) {
             /* ordered by its declaration, loaded only when its turn comes */
         } else if (ps_backend_open(names[i], &c.b)) {
@@ -553,6 +729,40 @@ void ps_config_init(ps_config *cfg, ps_grid g, ps_precision p)
     cfg->device = -1;
 }
 
+int ps_threads_env_check(void)
+{
+    const char *env = getenv("OMP_NUM_THREADS"), *p;
+    if (!env)
+        return PS_OK;
+    for (p = env; *p == ' ' || *p == '\t'; p++)
+        ;
+    if (!*p)
+        return PS_OK; /* empty: the runtime's default */
+    for (p = env;;) {
+        char *end;
+        long v;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        errno = 0;
+        v = strtol(p, &end, 10);
+        if (end == p || errno || v < 1 || v > PS_THREADS_MAX)
+            return ps_error(PS_EINVAL, "OMP_NUM_THREADS=%s: each thread count must be a whole "
+                                       "number in 1..%d (a comma-separated list gives one per "
+                                       "nesting level)",
+                            env, PS_THREADS_MAX);
+        for (p = end; *p == ' ' || *p == '\t'; p++)
+            ;
+        if (!*p)
+            return PS_OK;
+        if (*p != ',')
+            return ps_error(PS_EINVAL, "OMP_NUM_THREADS=%s: each thread count must be a whole "
+                                       "number in 1..%d (a comma-separated list gives one per "
+                                       "nesting level)",
+                            env, PS_THREADS_MAX);
+        p++;
+    }
+}
+
 int ps_context_create(ps_backend *b, const ps_config *cfg, ps_context **out)
 {
     ps_config c = *cfg;
@@ -566,6 +776,11 @@ int ps_context_create(ps_backend *b, const ps_config *cfg, ps_context **out)
         c.box.global = c.box.extent; /* a caller that predates the global grid */
     if (c.box.extent.nz == 0 || c.box.extent.ny == 0 || c.box.extent.nx == 0)
         return ps_error(PS_EINVAL, "empty box");
+    if (c.threads < 0 || c.threads > PS_THREADS_MAX)
+        return ps_error(PS_EINVAL, "invalid thread count %d: it must be 0 (the default) or "
+                                   "1..%d", c.threads, PS_THREADS_MAX);
+    if (c.threads == 0 && (b->ops->flags & PS_BACKEND_THREADS) && ps_threads_env_check())
+        return PS_EINVAL; /* the default team would be OMP_NUM_THREADS's: detail set */
     ctx = calloc(1, sizeof *ctx);
     if (!ctx)
         return ps_error(PS_ENOMEM, "out of memory");

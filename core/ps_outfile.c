@@ -107,26 +107,88 @@ static void dir_of(const char *path, char *dir, size_t n)
     snprintf(dir, n, "%s", dirname(tmp));
 }
 
+/* "a FIFO", "a directory"...: the kind of a file that is not a regular file */
+static const char *kind_of(mode_t m)
+{
+    if (S_ISDIR(m))
+        return "a directory";
+    if (S_ISFIFO(m))
+        return "a FIFO";
+    if (S_ISCHR(m))
+        return "a character device";
+    if (S_ISBLK(m))
+        return "a block device";
+    if (S_ISSOCK(m))
+        return "a socket";
+    if (S_ISLNK(m))
+        return "a symbolic link";
+    return "not a regular file";
+}
+
+/*
+ * What is at @p path, without following a final symbolic link: PS_OK with
+ * *exists 0 (nothing), or *exists 1 and *dangling 1 for a symbolic link that
+ * resolves to nothing, or *exists 1 for a regular file or a link to one.
+ * Anything else (a directory, FIFO, device or socket, or a link to one) is
+ * refused whatever force says: pstencil writes and replaces regular files only.
+ */
+static int target_kind(const char *path, const char *what, int *exists, int *dangling,
+                       struct stat *so)
+{
+    struct stat lo;
+    *exists = *dangling = 0;
+    if (lstat(path, &lo) != 0)
+        return PS_OK;
+    *exists = 1;
+    *so = lo;
+    if (S_ISLNK(lo.st_mode)) {
+        char to[4096];
+        ssize_t n = readlink(path, to, sizeof to - 1);
+        to[n > 0 ? n : 0] = '\0';
+        if (stat(path, so) != 0) {
+            *dangling = 1;
+            return PS_OK;
+        }
+        if (!S_ISREG(so->st_mode))
+            return ps_error(PS_EINVAL, "%s %s is a symbolic link to %s (%s), not a regular "
+                                       "file: pstencil writes only regular files and never "
+                                       "replaces anything else, with or without --force",
+                            what, path, kind_of(so->st_mode), to);
+        return PS_OK;
+    }
+    if (!S_ISREG(lo.st_mode))
+        return ps_error(PS_EINVAL, "%s %s is %s, not a regular file: pstencil writes only "
+                                   "regular files and never replaces anything else, with or "
+                                   "without --force",
+                        what, path, kind_of(lo.st_mode));
+    return PS_OK;
+}
+
 int ps_outfile_check(const char *path, const char *input, int force, const char *what)
 {
     struct stat so, si, sd;
     char dir[4096];
+    int exists, dangling, st;
     if (!what)
         what = "output";
     if (!path || !*path)
         return ps_error(PS_EINVAL, "%s: no file name given", what);
     if (strlen(path) >= 4000)
         return ps_error(PS_EINVAL, "%s: file name is too long", what);
-    if (stat(path, &so) == 0) {
-        if (input && *input && stat(input, &si) == 0 && so.st_dev == si.st_dev &&
-            so.st_ino == si.st_ino)
-            return ps_error(PS_EINVAL, "%s %s is the input file %s; pstencil never overwrites "
-                                       "its input: choose another file",
-                            what, path, input);
-        if (S_ISDIR(so.st_mode))
-            return ps_error(PS_EIO, "%s %s is a directory", what, path);
-        if (!force)
-            return ps_error(PS_EEXIST, "%s %s exists; use --force to overwrite it", what, path);
+    st = target_kind(path, what, &exists, &dangling, &so);
+    if (exists && !dangling && input && *input && stat(input, &si) == 0 &&
+        so.st_dev == si.st_dev && so.st_ino == si.st_ino)
+        return ps_error(PS_EINVAL, "%s %s is the input file %s; pstencil never overwrites "
+                                   "its input: choose another file",
+                        what, path, input);
+    if (st)
+        return st;
+    if (exists && !force) {
+        if (dangling)
+            return ps_error(PS_EEXIST, "%s %s exists as a dangling symbolic link; use --force "
+                                       "to replace the link",
+                            what, path);
+        return ps_error(PS_EEXIST, "%s %s exists; use --force to overwrite it", what, path);
     }
     dir_of(path, dir, sizeof dir);
     if (stat(dir, &sd) != 0)
@@ -163,6 +225,12 @@ int ps_outfile_begin(ps_outfile *o, const char *path, int force)
         return ps_error(PS_EINVAL, "output file name missing or too long");
     snprintf(o->path, sizeof o->path, "%s", path);
     o->force = force;
+    {
+        struct stat so;
+        int exists, dangling, st = target_kind(path, "output", &exists, &dangling, &so);
+        if (st)
+            return st;
+    }
     dir_of(path, dir, sizeof dir);
     snprintf(tmpb, sizeof tmpb, "%s", path);
     if ((size_t)snprintf(o->tmp, sizeof o->tmp, "%s/.%s.tmp.XXXXXX", dir, basename(tmpb)) >=
@@ -223,6 +291,16 @@ int ps_outfile_publish_path(const char *tmp, const char *path, int force)
                                 path);
             return ps_error(PS_EIO, "cannot publish %s: %s (nothing was overwritten)", path,
                             strerror(e));
+        }
+    }
+    {
+        /* the same rule as ps_outfile_check(), again just before the replacement:
+         * rename() would put the file in place of a FIFO, a device or a socket */
+        struct stat so;
+        int exists, dangling, st = target_kind(path, "output", &exists, &dangling, &so);
+        if (st) {
+            unlink(tmp);
+            return st;
         }
     }
     if (rename(tmp, path) != 0) {

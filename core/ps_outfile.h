@@ -30,16 +30,20 @@ typedef struct ps_outfile {
 
 /**
  * Check that @p path can be written: its directory exists and is writable,
- * it is not a directory, not @p input (same device and inode; @p input may be
- * NULL) and, without @p force, does not exist. @p what names the file in the
- * message ("output", "--profile"). Returns PS_OK, PS_EEXIST, PS_EINVAL or PS_EIO.
+ * it is not @p input (same device and inode; @p input may be NULL), it is
+ * nothing or a regular file (a directory, FIFO, device, socket or a symbolic
+ * link to one is refused with PS_EINVAL whatever @p force says) and, without
+ * @p force, it does not exist (a dangling symbolic link exists: with @p force
+ * the link itself is replaced). @p what names the file in the message
+ * ("output", "--profile"). Returns PS_OK, PS_EEXIST, PS_EINVAL or PS_EIO.
  */
 int ps_outfile_check(const char *path, const char *input, int force, const char *what);
 
 /**
  * Create the temporary file (".NAME.tmp.XXXXXX" beside @p path, O_EXCL via
  * mkstemp, mode 0666 & ~umask) and register it for removal on a signal.
- * On failure nothing is left and @p o is safe to abort.
+ * A target that is not a regular file is refused first, as by
+ * ps_outfile_check(). On failure nothing is left and @p o is safe to abort.
  */
 int ps_outfile_begin(ps_outfile *o, const char *path, int force);
 
@@ -47,8 +51,9 @@ int ps_outfile_begin(ps_outfile *o, const char *path, int force);
  * Close the descriptor if open, sync, and publish the temporary file at the
  * target: link() then unlink() (never replacing an existing file; where the
  * file system has no hard links, Linux's renameat2(RENAME_NOREPLACE), never a
- * plain rename), or with force rename(). On any failure the temporary file is
- * removed.
+ * plain rename), or with force rename(), which is refused (PS_EINVAL) when the
+ * target is not a regular file or a symbolic link to one or to nothing. On any
+ * failure the temporary file is removed.
  */
 int ps_outfile_publish(ps_outfile *o);
 
@@ -58,7 +63,8 @@ void ps_outfile_abort(ps_outfile *o);
 /**
  * Publish an already written, closed temporary file @p tmp at @p path with
  * the rules of ps_outfile_publish(); removes @p tmp on failure. Returns
- * PS_OK, PS_EEXIST (the target appeared meanwhile) or PS_EIO.
+ * PS_OK, PS_EEXIST (the target appeared meanwhile), PS_EINVAL (with force, a
+ * target that is not a regular file) or PS_EIO.
  */
 int ps_outfile_publish_path(const char *tmp, const char *path, int force);
 

@@ -65,7 +65,7 @@ int ps_backend_declared_priority(const char *path, int *priority)
     unsigned i;
     if (!path || !priority)
         return 0;
-    fd = open(path, O_RDONLY | O_CLOEXEC);
+    fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC); /* a FIFO never blocks */
     if (fd < 0)
         return 0;
     if (fstat(fd, &stb) || !S_ISREG(stb.st_mode))

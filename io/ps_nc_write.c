@@ -86,32 +86,13 @@ static int dir_of(const char *path, char *dir, size_t n)
     return PS_OK;
 }
 
+/* the rules of every output (core/ps_outfile.h): no clobbering without force, never
+ * the input, never anything but a regular file */
 static int check_output_path(const char *out, const char *in, int force)
 {
-    struct stat so, si, sd;
-    char dir[4096];
     if (!out || !*out)
         return ps_error(PS_EINVAL, "no output file given");
-    if (stat(out, &so) == 0) {
-        if (in && *in && stat(in, &si) == 0 && so.st_dev == si.st_dev && so.st_ino == si.st_ino)
-            return ps_error(PS_EINVAL,
-                            "output %s is the input file %s; pstencil never overwrites its "
-                            "input: choose another output with -o",
-                            out, in);
-        if (S_ISDIR(so.st_mode))
-            return ps_error(PS_EIO, "output %s is a directory", out);
-        if (!force)
-            return ps_error(PS_EEXIST, "output %s exists; use --force to overwrite it", out);
-    }
-    dir_of(out, dir, sizeof dir);
-    if (stat(dir, &sd) != 0)
-        return ps_error(PS_EIO, "cannot write %s: directory %s: %s", out, dir, strerror(errno));
-    if (!S_ISDIR(sd.st_mode))
-        return ps_error(PS_EIO, "cannot write %s: %s is not a directory", out, dir);
-    if (access(dir, W_OK | X_OK) != 0)
-        return ps_error(PS_EIO, "cannot write %s: directory %s is not writable: %s", out, dir,
-                        strerror(errno));
-    return PS_OK;
+    return ps_outfile_check(out, in, force, "output");
 }
 
 /* ---------------------------------------------------------------- helpers */

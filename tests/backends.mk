@@ -45,6 +45,10 @@ tests_pstencil_decgood_la_CPPFLAGS = $(AM_CPPFLAGS) -DPLUGIN_NAME='"opencl"' -DP
 tests_pstencil_decgood_la_LDFLAGS = $(PS_TEST_PLUGIN_LDFLAGS)
 TESTS += tests/loader_auto.sh
 EXTRA_DIST += tests/loader_auto.sh
+# files on the plugin path dlopen must not see (FIFO, truncated, empty, text,
+# directory): refused before dlopen, the search goes on (needs decgood)
+TESTS += tests/loader_badfiles.sh
+EXTRA_DIST += tests/loader_badfiles.sh
 # The stand-in "vendor runtime" is a plain shared library built outside libtool
 # and linked with -L/-l, so libtool records no RUNPATH to it: at run time it is
 # out of reach, as libcudart is on a machine without CUDA.

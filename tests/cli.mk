@@ -23,3 +23,10 @@ TESTS += tests/test_hdiff_conserve
 # boxes of a split stepped at once on host threads, threads divided between them
 TESTS += tests/cli_split_concurrent.sh
 EXTRA_DIST += tests/cli_split_concurrent.sh
+# outputs are regular files only: FIFOs, devices, sockets, directories and
+# links to them refused with or without --force; dangling links decided up front
+TESTS += tests/cli_outputs_nonregular.sh
+EXTRA_DIST += tests/cli_outputs_nonregular.sh
+# the thread count's bound (1..4096) for OMP_NUM_THREADS too, every command
+TESTS += tests/cli_threads_env.sh
+EXTRA_DIST += tests/cli_threads_env.sh

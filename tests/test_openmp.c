@@ -441,6 +441,43 @@ int main(void)
     st = ps_context_create(omp, &cfg, &c);
     CHECK(st == PS_EINVAL && strstr(ps_error_detail(), "thread count -2"), "threads -2: %d %s",
           st, ps_error_detail());
+    /* every source of the thread count has the same bound, 1..PS_THREADS_MAX */
+    cfg.threads = PS_THREADS_MAX + 1;
+    st = ps_context_create(omp, &cfg, &c);
+    CHECK(st == PS_EINVAL && strstr(ps_error_detail(), "thread count 4097") &&
+              strstr(ps_error_detail(), "1..4096"),
+          "threads 4097: %d %s", st, ps_error_detail());
+    cfg.threads = 0;
+    {
+        static const char *const bad_env[] = {"100000", "4,100000", "0", "-1", "4097", "abc",
+                                              "4,,2", "4;2"};
+        size_t e;
+        for (e = 0; e < sizeof bad_env / sizeof bad_env[0]; e++) {
+            char want[64];
+            setenv("OMP_NUM_THREADS", bad_env[e], 1);
+            snprintf(want, sizeof want, "OMP_NUM_THREADS=%s:", bad_env[e]);
+            st = ps_context_create(omp, &cfg, &c);
+            CHECK(st == PS_EINVAL && strstr(ps_error_detail(), want) &&
+                      strstr(ps_error_detail(), "1..4096"),
+                  "OMP_NUM_THREADS=%s: %d %s", bad_env[e], st, ps_error_detail());
+            if (!st)
+                ps_context_destroy(c);
+        }
+        /* an explicit count does not use the environment's */
+        cfg.threads = 2;
+        st = ps_context_create(omp, &cfg, &c);
+        CHECK(st == 0, "threads 2 with OMP_NUM_THREADS=%s: %s", getenv("OMP_NUM_THREADS"),
+              ps_error_detail());
+        if (!st)
+            ps_context_destroy(c);
+        cfg.threads = 0;
+        setenv("OMP_NUM_THREADS", " 4 , 2 ", 1);
+        st = ps_context_create(omp, &cfg, &c);
+        CHECK(st == 0, "OMP_NUM_THREADS=' 4 , 2 ': %s", ps_error_detail());
+        if (!st)
+            ps_context_destroy(c);
+        unsetenv("OMP_NUM_THREADS");
+    }
 
     ps_backend_close(ref);
     ps_backend_close(omp);

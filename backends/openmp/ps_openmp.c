@@ -167,9 +167,22 @@ static int omp_create(const ps_config *cfg, void **out, char *why, size_t whylen
                  cfg->device);
         return PS_ENODEVICE;
     }
-    if (cfg->threads < 0) {
-        snprintf(why, whylen, "invalid thread count %d", cfg->threads);
+    if (cfg->threads < 0 || cfg->threads > PS_THREADS_MAX) {
+        snprintf(why, whylen, "invalid thread count %d (0 for the default, or 1..%d)",
+                 cfg->threads, PS_THREADS_MAX);
         return PS_EINVAL;
+    }
+    if (cfg->threads == 0) {
+        /* the default team: OMP_NUM_THREADS's, or omp_set_num_threads()'s */
+        if (ps_threads_env_check()) {
+            snprintf(why, whylen, "%s", ps_error_detail());
+            return PS_EINVAL;
+        }
+        if (omp_get_max_threads() > PS_THREADS_MAX) {
+            snprintf(why, whylen, "the OpenMP default team has %d threads (at most %d)",
+                     omp_get_max_threads(), PS_THREADS_MAX);
+            return PS_EINVAL;
+        }
     }
     if (cfg->precision != PS_FLOAT32 && cfg->precision != PS_FLOAT64) {
         snprintf(why, whylen, "unknown precision %d", (int)cfg->precision);
