@@ -388,17 +388,19 @@ static int pick_level(const plot_args *a, const ps_dataset *ds, const ps_field *
     return 0;
 }
 
-static int read_field(ps_dataset *ds, size_t t, ps_field *f);
-
 /* The default level of one file: what changes between its first and last
- * time records (nothing to read when --level or --depth is given). */
+ * time records (nothing to read when --level or --depth is given). Only
+ * compared: the records drawn are checked when they are read for drawing. */
 static int pick_level_file(const plot_args *a, ps_dataset *ds, size_t *k)
 {
     ps_field f0 = {0}, f1 = {0};
     int rc;
     if (a->have_level || a->have_depth || ds->ntime < 2)
         return pick_level(a, ds, NULL, NULL, k);
-    if (!(rc = read_field(ds, 0, &f0)) && !(rc = read_field(ds, ds->ntime - 1, &f1)))
+    if ((rc = ps_dataset_read(ds, 0, PS_FLOAT32, &f0)) ||
+        (rc = ps_dataset_read(ds, ds->ntime - 1, PS_FLOAT32, &f1)))
+        rc = ps_cli_status_error(rc, ds->path);
+    else
         rc = pick_level(a, ds, &f0, &f1, k);
     ps_field_free(&f0);
     ps_field_free(&f1);
