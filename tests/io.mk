@@ -28,3 +28,9 @@ check_PROGRAMS += tests/test_io_region
 tests_test_io_region_SOURCES = tests/test_io_region.c
 tests_test_io_region_LDADD = io/libpstencil-io.la core/libpstencil.la -lm
 TESTS += tests/test_io_region
+# One input check for every command (issue 23): coordinates, all-land and
+# infinite records, the output's time axis; files made with ncgen.
+TESTS += tests/io_coords_finite.sh tests/io_coords_order.sh tests/io_all_land.sh \
+	tests/io_time_axis.sh
+EXTRA_DIST += tests/io_input_lib.sh tests/io_coords_finite.sh tests/io_coords_order.sh \
+	tests/io_all_land.sh tests/io_time_axis.sh
