@@ -1207,8 +1207,22 @@ int ps_cmd_bench(int argc, char **argv)
         return rc;
     }
     if (s->o.input) {
+        /* the input is checked as run checks it, before any measurement: its
+         * coordinates and time axis, and record 0 (the one measured) has finite
+         * ocean cells */
         ps_dataset ds;
+        ps_field f;
         int st = ps_dataset_open(&ds, s->o.input, NULL);
+        memset(&f, 0, sizeof f);
+        if (!st)
+            st = ps_dataset_check_coords(&ds);
+        if (!st)
+            st = ps_dataset_check_time(&ds, 0); /* each job writes an output from record 0 */
+        if (!st)
+            st = ps_dataset_read(&ds, 0, PS_FLOAT32, &f);
+        if (!st)
+            st = ps_field_check_ocean(&ds, 0, &f, 0, NULL, NULL);
+        ps_field_free(&f);
         ps_dataset_close(&ds);
         if (st) {
             free(s);

@@ -352,9 +352,12 @@ static int default_output(const char *stem, const char *suffix, char *buf, size_
     return 0;
 }
 
+/* Open an input and check its coordinates (io/ps_dataset_check.c). */
 static int open_input(const char *path, const char *var, ps_dataset *ds)
 {
     int rc = ps_dataset_open(ds, path, var);
+    if (!rc && (rc = ps_dataset_check_coords(ds)))
+        ps_dataset_close(ds);
     if (rc)
         return ps_cli_status_error(rc, path);
     return 0;
@@ -385,17 +388,19 @@ static int pick_level(const plot_args *a, const ps_dataset *ds, const ps_field *
     return 0;
 }
 
-static int read_field(ps_dataset *ds, size_t t, ps_field *f);
-
 /* The default level of one file: what changes between its first and last
- * time records (nothing to read when --level or --depth is given). */
+ * time records (nothing to read when --level or --depth is given). Only
+ * compared: the records drawn are checked when they are read for drawing. */
 static int pick_level_file(const plot_args *a, ps_dataset *ds, size_t *k)
 {
     ps_field f0 = {0}, f1 = {0};
     int rc;
     if (a->have_level || a->have_depth || ds->ntime < 2)
         return pick_level(a, ds, NULL, NULL, k);
-    if (!(rc = read_field(ds, 0, &f0)) && !(rc = read_field(ds, ds->ntime - 1, &f1)))
+    if ((rc = ps_dataset_read(ds, 0, PS_FLOAT32, &f0)) ||
+        (rc = ps_dataset_read(ds, ds->ntime - 1, PS_FLOAT32, &f1)))
+        rc = ps_cli_status_error(rc, ds->path);
+    else
         rc = pick_level(a, ds, &f0, &f1, k);
     ps_field_free(&f0);
     ps_field_free(&f1);
@@ -423,26 +428,23 @@ static size_t level_ocean(const ps_field *f, size_t k)
     return ocean;
 }
 
-/* Time index t as float32; a record with no ocean cell at all (every value
- * land, missing or NaN) is refused: there is nothing to draw, and a blank
- * map with exit 0 would hide a broken file. */
-static int read_field(ps_dataset *ds, size_t t, ps_field *f)
+/* Time index t as float32, checked as every command checks an input field
+ * (ps_field_check_ocean()): a record with no ocean cell (a blank map with
+ * exit 0 would hide a broken file) or with an infinite one is refused. */
+static int read_checked(ps_dataset *ds, size_t t, ps_field *f)
 {
-    size_t k, ocean = 0;
     int rc;
     memset(f, 0, sizeof *f);
     rc = ps_dataset_read(ds, t, PS_FLOAT32, f);
-    if (rc)
-        return ps_cli_status_error(rc, ds->path);
-    for (k = 0; k < f->grid.nz && !ocean; k++)
-        ocean = level_ocean(f, k);
-    if (!ocean) {
+    if (!rc && (rc = ps_field_check_ocean(ds, t, f, 0, NULL, NULL)))
         ps_field_free(f);
-        return ps_cli_error("%s: no ocean cells: every value of '%s' at time index %zu is land "
-                            "or missing (NaN or the fill value); nothing to plot",
-                            ds->path, ds->var_name, t);
-    }
-    return 0;
+    return rc;
+}
+
+static int read_field(ps_dataset *ds, size_t t, ps_field *f)
+{
+    int rc = read_checked(ds, t, f);
+    return rc ? ps_cli_status_error(rc, ds->path) : 0;
 }
 
 /* A chosen level with no ocean cell draws an empty map: refuse it, naming the
@@ -633,6 +635,7 @@ typedef struct page_ctx {
     ps_dataset *ds;
     ps_field f;
     long cached;
+    int input_failed; /* the error is the input's (ps_error_detail() names it) */
 } page_ctx;
 
 static int page_get(void *p, size_t t, size_t k, double *out)
@@ -643,8 +646,10 @@ static int page_get(void *p, size_t t, size_t k, double *out)
         ps_field_free(&c->f);
         memset(&c->f, 0, sizeof c->f);
         c->cached = -1;
-        if ((rc = ps_dataset_read(c->ds, t, PS_FLOAT32, &c->f)))
+        if ((rc = read_checked(c->ds, t, &c->f))) {
+            c->input_failed = 1;
             return rc;
+        }
         c->cached = (long)t;
     }
     return ps_plot_extract_level(&c->f, k, out);
@@ -819,7 +824,7 @@ static int plot_page(const char *sub, int argc, char **argv)
                     "and needs the network (configure --with-plotly-js=PATH to embed one)");
     rc = cube ? ps_html_cube(&src, &o, &info) : ps_html_animate(&src, &o, &info);
     if (rc) {
-        rc = ps_cli_status_error(rc, a.out);
+        rc = ps_cli_status_error(rc, ctx.input_failed ? a.files[0] : a.out);
         goto done;
     }
     printf("wrote %s: %zu frame%s of %s", a.out, ntimes, ntimes == 1 ? "" : "s", ds.var_name);

@@ -594,42 +594,28 @@ static int on_snapshot(void *user, long step, const ps_field *f)
 }
 
 /*
- * The input must have ocean, and its ocean must be finite (NaN is land): an
- * infinity is refused, or with --keep-nonfinite reported and kept. Fills
- * land[] (1 where the input is land) for the checks after each snapshot.
+ * The input must have ocean, and its ocean must be finite (NaN is land): the
+ * check every command applies (ps_field_check_ocean()); an infinity is
+ * refused, or with --keep-nonfinite reported and kept. Fills land[] (1 where
+ * the input is land) for the checks after each snapshot.
  */
-static int check_input(const run_args *a, const ps_field *f, unsigned char *land)
+static int check_input(const run_args *a, const ps_dataset *ds, const ps_field *f,
+                       unsigned char *land)
 {
     const ps_grid *g = &f->grid;
-    size_t n = g->nx * g->ny * g->nz, c, ocean = 0, inf = 0, first = 0;
-    const char *in = a->input ? a->input : "built-in ocean";
-    for (c = 0; c < n; c++) {
-        double v = field_at(f, c);
-        land[c] = isnan(v) ? 1 : 0;
-        if (isnan(v))
-            continue;
-        ocean++;
-        if (isinf(v) && !inf++)
-            first = c;
-    }
-    if (!ocean)
-        return ps_cli_error("%s: no ocean cells: every value of record %ld is missing (NaN or "
-                            "fill); there is nothing to run",
-                            in, a->time_index);
-    if (inf) {
-        if (!a->keep_nonfinite)
-            return ps_cli_error("%s: %zu ocean cell%s of record %ld %s infinite (first at level "
-                                "%zu, row %zu, column %zu: %g); refused (give --keep-nonfinite "
-                                "to keep them)",
-                                in, inf, inf == 1 ? "" : "s", a->time_index,
-                                inf == 1 ? "is" : "are", first / (g->nx * g->ny),
-                                first / g->nx % g->ny, first % g->nx, field_at(f, first));
-        if (!a->quiet)
-            ps_cli_warn("%s: %zu ocean cell%s infinite (first at level %zu, row %zu, column "
-                        "%zu); kept as asked (--keep-nonfinite)",
-                        in, inf, inf == 1 ? " is" : "s are", first / (g->nx * g->ny),
-                        first / g->nx % g->ny, first % g->nx);
-    }
+    ps_ocean_count n;
+    int st = ps_field_check_ocean(ds, (size_t)a->time_index, f, a->keep_nonfinite, land, &n);
+    if (st == PS_ERANGE)
+        return ps_cli_error("%s; refused (give --keep-nonfinite to keep them)",
+                            ps_error_detail());
+    if (st)
+        return ps_cli_error("%s; there is nothing to run", ps_error_detail());
+    if (n.inf && !a->quiet)
+        ps_cli_warn("%s: %zu ocean cell%s infinite (first at level %zu, row %zu, column "
+                    "%zu); kept as asked (--keep-nonfinite)",
+                    a->input ? a->input : "built-in ocean", n.inf, n.inf == 1 ? " is" : "s are",
+                    n.first_inf / (g->nx * g->ny), n.first_inf / g->nx % g->ny,
+                    n.first_inf % g->nx);
     return 0;
 }
 
@@ -842,6 +828,8 @@ int ps_cmd_run(int argc, char **argv)
     t = ps_now();
     if (a.input) {
         st = ps_dataset_open(&ds, a.input, a.var);
+        if (!st)
+            st = ps_dataset_check_coords(&ds); /* every stencil: before any work */
         if (st) {
             rc = ps_cli_status_error(st, a.input);
             goto done;
@@ -852,6 +840,11 @@ int ps_cmd_run(int argc, char **argv)
             rc = ps_cli_error("--time-index %ld is out of range: %s has %zu time record%s "
                               "(0..%zu)", a.time_index, a.input, ds.ntime,
                               ds.ntime == 1 ? "" : "s", ds.ntime - 1);
+            goto done;
+        }
+        /* the output's time axis continues the input's: refused now, not after the run */
+        if ((st = ps_dataset_check_time(&ds, (size_t)a.time_index))) {
+            rc = ps_cli_status_error(st, a.input);
             goto done;
         }
         /* the field, the backend's two buffers and (with --plot) a copy of the
@@ -897,7 +890,7 @@ int ps_cmd_run(int argc, char **argv)
                           field.grid.nx * field.grid.ny * field.grid.nz);
         goto done;
     }
-    if ((rc = check_input(&a, &field, land)))
+    if ((rc = check_input(&a, &ds, &field, land)))
         goto done;
     rs.land = land;
     rc = PS_EXIT_USAGE;
@@ -1074,6 +1067,7 @@ int ps_cmd_run(int argc, char **argv)
     wo.compress = (int)a.compress;
     wo.dt = a.dt; /* 0: PS_WRITE_DEFAULT_DT */
     wo.time_index = a.time_index;
+    wo.last_step = a.steps; /* the time axis is checked up to it before the run */
     wo.history = ps_cli_cmdline;
     wo.source = source;
     wo.precision = a.precision;
@@ -1081,7 +1075,9 @@ int ps_cmd_run(int argc, char **argv)
     if (!st)
         st = record_run(&a, rs.writer);
     if (st) {
-        rc = ps_cli_status_error(st, a.output);
+        /* the input's time axis cannot be continued: the message names the input */
+        rc = ps_cli_status_error(st, a.input && strstr(ps_error_detail(), a.input) ? a.input
+                                                                                  : a.output);
         goto done;
     }
     if (a.plot_dir) {

@@ -258,9 +258,13 @@ int ps_cmd_run_mpi(int argc, char **argv)
     t = MPI_Wtime();
     if (a.input) {
         st = ps_dataset_open(&ds, a.input, a.var);
+        if (!st)
+            st = ps_dataset_check_coords(&ds); /* every stencil: before any work */
         if (!st && (size_t)a.time_index >= ds.ntime)
             st = ps_error(PS_ERANGE, "--time-index %ld is out of range: %s has %zu time "
                           "records", a.time_index, a.input, ds.ntime);
+        if (!st) /* the output's time axis continues the input's */
+            st = ps_dataset_check_time(&ds, (size_t)a.time_index);
     } else {
         ps_ocean_options oo;
         ps_ocean_defaults(&oo);
@@ -343,13 +347,14 @@ int ps_cmd_run_mpi(int argc, char **argv)
         MPI_Allreduce(cnt, all, 2, MPI_LONG_LONG, MPI_SUM, cart);
         st = PS_OK;
         if (!all[0])
-            st = ps_error(PS_EINVAL, "%s: no ocean cells: every value of record %ld is missing "
-                          "(NaN or fill); there is nothing to run",
-                          a.input ? a.input : "built-in ocean", a.time_index);
+            st = ps_error(PS_EINVAL, "%s: no ocean cells: every value of '%s' at time index %ld "
+                          "is land or missing (NaN or the fill value); there is nothing to run",
+                          a.input ? a.input : "built-in ocean", ds.var_name, a.time_index);
         else if (all[1] && !a.keep_nonfinite)
-            st = ps_error(PS_EINVAL, "%s: %lld ocean cells of record %ld are infinite; refused "
-                          "(give --keep-nonfinite to keep them)",
-                          a.input ? a.input : "built-in ocean", all[1], a.time_index);
+            st = ps_error(PS_EINVAL, "%s: %lld ocean cell%s of '%s' at time index %ld %s "
+                          "infinite; refused (give --keep-nonfinite to keep them)",
+                          a.input ? a.input : "built-in ocean", all[1], all[1] == 1 ? "" : "s",
+                          ds.var_name, a.time_index, all[1] == 1 ? "is" : "are");
         AGREE(cart, st);
     }
 
@@ -435,6 +440,7 @@ int ps_cmd_run_mpi(int argc, char **argv)
     wo.force = a.force;
     wo.dt = srep.seconds_per_step > 0 ? srep.seconds_per_step : 0;
     wo.time_index = a.time_index;
+    wo.last_step = a.steps; /* the time axis is checked up to it before the run */
     wo.history = ps_cli_cmdline;
     wo.source = source;
     wo.precision = a.precision;

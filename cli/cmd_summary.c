@@ -170,6 +170,11 @@ int ps_cmd_summary(int argc, char **argv)
         return ps_cli_error("summary needs one file: pstencil summary FILE.nc (see --help)");
     if ((s = ps_dataset_open(&ds, argv[optind], var)))
         return ps_cli_status_error(s, "summary");
+    /* bad coordinates are refused as by every command; an all-land file is described */
+    if ((s = ps_dataset_check_coords(&ds))) {
+        rc = ps_cli_status_error(s, "summary");
+        goto done;
+    }
     lv = calloc(ds.grid.nz, sizeof *lv);
     if (!lv) {
         rc = ps_cli_error("summary: out of memory");
@@ -245,7 +250,8 @@ int ps_cmd_summary(int argc, char **argv)
     printf(")\n");
     printf("Temperature Summary Statistics:\n");
     if (nocean == 0) {
-        printf("No ocean cells: every value is missing.\n");
+        printf("No ocean cells: every value is land or missing (run, bench and plot "
+               "refuse this file).\n");
     } else {
         fmt_repr(b1, sizeof b1, mean);
         printf("Mean temperature: %s\n", b1);

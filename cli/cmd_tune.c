@@ -148,6 +148,8 @@ static int load_field(const tune_args *a, ps_field *f, char *what, size_t len)
         ds.ncid = -1;
         snprintf(what, len, "%s", a->input);
         st = ps_dataset_open(&ds, a->input, a->var);
+        if (!st)
+            st = ps_dataset_check_coords(&ds);
         if (!st && (size_t)a->time_index >= ds.ntime)
             st = ps_error(PS_ERANGE, "--time-index %ld: the file has %zu time record%s",
                           a->time_index, ds.ntime, ds.ntime == 1 ? "" : "s");
@@ -155,6 +157,8 @@ static int load_field(const tune_args *a, ps_field *f, char *what, size_t len)
             st = ps_dataset_check_memory(&ds, a->precision, 4);
         if (!st)
             st = ps_dataset_read(&ds, (size_t)a->time_index, a->precision, f);
+        if (!st && (st = ps_field_check_ocean(&ds, (size_t)a->time_index, f, 0, NULL, NULL)))
+            ps_field_free(f);
         ps_dataset_close(&ds);
         return st ? ps_cli_status_error(st, a->input) : 0;
     }

@@ -194,6 +194,67 @@ int ps_dataset_read_region(ps_dataset *ds, size_t t, const size_t start[3],
  */
 int ps_dataset_check_memory(const ps_dataset *ds, ps_precision p, size_t nfields);
 
+/**
+ * Check the coordinates of @p ds before any work: every command that reads an
+ * input calls it after ps_dataset_open(), so they all refuse the same files.
+ *
+ * For each axis with a coordinate variable (an axis of index values only is
+ * not checked): every value finite; depth, latitude and longitude strictly
+ * monotonic, as CF requires of a coordinate variable (no repeated or
+ * constant value, no change of direction; records may share a time); a
+ * latitude whose units are degrees (degrees_north, its CF
+ * spellings, or plain "degree(s)") within [-90, 90]; a longitude in degrees
+ * is taken as unwrapped (a step of more than 180 degrees is a wrap across
+ * 360, as ps_dataset_coords() and the pictures read it) before its order is
+ * checked. Indices are the file's (a depth read flipped is reported as
+ * stored).
+ *
+ * @return PS_OK, or PS_EINVAL with a detail naming the input file, the
+ *         axis, the coordinate variable, the index and the value.
+ */
+int ps_dataset_check_coords(const ps_dataset *ds);
+
+/**
+ * Check that the time coordinate of @p ds can be continued from time index
+ * @p t by an output's time axis (ps_writer_open() does; run and bench call it
+ * before any work): its `units` are CF time units "<unit> since <date>"
+ * (ps_time_units_parse()) whose reference date exists in its `calendar`, and
+ * the value at @p t is finite and can be placed (ps_time_decode(): at most
+ * 1e17 s from the reference). Nothing is invented in place of a time axis
+ * that fails this.
+ *
+ * @return PS_OK, also for a dataset with no time coordinate variable (no
+ *         time axis, or index values only: an output gets its own);
+ *         PS_EINVAL naming the input file and the variable; PS_ERANGE if
+ *         @p t is not a record of the time axis.
+ */
+int ps_dataset_check_time(const ps_dataset *ds, size_t t);
+
+/** What ps_field_check_ocean() counted. */
+typedef struct ps_ocean_count {
+    size_t ocean;     /**< cells that are not NaN (land and missing values are NaN) */
+    size_t inf;       /**< ocean cells that are infinite */
+    size_t first_inf; /**< C-order index (k, j, i) of the first infinite cell */
+} ps_ocean_count;
+
+/**
+ * Check that @p f, time index @p record of @p ds (read with
+ * ps_dataset_read(), or generated), has something to compute on: at least one
+ * ocean cell (one that is not NaN), and, unless @p keep_inf, no infinite
+ * ocean cell. Every command that computes on or draws a field (run, bench
+ * --input, plot) calls it, so they refuse the same records with the same
+ * message; summary and compare describe such records instead.
+ *
+ * @p land (may be NULL) gets 1 for each land cell and 0 for each ocean cell;
+ * @p count (may be NULL) gets the counts, also on error.
+ * @return PS_OK; PS_EINVAL "no ocean cells" (every value land or missing);
+ *         PS_ERANGE for infinite ocean cells, naming the count and the first
+ *         one as level, row and column. The detail names the input file (or
+ *         "built-in ocean"), the variable and the time index.
+ */
+int ps_field_check_ocean(const ps_dataset *ds, size_t record, const ps_field *f, int keep_inf,
+                         unsigned char *land, ps_ocean_count *count);
+
 /** Close the file and free everything the dataset holds. */
 void ps_dataset_close(ps_dataset *ds);
 
@@ -284,6 +345,9 @@ typedef struct ps_write_options {
                                   time axis starts at its value, and `step` at the source's
                                   own `step` there (a continued run) */
     const ps_write_parallel *parallel; /**< NULL: one process writes the whole grid */
+    long last_step;          /**< the last model step that will be appended (0: not
+                                  known): ps_writer_open() checks that the time axis
+                                  increases at every step up to it (at least step 1) */
 } ps_write_options;
 
 /** An output file being written. */
@@ -306,9 +370,16 @@ typedef struct ps_writer ps_writer;
  *   step * dt seconds (dt = opt->dt, or PS_WRITE_DEFAULT_DT when 0) in the
  *   source time axis's units, with its attributes (units, calendar,
  *   standard_name...; not `bounds`): see ps_time_units_parse() for the units
- *   accepted. A source without a time axis, or whose time units are not
- *   "<unit> since <date>", gives "seconds since 1970-01-01 00:00:00"
- *   (calendar standard), an arbitrary origin said in a comment. With
+ *   accepted. A source time coordinate that ps_dataset_check_time() refuses
+ *   at opt->time_index is refused (PS_EINVAL naming the file and the
+ *   variable): nothing is invented in its place. A source without a time axis, or whose time axis
+ *   has no coordinate variable (index values), gives "seconds since
+ *   1970-01-01 00:00:00" (calendar standard), an arbitrary origin said in a
+ *   comment. The axis must increase at every step up to opt->last_step
+ *   (at least step 1): the times at both ends finite and placeable, one step
+ *   more than 4 units in the last place of the largest, else PS_ERANGE before
+ *   anything is created; ps_writer_append() refuses a record whose time is
+ *   not after the previous one's (PS_ERANGE) as a last guard. With
  *   opt->keep_time, the source's time values and attributes instead;
  * - `step(time)` double, units "1": the model steps since the source's state,
  *   plus the source's own `step` at opt->time_index when it has one (the
@@ -357,7 +428,8 @@ int ps_writer_open(ps_writer **w, const ps_dataset *src, const ps_write_options 
 /**
  * Append one snapshot taken after @p step steps (any precision: converted to
  * the file's; every append must have the first one's grid, else PS_EINVAL).
- * I/O errors: PS_EIO.
+ * PS_ERANGE if the record's time is not finite or not after the previous
+ * record's (the time axis strictly increases). I/O errors: PS_EIO.
  */
 int ps_writer_append(ps_writer *w, long step, const ps_field *field);
 

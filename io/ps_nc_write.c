@@ -62,7 +62,10 @@ struct ps_writer {
     int chained;           /* t0 is the time at step 0 of the source's run (its step's
                               time_at_step_0, same seconds_per_step): time is then
                               t0 + (step0 + step) * dt, as one run would write it */
-    int own_time_units;    /* 1: seconds since 1970-01-01 (no usable source time) */
+    int own_time_units;    /* 1: seconds since 1970-01-01 (the source has no time
+                              coordinate variable) */
+    double last_time;      /* the time of the last record appended (nrec > 0) */
+    long time_index;       /* the source's record the time axis starts from */
     int dt_default;        /* no dt was given: PS_WRITE_DEFAULT_DT */
     carried_var carried[MAX_CARRIED];
     int ncarried;
@@ -382,6 +385,53 @@ static int load_from_source(ps_writer *w, const ps_dataset *src, long time_index
 
 /* -------------------------------------------------------------------- open */
 
+/* The output time of model step @p step (in the output's time units). */
+static double time_of(const ps_writer *w, long step)
+{
+    if (w->chained)
+        return w->t0 + (w->step0 + (double)step) * w->dt / w->unit_s;
+    return w->t0 + (double)step * w->dt / w->unit_s;
+}
+
+/*
+ * Before anything is written: the output's time axis must increase by one
+ * step at every step up to @p last (at least step 1). Sufficient condition:
+ * the times at both ends are finite and one step (dt in the axis's units) is
+ * more than 4 units in the last place of the largest time, so the rounded
+ * sums stay strictly increasing (ps_writer_append() checks each record too).
+ */
+static int check_time_axis(const ps_writer *w, const ps_dataset *src, long last)
+{
+    double a = time_of(w, 0), b = time_of(w, last > 1 ? last : 1), d = w->dt / w->unit_s;
+    double m = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
+    const ps_attr *u = src && !w->own_time_units
+                           ? ps_attr_find(&src->axes[PS_AXIS_TIME].attrs, "units") : NULL;
+    const char *units = u && u->text ? u->text : "seconds since 1970-01-01 00:00:00";
+    char what[4700];
+    if (w->own_time_units)
+        snprintf(what, sizeof what, "%.4095s: ", w->path);
+    else
+        snprintf(what, sizeof what, "%.4095s: time coordinate '%.255s' at index %ld is %.17g "
+                 "%.200s; ",
+                 src->path[0] ? src->path : "the source", src->axes[PS_AXIS_TIME].var_name,
+                 w->time_index, src->axes[PS_AXIS_TIME].values[w->time_index], units);
+    if (!isfinite(a) || !isfinite(b) || !(d > 4.0 * (nextafter(m, INFINITY) - m)))
+        return ps_error(PS_ERANGE, "%sthe output's time axis would not increase: step %ld "
+                        "is at %.17g %s and one step of %g s is %.3g in those units, below "
+                        "what a double resolves there (the time is too large for its units, "
+                        "or the run too long)", what, last > 1 ? last : 1L, b, units, w->dt, d);
+    if (!w->own_time_units) {
+        const ps_attr *c = ps_attr_find(&src->axes[PS_AXIS_TIME].attrs, "calendar");
+        ps_calendar cal;
+        ps_date date;
+        if (ps_calendar_parse(c && c->text ? c->text : NULL, &cal) ||
+            ps_time_decode(b, units, cal, &date))
+            return ps_error(PS_ERANGE, "%sthe output's time axis cannot place step %ld: %s",
+                            what, last > 1 ? last : 1L, ps_error_detail());
+    }
+    return PS_OK;
+}
+
 int ps_writer_open(ps_writer **wp, const ps_dataset *src, const ps_write_options *opt)
 {
     ps_writer *w = NULL;
@@ -414,16 +464,16 @@ int ps_writer_open(ps_writer **wp, const ps_dataset *src, const ps_write_options
     /* the time axis: the source record's time + step * dt, in the source's units */
     w->own_time_units = 1;
     w->unit_s = 1;
-    if (src && src->axes[0].present && src->axes[0].values && opt->time_index >= 0 &&
+    if (!opt->keep_time && src && src->axes[0].present && src->axes[0].var_name[0] &&
+        src->axes[0].values && opt->time_index >= 0 &&
         (size_t)opt->time_index < src->axes[0].len) {
         const ps_attr *u = ps_attr_find(&src->axes[0].attrs, "units");
-        double us;
-        if (u && u->text && ps_time_units_parse(u->text, &us, NULL, 0) == PS_OK &&
-            isfinite(src->axes[0].values[opt->time_index])) {
-            w->own_time_units = 0;
-            w->unit_s = us;
-            w->t0 = src->axes[0].values[opt->time_index];
-        }
+        if ((st = ps_dataset_check_time(src, (size_t)opt->time_index)) ||
+            (st = ps_time_units_parse(u->text, &w->unit_s, NULL, 0)))
+            goto fail;
+        w->t0 = src->axes[0].values[opt->time_index];
+        w->time_index = opt->time_index;
+        w->own_time_units = 0;
     }
     w->precision = opt->precision;
     snprintf(w->path, sizeof w->path, "%s", opt->path);
@@ -496,6 +546,8 @@ int ps_writer_open(ps_writer **wp, const ps_dataset *src, const ps_write_options
         if (!w->keep_time && (st = load_from_source(w, src, opt->time_index)))
             goto fail;
     }
+    if (!w->keep_time && (st = check_time_axis(w, src, opt->last_step)))
+        goto fail;
 
     /* the temporary file: .NAME.tmp.XXXXXX next to the output */
     dir_of(opt->path, dir, sizeof dir);
@@ -992,10 +1044,14 @@ record:
     if (w->keep_time && w->have_src && w->src.axes[0].present && step >= 0 &&
         (size_t)step < w->src.axes[0].len && w->src.axes[0].values)
         st_step = w->src.axes[0].values[step];
-    else if (w->chained)
-        st_step = w->t0 + (w->step0 + (double)step) * w->dt / w->unit_s;
     else if (!w->keep_time)
-        st_step = w->t0 + (double)step * w->dt / w->unit_s;
+        st_step = time_of(w, step);
+    /* a last guard: the time axis strictly increases, record after record */
+    if (!isfinite(st_step) || (w->nrec > 0 && !(st_step > w->last_time)))
+        return ps_error(PS_ERANGE, "writing %s: the time of record %zu (step %ld) is %.17g, "
+                        "not after the record before (%.17g): the time axis would not "
+                        "increase", w->path, w->nrec, step, st_step, w->last_time);
+    w->last_time = st_step;
     if ((rc = nc_put_vara_double(w->ncid, w->time_id, start, count, &st_step)))
         return nc_fail(w, rc, "time");
     if (w->step_id >= 0) {

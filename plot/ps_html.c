@@ -280,12 +280,13 @@ static int ps_html_collect(const ps_html_source *src, const ps_html_options *o, 
         for (i = 0; i < total; i += step)
             if (isfinite(d->v[i]))
                 sample[m++] = d->v[i];
+        /* no ocean cell in any frame: a blank page would hide a broken input */
         rc = ps_plot_robust_limits(sample, m, 2.0, 98.0, &d->vmin, &d->vmax);
-        if (rc == PS_ERANGE) {
-            d->vmin = 0.0;
-            d->vmax = 1.0;
-            rc = PS_OK;
-        }
+        if (rc == PS_ERANGE)
+            rc = ps_error(PS_ERANGE, "interactive page: no ocean cell in any of its %zu "
+                          "frame%s and %zu level%s (every value land or missing): nothing "
+                          "to draw", d->ntimes, d->ntimes == 1 ? "" : "s", d->nlevels,
+                          d->nlevels == 1 ? "" : "s");
         if (rc)
             goto done;
         if (o->have_vmin)

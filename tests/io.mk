@@ -35,3 +35,9 @@ tests_test_nc_get_SOURCES = tests/test_nc_get.c
 tests_test_nc_get_CFLAGS = $(AM_CFLAGS) $(NETCDF_CFLAGS)
 tests_test_nc_get_LDADD = io/libpstencil-io.la core/libpstencil.la $(NETCDF_LIBS) -lm
 TESTS += tests/test_nc_get
+# One input check for every command (issue 23): coordinates, all-land and
+# infinite records, the output's time axis; files made with ncgen.
+TESTS += tests/io_coords_finite.sh tests/io_coords_order.sh tests/io_all_land.sh \
+	tests/io_time_axis.sh
+EXTRA_DIST += tests/io_input_lib.sh tests/io_coords_finite.sh tests/io_coords_order.sh \
+	tests/io_all_land.sh tests/io_time_axis.sh

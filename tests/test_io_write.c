@@ -1,7 +1,7 @@
 /*
  * The NetCDF writer: round trip (write, read back bitwise in float32 and
  * float64), CF attributes, history with the newest line first, source,
- * the CF time axis (input time + step * dt) and step(time), chunking and deflate, fill values; the temporary file and
+ * the CF time axis (input time + step * dt, strictly increasing) and step(time), chunking and deflate, fill values; the temporary file and
  * its rename; refusing to overwrite without force, to write over the input
  * (also through a hard link or another spelling of the path), into a missing
  * or non-directory folder; abort leaves nothing behind. Also the built-in
@@ -573,6 +573,44 @@ static void test_ocean(void)
     ps_dataset_close(&ds);
 }
 
+/* The output's time axis strictly increases: ps_writer_open() refuses a run
+ * whose last step is not resolvable (PS_ERANGE, nothing created), and
+ * ps_writer_append() refuses a record whose time is not after the previous
+ * one's (a last guard). */
+static void test_time_increases(void)
+{
+    ps_writer *w = NULL;
+    ps_write_options o;
+    ps_field f;
+    ps_grid g = {3, 4, 5};
+    char a[600];
+    memset(&o, 0, sizeof o);
+    snprintf(a, sizeof a, "%s/time_axis.nc", dir);
+    o.path = a;
+    o.dt = 1.0;
+    ps_field_alloc(&f, g, PS_FLOAT32);
+    memset(f.data, 0, 60 * sizeof(float));
+    /* seconds since 1970 from 0: step 1e17 + 1 is the same double as 1e17 */
+    o.last_step = 100000000000000000L;
+    CHECK(ps_writer_open(&w, NULL, &o) == PS_ERANGE && !w && !exists(a) && !tmp_files(),
+          "a time axis that would not increase is refused at open: %s", ps_error_detail());
+    CHECK(strstr(ps_error_detail(), "would not increase") != NULL, "detail: %s",
+          ps_error_detail());
+    o.last_step = 0;
+    EXPECT(ps_writer_open(&w, NULL, &o) == PS_OK);
+    EXPECT(ps_writer_append(w, 0, &f) == PS_OK);
+    EXPECT(ps_writer_append(w, 5, &f) == PS_OK);
+    CHECK(ps_writer_append(w, 5, &f) == PS_ERANGE, "a repeated time is refused");
+    CHECK(ps_writer_append(w, 3, &f) == PS_ERANGE, "a time going back is refused: %s",
+          ps_error_detail());
+    CHECK(ps_writer_append(w, 100000000000000000L, &f) == PS_OK, "step 1e17");
+    CHECK(ps_writer_append(w, 100000000000000001L, &f) == PS_ERANGE,
+          "step 1e17 + 1 (the same time in double) is refused");
+    ps_writer_abort(w);
+    CHECK(!exists(a) && !tmp_files(), "nothing left after the abort");
+    ps_field_free(&f);
+}
+
 int main(void)
 {
     char in[600], cmd[700];
@@ -587,6 +625,7 @@ int main(void)
     test_refusals(in);
     test_generated();
     test_record();
+    test_time_increases();
     test_ocean();
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)
