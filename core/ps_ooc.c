@@ -136,11 +136,11 @@ static uint64_t stored_sum(size_t n, size_t S, unsigned g)
 /* Cell visits outside the kernel per stored cell and pass, in units of one
  * kernel visit (see ps_ooc_plan_auto()): upload (with the backend's set-up,
  * e.g. openmp's neighbour counts), download, and a gather and scatter where
- * the backend has no pitched copies. About 4.3 in a profile of the openmp
- * backend on the built-in ocean with pitched copies and one context for all
- * slabs (a pass's overhead per stored cell against a step's kernel time per
- * cell; it was 10 with staging and contexts re-created), rounded up to 5;
- * strided i slabs cost more (the old ratio, 14/10). */
+ * the backend has no pitched copies. Rule: 5 (a pass's overhead per stored
+ * cell against a step's kernel time per cell, 4.3 in a profile of the openmp
+ * backend with pitched copies, rounded up); 7 for strided i slabs, whose
+ * copies are short strided rows (docs/performance.md, "Decomposition, out of
+ * core, MPI"). */
 static double pass_visits(int axis)
 {
     return axis == 2 ? 7.0 : 5.0;

@@ -34,6 +34,12 @@ EXTRA_DIST += tests/install_prefix.sh
 TESTS += tests/doxygen.sh
 EXTRA_DIST += tests/doxygen.sh
 
+# The docs stay reference docs: docs/performance.md at most 300 lines, no
+# absolute path of a working copy in any file, no measurement round cited in
+# a comment of backends/, core/ or kernels/.
+TESTS += tests/docs_rules.sh
+EXTRA_DIST += tests/docs_rules.sh
+
 # The one JSON writer (core/ps_json.h): escaping and layout in C, and every
 # JSON pstencil writes parsed by Python's json module.
 check_PROGRAMS += tests/test_json

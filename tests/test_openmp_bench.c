@@ -23,8 +23,8 @@
 #include <time.h>
 
 /* --cpu-time: process CPU time instead of wall time (see docs/performance.md,
- * "CPU: roofline and kernel work": on a machine shared with other jobs, one
- * thread's CPU time per step is far steadier than its wall time) */
+ * "Method": on a machine shared with other jobs, one thread's CPU time per
+ * step is far steadier than its wall time) */
 static clockid_t clk = CLOCK_MONOTONIC;
 
 static double now(void)

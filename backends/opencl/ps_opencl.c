@@ -35,7 +35,8 @@
 /**
  * Environment variable: zero-land steps fused per launch, "T" or "T,TJ,TK"
  * (TJ x TK output rows per work-group, default 32 x 8); unset, 0 or 1: none
- * (opt-in until measured faster on a quiet machine: docs/performance.md).
+ * (opt-in: no faster than unfused where measured; docs/performance.md,
+ * "OpenCL on PoCL").
  */
 #define PS_OCL_FUSE_ENV "PSTENCIL_OPENCL_FUSE"
 
@@ -44,7 +45,7 @@
  * k (ps_zl_diffusion7_wave), "T" or "T,TJ" (TJ output rows j per work-item,
  * default: the rows split evenly over the compute units, at most as many as
  * keep its intermediate steps within PS_OCL_WAVE_BYTES); 0 or 1: none. Unset:
- * PS_OCL_WAVE_CPU on CPU devices (measured: docs/performance.md), none
+ * PS_OCL_WAVE_CPU on CPU devices (docs/performance.md, "OpenCL on PoCL"), none
  * elsewhere. PSTENCIL_OPENCL_FUSE, when set, is used instead.
  */
 #define PS_OCL_WAVE_ENV "PSTENCIL_OPENCL_WAVE"
@@ -502,8 +503,9 @@ static int pick_kernel(ocl_ctx *c, const char *kshape, char *why, size_t whylen)
     int n;
     /*
      * Default shape: on CPUs (PoCL) a work-item per (j, k) row with the i loop
-     * inside, which the CPU compiler vectorises (measured 3-5x faster than a
-     * range over (i, j) or (i, j, k) there); elsewhere a range over (i, j),
+     * inside, which the CPU compiler vectorises (a range over (i, j) or
+     * (i, j, k) is several times slower there: docs/performance.md, "OpenCL
+     * on PoCL"); elsewhere a range over (i, j),
      * consecutive work-items on consecutive i (coalesced), each walking its
      * column along k.
      */
@@ -580,8 +582,8 @@ static size_t host_l2(void)
  * L3 is fast). One work-item per tile of TJ output rows (default: the rows
  * split evenly over the compute units, at most as many as keep its scratch
  * within that budget), TJ halved until the scratch is one allocation. Not
- * fusing is never an error: it only costs speed. Measured: docs/performance.md
- * ("Round 7", "Round 8").
+ * fusing is never an error: it only costs speed. Evidence: docs/performance.md,
+ * "OpenCL on PoCL".
  */
 static int wave_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
 {
@@ -754,7 +756,7 @@ static int fuse_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
 /*
  * Zero-land (ps_opencl_zeroland.c) where it applies: diffusion7's fast path
  * in exact mode in the row shape (the CPU default), with 0 <= D <= 1, unless
- * PSTENCIL_OPENCL_ZERO_LAND=0. Measured effect: docs/performance.md.
+ * PSTENCIL_OPENCL_ZERO_LAND=0. Evidence: docs/performance.md, "OpenCL on PoCL".
  */
 static int zl_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
 {

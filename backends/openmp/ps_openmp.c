@@ -39,7 +39,7 @@
  * from the tuning cache where `pstencil tune` measured them for this CPU,
  * thread count, grid, precision and row kernels; fast mode and the
  * streaming-store rows take the single-step path with NaN land.
- * docs/performance.md has the measurements behind each default.
+ * Each default's rule and evidence: docs/performance.md, "openmp tuning".
  */
 #include "config.h"
 #include "ps_builtin.h"

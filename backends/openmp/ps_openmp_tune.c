@@ -1,8 +1,8 @@
 /*
  * The openmp backend's choices made at run time: which instruction set the
  * row kernels use, the CPU's name, and the tiling, fusion, streaming-store and
- * zero-land defaults (each overridable by a PSTENCIL_OPENMP_* variable,
- * documented in docs/performance.md with the measurements behind them).
+ * zero-land defaults (each overridable by a PSTENCIL_OPENMP_* variable; each
+ * rule's evidence: docs/performance.md, "openmp tuning").
  */
 #include "config.h"
 #include "ps_openmp_internal.h"
@@ -38,9 +38,9 @@ int ps_omp_use_fma(void)
  * AVX-512 zero-land rows (ps_openmp_rows_avx512.c): the default where the CPU
  * has AVX-512F and AVX-512VL (1: 512-bit vectors); PSTENCIL_OPENMP_ISA=avx512vl
  * asks for the same rows on 256-bit vectors (2), and avx2 / baseline for the
- * auto-vectorised rows (0). Measured in docs/performance.md ("Kernel work on
- * an AVX-512 Xeon"): with the slots' rows on whole cache lines they beat the
- * AVX2 rows inside the fused sweep.
+ * auto-vectorised rows (0). Rule: they beat the AVX2 rows inside the fused
+ * sweep only with the slots' rows on whole 64-byte lines (without, 1.09-1.15x
+ * slower; docs/performance.md, "openmp tuning").
  */
 int ps_omp_use_avx512(void)
 {
@@ -114,10 +114,11 @@ size_t ps_omp_auto_jblock(const ps_grid *g, size_t es)
 
 /*
  * Non-temporal stores could only pay off on grids far larger than the
- * last-level cache, where a normal store first reads its line for ownership;
- * on the build machine they were slower (docs/performance.md, "openmp
- * tuning"). So they are off unless PSTENCIL_OPENMP_STREAM=1 (kept, and
- * validated, for machines with more cores per memory channel).
+ * last-level cache, where a normal store first reads its line for ownership.
+ * Rule: off, since the single-step path is compute-bound (1.4x slower with
+ * them on a 42.8 M-cell grid; docs/performance.md, "openmp tuning"), unless
+ * PSTENCIL_OPENMP_STREAM=1 (kept, and validated, for machines with more cores
+ * per memory channel).
  */
 int ps_omp_auto_stream(size_t bytes)
 {
@@ -133,11 +134,11 @@ int ps_omp_auto_stream(size_t bytes)
  * streamed with non-temporal stores by the AVX-512 block rows: on a grid
  * whose field is PS_OMP_NT_OUT_MIN bytes or more, where the fields cannot
  * stay in any cache between sweeps, a normal store first reads its line for
- * ownership, a quarter of the sweep's memory traffic. On the AVX-512 Xeon
- * they gained 1.14x on a 171 MB field, matched on 86 MB and lost 1.13x on 43
- * MB (the next sweep then reads from memory what a cache still held), so the
- * threshold is 128 MiB. PSTENCIL_OPENMP_NTOUT=0 or 1 overrides. Measured in
- * docs/performance.md ("Round 8").
+ * ownership, a quarter of the sweep's memory traffic. Rule: stream where the
+ * field is at least PS_OMP_NT_OUT_MIN, 128 MiB (1.14x faster at 171 MB, even
+ * at 86 MB, 1.13x slower at 43 MB, where the next sweep reads from memory what
+ * a cache still held; docs/performance.md, "openmp tuning").
+ * PSTENCIL_OPENMP_NTOUT=0 or 1 overrides.
  */
 int ps_omp_auto_nt_out(size_t bytes)
 {
@@ -153,27 +154,20 @@ int ps_omp_auto_nt_out(size_t bytes)
  * PSTENCIL_OPENMP_TJ=rows override. Defaults: tiles as tall as possible, up
  * to one per thread, at least 8 rows, while a tile's working set fits in a
  * cache, and T by CPU vendor:
- *  - AMD CPUs (every Zen measured: Zen 3 with 512 KiB of L2, Zen 4 and Zen 5
- *    with 1 MiB): tiles of the rows whose 3 field planes and 3 slots per
- *    intermediate level fill a share of L3, 32 MiB / (4 x threads) (a CCX's
- *    L3), and T = 12 where those tiles are at least 64 rows tall (or hold
- *    all of a thread's rows), else T = 8. On all three `pstencil tune`
- *    chose 8-16 fused steps and tiles of this size or taller over L2-sized
- *    tiles (more halo recomputation for nothing: their L3 is fast); 12
- *    beat 8 on tall tiles (the built-in ocean), 8 beat 12 where 12 leaves
- *    tiles short (the 42.8 M-cell grid). The L3 size is not taken from
- *    sysconf: in VMs it reports the host's (256 and 384 MiB seen), and tiles
- *    sized for that were slower;
+ *  - AMD CPUs (Zen 3, 4 and 5; 512 KiB or 1 MiB of L2): tiles of the rows
+ *    whose 3 field planes and 3 slots per intermediate level fill a share of
+ *    L3, 32 MiB / (4 x threads) (a CCX's L3), and T = 12 where those tiles
+ *    are at least 64 rows tall (or hold all of a thread's rows), else T = 8:
+ *    their L3 is fast, so L2-sized tiles only add halo recomputation, and 12
+ *    steps pay only on tall tiles. The L3 size is not taken from sysconf: in
+ *    VMs it reports the host's, and tiles sized for that are slower;
  *  - other CPUs with an L2 of 1 MiB or more (Intel server cores): T = 4 and
  *    3/5 of that L2, counting the field's 3 planes (k-1, k, k+1), 3 slots per
  *    intermediate level, T planes of counts and the output plane, each with
  *    the tile's halo rows, at the slots' row pitch (nx rounded up to whole
- *    64-byte lines). On an AVX-512 Xeon (2 MiB L2) tiles that spilled out of
- *    L2 ran 1.2x slower on the built-in ocean and 1.7x slower on the 42.8
- *    M-cell grid;
+ *    64-byte lines): tiles spilling out of L2 run 1.2-1.7x slower;
  *  - anything else (a smaller or unknown L2): T = 4 and the L3 share above.
- * The measurements are in docs/performance.md ("openmp tuning"; "Kernel work
- * on an AVX-512 Xeon"; "Round 7").
+ * Evidence: docs/performance.md, "openmp tuning".
  */
 /* rows of a tile whose 3 field planes and 3 slots per intermediate level of
  * a T-step sweep fill the L3 share l3 / (4 x th), rows of rowb bytes */

@@ -30,7 +30,7 @@
  * value is finite with |v| <= PS_REAL_MAX / 64 (intermediates stay below
  * 13 |v|max); an upload breaking that switches the context back to NaN land.
  *
- * Measured effect: docs/performance.md, "openmp tuning".
+ * Evidence: docs/performance.md, "openmp tuning".
  */
 #define ZL_FUNCS(T, SFX, TMAX)                                                           \
     /* NaN -> +0.0 in a and b, cnt = the NaN (land) or 0 (ocean, counted later) */ \
