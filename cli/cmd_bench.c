@@ -249,9 +249,11 @@ static int parse_args(bench_opts *o, int argc, char **argv)
             if ((o->nscales = ps_cli_parse_double_list(opt, v, o->scales, MAX_LIST)) < 0)
                 return PS_EXIT_USAGE;
             for (int k = 0; k < o->nscales; k++)
-                if (!(o->scales[k] > 0) || o->scales[k] > 64)
-                    return ps_cli_error("--scales: %g is out of range (0 < scale <= 64)",
-                                        o->scales[k]);
+                if (!(o->scales[k] > 0) || o->scales[k] > 64) {
+                    char num[32];
+                    return ps_cli_error("--scales: %s is out of range (0 < scale <= 64)",
+                                        ps_cli_num(o->scales[k], num, sizeof num));
+                }
             break;
         case OPT_GRID_STEPS:
             if (ps_cli_parse_long(opt, v, 1, 1000000, &o->grid_steps))
@@ -1214,8 +1216,6 @@ int ps_cmd_bench(int argc, char **argv)
         ps_field f;
         int st = ps_dataset_open(&ds, s->o.input, NULL);
         memset(&f, 0, sizeof f);
-        if (!st)
-            st = ps_dataset_check_coords(&ds);
         if (!st)
             st = ps_dataset_check_time(&ds, 0); /* each job writes an output from record 0 */
         if (!st)

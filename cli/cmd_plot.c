@@ -193,8 +193,11 @@ static int parse_range(const char *opt, const char *arg, double r[2])
     r[1] = strtod(arg, &end);
     if (end == arg || *end || !isfinite(r[0]) || !isfinite(r[1]))
         return ps_cli_error("%s: '%s' is not FROM:TO (e.g. -20:20)", opt, arg);
-    if (!(r[0] < r[1]))
-        return ps_cli_error("%s: %g is not below %g", opt, r[0], r[1]);
+    if (!(r[0] < r[1])) {
+        char n0[32], n1[32];
+        return ps_cli_error("%s: %s is not below %s", opt, ps_cli_num(r[0], n0, sizeof n0),
+                            ps_cli_num(r[1], n1, sizeof n1));
+    }
     return 0;
 }
 
@@ -324,8 +327,11 @@ static int parse_args(const char *sub, int argc, char **argv, plot_args *a, int 
     }
     if (a->have_depth && a->have_level)
         return ps_cli_error("plot %s: give --depth or --level, not both", sub);
-    if (a->have_vmin && a->have_vmax && !(a->vmin < a->vmax))
-        return ps_cli_error("--vmin (%g) must be below --vmax (%g)", a->vmin, a->vmax);
+    if (a->have_vmin && a->have_vmax && !(a->vmin < a->vmax)) {
+        char n0[32], n1[32];
+        return ps_cli_error("--vmin (%s) must be below --vmax (%s)",
+                            ps_cli_num(a->vmin, n0, sizeof n0), ps_cli_num(a->vmax, n1, sizeof n1));
+    }
     return 0;
 }
 
@@ -352,12 +358,10 @@ static int default_output(const char *stem, const char *suffix, char *buf, size_
     return 0;
 }
 
-/* Open an input and check its coordinates (io/ps_dataset_check.c). */
+/* Open an input (its coordinates checked by ps_dataset_open()). */
 static int open_input(const char *path, const char *var, ps_dataset *ds)
 {
     int rc = ps_dataset_open(ds, path, var);
-    if (!rc && (rc = ps_dataset_check_coords(ds)))
-        ps_dataset_close(ds);
     if (rc)
         return ps_cli_status_error(rc, path);
     return 0;

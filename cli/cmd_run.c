@@ -828,8 +828,6 @@ int ps_cmd_run(int argc, char **argv)
     t = ps_now();
     if (a.input) {
         st = ps_dataset_open(&ds, a.input, a.var);
-        if (!st)
-            st = ps_dataset_check_coords(&ds); /* every stencil: before any work */
         if (st) {
             rc = ps_cli_status_error(st, a.input);
             goto done;

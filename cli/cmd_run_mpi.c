@@ -258,8 +258,6 @@ int ps_cmd_run_mpi(int argc, char **argv)
     t = MPI_Wtime();
     if (a.input) {
         st = ps_dataset_open(&ds, a.input, a.var);
-        if (!st)
-            st = ps_dataset_check_coords(&ds); /* every stencil: before any work */
         if (!st && (size_t)a.time_index >= ds.ntime)
             st = ps_error(PS_ERANGE, "--time-index %ld is out of range: %s has %zu time "
                           "records", a.time_index, a.input, ds.ntime);

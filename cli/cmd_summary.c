@@ -170,11 +170,8 @@ int ps_cmd_summary(int argc, char **argv)
         return ps_cli_error("summary needs one file: pstencil summary FILE.nc (see --help)");
     if ((s = ps_dataset_open(&ds, argv[optind], var)))
         return ps_cli_status_error(s, "summary");
-    /* bad coordinates are refused as by every command; an all-land file is described */
-    if ((s = ps_dataset_check_coords(&ds))) {
-        rc = ps_cli_status_error(s, "summary");
-        goto done;
-    }
+    /* bad coordinates are refused at open, as by every command; an all-land file is
+     * described */
     lv = calloc(ds.grid.nz, sizeof *lv);
     if (!lv) {
         rc = ps_cli_error("summary: out of memory");

@@ -148,8 +148,6 @@ static int load_field(const tune_args *a, ps_field *f, char *what, size_t len)
         ds.ncid = -1;
         snprintf(what, len, "%s", a->input);
         st = ps_dataset_open(&ds, a->input, a->var);
-        if (!st)
-            st = ps_dataset_check_coords(&ds);
         if (!st && (size_t)a->time_index >= ds.ntime)
             st = ps_error(PS_ERANGE, "--time-index %ld: the file has %zu time record%s",
                           a->time_index, ds.ntime, ds.ntime == 1 ? "" : "s");

@@ -23,6 +23,7 @@
  */
 #define _GNU_SOURCE 1 /* dladdr */
 #include "config.h"
+#include "ps_file.h"
 #include "ps_backend.h"
 #include "ps_status.h"
 #include "ps_timer.h"
@@ -265,16 +266,6 @@ static int read_exact(int fd, void *buf, size_t len, off_t off)
     return 0;
 }
 
-static const char *kind_of(mode_t m)
-{
-    return S_ISDIR(m)    ? "a directory"
-           : S_ISFIFO(m) ? "a FIFO"
-           : S_ISCHR(m)  ? "a character device"
-           : S_ISBLK(m)  ? "a block device"
-           : S_ISSOCK(m) ? "a socket"
-                         : "not a regular file";
-}
-
 /*
  * Whether @p path may be given to dlopen, decided on the file itself before
  * any dlopen (which blocks forever on a FIFO and dies of SIGBUS on a segment
@@ -302,7 +293,7 @@ static int plugin_file_ok(const char *path, char *why, size_t whylen)
         goto done;
     }
     if (!S_ISREG(sb.st_mode)) {
-        snprintf(why, whylen, "it is %s, not a regular file", kind_of(sb.st_mode));
+        snprintf(why, whylen, "it is %s, not a regular file", ps_file_kind(sb.st_mode));
         goto done;
     }
     size = (uint64_t)sb.st_size;

@@ -2,6 +2,7 @@
  * no-clobber publication, and removal of temporaries on failure or signal. */
 #define _GNU_SOURCE /* renameat2() and RENAME_NOREPLACE (glibc 2.28, Linux 3.15) */
 #include "config.h"
+#include "ps_file.h"
 #include "ps_outfile.h"
 #include "ps_status.h"
 
@@ -107,24 +108,6 @@ static void dir_of(const char *path, char *dir, size_t n)
     snprintf(dir, n, "%s", dirname(tmp));
 }
 
-/* "a FIFO", "a directory"...: the kind of a file that is not a regular file */
-static const char *kind_of(mode_t m)
-{
-    if (S_ISDIR(m))
-        return "a directory";
-    if (S_ISFIFO(m))
-        return "a FIFO";
-    if (S_ISCHR(m))
-        return "a character device";
-    if (S_ISBLK(m))
-        return "a block device";
-    if (S_ISSOCK(m))
-        return "a socket";
-    if (S_ISLNK(m))
-        return "a symbolic link";
-    return "not a regular file";
-}
-
 /*
  * What is at @p path, without following a final symbolic link: PS_OK with
  * *exists 0 (nothing), or *exists 1 and *dangling 1 for a symbolic link that
@@ -153,14 +136,14 @@ static int target_kind(const char *path, const char *what, int *exists, int *dan
             return ps_error(PS_EINVAL, "%s %s is a symbolic link to %s (%s), not a regular "
                                        "file: pstencil writes only regular files and never "
                                        "replaces anything else, with or without --force",
-                            what, path, kind_of(so->st_mode), to);
+                            what, path, ps_file_kind(so->st_mode), to);
         return PS_OK;
     }
     if (!S_ISREG(lo.st_mode))
         return ps_error(PS_EINVAL, "%s %s is %s, not a regular file: pstencil writes only "
                                    "regular files and never replaces anything else, with or "
                                    "without --force",
-                        what, path, kind_of(lo.st_mode));
+                        what, path, ps_file_kind(lo.st_mode));
     return PS_OK;
 }
 

@@ -279,6 +279,15 @@ static int fill_lat(const ps_dataset *ds, double *lat)
     return PS_OK;
 }
 
+double ps_lon_turns(double step)
+{
+    if (step > 180.0)
+        return 360.0 * ceil((step - 180.0) / 360.0);
+    if (step < -180.0)
+        return 360.0 * floor((step + 180.0) / 360.0);
+    return 0.0;
+}
+
 static int fill_lon(const ps_dataset *ds, double *lon)
 {
     hsource h;
@@ -293,14 +302,8 @@ static int fill_lon(const ps_dataset *ds, double *lon)
             return ps_error(PS_EINVAL, "%s: longitude at index %zu of '%s' is not finite",
                             ds->path[0] ? ds->path : "input", i, h.name);
         lon[i] = h.values[i];
-        if (i > 0) {
-            /* whole turns in one step (a loop of 360s never ends on 1e30) */
-            double d = lon[i] - lon[i - 1];
-            if (d > 180.0)
-                lon[i] -= 360.0 * ceil((d - 180.0) / 360.0);
-            else if (d < -180.0)
-                lon[i] -= 360.0 * floor((d + 180.0) / 360.0);
-        }
+        if (i > 0)
+            lon[i] -= ps_lon_turns(lon[i] - lon[i - 1]);
     }
     return PS_OK;
 }

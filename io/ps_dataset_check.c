@@ -6,6 +6,7 @@
  */
 #include "config.h"
 #include "ps_io.h"
+#include "ps_nc_internal.h"
 #include "ps_status.h"
 #include "ps_time.h"
 
@@ -68,13 +69,10 @@ static int check_axis(const ps_dataset *ds, int role)
         /* longitude in degrees: a step of more than 180 degrees is a wrap across 360
          * (..., 359, 0, ...), as the stencils and pictures unwrap it */
         v += shift;
-        while (deg && role == PS_AXIS_LON && i > 0 && v - prev > 180.0) {
-            v -= 360.0;
-            shift -= 360.0;
-        }
-        while (deg && role == PS_AXIS_LON && i > 0 && v - prev < -180.0) {
-            v += 360.0;
-            shift += 360.0;
+        if (deg && role == PS_AXIS_LON && i > 0) {
+            double turns = ps_lon_turns(v - prev);
+            v -= turns;
+            shift -= turns;
         }
         /* CF: a spatial coordinate variable is strictly monotonic (no repeated,
          * constant or back-tracking value); records may share a time (the pages

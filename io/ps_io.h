@@ -122,7 +122,8 @@ typedef struct ps_open_options {
 } ps_open_options;
 
 /**
- * ps_dataset_open() with @p opts (NULL: the defaults). A compressed variable
+ * ps_dataset_open() with @p opts (NULL: the defaults). The coordinates are
+ * checked (ps_dataset_check_coords()) before it returns PS_OK. A compressed variable
  * whose field would exceed ps_open_options::max_expansion times the file's
  * size is refused (PS_ERANGE), the detail saying the ratio and how to accept
  * it (`--max-expansion` on the command line).
@@ -195,8 +196,8 @@ int ps_dataset_read_region(ps_dataset *ds, size_t t, const size_t start[3],
 int ps_dataset_check_memory(const ps_dataset *ds, ps_precision p, size_t nfields);
 
 /**
- * Check the coordinates of @p ds before any work: every command that reads an
- * input calls it after ps_dataset_open(), so they all refuse the same files.
+ * Check the coordinates of @p ds before any work. ps_dataset_open() calls it,
+ * so every command and library caller refuses the same files.
  *
  * For each axis with a coordinate variable (an axis of index values only is
  * not checked): every value finite; depth, latitude and longitude strictly

@@ -19,6 +19,14 @@ int ps_attr_set_values(ps_attr_list *l, const char *name, int nc_type, const dou
 int ps_attr_list_copy(ps_attr_list *dst, const ps_attr_list *src);
 
 /**
+ * The multiple of 360 degrees to subtract from a longitude that follows
+ * another by @p step degrees so the step falls within [-180, 180]: 0 for a
+ * step already there. Whole turns at once, so a step of 1e30 costs no more
+ * than one of 359.
+ */
+double ps_lon_turns(double step);
+
+/**
  * One read of a variable's values (ps_nc_get()). Every field not set is 0;
  * set @c rank to -1 to accept any rank.
  */

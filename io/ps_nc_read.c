@@ -870,7 +870,8 @@ int ps_dataset_open_opts(ps_dataset *ds, const char *path, const char *var,
     ds->grid.nx = ds->axes[PS_AXIS_LON].len;
     if ((st = load_attrs(ds->ncid, ds->varid, &ds->var_attrs, path)) ||
         (st = load_attrs(ds->ncid, NC_GLOBAL, &ds->global_attrs, path)) ||
-        (st = check_packing(ds)))
+        (st = check_packing(ds)) ||
+        (st = ps_dataset_check_coords(ds)))
         goto fail;
     {
         const char *u = attr_text(&ds->var_attrs, "units");

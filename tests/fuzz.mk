@@ -18,7 +18,8 @@ clean-fuzz-made:
 
 FUZZ_SECONDS = 60
 FUZZ_IO_SRC = $(srcdir)/io/ps_nc_read.c $(srcdir)/io/ps_nc_header.c $(srcdir)/io/ps_nc_get.c \
-	$(srcdir)/io/ps_coords.c $(srcdir)/io/ps_mem.c
+	$(srcdir)/io/ps_coords.c $(srcdir)/io/ps_dataset_check.c $(srcdir)/io/ps_time.c \
+	$(srcdir)/io/ps_mem.c
 FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 
 if PS_FUZZ

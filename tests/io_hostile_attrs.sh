@@ -63,6 +63,10 @@ expect_exit 2 timeout 10 "$PSTENCIL" run hugelon.nc --stencil hdiff -o out.nc
 # an out-of-range value shown with the digits that make it out of range
 expect_exit 2 "$PSTENCIL" run -D 1.0000001 -o out.nc
 expect_err "coeff 1.0000001: "
+expect_exit 2 "$PSTENCIL" plot slice sfok.nc --vmin 1.0000001 --vmax 1 -o out.png
+expect_err "vmin \(1.0000001\) must be below --vmax \(1\)"
+expect_exit 2 "$PSTENCIL" bench --scales 64.000001
+expect_err "scales: 64.000001 is out of range"
 # filters this netCDF-C does not have: named, with where to get them
 PY=${PS_TEST_PYTHON:-/usr/bin/python3}
 if "$PY" -c 'import h5py, numpy' 2>/dev/null; then
