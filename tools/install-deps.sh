@@ -14,7 +14,7 @@ PKGS="build-essential autoconf automake libtool pkg-config
   libhwloc-dev
   cdo nco
   doxygen
-  clang libomp-dev valgrind python3-h5py
+  clang libomp-dev valgrind python3-h5py time
   python3-numpy python3-xarray python3-netcdf4 python3-plotly esbuild python3-cftime python3-venv
   hipcc
   chromium
