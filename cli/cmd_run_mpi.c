@@ -13,6 +13,7 @@
 #include "ps_cli.h"
 #include "ps_mpi.h"
 #include "ps_run_options.h"
+#include "ps_run_restart.h"
 
 #include <getopt.h>
 #include <limits.h>
@@ -449,6 +450,19 @@ int ps_cmd_run_mpi(int argc, char **argv)
     wo.precision = a.precision;
     wo.parallel = &mw.par;
     st = ps_writer_open(&writer, &ds, &wo);
+    if (!st) {
+        /* the run's record, as one process writes it: `run --continue` goes on from it */
+        double rec[64];
+        for (q = 0; q < stencil->noptions; q++) {
+            rec[q] = options[q];
+            if (isnan(rec[q]) && !strcmp(stencil->options[q].name, "dt") &&
+                srep.seconds_per_step > 0)
+                rec[q] = srep.seconds_per_step;
+        }
+        st = ps_run_record_write(writer, stencil, rec, a.precision,
+                                 srep.seconds_per_step > 0 ? srep.seconds_per_step
+                                                           : PS_WRITE_DEFAULT_DT);
+    }
     AGREE(cart, st);
     tm[T_WRITE] += MPI_Wtime() - t;
 

@@ -17,11 +17,16 @@ steps_of() {
   ncdump -v step "$1" | awk '/^ step = /{on = 1} on {print; if (/;/) exit}' | tr -d 'step=;,' |
     tr -s ' \n' ' '
 }
-# started: the run's temporary output exists (the run is under way), then 2 s more
+# started [BYTES]: the run's temporary output has grown to BYTES (default: the size of
+# a file holding step 0 and one more record, so a record past step 0 is complete),
+# within 60 s (records are written as they complete)
+expect_exit 0 "$PSTENCIL" run in.nc -n 1 -o two.nc $R
+two=$(stat -c %s two.nc)
 started() {
   i=0
-  while [ $i -lt 400 ]; do
-    ls o/.out.nc.tmp.* >/dev/null 2>&1 && { sleep "${1:-2}"; return 0; }
+  while [ $i -lt 1200 ]; do
+    sz=$(stat -c %s o/.out.nc.tmp.* 2>/dev/null | head -1)
+    [ -n "$sz" ] && [ "$sz" -ge "${1:-$two}" ] && return 0
     sleep 0.05; i=$((i + 1))
   done
   return 1
@@ -76,7 +81,8 @@ rm -rf o && mkdir o
 env --default-signal=INT,TERM,HUP "$PSTENCIL" run in.nc -n $N --output-every $((N - 1)) \
   -o o/out.nc $R 2>err &
 pid=$!
-started 0.3 || { kill -9 $pid; fail "the run did not start"; }
+started 1 || { kill -9 $pid; fail "the run did not start"; }
+sleep 0.3
 kill -s TERM $pid
 finish $pid; rc=$?
 [ "$rc" -eq 143 ] || { cat err >&2; fail "early SIGTERM: exit $rc"; }

@@ -21,9 +21,16 @@ mkdir o
 "$MPIRUN" $mpi_flags -np 3 -x PSTENCIL_PLUGIN_PATH -x OMP_NUM_THREADS "$PSTENCIL" run in.nc \
   -b reference -n $N --output-every $EVERY --no-progress -q -o o/out.nc </dev/null 2>err &
 mpid=$!
+# until the temporary output holds step 0 and one more record (as large as a file of
+# two records), within 60 s: records are written as they complete
+expect_exit 0 "$PSTENCIL" run in.nc -b reference -n 1 -o two.nc
+two=$(stat -c %s two.nc)
 i=0
-while ! ls o/.out.nc.tmp.* >/dev/null 2>&1 && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done
-sleep 3
+while [ $i -lt 1200 ]; do
+  sz=$(stat -c %s o/.out.nc.tmp.* 2>/dev/null | head -1)
+  [ -n "$sz" ] && [ "$sz" -ge "$two" ] && break
+  sleep 0.05; i=$((i + 1))
+done
 ranks=$(pgrep -P $mpid)
 [ -n "$ranks" ] || { kill -9 $mpid; fail "no rank processes under mpirun"; }
 # shellcheck disable=SC2086
