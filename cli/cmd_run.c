@@ -16,6 +16,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -79,6 +80,8 @@ typedef struct run_state {
     int blowup;                /* a snapshot had a non-finite ocean cell */
     long last_clean;           /* step of the last snapshot with every ocean cell finite */
     long snapshots;            /* snapshots appended */
+    long completed;            /* of those, records after step 0 (what an interrupt keeps) */
+    long last_step;            /* the step of the last of those */
     long expect_snapshots;     /* snapshots the run will write */
     int write_failed;          /* appending a snapshot failed */
     int write_errno;           /* errno right after that failure */
@@ -590,7 +593,56 @@ static int on_snapshot(void *user, long step, const ps_field *f)
         return st;
     }
     s->snapshots++;
+    if (step > 0) {
+        /* from the first record past step 0 on, a first signal stops the run at its next
+         * record and keeps these; before it, a signal stops at once, nothing kept */
+        s->completed++;
+        s->last_step = step;
+        ps_signals_defer(1);
+    }
     return st;
+}
+
+/* Stop at the next step call once a signal was recorded (ps_signals_defer()). */
+static int on_cancel(void *user)
+{
+    (void)user;
+    return ps_signal_pending() != 0;
+}
+
+/*
+ * The run was stopped by signal @p sig after its snapshot callback had
+ * appended s->completed records past step 0: those are published, marked
+ * interrupted, and the exit is 128 + sig as for any signal. With none, the
+ * temporary file is removed (by the caller) and nothing is written.
+ */
+static int keep_interrupted(run_state *s, const run_args *a, int sig)
+{
+    const char *name = sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP";
+    char why[160];
+    int st;
+    if (s->progress)
+        fputc('\n', stderr);
+    if (s->completed == 0) {
+        fprintf(stderr, "pstencil: interrupted by %s before the first record after step 0 was "
+                "complete: nothing written\n", name);
+        return 128 + sig;
+    }
+    snprintf(why, sizeof why, "%s after step %ld of %ld", name, s->last_step, a->steps);
+    st = ps_writer_mark_interrupted(s->writer, why);
+    if (!st)
+        st = ps_writer_commit(s->writer);
+    if (st) {
+        ps_cli_error("interrupted by %s, and the completed records could not be kept: %s",
+                     name, ps_error_detail());
+        return 128 + sig;
+    }
+    fprintf(stderr, "pstencil: interrupted by %s: %s keeps the %ld record%s completed, to step "
+            "%ld of %ld (pstencil_interrupted); go on with: pstencil run --continue %s -n %ld "
+            "-o NEW.nc\n", name, a->output, (long)ps_writer_records(s->writer),
+            ps_writer_records(s->writer) == 1 ? "" : "s", s->last_step, a->steps, a->output,
+            a->steps - s->last_step);
+    return 128 + sig;
 }
 
 /*
@@ -1102,8 +1154,14 @@ int ps_cmd_run(int argc, char **argv)
     ro.every = a.every;
     ro.snapshot = on_snapshot;
     ro.progress = rs.progress ? on_progress : NULL;
+    ro.cancel = on_cancel;
     ro.user = &rs;
     st = ps_run_split(b, &cfg, &field, &ro, &so, &stats);
+    ps_signals_defer(0);
+    if (st == PS_ECANCELED && ps_signal_pending()) {
+        rc = keep_interrupted(&rs, &a, ps_signal_pending());
+        goto done;
+    }
     if (st) {
         if (rs.progress)
             fputc('\n', stderr);

@@ -13,10 +13,12 @@
 #include "ps_cli.h"
 #include "ps_mpi.h"
 #include "ps_run_options.h"
+#include "ps_run_restart.h"
 
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -199,7 +201,8 @@ int ps_cmd_run_mpi(int argc, char **argv)
     char source[1024], why[512];
     int rank = 0, size = 1, st, rc = PS_EXIT_USAGE, ndev = 0, dev = 0, node_rank, node_size;
     int split[3], have_mt = 0, inited = 0, blew = 0, q;
-    long done = 0, per_round;
+    long done = 0, per_round, completed = 0, last_step = 0;
+    int stop_sig = 0; /* the signal that stopped every rank at a record (agreed) */
     unsigned halo;
     uint64_t sum = 0;
     MPI_Comm cart = MPI_COMM_NULL;
@@ -318,9 +321,12 @@ int ps_cmd_run_mpi(int argc, char **argv)
         }
         ps_field_free(&f32); /* each rank keeps only its block */
     }
+#ifdef PS_TEST_HOOKS
+    /* fault injection, in builds configured with --enable-test-hooks only */
     if (!st && getenv("PSTENCIL_MPI_FAIL_RANK") && atoi(getenv("PSTENCIL_MPI_FAIL_RANK")) == rank)
         st = ps_error(PS_EIO, "%s: rank %d cannot read its block (PSTENCIL_MPI_FAIL_RANK, a "
                       "test hook)", a.input ? a.input : "built-in ocean", rank);
+#endif
     AGREE(cart, st);
     tm[T_READ] = MPI_Wtime() - t;
 
@@ -444,6 +450,19 @@ int ps_cmd_run_mpi(int argc, char **argv)
     wo.precision = a.precision;
     wo.parallel = &mw.par;
     st = ps_writer_open(&writer, &ds, &wo);
+    if (!st) {
+        /* the run's record, as one process writes it: `run --continue` goes on from it */
+        double rec[64];
+        for (q = 0; q < stencil->noptions; q++) {
+            rec[q] = options[q];
+            if (isnan(rec[q]) && !strcmp(stencil->options[q].name, "dt") &&
+                srep.seconds_per_step > 0)
+                rec[q] = srep.seconds_per_step;
+        }
+        st = ps_run_record_write(writer, stencil, rec, a.precision,
+                                 srep.seconds_per_step > 0 ? srep.seconds_per_step
+                                                           : PS_WRITE_DEFAULT_DT);
+    }
     AGREE(cart, st);
     tm[T_WRITE] += MPI_Wtime() - t;
 
@@ -457,6 +476,12 @@ int ps_cmd_run_mpi(int argc, char **argv)
         if (done == 0 || done == a.steps || (a.every > 0 && done % a.every == 0)) {
             long long nonfinite = 0, all = 0;
             size_t c, n = own_r.count.nz * own_r.count.ny * own_r.count.nx;
+            if (done > 0 && done < a.steps) {
+                int mine = ps_signal_pending();
+                MPI_Allreduce(&mine, &stop_sig, 1, MPI_INT, MPI_MAX, cart);
+                if (stop_sig)
+                    break;
+            }
             t = MPI_Wtime();
             st = ps_context_download(ctx, own.data, &own_r);
             for (c = 0; !st && c < n; c++)
@@ -473,6 +498,13 @@ int ps_cmd_run_mpi(int argc, char **argv)
             st = ps_writer_append(writer, done, &own);
             AGREE(cart, st);
             tm[T_WRITE] += MPI_Wtime() - t;
+            if (done > 0) {
+                /* from the first record past step 0 on, a first signal stops every rank at
+                 * the next record (agreed) and keeps these; before, it stops at once */
+                completed++;
+                last_step = done;
+                ps_signals_defer(1);
+            }
         }
         if (done >= a.steps)
             break;
@@ -494,6 +526,32 @@ int ps_cmd_run_mpi(int argc, char **argv)
                 AGREE(cart, st);
             }
         }
+    }
+
+    ps_signals_defer(0);
+    if (stop_sig) {
+        /* every rank stopped at the same record: keep those completed, or nothing */
+        const char *name = stop_sig == SIGINT ? "SIGINT" : stop_sig == SIGTERM ? "SIGTERM"
+                                                                                : "SIGHUP";
+        rc = 128 + stop_sig;
+        if (completed) {
+            char mark[160];
+            snprintf(mark, sizeof mark, "%s after step %ld of %ld", name, last_step, a.steps);
+            st = ps_writer_mark_interrupted(writer, mark);
+            AGREE(cart, st);
+            st = ps_writer_commit(writer);
+            AGREE(cart, st);
+        }
+        if (rank == 0 && completed)
+            fprintf(stderr, "pstencil: interrupted by %s: %s keeps the %ld record%s completed, "
+                    "to step %ld of %ld (pstencil_interrupted); go on with: pstencil run "
+                    "--continue %s -n %ld -o NEW.nc\n", name, a.output,
+                    (long)ps_writer_records(writer), ps_writer_records(writer) == 1 ? "" : "s",
+                    last_step, a.steps, a.output, a.steps - last_step);
+        else if (rank == 0)
+            fprintf(stderr, "pstencil: interrupted by %s before the first record after step 0 "
+                    "was complete: nothing written\n", name);
+        goto done;
     }
 
     /* 8. every rank closed the file: rank 0 publishes it; the global checksum */

@@ -186,6 +186,11 @@ int ps_run_split(ps_backend *b, const ps_config *cfg_in, ps_field *field, const 
         n = next_stop - done;
         if (opt->progress && n > chunk_cap)
             n = chunk_cap;
+        if (opt->cancel && opt->cancel(opt->user)) {
+            rc = ps_error(PS_ECANCELED, "stopped on request after step %ld of %ld", done,
+                          opt->steps);
+            goto done;
+        }
         if (st.step_times)
             n = 1;
         t = ps_now();
@@ -201,6 +206,13 @@ int ps_run_split(ps_backend *b, const ps_config *cfg_in, ps_field *field, const 
         if (opt->progress)
             opt->progress(opt->user, done, opt->steps, st.step_s);
         if (opt->snapshot && (done == opt->steps || (opt->every > 0 && done % opt->every == 0))) {
+            /* a stop asked for during these steps keeps the snapshots before them;
+             * the last one is taken, the run being complete */
+            if (opt->cancel && done < opt->steps && opt->cancel(opt->user)) {
+                rc = ps_error(PS_ECANCELED, "stopped on request after step %ld of %ld",
+                              done - n, opt->steps);
+                goto done;
+            }
             t = ps_now();
             rc = have_ooc ? PS_OK : ps_decomp_download(&d, ctx, field);
             st.download_s += ps_now() - t;

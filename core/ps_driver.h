@@ -15,6 +15,15 @@ extern "C" {
 /** Called with the field after @p step steps (0 = initial state). Non-zero return aborts. */
 typedef int (*ps_snapshot_fn)(void *user, long step, const ps_field *field);
 
+/**
+ * Asked before each step call and before each snapshot: nonzero stops the
+ * run, which returns PS_ECANCELED; the snapshots delivered before are all
+ * there is (a snapshot whose steps were under way when the stop was asked
+ * for is not taken, except the last: the run is then complete). It adds no step call: without a progress callback the
+ * calls stop only at snapshots, so a run stops at its next one.
+ */
+typedef int (*ps_cancel_fn)(void *user);
+
 /** Called as steps complete (for progress bars). */
 typedef void (*ps_progress_fn)(void *user, long done, long total, double elapsed_s);
 
@@ -56,6 +65,7 @@ typedef struct ps_run_options {
     long every;            /**< snapshot every K steps (0 = initial and final only) */
     ps_snapshot_fn snapshot; /**< may be NULL */
     ps_progress_fn progress; /**< may be NULL */
+    ps_cancel_fn cancel;   /**< may be NULL */
     void *user;            /**< passed to the callbacks */
 } ps_run_options;
 

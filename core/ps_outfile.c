@@ -23,6 +23,7 @@
 static char ps_temp_path[PS_TEMP_SLOTS][4096];
 static volatile sig_atomic_t ps_temp_used[PS_TEMP_SLOTS];
 static char ps_sig_prog[64] = "pstencil";
+static volatile sig_atomic_t ps_sig_defer, ps_sig_pending;
 
 int ps_tempfile_register(const char *path)
 {
@@ -58,11 +59,32 @@ static void put(const char *s)
     (void)r;
 }
 
+void ps_signals_defer(int on)
+{
+    ps_sig_defer = on != 0;
+}
+
+int ps_signal_pending(void)
+{
+    return ps_sig_pending;
+}
+
 /* async-signal-safe: unlink, write, _exit only */
 static void ps_on_signal(int sig)
 {
     int i;
     const char *name = sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP";
+    if (ps_sig_defer && !ps_sig_pending) {
+        /* the first signal of a deferring run: it stops at its next step call
+         * and keeps its completed records; a second one stops at once */
+        ps_sig_pending = sig;
+        put(ps_sig_prog);
+        put(": ");
+        put(name);
+        put(": stopping after the current steps, keeping the completed records "
+            "(again to stop at once)\n");
+        return;
+    }
     for (i = 0; i < PS_TEMP_SLOTS; i++)
         if (ps_temp_used[i])
             unlink(ps_temp_path[i]);

@@ -85,6 +85,18 @@ void ps_tempfile_forget(const char *path);
 void ps_signals_install(const char *prog);
 
 /**
+ * While @p on, the first SIGINT, SIGTERM or SIGHUP does not stop the
+ * process: the handler records it (ps_signal_pending()) and says so, and the
+ * program stops where it chooses, keeping what it finished (pstencil run
+ * publishes its completed records). A second signal stops at once, as
+ * ps_signals_install() says.
+ */
+void ps_signals_defer(int on);
+
+/** The signal recorded while deferring (SIGINT, SIGTERM, SIGHUP), or 0. */
+int ps_signal_pending(void);
+
+/**
  * Bytes free for an unprivileged writer in the file system holding @p path's
  * directory, or -1 if unknown.
  */

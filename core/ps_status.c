@@ -32,6 +32,7 @@ const char *ps_strerror(int status)
     case PS_EMISMATCH: return "results differ";
     case PS_EINTERNAL: return "internal error";
     case PS_ENOTIMPL: return "not available in this build";
+    case PS_ECANCELED: return "stopped on request";
     default: return "unknown status";
     }
 }

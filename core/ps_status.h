@@ -37,7 +37,8 @@ enum ps_status {
     PS_ETRUNC = -17,      /**< the file is shorter than its header implies */
     PS_EMISMATCH = -18,   /**< two fields differ (validation) */
     PS_EINTERNAL = -19,   /**< an internal invariant failed (a bug) */
-    PS_ENOTIMPL = -20     /**< not available in this build */
+    PS_ENOTIMPL = -20,    /**< not available in this build */
+    PS_ECANCELED = -21    /**< stopped on request (a signal, a cancel callback) */
 };
 
 /** Short, static description of a status code. Never NULL. */

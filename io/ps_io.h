@@ -462,6 +462,19 @@ void ps_writer_abort(ps_writer *w);
 int ps_writer_put_global(ps_writer *w, const char *name, const char *text, double value);
 
 /**
+ * Mark an output whose run was stopped before its last step (after at least
+ * one ps_writer_append(), before ps_writer_commit()): the global attribute
+ * `pstencil_interrupted` = @p why (for example "SIGINT after step 300 of
+ * 3000"). The records appended so far are a valid file to read and to
+ * continue from (`run --continue`).
+ * @return PS_OK, PS_EINVAL (no record appended, or committed), PS_EIO.
+ */
+int ps_writer_mark_interrupted(ps_writer *w, const char *why);
+
+/** Records appended so far (the initial state counts when it was appended). */
+size_t ps_writer_records(const ps_writer *w);
+
+/**
  * Nonzero once a netCDF close failed in this process (a full disk). HDF5
  * then keeps a broken file object that its exit handler crashes on; a
  * program should leave with _exit() after flushing its streams.

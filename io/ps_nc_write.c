@@ -1149,6 +1149,30 @@ void ps_writer_abort(ps_writer *w)
     free(w);
 }
 
+int ps_writer_mark_interrupted(ps_writer *w, const char *why)
+{
+    int rc;
+    if (!w || w->ncid < 0 || w->committed || !w->defined || !w->nrec)
+        return ps_error(PS_EINVAL, "no record to keep");
+    if (!why)
+        why = "stopped before its last step";
+    /* the classic model needs define mode for a new attribute; with the parallel
+     * writer every process does this with the same text (collective) */
+    rc = nc_redef(w->ncid);
+    if (!rc || rc == NC_EINDEFINE)
+        rc = nc_put_att_text(w->ncid, NC_GLOBAL, "pstencil_interrupted", strlen(why), why);
+    if (!rc)
+        rc = nc_enddef(w->ncid);
+    if (rc)
+        return ps_error(PS_EIO, "writing %s: %s", w->path, nc_strerror(rc));
+    return PS_OK;
+}
+
+size_t ps_writer_records(const ps_writer *w)
+{
+    return w ? w->nrec : 0;
+}
+
 int ps_writer_put_global(ps_writer *w, const char *name, const char *text, double value)
 {
     if (!w || !name || !*name)

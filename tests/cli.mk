@@ -30,3 +30,6 @@ EXTRA_DIST += tests/cli_outputs_nonregular.sh
 # the thread count's bound (1..4096) for OMP_NUM_THREADS too, every command
 TESTS += tests/cli_threads_env.sh
 EXTRA_DIST += tests/cli_threads_env.sh
+# An interrupted run keeps its finished records and can be continued.
+TESTS += tests/cli_interrupt.sh
+EXTRA_DIST += tests/cli_interrupt.sh

@@ -4,11 +4,12 @@
 # Ends with "N passed, N failed, N skipped" from the build's test-suite.log.
 set -u
 command -v mpicc >/dev/null 2>&1 || { echo "mpicc not installed (tools/install-deps.sh installs openmpi-bin libopenmpi-dev libnetcdf-mpi-dev)"; exit 77; }
-TESTS_MPI="tests/mpi_run.sh tests/mpi_backends.sh tests/mpi_fail.sh tests/mpi_snapshots.sh tests/layers.sh"
+TESTS_MPI="tests/mpi_run.sh tests/mpi_backends.sh tests/mpi_fail.sh tests/mpi_snapshots.sh tests/mpi_interrupt.sh tests/layers.sh"
 cd "$(dirname "$0")/../.."
 . .ci/suite-counts.sh && . .ci/job-tree.sh && ps_job_tree mpi || exit 1
 # the GPU plugins are built and tested by the main job; MPI runs use openmp and opencl
-"$PS_JOB_CONFIGURE" --enable-mpi --disable-cuda --disable-hip > configure.log 2>&1 &&
+"$PS_JOB_CONFIGURE" --enable-mpi --enable-test-hooks --disable-cuda --disable-hip \
+  > configure.log 2>&1 &&
   tail -40 configure.log | grep -i 'mpi\|netcdf' ;
 make -j2 > make.log 2>&1 || { tail -60 make.log; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 make -j2 check TESTS="$TESTS_MPI"
