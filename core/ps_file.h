@@ -6,6 +6,8 @@
 #ifndef PS_FILE_H
 #define PS_FILE_H
 
+#include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /**
@@ -14,5 +16,13 @@
  * "a symbolic link", or "an unknown kind of file".
  */
 const char *ps_file_kind(mode_t mode);
+
+/**
+ * Read exactly @p len bytes at offset @p off of the open file @p fd, whose
+ * size is @p fsize (retrying on EINTR and short reads).
+ * @return 0, or -1 when the bytes do not all lie inside the file or a read
+ *         fails or ends early.
+ */
+int ps_file_read_at(int fd, void *buf, size_t len, uint64_t off, uint64_t fsize);
 
 #endif

@@ -251,21 +251,6 @@ static int own_machine(void)
     return memcmp(eh->e_ident, ELFMAG, SELFMAG) ? EM_NONE : eh->e_machine;
 }
 
-/* read exactly @p len bytes at @p off of an open file; 0 on success */
-static int read_exact(int fd, void *buf, size_t len, off_t off)
-{
-    size_t got = 0;
-    while (got < len) {
-        ssize_t n = pread(fd, (char *)buf + got, len - got, off + (off_t)got);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        got += (size_t)n;
-    }
-    return 0;
-}
-
 /*
  * Whether @p path may be given to dlopen, decided on the file itself before
  * any dlopen (which blocks forever on a FIFO and dies of SIGBUS on a segment
@@ -302,7 +287,7 @@ static int plugin_file_ok(const char *path, char *why, size_t whylen)
         goto done;
     }
     memset(&eh, 0, sizeof eh);
-    if (read_exact(fd, &eh, size < sizeof eh ? (size_t)size : sizeof eh, 0)) {
+    if (ps_file_read_at(fd, &eh, size < sizeof eh ? (size_t)size : sizeof eh, 0, size)) {
         snprintf(why, whylen, "cannot read it");
         goto done;
     }
@@ -356,7 +341,7 @@ static int plugin_file_ok(const char *path, char *why, size_t whylen)
         goto done;
     }
     ph = malloc((size_t)end);
-    if (!ph || read_exact(fd, ph, (size_t)end, (off_t)eh.e_phoff)) {
+    if (!ph || ps_file_read_at(fd, ph, (size_t)end, eh.e_phoff, size)) {
         snprintf(why, whylen, "cannot read its program headers");
         goto done;
     }

@@ -6,6 +6,7 @@
  * foreign file counts as undeclared and is loaded the ordinary way.
  */
 #include "config.h"
+#include "ps_file.h"
 #include "ps_backend.h"
 
 #include <elf.h>
@@ -22,22 +23,6 @@
 #define PS_DECL_MAX_TEXT 128
 
 /* read exactly @p len bytes at @p off; 0 on success */
-static int read_at(int fd, void *buf, size_t len, uint64_t off, uint64_t fsize)
-{
-    size_t got = 0;
-    if (off > fsize || len > fsize - off)
-        return -1;
-    while (got < len) {
-        ssize_t n = pread(fd, (char *)buf + got, len - got, (off_t)(off + got));
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        got += (size_t)n;
-    }
-    return 0;
-}
-
 /* "pstencil-plugin priority=N" -> N; 0 on success */
 static int parse_decl(const char *text, int *priority)
 {
@@ -71,7 +56,7 @@ int ps_backend_declared_priority(const char *path, int *priority)
     if (fstat(fd, &stb) || !S_ISREG(stb.st_mode))
         goto done;
     fsize = (uint64_t)stb.st_size;
-    if (read_at(fd, &eh, sizeof eh, 0, fsize) || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+    if (ps_file_read_at(fd, &eh, sizeof eh, 0, fsize) || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
         eh.e_ident[EI_CLASS] != ELFCLASS64 ||
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
         eh.e_ident[EI_DATA] != ELFDATA2LSB ||
@@ -81,23 +66,23 @@ int ps_backend_declared_priority(const char *path, int *priority)
         eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shnum == 0 ||
         eh.e_shnum > PS_DECL_MAX_SECTIONS || eh.e_shstrndx >= eh.e_shnum)
         goto done;
-    if (read_at(fd, &strsh, sizeof strsh, eh.e_shoff + (uint64_t)eh.e_shstrndx * sizeof sh,
+    if (ps_file_read_at(fd, &strsh, sizeof strsh, eh.e_shoff + (uint64_t)eh.e_shstrndx * sizeof sh,
                 fsize) ||
         strsh.sh_size == 0 || strsh.sh_size > PS_DECL_MAX_SHSTRTAB)
         goto done;
     names = malloc(strsh.sh_size + 1);
-    if (!names || read_at(fd, names, strsh.sh_size, strsh.sh_offset, fsize))
+    if (!names || ps_file_read_at(fd, names, strsh.sh_size, strsh.sh_offset, fsize))
         goto done;
     names[strsh.sh_size] = '\0';
     for (i = 0; i < eh.e_shnum && !found; i++) {
-        if (read_at(fd, &sh, sizeof sh, eh.e_shoff + (uint64_t)i * sizeof sh, fsize))
+        if (ps_file_read_at(fd, &sh, sizeof sh, eh.e_shoff + (uint64_t)i * sizeof sh, fsize))
             goto done;
         if (sh.sh_type != SHT_PROGBITS || sh.sh_name >= strsh.sh_size ||
             strcmp(names + sh.sh_name, PS_PLUGIN_SECTION))
             continue;
         /* the text and its terminating NUL (one declaration per plugin) */
         if (sh.sh_size < 2 || sh.sh_size > PS_DECL_MAX_TEXT ||
-            read_at(fd, text, sh.sh_size, sh.sh_offset, fsize))
+            ps_file_read_at(fd, text, sh.sh_size, sh.sh_offset, fsize))
             goto done;
         text[sh.sh_size] = '\0';
         if (strlen(text) != sh.sh_size - 1)
