@@ -618,14 +618,13 @@ static int on_cancel(void *user)
  */
 static int keep_interrupted(run_state *s, const run_args *a, int sig)
 {
-    const char *name = sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP";
+    const char *name = ps_signal_name(sig);
     char why[160];
     int st;
     if (s->progress)
         fputc('\n', stderr);
     if (s->completed == 0) {
-        fprintf(stderr, "pstencil: interrupted by %s before the first record after step 0 was "
-                "complete: nothing written\n", name);
+        ps_run_interrupted_say(sig, a->output, 0, 0, a->steps);
         return 128 + sig;
     }
     snprintf(why, sizeof why, "%s after step %ld of %ld", name, s->last_step, a->steps);
@@ -637,11 +636,7 @@ static int keep_interrupted(run_state *s, const run_args *a, int sig)
                      name, ps_error_detail());
         return 128 + sig;
     }
-    fprintf(stderr, "pstencil: interrupted by %s: %s keeps the %ld record%s completed, to step "
-            "%ld of %ld (pstencil_interrupted); go on with: pstencil run --continue %s -n %ld "
-            "-o NEW.nc\n", name, a->output, (long)ps_writer_records(s->writer),
-            ps_writer_records(s->writer) == 1 ? "" : "s", s->last_step, a->steps, a->output,
-            a->steps - s->last_step);
+    ps_run_interrupted_say(sig, a->output, ps_writer_records(s->writer), s->last_step, a->steps);
     return 128 + sig;
 }
 

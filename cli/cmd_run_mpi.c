@@ -531,26 +531,19 @@ int ps_cmd_run_mpi(int argc, char **argv)
     ps_signals_defer(0);
     if (stop_sig) {
         /* every rank stopped at the same record: keep those completed, or nothing */
-        const char *name = stop_sig == SIGINT ? "SIGINT" : stop_sig == SIGTERM ? "SIGTERM"
-                                                                                : "SIGHUP";
         rc = 128 + stop_sig;
         if (completed) {
             char mark[160];
-            snprintf(mark, sizeof mark, "%s after step %ld of %ld", name, last_step, a.steps);
+            snprintf(mark, sizeof mark, "%s after step %ld of %ld", ps_signal_name(stop_sig),
+                     last_step, a.steps);
             st = ps_writer_mark_interrupted(writer, mark);
             AGREE(cart, st);
             st = ps_writer_commit(writer);
             AGREE(cart, st);
         }
-        if (rank == 0 && completed)
-            fprintf(stderr, "pstencil: interrupted by %s: %s keeps the %ld record%s completed, "
-                    "to step %ld of %ld (pstencil_interrupted); go on with: pstencil run "
-                    "--continue %s -n %ld -o NEW.nc\n", name, a.output,
-                    (long)ps_writer_records(writer), ps_writer_records(writer) == 1 ? "" : "s",
-                    last_step, a.steps, a.output, a.steps - last_step);
-        else if (rank == 0)
-            fprintf(stderr, "pstencil: interrupted by %s before the first record after step 0 "
-                    "was complete: nothing written\n", name);
+        if (rank == 0)
+            ps_run_interrupted_say(stop_sig, a.output, completed ? ps_writer_records(writer) : 0,
+                                   last_step, a.steps);
         goto done;
     }
 

@@ -24,6 +24,12 @@ typedef struct ps_run_record {
 int ps_run_record_write(ps_writer *w, const ps_stencil *s, const double *options,
                         ps_precision p, double seconds_per_step);
 
+/* Tell (stderr) what a run stopped by signal @p sig kept in @p output: @p records
+ * records, to step @p last_step of @p steps, and the command that goes on from
+ * them; with no record, that nothing was written. */
+void ps_run_interrupted_say(int sig, const char *output, size_t records, long last_step,
+                            long steps);
+
 /* Read the record of @p ds (opened from @p path). PS_EFORMAT with a message
  * naming the file when it is not a pstencil run output, names a stencil this
  * build does not have, or lacks one of the stencil's options. */

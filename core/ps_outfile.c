@@ -59,6 +59,11 @@ static void put(const char *s)
     (void)r;
 }
 
+const char *ps_signal_name(int sig)
+{
+    return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP";
+}
+
 void ps_signals_defer(int on)
 {
     ps_sig_defer = on != 0;
@@ -73,7 +78,7 @@ int ps_signal_pending(void)
 static void ps_on_signal(int sig)
 {
     int i;
-    const char *name = sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP";
+    const char *name = ps_signal_name(sig);
     if (ps_sig_defer && !ps_sig_pending) {
         /* the first signal of a deferring run: it stops at its next step call
          * and keeps its completed records; a second one stops at once */

@@ -96,6 +96,9 @@ void ps_signals_defer(int on);
 /** The signal recorded while deferring (SIGINT, SIGTERM, SIGHUP), or 0. */
 int ps_signal_pending(void);
 
+/** "SIGINT", "SIGTERM" or "SIGHUP" (async-signal-safe: a string literal). */
+const char *ps_signal_name(int sig);
+
 /**
  * Bytes free for an unprivileged writer in the file system holding @p path's
  * directory, or -1 if unknown.

@@ -3,7 +3,7 @@
 #  - docs/performance.md has at most 300 lines (the measurement history lives
 #    in git, not in the page);
 #  - no file of the project holds an absolute path of a working copy
-#    (a /work/NAME, /root/, /home/USER/ or /Users/USER/ path);
+#    (a path under the work, root, home or Users folders of the filesystem root);
 #  - no line in backends/, core/ or kernels/ cites a measurement round
 #    ("Round 7"): a comment states the rule, its threshold and the evidence.
 # The files: `git ls-files` in a git checkout; from a tarball (make distcheck)
@@ -14,7 +14,7 @@ set -u
 cd "$top_srcdir" || exit 1
 self=tests/docs_rules.sh
 max_lines=300
-# a path that starts at the root (not inside /tmp/work/ or a URL's path)
+# a path that starts at the root (not one nested deeper, nor a URL's path)
 abs_re='(^|[^[:alnum:]_.~/-])/(work/[[:alnum:]_]|root/|home/[[:alnum:]_.-]+/|Users/[[:alnum:]_.-]+/)'
 round_re='(^|[^[:alnum:]_])[Rr]ound [0-9]'
 fail=0
