@@ -216,8 +216,8 @@ int ps_cmd_run_mpi(int argc, char **argv)
     memset(&params, 0, sizeof params);
     memset(&coords, 0, sizeof coords);
     memset(&srep, 0, sizeof srep);
-    MPI_Initialized(&inited);
-    if (!inited && MPI_Init(NULL, NULL) != MPI_SUCCESS) {
+    MPI_Initialized(&inited); /* a caller that started MPI finalizes it */
+    if (ps_mpi_start() != PS_OK) {
         fprintf(stderr, "pstencil: error: MPI_Init failed\n");
         return PS_EXIT_USAGE;
     }

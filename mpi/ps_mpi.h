@@ -20,6 +20,20 @@
 
 /** @cond internals */
 
+/* ---- starting (ps_mpi_init.c) ---- */
+
+/*
+ * MPI_Init for a run, once per process; before it, on Open MPI versions whose
+ * MPI-IO writes with unlocked data sieving (before 4.1.7, 5.0.0-5.0.5), turns
+ * that off for this process unless the user chose. PS_OK or PS_EIO.
+ */
+int ps_mpi_start(void);
+
+/* 1 when the MPI_Get_library_version() text @p version names an Open MPI
+ * whose MPI-IO needs write data sieving off (see ps_mpi_start()). */
+int ps_mpi_ompio_needs_sieving_off(const char *version);
+
+
 /* ---- agreeing (ps_mpi_agree.c) ---- */
 
 /*
