@@ -67,99 +67,32 @@ void ps_cli_warn(const char *fmt, ...)
 
 int ps_cli_parse_long(const char *opt, const char *s, long min, long max, long *out)
 {
-    char *end = NULL;
-    long v;
-    if (!s || !*s)
-        return ps_cli_error("%s needs a value", opt);
-    errno = 0;
-    v = strtol(s, &end, 10);
-    if (!end || *end || end == s)
-        return ps_cli_error("%s: '%s' is not a whole number", opt, s);
-    if (errno == ERANGE) {
-        /* a whole number, just too large (or too small) for this option */
-        if (v > 0 && max >= LONG_MAX / 2)
-            return ps_cli_error("%s: %s is too large (must be at most %ld)", opt, s, max);
-        if (v > 0)
-            return ps_cli_error("%s: %s is too large (%ld..%ld)", opt, s, min, max);
-        return ps_cli_error("%s: %s is out of range (must be >= %ld)", opt, s, min);
-    }
-    if (errno)
-        return ps_cli_error("%s: '%s' is not a whole number", opt, s);
-    if (v < min || v > max) {
-        if (max >= LONG_MAX / 2)
-            return ps_cli_error("%s: %ld is out of range (must be >= %ld)", opt, v, min);
-        return ps_cli_error("%s: %ld is out of range (%ld..%ld)", opt, v, min, max);
-    }
-    *out = v;
-    return 0;
+    return ps_parse_long(opt, s, min, max, out) ? ps_cli_error("%s", ps_error_detail()) : 0;
 }
 
 const char *ps_cli_num(double v, char *buf, size_t n)
 {
-    int prec;
-    for (prec = 1; prec <= 17; prec++) {
-        snprintf(buf, n, "%.*g", prec, v);
-        if (strtod(buf, NULL) == v)
-            break;
-    }
-    return buf;
+    return ps_shortest(v, buf, n);
 }
 
 int ps_cli_parse_double(const char *opt, const char *s, double *out)
 {
-    char *end = NULL;
-    double v;
-    if (!s || !*s)
-        return ps_cli_error("%s needs a value", opt);
-    errno = 0;
-    v = strtod(s, &end);
-    if (!end || *end || end == s)
-        return ps_cli_error("%s: '%s' is not a number", opt, s);
-    if (!isfinite(v) || errno == ERANGE)
-        return ps_cli_error("%s: '%s' is not a finite number", opt, s);
-    *out = v;
-    return 0;
+    return ps_parse_double(opt, s, out) ? ps_cli_error("%s", ps_error_detail()) : 0;
 }
 
 int ps_cli_parse_double_list(const char *opt, const char *s, double *out, int n)
 {
-    char buf[1024], *save = NULL, *tok;
-    int c = 0;
-    snprintf(buf, sizeof buf, "%s", s ? s : "");
-    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        if (c >= n) {
-            ps_cli_error("%s: more than %d values", opt, n);
-            return -1;
-        }
-        if (ps_cli_parse_double(opt, tok, &out[c]))
-            return -1;
-        c++;
-    }
-    if (c == 0) {
-        ps_cli_error("%s needs at least one value", opt);
-        return -1;
-    }
+    int c = ps_parse_double_list(opt, s, out, n);
+    if (c < 0)
+        ps_cli_error("%s", ps_error_detail());
     return c;
 }
 
 int ps_cli_parse_long_list(const char *opt, const char *s, long min, long *out, int n)
 {
-    char buf[1024], *save = NULL, *tok;
-    int c = 0;
-    snprintf(buf, sizeof buf, "%s", s ? s : "");
-    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        if (c >= n) {
-            ps_cli_error("%s: more than %d values", opt, n);
-            return -1;
-        }
-        if (ps_cli_parse_long(opt, tok, min, LONG_MAX, &out[c]))
-            return -1;
-        c++;
-    }
-    if (c == 0) {
-        ps_cli_error("%s needs at least one value", opt);
-        return -1;
-    }
+    int c = ps_parse_long_list(opt, s, min, out, n);
+    if (c < 0)
+        ps_cli_error("%s", ps_error_detail());
     return c;
 }
 
@@ -202,37 +135,5 @@ int ps_cli_getopt_error(const char *cmd, int c, char **argv, const struct option
 
 int ps_cli_parse_size(const char *opt, const char *s, uint64_t *out)
 {
-    static const char units[] = "KMGT";
-    const char *u;
-    char *end = NULL;
-    double v, mult = 1;
-    if (!s || !*s)
-        return ps_cli_error("%s needs a value", opt);
-    if (!strcmp(s, "none") || !strcmp(s, "unlimited")) {
-        *out = 0;
-        return 0;
-    }
-    errno = 0;
-    v = strtod(s, &end);
-    if (end == s || errno || !(v > 0) || !isdigit((unsigned char)s[0]))
-        return ps_cli_error("%s: '%s' is not a positive size (e.g. 512M, 4G, or none)", opt, s);
-    if (*end && (u = strchr(units, toupper((unsigned char)*end)))) {
-        int n = (int)(u - units) + 1;
-        while (n--)
-            mult *= 1024;
-        end++;
-        if (*end == 'i' && end[1] == 'B')
-            end += 2;
-        else if (*end == 'B' || *end == 'b')
-            end++;
-    } else if (*end == 'B' || *end == 'b') {
-        end++;
-    }
-    if (*end)
-        return ps_cli_error("%s: '%s': unknown unit '%s' (use K, M, G or T)", opt, s, end);
-    v *= mult;
-    if (v < 1 || v > 1.8e19)
-        return ps_cli_error("%s: '%s' is out of range", opt, s);
-    *out = (uint64_t)v;
-    return 0;
+    return ps_parse_size(opt, s, out) ? ps_cli_error("%s", ps_error_detail()) : 0;
 }

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "pstencil_io.h"
+#include "pstencil_job.h"
 #include "ps_outfile.h"
 
 enum { PS_EXIT_OK = 0, PS_EXIT_DIFFER = 1, PS_EXIT_USAGE = 2, PS_EXIT_BLOWUP = 3 };

@@ -222,9 +222,9 @@ int ps_run_report_json(const char *path, const run_report *r, int force)
     ps_json_key(&j, "grid");
     ps_json_array_begin(&j);
     ps_json_compact(&j);
-    ps_json_uint(&j, r->field->grid.nz);
-    ps_json_uint(&j, r->field->grid.ny);
-    ps_json_uint(&j, r->field->grid.nx);
+    ps_json_uint(&j, r->field ? r->field->grid.nz : r->grid.nz);
+    ps_json_uint(&j, r->field ? r->field->grid.ny : r->grid.ny);
+    ps_json_uint(&j, r->field ? r->field->grid.nx : r->grid.nx);
     ps_json_array_end(&j);
     ps_json_kint(&j, "steps", s->steps);
     ps_json_key(&j, "memory");
@@ -236,7 +236,8 @@ int ps_run_report_json(const char *path, const run_report *r, int force)
     ps_json_kint(&j, "ooc_slabs", r->stats->ooc_slabs);
     ps_json_knumber_fmt(&j, "ooc_bytes", r->stats->ooc_bytes, "%.0f");
     ps_json_object_end(&j);
-    snprintf(sum, sizeof sum, "0x%016llx", (unsigned long long)ps_field_checksum(r->field));
+    snprintf(sum, sizeof sum, "0x%016llx",
+             (unsigned long long)(r->field ? ps_field_checksum(r->field) : r->checksum));
     ps_json_kstring(&j, "checksum", sum);
     ps_json_key(&j, "phases_s");
     ps_json_object_begin(&j);

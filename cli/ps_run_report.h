@@ -26,6 +26,9 @@ typedef struct run_report {
     double total_s;  /* the whole command */
     int threads;            /* --threads (0: OpenMP's default) */
     unsigned backend_flags; /* PS_BACKEND_* of the backend: thread placement for CPU threads */
+    ps_grid grid;           /* the grid, when there is no whole field (ranks) */
+    uint64_t checksum;      /* the final field's checksum, when there is no whole field */
+    int have_checksum;
 } run_report;
 
 /** Print the human report, with "where the time went". */

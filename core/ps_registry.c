@@ -20,13 +20,15 @@
 #define REG_OFF(dk, dj, di) {dk, dj, di},
 #define REG_SC(name) #name,
 #define REG_AR(name, axes) {#name, axes},
-#define REG_OPT(name, unit, def, aut, help) {#name, unit, def, aut, help},
+#define REG_OPT(n_, u_, d_, a_, lo_, hi_, al_, h_)                                      \
+    {.name = #n_, .unit = u_, .def = d_, .allow_auto = a_, .help = h_, .min = lo_,      \
+     .max = hi_, .alias = al_},
 #define REG_TABLES(NAME)                                                                \
     static const int reg_off_##NAME[][3] = {PS_##NAME##_NEIGHBOURS(REG_OFF){0, 0, 0}};  \
     static const char *const reg_sc_##NAME[] = {PS_##NAME##_SCALARS(REG_SC) NULL};      \
     static const ps_stencil_array reg_ar_##NAME[] = {PS_##NAME##_ARRAYS(REG_AR){NULL, 0}}; \
     static const ps_stencil_option reg_opt_##NAME[] = {                                 \
-        PS_##NAME##_OPTIONS(REG_OPT){NULL, NULL, 0, 0, NULL}};
+        PS_##NAME##_OPTIONS(REG_OPT){.name = NULL}};
 PS_STENCIL_LIST(REG_TABLES)
 
 #define REG_ENTRY(NAME)                                                                 \
@@ -89,6 +91,39 @@ int ps_stencil_option_index(const ps_stencil *s, const char *name)
         if (!strcmp(s->options[i].name, name))
             return i;
     return -1;
+}
+
+int ps_stencil_check_option(const ps_stencil *s, int idx, double v)
+{
+    const ps_stencil_option *o;
+    if (!s || idx < 0 || idx >= s->noptions)
+        return ps_error(PS_EINVAL, "no such option");
+    o = &s->options[idx];
+    if (isnan(v)) {
+        if (!o->allow_auto)
+            return ps_error(PS_EINVAL, "--%s: 'auto' is not a value of %s's option --%s (give "
+                            "a number%s%s)", o->name, s->name, o->name,
+                            strcmp(o->unit, "1") ? " in " : "", strcmp(o->unit, "1") ? o->unit : "");
+        return PS_OK;
+    }
+    if (!(v >= o->min && v <= o->max)) {
+        char lo[32], hi[32], val[32];
+        ps_shortest(v, val, sizeof val);
+        ps_shortest(o->min, lo, sizeof lo);
+        ps_shortest(o->max, hi, sizeof hi);
+        if (o->min <= -1.7e308 && o->max >= 1.7e308)
+            return ps_error(PS_EINVAL, "--%s %s: %s's option --%s must be a finite number",
+                            o->name, val, s->name, o->name);
+        return ps_error(PS_EINVAL, "--%s %s is out of range: %s's option --%s takes %s..%s%s%s",
+                        o->name, val, s->name, o->name, lo, hi,
+                        strcmp(o->unit, "1") ? " " : "", strcmp(o->unit, "1") ? o->unit : "");
+    }
+    return PS_OK;
+}
+
+int ps_stencil_dimensionless(const ps_stencil *s)
+{
+    return ps_stencil_option_index(s, "dt") < 0;
 }
 
 size_t ps_stencil_array_values(const ps_stencil *s, ps_grid g)

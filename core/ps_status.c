@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static _Thread_local char ps_detail[1024];
@@ -58,4 +59,15 @@ int ps_error(int status, const char *fmt, ...)
     va_end(ap);
     memcpy(ps_detail, tmp, sizeof tmp);
     return status;
+}
+
+const char *ps_shortest(double v, char *buf, size_t n)
+{
+    int prec;
+    for (prec = 1; prec <= 17; prec++) {
+        snprintf(buf, n, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    return buf;
 }

@@ -63,6 +63,13 @@ int ps_error(int status, const char *fmt, ...)
 /** Clear the current thread's detail message. */
 void ps_error_clear(void);
 
+/**
+ * Write @p v into @p buf (@p n bytes) as the shortest decimal that reads back
+ * as @p v (at most 17 significant digits); returns @p buf. For messages that
+ * must show the exact value given ("1.0000001", not "1").
+ */
+const char *ps_shortest(double v, char *buf, size_t n);
+
 #ifdef __cplusplus
 }
 #endif

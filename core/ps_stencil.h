@@ -48,6 +48,9 @@ typedef struct ps_stencil_option {
     double def;        /**< default value (PS_OPTION_AUTO = auto) */
     int allow_auto;    /**< nonzero: the value "auto" is accepted */
     const char *help;  /**< one line */
+    double min;        /**< smallest valid value (inclusive); below it is refused */
+    double max;        /**< largest valid value (inclusive); above it is refused */
+    char alias;        /**< a one-letter short option for it (e.g. 'D'), or 0 */
 } ps_stencil_option;
 
 /** A coefficient array the cell update reads. */
@@ -75,6 +78,8 @@ typedef struct ps_stencil_setup {
     const double *lat;     /**< ny latitudes in degrees_north (NULL = unknown) */
     const double *lon;     /**< nx longitudes in degrees_east (NULL = unknown) */
     const double *options; /**< one value per option; NaN = "auto" */
+    int allow_unstable;    /**< nonzero: run values outside the stencil's stability rule
+                                (its prepare refuses them with PS_ERANGE otherwise) */
 } ps_stencil_setup;
 
 /** What ps_stencil_prepare() says besides the parameters. */
@@ -122,6 +127,17 @@ const ps_stencil *ps_stencil_at(int i);
 
 /** Index of option @p name of @p s, or -1. */
 int ps_stencil_option_index(const ps_stencil *s, const char *name);
+
+/**
+ * Check value @p v of option @p idx of @p s against the option's valid range
+ * (ps_stencil_option min..max) and its "auto" rule (@p v NaN = auto).
+ * PS_EINVAL with a message naming the option, the stencil and the range.
+ */
+int ps_stencil_check_option(const ps_stencil *s, int idx, double v);
+
+/** Nonzero when @p s has no time step of its own (no option "dt"): its steps are
+ *  dimensionless, and a run gives them a duration (seconds per step) itself. */
+int ps_stencil_dimensionless(const ps_stencil *s);
 
 /** Number of array values @p s needs on grid @p g (sum over its arrays). */
 size_t ps_stencil_array_values(const ps_stencil *s, ps_grid g);

@@ -40,9 +40,10 @@
 #define PS_diffusion7_SCALARS(X) X(D)
 /** Coefficient arrays (name, axes): none. */
 #define PS_diffusion7_ARRAYS(X)
-/** User options (name, unit, default, "auto" allowed, help). */
+/** User options (name, unit, default, "auto" allowed, valid min, max, short alias, help). */
 #define PS_diffusion7_OPTIONS(X) \
-    X(coeff, "1", 0.1, 0, "diffusion coefficient D (dimensionless, as in the course)")
+    X(coeff, "1", 0.1, 0, -1.7976931348623157e308, 1.7976931348623157e308, 'D', \
+      "diffusion coefficient D (dimensionless, as in the course)")
 
 #ifdef PS_REAL
 #ifndef PS_SUFFIX
@@ -125,6 +126,22 @@ static int ps_diffusion7_prepare(const ps_stencil_setup *in, ps_params *out,
 {
     double d = in->options[0];
     (void)rep;
+    /* stability: T + D * (sum of neighbours - n T) is a convex combination of the old
+     * values only for 0 <= D <= 1; outside it the field grows without bound (D = 2
+     * reaches 1e19 in a few hundred steps) */
+    if (!(d >= 0.0 && d <= 1.0) && !in->allow_unstable) {
+        char num[32];
+        int prec;
+        for (prec = 1; prec <= 17; prec++) { /* the shortest decimal that reads back as d */
+            snprintf(num, sizeof num, "%.*g", prec, d);
+            if (strtod(num, NULL) == d)
+                break;
+        }
+        snprintf(why, whylen, "-D/--coeff %s: diffusion7 is stable only for 0 <= D <= 1 (its "
+                 "update is then a convex combination of the old values); outside that the "
+                 "temperatures grow without bound. Give --allow-unstable to run it anyway", num);
+        return PS_ERANGE;
+    }
     if (!(d == d) || d > 1e300 || d < -1e300) {
         snprintf(why, whylen, "--coeff must be a finite number");
         return PS_EINVAL;

@@ -33,11 +33,12 @@
 #define PS_hdiff_ARRAYS(X) \
     X(c_up, PS_AXIS_K) X(c_down, PS_AXIS_K) X(c_south, PS_AXIS_J) X(c_north, PS_AXIS_J) \
     X(c_east_west, PS_AXIS_J)
-/** User options (name, unit, default, "auto" allowed, help). */
+/** User options (name, unit, default, "auto" allowed, valid min, max, short alias, help). */
 #define PS_hdiff_OPTIONS(X)                                                         \
-    X(kh, "m2/s", 1000.0, 0, "horizontal diffusivity")                           \
-    X(kv, "m2/s", 1e-5, 0, "vertical diffusivity")                               \
-    X(dt, "s", PS_OPTION_AUTO, 1, "time step; 'auto' = 90% of the largest stable one")
+    X(kh, "m2/s", 1000.0, 0, 0.0, 1e30, 0, "horizontal diffusivity")             \
+    X(kv, "m2/s", 1e-5, 0, 0.0, 1e30, 0, "vertical diffusivity")                 \
+    X(dt, "s", PS_OPTION_AUTO, 1, 0.0, 1e30, 0,                                  \
+      "time step; 'auto' = 90% of the largest stable one")
 
 #ifdef PS_REAL
 /* one face: the term c_f * (T_f - T) where the neighbour is ocean, else +0.0 */

@@ -29,8 +29,8 @@
 #define PS_SK_ONE2(a, b) +1
 /** Counts a three-field list entry (+1). */
 #define PS_SK_ONE3(a, b, c) +1
-/** Counts a five-field list entry (+1). */
-#define PS_SK_ONE5(a, b, c, d, e) +1
+/** Counts an option entry (eight fields) (+1). */
+#define PS_SK_ONE8(a, b, c, d, e, f, g, h) +1
 /** Number of neighbours of stencil NAME. */
 #define PS_STENCIL_NNB(NAME) (0 PS_##NAME##_NEIGHBOURS(PS_SK_ONE3))
 /** Number of kernel scalars of stencil NAME. */
@@ -38,7 +38,7 @@
 /** Number of coefficient arrays of stencil NAME. */
 #define PS_STENCIL_NAR(NAME) (0 PS_##NAME##_ARRAYS(PS_SK_ONE2))
 /** Number of user options of stencil NAME. */
-#define PS_STENCIL_NOPT(NAME) (0 PS_##NAME##_OPTIONS(PS_SK_ONE5))
+#define PS_STENCIL_NOPT(NAME) (0 PS_##NAME##_OPTIONS(PS_SK_ONE8))
 
 /** Index of global cell (gk, gj, gi) into an array over axes A (grid gy x gx). */
 #define PS_SK_AXIDX(A, gk, gj, gi, gy, gx)                                          \

@@ -26,7 +26,7 @@
 /** Coefficient arrays (name, axes): a weight per longitude. */
 #define PS_smooth2_ARRAYS(X) X(weight, PS_AXIS_I)
 /** User options (name, unit, default, "auto" allowed, help). */
-#define PS_smooth2_OPTIONS(X) X(w, "1", 0.5, 0, "smoothing weight (0..1)")
+#define PS_smooth2_OPTIONS(X) X(w, "1", 0.5, 0, 0.0, 1.0, 0, "smoothing weight (0..1)")
 
 #ifdef PS_REAL
 #define PS_SMOOTH2_ACC(v)                                      \

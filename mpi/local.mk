@@ -4,7 +4,7 @@
 # no library links MPI (the parallel netCDF that libpstencil-io then links
 # needs it). Automake distributes these sources in every configuration.
 if PS_HAVE_MPI
-cli_pstencil_SOURCES += mpi/ps_mpi.h mpi/ps_mpi_agree.c mpi/ps_mpi_init.c mpi/ps_mpi_transport.c \
+cli_pstencil_SOURCES += mpi/ps_mpi.h mpi/ps_mpi_agree.c mpi/ps_mpi_init.c mpi/ps_mpi_job.c mpi/ps_mpi_transport.c \
 	mpi/ps_mpi_io.c cli/cmd_run_mpi.c
 cli_pstencil_CFLAGS += -I$(top_srcdir)/mpi $(MPI_CFLAGS)
 cli_pstencil_LDADD += $(NETCDF_LIBS) $(MPI_LIBS)

@@ -17,6 +17,7 @@
 
 #include "ps_decomp.h"
 #include "ps_io.h"
+#include "pstencil_job.h"
 
 /** @cond internals */
 
@@ -84,10 +85,6 @@ typedef struct ps_mpi_writer {
 void ps_mpi_writer_init(ps_mpi_writer *w, MPI_Comm comm, const ps_decomp_box *b,
                         ps_grid global);
 
-/* Read this rank's stored block (owned cells and ghosts) of time index @p t. */
-int ps_mpi_read_block(ps_dataset *ds, size_t t, const ps_decomp_box *b, ps_precision p,
-                      ps_field *out);
-
 /*
  * FNV-1a (ps_field_checksum()) of the global field whose owned block on each
  * rank is @p own (box @p b): gathered level by level on rank 0, so it equals
@@ -95,6 +92,21 @@ int ps_mpi_read_block(ps_dataset *ds, size_t t, const ps_decomp_box *b, ps_preci
  * is valid on rank 0. Collective.
  */
 int ps_mpi_checksum(MPI_Comm comm, const ps_decomp *d, const ps_field *own, uint64_t *sum);
+
+/* ---- the ranks of a job (ps_mpi_job.c) ---- */
+
+/* The MPI state behind a ps_job_comm. */
+typedef struct ps_mpi_job {
+    MPI_Comm cart;       /* the decomposition's Cartesian communicator (NULL before) */
+    ps_mpi_transport mt; /* this rank's halo transport */
+    int have_mt;
+    ps_mpi_writer mw;    /* the parallel writer's hooks */
+} ps_mpi_job;
+
+/* Fill @p c with callbacks over @p m and MPI_COMM_WORLD (MPI started). */
+void ps_mpi_job_init(ps_mpi_job *m, ps_job_comm *c);
+/* Free the transport and the communicator (collective). */
+void ps_mpi_job_free(ps_mpi_job *m);
 
 /** @endcond */
 

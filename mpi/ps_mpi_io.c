@@ -67,19 +67,6 @@ void ps_mpi_writer_init(ps_mpi_writer *w, MPI_Comm comm, const ps_decomp_box *b,
         w->par.start[a] = b->own_lo[a];
 }
 
-int ps_mpi_read_block(ps_dataset *ds, size_t t, const ps_decomp_box *b, ps_precision p,
-                      ps_field *out)
-{
-    size_t start[3], count[3];
-    int a;
-    for (a = 0; a < 3; a++)
-        start[a] = b->box.origin[a];
-    count[0] = b->box.extent.nz;
-    count[1] = b->box.extent.ny;
-    count[2] = b->box.extent.nx;
-    return ps_dataset_read_region(ds, t, start, count, p, out);
-}
-
 static uint64_t fnv(uint64_t h, const unsigned char *p, size_t n, size_t es)
 {
     const uint64_t prime = UINT64_C(0x100000001b3);

@@ -84,7 +84,7 @@ expect_err "[-]-dt auto: stencil diffusion7 has no time step"
 expect_exit 2 "$PSTENCIL" run --stencil hdiff --kh abc -o o/x.nc
 expect_err "[-]-kh: 'abc' is not a number"
 expect_exit 2 "$PSTENCIL" run --stencil smooth2 --w 2 -o o/x.nc
-expect_err "[-]-w must be in \[0, 1\]"
+expect_err "[-]-w 2 is out of range: smooth2's option --w takes 0..1"
 [ -z "$(ls -A o)" ] || fail "a refused stencil option left files behind: $(ls -A o)"
 
 # -D is --coeff; the default stencil is diffusion7; smooth2 runs

@@ -3,8 +3,9 @@
 # libraries:
 #  1. a file includes only headers of its own layer or of the layers below:
 #       kernels < core (the engine, with backends/) < io < plot;
-#       core < validate; bench may use io and plot; mpi (the MPI layer of the
-#       program, --enable-mpi) may use io; cli may use everything;
+#       io < job (the job layer: one run, for every front end);
+#       core < validate; bench may use io, job and plot; mpi (the MPI layer of
+#       the program, --enable-mpi) may use io and job; cli may use everything;
 #  2. no cycle among the project's headers (a includes b includes ... a);
 #  3. libpstencil (the engine) needs neither netCDF nor PLplot nor any other
 #     pstencil library; libpstencil-io needs no PLplot; libpstencil-validate
@@ -21,7 +22,7 @@ B=$top_builddir
 # layer of a header found by name in the layer directories (empty: not ours);
 # the backend list (backends/ps_backends.h) is header-only data at the bottom,
 # like the stencil list in kernels/: the engine's loader reads it
-find "$S/kernels" "$S/core" "$S/io" "$S/plot" "$S/validate" "$S/bench" "$S/cli" \
+find "$S/kernels" "$S/core" "$S/io" "$S/job" "$S/plot" "$S/validate" "$S/bench" "$S/cli" \
      "$S/backends" "$S/mpi" -name '*.h' 2>/dev/null |
   awk -v s="$S/" '{ f = $0; sub(s, "", f); n = split(f, p, "/"); d = p[1];
                     if (f == "backends/ps_backends.h") d = "kernels"; print p[n], d }' > "$TMP/headers"
@@ -35,13 +36,14 @@ allowed() {
     io) echo "kernels core io" ;;
     plot) echo "kernels core io plot" ;;
     validate) echo "kernels core validate" ;;
-    bench) echo "kernels core io plot bench" ;;
-    mpi) echo "kernels core io mpi" ;;
-    cli) echo "kernels core io plot validate bench mpi cli" ;;
+    job) echo "kernels core io job" ;;
+    bench) echo "kernels core io job plot bench" ;;
+    mpi) echo "kernels core io job mpi" ;;
+    cli) echo "kernels core io job plot validate bench mpi cli" ;;
   esac
 }
 bad=0
-for layer in kernels core io plot validate bench mpi cli backends; do
+for layer in kernels core io job plot validate bench mpi cli backends; do
   ok=$(allowed "$layer")
   for f in $(find "$S/$layer" \( -name '*.c' -o -name '*.h' -o -name '*.cu' -o -name '*.hip' \
              -o -name '*.cpp' -o -name '*.inc' \) 2>/dev/null); do
@@ -60,8 +62,8 @@ done
 [ "$bad" -eq 0 ] || fail "a file includes a header of a layer above its own"
 
 # ---- 2. no include cycle among the project's headers --------------------------------
-for f in $(find "$S/kernels" "$S/core" "$S/io" "$S/plot" "$S/validate" "$S/bench" "$S/cli" \
-           "$S/backends" "$S/mpi" -name '*.h' 2>/dev/null); do
+for f in $(find "$S/kernels" "$S/core" "$S/io" "$S/job" "$S/plot" "$S/validate" "$S/bench" \
+           "$S/cli" "$S/backends" "$S/mpi" -name '*.h' 2>/dev/null); do
   for h in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f"); do
     echo "${f##*/} ${h##*/}"
   done
@@ -91,7 +93,8 @@ ENGINE=$(lib core pstencil)
 IO=$(lib io pstencil-io)
 PLOT=$(lib plot pstencil-plot)
 VAL=$(lib validate pstencil-validate)
-for l in "$ENGINE" "$IO" "$PLOT" "$VAL"; do
+JOB=$(lib job pstencil-job)
+for l in "$ENGINE" "$IO" "$PLOT" "$VAL" "$JOB"; do
   [ -f "$l" ] || skip "$l is not built (static-only build?)"
 done
 needed() { objdump -p "$1" | awk '$1 == "NEEDED" { print $2 }'; }
@@ -102,6 +105,9 @@ fi
 needed "$IO" > "$TMP/n.io"
 grep -q 'plplot' "$TMP/n.io" && fail "libpstencil-io needs PLplot"
 grep -q 'pstencil-plot\|pstencil-validate' "$TMP/n.io" && fail "libpstencil-io needs a library above it"
+needed "$JOB" > "$TMP/n.job"
+grep -Eq 'plplot|pstencil-plot|pstencil-validate|cuda|hip|OpenCL' "$TMP/n.job" &&
+  fail "libpstencil-job needs: $(grep -E 'plplot|pstencil-plot|pstencil-validate|cuda|hip|OpenCL' "$TMP/n.job" | tr '\n' ' ')"
 needed "$VAL" > "$TMP/n.val"
 grep -Eq 'netcdf|plplot|pstencil-io|pstencil-plot' "$TMP/n.val" && fail "libpstencil-validate needs: $(grep -E 'netcdf|plplot|pstencil-' "$TMP/n.val" | tr '\n' ' ')"
 
@@ -124,12 +130,13 @@ check_calls libpstencil "$ENGINE"
 check_calls libpstencil-io "$IO" "$TMP/d.engine"
 check_calls libpstencil-plot "$PLOT" "$TMP/d.engine" "$TMP/d.io"
 check_calls libpstencil-validate "$VAL" "$TMP/d.engine"
+check_calls libpstencil-job "$JOB" "$TMP/d.engine" "$TMP/d.io"
 # ---- 5. MPI only where used --------------------------------------------------------
-for l in "$ENGINE" "$IO" "$PLOT" "$VAL"; do
+for l in "$ENGINE" "$IO" "$PLOT" "$VAL" "$JOB"; do
   needed "$l" | grep -q '^libmpi' && fail "${l##*/} links MPI directly (only the program may)"
 done
 if ! grep -q '^#define PS_HAVE_MPI 1' "$B/config.h" 2>/dev/null; then
-  for l in "$ENGINE" "$IO" "$PLOT" "$VAL" "$B/cli/.libs/pstencil" "$B/cli/pstencil"; do
+  for l in "$ENGINE" "$IO" "$PLOT" "$VAL" "$JOB" "$B/cli/.libs/pstencil" "$B/cli/pstencil"; do
     [ -f "$l" ] && objdump -p "$l" 2>/dev/null | awk '$1 == "NEEDED" { print $2 }' |
       grep -Eq '^libmpi|netcdf_mpi' && fail "${l##*/} needs MPI, but configure had no --enable-mpi"
   done

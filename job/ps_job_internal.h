@@ -1,0 +1,127 @@
+/*
+ * Internal to libpstencil-job: the job's state, shared by its files
+ * (ps_job.c: settings and prepare; ps_job_input.c: the input; ps_job_local.c:
+ * the run in one process; ps_job_ranks.c: the run over ranks; ps_job_record.c:
+ * the run record of an output).
+ */
+#ifndef PS_JOB_INTERNAL_H
+#define PS_JOB_INTERNAL_H
+
+#include "pstencil_job.h"
+#include "ps_outfile.h"
+
+/** @cond internals */
+
+/* a stencil option as given (its text), resolved when the stencil is known */
+typedef struct ps_job_given {
+    char *name;
+    char *value;
+} ps_job_given;
+
+struct ps_job {
+    /* settings (ps_job_set) */
+    char *input, *output, *var, *backend, *cont, *split, *devices, *decomp, *stencil_name;
+    char *history, *default_output;
+    long steps, time_index, every, compress, device, threads, halo;
+    int block[3];
+    int force, allow_unstable, keep_nonfinite, precision_given, time_index_given, keep_initial;
+    int step_times;
+    uint64_t max_mem;
+    int max_mem_given;
+    char max_mem_text[64];
+    ps_precision precision;
+    ps_mode mode;
+    double dt; /* the run's --dt of a dimensionless stencil (0: none) */
+    ps_job_given given[PS_JOB_MAX_OPTIONS];
+    int ngiven;
+    /* the caller's */
+    const ps_field *in_field;
+    const ps_grid_coords *in_coords;
+    ps_field *result;
+    ps_job_callbacks cb;
+    ps_job_comm comm;
+    int ranked; /* comm set */
+    /* prepared */
+    int prepared, ran;
+    double t0;
+    const ps_stencil *stencil;
+    double options[PS_JOB_MAX_OPTIONS];
+    ps_dataset ds;
+    int have_ds;
+    ps_field field;       /* the state stepped: the job's, or a view of the caller's */
+    int field_owned;
+    ps_field initial;
+    unsigned char *land;  /* 1 where the input is land, per (owned) cell */
+    ps_grid_coords coords;
+    ps_params params;
+    ps_stencil_report srep;
+    ps_backend *b;
+    ps_device_info devs[16];
+    int ndev, dev;
+    ps_split_options so;
+    int devlist[16];
+    ps_writer *writer;
+    char outpath[4096];
+    ps_job_report rep;
+    /* records */
+    long last_clean, completed, expect_records;
+    int cancel_code; /* the code that stopped the job */
+    int skip_initial;
+    /* ranks */
+    ps_decomp d;
+    int have_d;
+    ps_field own;
+    ps_region own_r;
+    ps_context *ctx;
+    ps_decomp_transport tr;
+};
+
+/* ps_job_input.c: the input (file, continued output, built-in ocean, caller's field) */
+const char *ps_job_input_name(const ps_job *j);
+int ps_job_open_input(ps_job *j);            /* open the file, check the time index */
+int ps_job_ocean(ps_job *j, ps_field *f32);  /* the built-in ocean, whole grid */
+int ps_job_read_input(ps_job *j);            /* the whole field into j->field */
+int ps_job_prepare_stencil(ps_job *j, ps_grid global); /* coordinates, parameters */
+int ps_job_open_backend(ps_job *j);          /* by name or auto, probed */
+/* ps_job_input.c: the input's ocean: finite, not all land; fills j->land */
+int ps_job_check_ocean(ps_job *j, const ps_field *f, size_t ncells);
+
+/* ps_job.c: the stencil and its option values from what was given */
+int ps_job_resolve_stencil(ps_job *j);
+/* ps_job.c: a note for the caller */
+void ps_job_note(ps_job *j, const char *fmt, ...);
+/* ps_job.c: the output's writer, with the run record; @p par for ranks */
+int ps_job_open_output(ps_job *j, const ps_write_parallel *par, const char *source);
+
+/* ps_job_local.c / ps_job_ranks.c */
+int ps_job_prepare_local(ps_job *j);
+int ps_job_run_local(ps_job *j);
+int ps_job_prepare_ranks(ps_job *j);
+int ps_job_run_ranks(ps_job *j);
+
+/* ps_job_record.c: the run's record in the output and reading it back */
+#define PS_RUN_RECORD_MAXOPT PS_JOB_MAX_OPTIONS
+typedef struct ps_run_record {
+    const ps_stencil *stencil;
+    double options[PS_RUN_RECORD_MAXOPT]; /* NaN: auto */
+    ps_precision precision;
+    double seconds_per_step;
+} ps_run_record;
+int ps_run_record_write(ps_writer *w, const ps_stencil *s, const double *options,
+                        ps_precision p, double seconds_per_step);
+int ps_run_record_read(const ps_dataset *ds, const char *path, ps_run_record *r);
+/* ps_job_record.c: --continue: the stencil, options, precision and start from the file */
+int ps_job_continue_from(ps_job *j);
+
+/* records: the blow-up check, the append, the record callback */
+int ps_job_on_record(ps_job *j, long step, const ps_field *f, const unsigned char *land);
+/* the cancel callback's code (0: go on), and its name */
+int ps_job_cancelled(ps_job *j);
+const char *ps_job_cancel_reason(ps_job *j, int code);
+/* a write failed with errno @p err: the report says how much was written */
+void ps_job_write_failed(ps_job *j, int err);
+/* keep the completed records of a cancelled run: mark, publish, report */
+int ps_job_keep_completed(ps_job *j, const char *why);
+
+/** @endcond */
+#endif
