@@ -2,7 +2,7 @@
 # the layer above the engine (links libpstencil and netCDF-C).
 lib_LTLIBRARIES += io/libpstencil-io.la
 io_libpstencil_io_la_SOURCES = io/ps_nc_read.c io/ps_nc_header.c io/ps_nc_get.c io/ps_nc_write.c \
-	io/ps_ocean.c io/ps_coords.c io/ps_dataset_check.c io/ps_time.c io/ps_mem.c \
+	io/ps_ocean.c io/ps_coords.c io/ps_dataset_check.c io/ps_dataset_mem.c io/ps_time.c io/ps_mem.c \
 	io/ps_nc_internal.h io/ps_nc_header.h io/ps_time.h io/ps_mem.h
 io_libpstencil_io_la_CFLAGS = $(AM_CFLAGS) $(NETCDF_CFLAGS)
 io_libpstencil_io_la_LIBADD = core/libpstencil.la $(NETCDF_LIBS) -lm

@@ -297,6 +297,15 @@ typedef struct ps_grid_coords {
  */
 int ps_dataset_coords(const ps_dataset *ds, ps_grid_coords *c);
 
+/**
+ * Describe a field held in memory (no file) of grid @p g: depth, latitude and
+ * longitude axes from @p c (depth in m positive down, degrees north and east;
+ * NULL or a NULL member: index values, no coordinate variable), one time
+ * record, path "in-memory field". A writer given it as its source writes
+ * those axes. Free with ps_dataset_close().
+ */
+int ps_dataset_from_memory(ps_dataset *ds, ps_grid g, const ps_grid_coords *c);
+
 /** Free what ps_dataset_coords() allocated (safe on a zeroed or freed @p c). */
 void ps_grid_coords_free(ps_grid_coords *c);
 

@@ -63,6 +63,10 @@ int ps_job_read_input(ps_job *j)
     int st;
     double t = ps_now();
     if (j->in_field) {
+        /* its description: the caller's coordinates become the output's axes */
+        if ((st = ps_dataset_from_memory(&j->ds, j->in_field->grid, j->in_coords)))
+            return st;
+        j->have_ds = 1;
         if (j->result && j->result != j->in_field) {
             /* the caller's result buffer is stepped: the input is copied into it once */
             if (j->result->precision != j->precision ||
@@ -146,7 +150,7 @@ int ps_job_check_ocean(ps_job *j, const ps_field *f, size_t ncells)
     j->land = malloc(ncells + 1);
     if (!j->land)
         return ps_error(PS_ENOMEM, "out of memory (land mask of %zu cells)", ncells);
-    if (!j->have_ds) {
+    if (!j->have_ds) { /* no description: the caller's field */
         memset(&mem, 0, sizeof mem);
         snprintf(mem.path, sizeof mem.path, "in-memory field");
         mem.ncid = -1;

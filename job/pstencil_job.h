@@ -247,7 +247,8 @@ const ps_job_report *ps_job_get_report(const ps_job *j);
 /** The final state (the caller's result field, or the job's). */
 const ps_field *ps_job_result(const ps_job *j);
 
-/** The input's dataset (its coordinates and attributes; NULL for a caller's field). */
+/** The input's dataset: the file's coordinates and attributes, or the description of a
+ *  caller's field (ps_dataset_from_memory()); NULL before ps_job_prepare(). */
 const ps_dataset *ps_job_dataset(const ps_job *j);
 
 /** The state the run started from when kept ("plot" set), else NULL. */

@@ -61,6 +61,16 @@ grep -qx "libpstencil $version" "$TMP/out" || { cat "$TMP/out"; fail "the exampl
 awk '$1 == "before" { lo = $3; hi = $5 } $1 == "after" { nlo = $3; nhi = $5 }
      END { exit !(hi != "" && nhi != "" && nhi < hi && nhi > lo && nlo >= lo) }' "$TMP/out" \
   || { cat "$TMP/out"; fail "diffusion7 did not spread the warm cube"; }
+# the job example, built through pkg-config pstencil-job, runs from memory
+exj=$P/share/doc/pstencil/examples/job.c
+[ -f "$exj" ] || fail "the job example is not installed as $exj"
+flags=$(pkg-config --define-variable=prefix="$P" --cflags --libs pstencil-job) \
+  || fail "pkg-config pstencil-job fails"
+"$CC" -std=gnu11 -Wall -Werror "$exj" -o "$TMP/job" $LDF $flags -lm -Wl,-rpath,"$P/lib" 2>"$TMP/err" \
+  || { cat "$TMP/err"; fail "the job example does not build with: $flags"; }
+# the libraries' RUNPATH names the configured prefix, not this one
+LD_LIBRARY_PATH=$P/lib PSTENCIL_BACKEND=reference "$TMP/job" >"$TMP/out" 2>&1 || { cat "$TMP/out"; fail "the job example fails"; }
+grep -q '^backend reference' "$TMP/out" || { cat "$TMP/out"; fail "the job example reports no backend"; }
 echo "installed into $P; pstencil --version: $("$bin" --version)"
 cat "$TMP/out"
 exit 0
