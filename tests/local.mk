@@ -40,6 +40,11 @@ EXTRA_DIST += tests/doxygen.sh
 TESTS += tests/docs_rules.sh
 EXTRA_DIST += tests/docs_rules.sh
 
+# A stencil's name appears only in kernels/, tests/, docs/ and the backends'
+# one fast-path table each: front ends read stencils from the registry.
+TESTS += tests/stencil_names.sh
+EXTRA_DIST += tests/stencil_names.sh
+
 # The one JSON writer (core/ps_json.h): escaping and layout in C, and every
 # JSON pstencil writes parsed by Python's json module.
 check_PROGRAMS += tests/test_json
