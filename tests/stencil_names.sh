@@ -17,7 +17,8 @@
 #
 # The files: `git ls-files` in a git checkout; from a tarball (make
 # distcheck) the source files under $top_srcdir, build trees, files made from
-# a .in template and BUILT_SOURCES left out (as tests/docs_rules.sh).
+# a .in template, automake's Makefile.in and aclocal.m4 and BUILT_SOURCES
+# left out.
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
 cd "$top_srcdir" || exit 1
@@ -54,7 +55,12 @@ else
             -o -name '*.sh' -o -name '*.py' -o -name '*.am' -o -name '*.mk' -o -name '*.ac' \
             -o -name '*.in' -o -name '*.m4' -o -name '*.txt' -o -name run \) -print |
     sed 's|^\./||' | grep -v -x -F -f "$TMP/built" |
-    while IFS= read -r f; do [ -e "$f.in" ] || printf '%s\n' "$f"; done > "$TMP/all"
+    while IFS= read -r f; do
+      case $f in
+        aclocal.m4|*.in) [ -e "${f%.in}.am" ] || [ "$f" = aclocal.m4 ] && continue ;;
+      esac
+      [ -e "$f.in" ] || printf '%s\n' "$f"
+    done > "$TMP/all"
 fi
 [ -s "$TMP/all" ] || { echo "FAIL: no files found" >&2; exit 1; }
 grep -v -E '^(kernels|tests|docs)/|(^|/)[^/]*\.md$|\.[1-9]$' "$TMP/all" > "$TMP/files"
