@@ -45,6 +45,11 @@ EXTRA_DIST += tests/docs_rules.sh
 TESTS += tests/stencil_names.sh
 EXTRA_DIST += tests/stencil_names.sh
 
+# docs/adding-a-stencil.md followed literally in a copy of the tree: its
+# worked example's blocks applied, its checks run (about 2 CPU-minutes).
+TESTS += tests/adding_stencil.sh
+EXTRA_DIST += tests/adding_stencil.sh
+
 # The one JSON writer (core/ps_json.h): escaping and layout in C, and every
 # JSON pstencil writes parsed by Python's json module.
 check_PROGRAMS += tests/test_json
