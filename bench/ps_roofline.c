@@ -19,7 +19,6 @@
  */
 #include "config.h"
 #include "ps_bench.h"
-#include "ps_plugin.h"
 #include "ps_status.h"
 #include "ps_stencil.h"
 #include "ps_timer.h"
