@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A correct, vectorised NumPy (or CuPy) implementation of pstencil's model.
 
-docs/model.md (diffusion7), exactly: only interior ocean cells change; for each the
+docs/model.md (the default stencil), exactly: only interior ocean cells change; for each the
 six neighbours are visited in the order k-1, k+1, j-1, j+1, i-1, i+1, the
 non-NaN ones summed starting from +0.0 and counted; then, in the array's
 dtype (float32 stays float32), t1 = n*c; t2 = s - t1; t3 = D*t2; t4 = t3/n;
@@ -69,7 +69,7 @@ I = (slice(1, -1),) * 3  # the interior
 
 
 def simple_stepper(xp, T0, coeff):
-    """docs/model.md's diffusion7 written literally with whole-array operations.
+    """docs/model.md's model written literally with whole-array operations.
 
     Every step tests every neighbour for NaN: s = sum of where(isnan(v), 0, v)
     from +0.0, n = the count as a float, then t1..t4 and c + t4, keeping c

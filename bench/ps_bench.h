@@ -150,17 +150,21 @@ typedef struct ps_roofline_result {
     int threads;        /**< OpenMP threads used */
     int samples;        /**< timed samples */
     const char *isa;    /**< instruction set of the sweep ("avx512", "avx2", "baseline") */
+    const char *stencil; /**< the stencil swept: the registry's default */
+    int loads;          /**< loads per cell: the cell and its neighbours */
     double best_gcells; /**< best sample: interior cells updated per ns, all threads */
     double mean_gcells; /**< mean over the samples */
 } ps_roofline_result;
 
 /**
- * The compute ceiling of diffusion7 on this CPU (bench/ps_roofline.c): every
- * thread sweeps its own nz x ny x nx block (two float32 arrays, ping-pong,
- * about a quarter of the cells land) with the exact cell update, 7 loads and
- * 1 store per interior cell, no temporal blocking, repeatedly inside one
- * parallel region; samples of at least 2 ms and 2 M cells per thread, the best reported. Size the block
- * so its two arrays fit the cache level to be measured (L1 or L2).
+ * The compute ceiling of the default stencil on this CPU (bench/ps_roofline.c):
+ * every thread sweeps its own nz x ny x nx block (two float32 arrays, ping-pong,
+ * about a quarter of the cells land) with the stencil's exact cell update (its
+ * default options), 1 + neighbours loads and 1 store per interior cell, no
+ * temporal blocking, repeatedly inside one parallel region; samples of at
+ * least 2 ms and 2 M cells per thread, the best reported. Size the block so
+ * its two arrays fit the cache level to be measured (L1 or L2); it must be at
+ * least 2 radius + 1 cells deep and wide and 2 radius + 16 long.
  */
 int ps_roofline_sweep(size_t nz, size_t ny, size_t nx, int threads, int samples,
                       ps_roofline_result *r);

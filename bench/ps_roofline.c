@@ -1,22 +1,26 @@
 /*
- * The benchmark's compute ceilings for diffusion7 (`pstencil bench
- * --roofline`): a cache-resident Jacobi sweep of the exact update.
+ * The benchmark's compute ceilings (`pstencil bench --roofline`): a
+ * cache-resident Jacobi sweep of the default stencil's exact update.
  *
  * Each thread owns a block of nz x ny x nx cells (two arrays, ping-pong) and
  * sweeps it over and over inside one parallel region (no barrier between
- * sweeps: every thread only ever touches its own block), with the exact cell
- * update of kernels/diffusion7.h: 7 loads (the cell and its six neighbours,
- * NaN-masked), 1 store per interior cell, no temporal blocking, no zero-land
- * tricks. The block is sized so both arrays stay in the level asked for (L1
- * or L2), so the figure is what the exact arithmetic plus the loads cost when
- * memory is not in the way: the yardstick an optimised kernel is measured
- * against. The sweep is compiled for the baseline target, AVX2 and AVX-512
- * (target attributes, picked at run time like the openmp rows), and the best
- * instruction set the CPU has is used.
+ * sweeps: every thread only ever touches its own block), with the stencil's
+ * exact cell update through the generic skeleton (kernels/ps_skeleton.h, the
+ * same gather as every backend's generic path): 1 + neighbours loads (NaN-
+ * masked) and 1 store per interior cell, no temporal blocking, no zero-land
+ * tricks. The stencil is the registry's default and its parameters come from
+ * its default options (ps_stencil_prepare_default), so the sweep follows
+ * the stencil list rather than naming a stencil. The block is sized so both
+ * arrays stay in the level asked for (L1 or L2), so the figure is what the
+ * exact arithmetic plus the loads cost when memory is not in the way: the
+ * yardstick an optimised kernel is measured against. The sweep is compiled
+ * for the baseline target, AVX2 and AVX-512 (target attributes, picked at run
+ * time like the openmp rows), and the best instruction set the CPU has is used.
  */
 #include "config.h"
 #include "ps_bench.h"
 #include "ps_status.h"
+#include "ps_stencil.h"
 #include "ps_timer.h"
 
 #include <math.h>
@@ -27,70 +31,88 @@
 #include <omp.h>
 #endif
 
-#define PS_REAL float
-#define PS_SUFFIX _f32
-#include "diffusion7.h"
-#undef PS_REAL
-#undef PS_SUFFIX
+#include "ps_skeleton_all.h"
+
+/* Widest vector of the sweeps (AVX-512, float32): a block's row must hold it. */
+#define PS_RL_MAXW 16
 
 /*
- * One sweep of the block's interior: rows covered by whole vectors of W
- * cells, the last one moved back to end at nx-2 (as the openmp rows do).
+ * One sweep of the block's interior (cells at least the stencil's radius R
+ * from every face): rows covered by whole vectors of W cells, the last one
+ * moved back to end at nx-R (as the openmp rows do). The packed parameters
+ * are over the block (its own global grid).
  */
-#define PS_RL_SWEEP(NAME, ATTR, W)                                                         \
-    ATTR static void NAME(float *restrict dst, const float *restrict src, size_t nz,       \
-                          size_t ny, size_t nx, float d)                                   \
+#define PS_RL_SWEEP(FN, STENCIL, ATTR, W)                                                  \
+    ATTR static void FN(float *restrict dst, const float *restrict src,                    \
+                        const float *restrict params, size_t nz, size_t ny, size_t nx)     \
     {                                                                                      \
-        const size_t plane = ny * nx;                                                      \
+        const size_t plane = ny * nx, r = PS_##STENCIL##_RADIUS;                           \
         size_t k, j;                                                                       \
-        for (k = 1; k + 1 < nz; k++)                                                       \
-            for (j = 1; j + 1 < ny; j++) {                                                 \
-                const float *restrict s = src + k * plane + j * nx;                        \
-                float *restrict o = dst + k * plane + j * nx;                              \
-                size_t i = 1, q;                                                           \
+        for (k = r; k + r < nz; k++)                                                       \
+            for (j = r; j + r < ny; j++) {                                                 \
+                const size_t row = k * plane + j * nx;                                     \
+                size_t i = r, q;                                                           \
                 for (;;) {                                                                 \
                     for (q = i; q < i + (W); q++)                                          \
-                        o[q] = ps_diffusion7_cell_f32(s[q], s[q - plane], s[q + plane],    \
-                                                      s[q - nx], s[q + nx], s[q - 1],      \
-                                                      s[q + 1], d);                        \
-                    if (i + (W) == nx - 1)                                                 \
+                        dst[row + q] = ps_##STENCIL##_apply_f32(                           \
+                            src, (long)(row + q), (long)plane, (long)nx, params, (long)k,  \
+                            (long)j, (long)q, (long)nz, (long)ny, (long)nx);               \
+                    if (i + (W) == nx - r)                                                 \
                         break;                                                             \
                     i += (W);                                                              \
-                    if (i + (W) > nx - 1)                                                  \
-                        i = nx - 1 - (W);                                                  \
+                    if (i + (W) > nx - r)                                                  \
+                        i = nx - r - (W);                                                  \
                 }                                                                          \
             }                                                                              \
     }
 
-typedef void (*rl_sweep_fn)(float *restrict, const float *restrict, size_t, size_t, size_t,
-                            float);
+typedef void (*rl_sweep_fn)(float *restrict, const float *restrict, const float *restrict,
+                            size_t, size_t, size_t);
 
-PS_RL_SWEEP(rl_sweep_base, , 4)
+/* Every listed stencil's sweeps, by instruction set; the run picks by name. */
+#define PS_RL_BASE(NAME) PS_RL_SWEEP(rl_base_##NAME, NAME, , 4)
+PS_STENCIL_LIST(PS_RL_BASE)
 #if defined(__GNUC__) && defined(__x86_64__)
-PS_RL_SWEEP(rl_sweep_avx2, __attribute__((target("avx2"))), 8)
+#define PS_RL_AVX2(NAME) PS_RL_SWEEP(rl_avx2_##NAME, NAME, __attribute__((target("avx2"))), 8)
 #if defined(__clang__) /* clang's target attribute has no prefer-vector-width */
-PS_RL_SWEEP(rl_sweep_avx512, __attribute__((target("avx512f"))), 16)
+#define PS_RL_AVX512(NAME) \
+    PS_RL_SWEEP(rl_avx512_##NAME, NAME, __attribute__((target("avx512f"))), 16)
 #else
-PS_RL_SWEEP(rl_sweep_avx512, __attribute__((target("avx512f,prefer-vector-width=512"))), 16)
+#define PS_RL_AVX512(NAME) \
+    PS_RL_SWEEP(rl_avx512_##NAME, NAME, \
+                __attribute__((target("avx512f,prefer-vector-width=512"))), 16)
 #endif
+PS_STENCIL_LIST(PS_RL_AVX2)
+PS_STENCIL_LIST(PS_RL_AVX512)
 #define PS_RL_X86 1
+#define PS_RL_ENTRY(NAME) {#NAME, rl_base_##NAME, rl_avx2_##NAME, rl_avx512_##NAME},
+#else
+#define PS_RL_ENTRY(NAME) {#NAME, rl_base_##NAME, NULL, NULL},
 #endif
 
-static rl_sweep_fn rl_pick(const char **isa)
+/* The sweeps of one stencil. */
+typedef struct rl_sweeps {
+    const char *name;
+    rl_sweep_fn base, avx2, avx512;
+} rl_sweeps;
+
+static const rl_sweeps rl_table[] = {PS_STENCIL_LIST(PS_RL_ENTRY)};
+
+static rl_sweep_fn rl_pick(const rl_sweeps *s, const char **isa)
 {
 #ifdef PS_RL_X86
     __builtin_cpu_init();
     if (__builtin_cpu_supports("avx512f")) {
         *isa = "avx512";
-        return rl_sweep_avx512;
+        return s->avx512;
     }
     if (__builtin_cpu_supports("avx2")) {
         *isa = "avx2";
-        return rl_sweep_avx2;
+        return s->avx2;
     }
 #endif
     *isa = "baseline";
-    return rl_sweep_base;
+    return s->base;
 }
 
 /* A block's field: ocean values with about one cell in four land (NaN). */
@@ -105,8 +127,8 @@ static void rl_fill(float *a, float *b, size_t n, unsigned seed)
 }
 
 /* Run @p inner sweeps per thread; returns seconds (wall, all threads). */
-static double rl_run(rl_sweep_fn fn, float **A, float **B, size_t nz, size_t ny, size_t nx,
-                     long inner, int threads)
+static double rl_run(rl_sweep_fn fn, const float *params, float **A, float **B, size_t nz,
+                     size_t ny, size_t nx, long inner, int threads)
 {
     double t0 = ps_now();
 #ifdef _OPENMP
@@ -120,9 +142,9 @@ static double rl_run(rl_sweep_fn fn, float **A, float **B, size_t nz, size_t ny,
 #endif
         for (it = 0; it < inner; it++) {
             if (it & 1)
-                fn(A[t], B[t], nz, ny, nx, 0.1f);
+                fn(A[t], B[t], params, nz, ny, nx);
             else
-                fn(B[t], A[t], nz, ny, nx, 0.1f);
+                fn(B[t], A[t], params, nz, ny, nx);
         }
     }
     (void)threads;
@@ -132,16 +154,31 @@ static double rl_run(rl_sweep_fn fn, float **A, float **B, size_t nz, size_t ny,
 int ps_roofline_sweep(size_t nz, size_t ny, size_t nx, int threads, int samples,
                       ps_roofline_result *r)
 {
-    float **A = NULL, **B = NULL;
-    size_t n = nz * ny * nx, cells;
+    float **A = NULL, **B = NULL, *params = NULL;
+    const ps_stencil *st = ps_stencil_default();
+    const rl_sweeps *sw = NULL;
+    ps_params p;
+    size_t n = nz * ny * nx, cells, np, q, rad;
     rl_sweep_fn fn;
     long inner = 1, it;
     int rc = PS_OK, t, s;
     double sum = 0.0;
 
     memset(r, 0, sizeof *r);
-    if (nz < 3 || ny < 3 || nx < 18)
-        return ps_error(PS_EINVAL, "roofline: block %zux%zux%zu is too small", nz, ny, nx);
+    memset(&p, 0, sizeof p);
+    for (q = 0; q < sizeof rl_table / sizeof rl_table[0]; q++)
+        if (!strcmp(rl_table[q].name, st->name))
+            sw = &rl_table[q];
+    if (!sw)
+        return ps_error(PS_EUNSUPPORTED, "roofline: stencil '%s' is not in this build's list",
+                        st->name);
+    rad = (size_t)st->radius;
+    if (nz < 2 * rad + 1 || ny < 2 * rad + 1 || nx < 2 * rad + PS_RL_MAXW)
+        return ps_error(PS_EINVAL,
+                        "roofline: block %zux%zux%zu is too small for %s (radius %zu: at "
+                        "least %zux%zux%zu)",
+                        nz, ny, nx, st->name, rad, 2 * rad + 1, 2 * rad + 1,
+                        2 * rad + PS_RL_MAXW);
     if (samples < 1)
         samples = 1;
 #ifdef _OPENMP
@@ -150,7 +187,30 @@ int ps_roofline_sweep(size_t nz, size_t ny, size_t nx, int threads, int samples,
 #else
     threads = 1;
 #endif
-    fn = rl_pick(&r->isa);
+    {
+        ps_grid g;
+        g.nz = nz;
+        g.ny = ny;
+        g.nx = nx;
+        char why[256];
+        rc = ps_stencil_prepare_default(st, g, &p);
+        if (rc) {
+            snprintf(why, sizeof why, "%s", ps_error_detail());
+            return ps_error(rc, "roofline: %s with its default options: %s", st->name, why);
+        }
+    }
+    np = (size_t)st->nscalars + p.array_values;
+    params = calloc(np + 1, sizeof *params);
+    if (!params) {
+        rc = ps_error(PS_ENOMEM, "roofline: out of memory");
+        goto done;
+    }
+    for (q = 0; q < np; q++) /* the skeleton's layout: scalars, then arrays */
+        params[q] = (float)(q < (size_t)st->nscalars ? p.scalars[q]
+                                                      : p.arrays[q - (size_t)st->nscalars]);
+    r->stencil = st->name;
+    r->loads = 1 + st->nneighbours;
+    fn = rl_pick(sw, &r->isa);
     A = calloc((size_t)threads, sizeof *A);
     B = calloc((size_t)threads, sizeof *B);
     if (!A || !B) {
@@ -181,9 +241,9 @@ int ps_roofline_sweep(size_t nz, size_t ny, size_t nx, int threads, int samples,
      * at least 2 M cells per thread, so that the parallel region's start
      * (slow when a thread has to be woken on a busy machine) is amortised
      * even when the calibration itself was disturbed */
-    cells = (nz - 2) * (ny - 2) * (nx - 2);
+    cells = (nz - 2 * rad) * (ny - 2 * rad) * (nx - 2 * rad);
     for (it = 1; it < (1L << 30); it *= 2) {
-        double dt = rl_run(fn, A, B, nz, ny, nx, it, threads);
+        double dt = rl_run(fn, params, A, B, nz, ny, nx, it, threads);
         if (dt >= 0.5e-3) {
             inner = (long)((double)it * 2e-3 / dt) + 1;
             break;
@@ -193,7 +253,7 @@ int ps_roofline_sweep(size_t nz, size_t ny, size_t nx, int threads, int samples,
         inner = (long)(2e6 / (double)cells) + 1;
     cells *= (size_t)threads;
     for (s = 0; s < samples; s++) {
-        double dt = rl_run(fn, A, B, nz, ny, nx, inner, threads);
+        double dt = rl_run(fn, params, A, B, nz, ny, nx, inner, threads);
         double g = (double)cells * (double)inner / dt / 1e9;
         sum += g;
         if (g > r->best_gcells)
@@ -213,6 +273,8 @@ done:
         }
     free(A);
     free(B);
+    free(params);
+    ps_params_free(&p);
     return rc;
 }
 
@@ -250,10 +312,10 @@ int ps_roofline_print(FILE *f, const ps_bench_row *rows, int n, int threads)
         (rc = ps_roofline_sweep(rl_nz(l2 / 2, 16, 512), 16, 512, threads, 100, &c[1])) ||
         (rc = ps_roofline_sweep(8, 16, 512, threads, 100, &c[2])))
         return rc;
-    fprintf(f, "\nroofline: cache-resident sweeps of the exact diffusion7 update (float32, 7 loads\n"
+    fprintf(f, "\nroofline: cache-resident sweeps of the exact %s update (float32, %d loads\n"
                "and 1 store per cell, no temporal blocking, %d threads, each its own block of\n"
                "two arrays; %s; best of %d samples of >= 2 ms; L1d %zu KiB, L2 %zu KiB):\n",
-            c[0].threads, c[0].isa, c[0].samples, l1 >> 10, l2 >> 10);
+            c[0].stencil, c[0].loads, c[0].threads, c[0].isa, c[0].samples, l1 >> 10, l2 >> 10);
     for (k = 0; k < 3; k++)
         fprintf(f, "  %-15s %3zux%3zux%4zu (2 x %7.1f KiB): %6.2f Gcell/s (mean %.2f)\n", what[k],
                 c[k].nz, c[k].ny, c[k].nx,

@@ -1,7 +1,8 @@
 #!/bin/sh
-# pstencil bench --roofline: the cache-resident sweeps of the exact update
-# (L1 block, L2 block, the 8x16x512 block) are measured and printed with a
-# positive Gcell/s each, and every CPU row gets a line with its fractions of
+# pstencil bench --roofline: the cache-resident sweeps of the default
+# stencil's exact update (L1 block, L2 block, the 8x16x512 block) are measured
+# and printed with a positive Gcell/s each, naming the stencil and its loads
+# as the registry lists them (pstencil stencils), and every CPU row gets a line with its fractions of
 # them and of the copy bounds. Formats only: nothing here is timed.
 . "$top_srcdir/tests/lib.sh"
 
@@ -9,8 +10,13 @@ expect_exit 0 "$PSTENCIL" gen -o "$TMP/small.nc" --scale 0.1
 expect_exit 0 "$PSTENCIL" bench --backend reference --input "$TMP/small.nc" --steps 2 --repeat 1 \
   --scales none --dram-mb 64 --roofline
 cp "$TMP/out" "$TMP/table"
-grep -q '^roofline: cache-resident sweeps of the exact diffusion7 update' "$TMP/table" ||
-  { cat "$TMP/table"; fail "no roofline header"; }
+expect_exit 0 "$PSTENCIL" stencils
+def=$(sed -n 's/^\([A-Za-z0-9_]*\) (default):.*/\1/p' "$TMP/out")
+[ -n "$def" ] || { cat "$TMP/out"; fail "pstencil stencils names no default stencil"; }
+nnb=$(awk -v s="$def" '$0 ~ "^" s " " { on = 1 } on && $1 == "neighbours" { sub(",", "", $3); print $3; exit }' "$TMP/out")
+[ -n "$nnb" ] || { cat "$TMP/out"; fail "no neighbour count for $def"; }
+grep -q "^roofline: cache-resident sweeps of the exact $def update (float32, $((nnb + 1)) loads\$" \
+  "$TMP/table" || { cat "$TMP/table"; fail "no roofline header naming $def and its $((nnb + 1)) loads"; }
 for what in "L1 block" "L2 block" "8x16x512 block"; do
   line=$(grep "^  $what " "$TMP/table") || { cat "$TMP/table"; fail "no $what ceiling"; }
   echo "$line" | awk '{ for (i = 1; i <= NF; i++) if ($i == "Gcell/s") g = $(i - 1) } END { exit !(g > 0) }' ||

@@ -40,6 +40,16 @@ EXTRA_DIST += tests/doxygen.sh
 TESTS += tests/docs_rules.sh
 EXTRA_DIST += tests/docs_rules.sh
 
+# A stencil's name appears only in kernels/, tests/, docs/ and the backends'
+# one fast-path table each: front ends read stencils from the registry.
+TESTS += tests/stencil_names.sh
+EXTRA_DIST += tests/stencil_names.sh
+
+# docs/adding-a-stencil.md followed literally in a copy of the tree: its
+# worked example's blocks applied, its checks run (about 2 CPU-minutes).
+TESTS += tests/adding_stencil.sh
+EXTRA_DIST += tests/adding_stencil.sh
+
 # The one JSON writer (core/ps_json.h): escaping and layout in C, and every
 # JSON pstencil writes parsed by Python's json module.
 check_PROGRAMS += tests/test_json

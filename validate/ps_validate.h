@@ -112,15 +112,15 @@ int ps_validate_case_make(int i, ps_precision p, ps_field *out, char *label, siz
 /**
  * Synthetic coordinates for grid @p g (arrays of g.nz, g.ny, g.nx values):
  * depth 5 + 10 k^2 m, latitude 45 + 0.25 (j - (ny-1)/2) degrees north,
- * longitude -10 + 0.25 i degrees east (uniform, as hdiff requires).
+ * longitude -10 + 0.25 i degrees east (uniform spacing in both angles).
  */
 void ps_validate_coordinates(ps_grid g, double *depth, double *lat, double *lon);
 
 /**
  * Kernel parameters of stencil @p s on grid @p g: its default options and,
  * for a stencil with PS_STENCIL_COORDS, ps_validate_coordinates(). An option
- * left "auto" that the stencil cannot resolve on this grid (no interior cell
- * limits hdiff's time step) is retried with the value 1. Free with
+ * left "auto" that the stencil cannot resolve on this grid (an auto time
+ * step that no interior cell limits) is retried with the value 1. Free with
  * ps_params_free(). @p note (may be NULL) receives the stencil's report.
  */
 int ps_validate_params(const ps_stencil *s, ps_grid g, ps_params *out, char *note, size_t len);

@@ -1,8 +1,8 @@
 /*
  * Synthetic coordinates and the kernel parameters of a stencil on a
  * validation case's grid (ps_stencil_prepare() with the stencil's default
- * options), so a stencil that needs the grid's coordinates (hdiff) is
- * validated like any other.
+ * options), so a stencil that needs the grid's coordinates
+ * (PS_STENCIL_COORDS) is validated like any other.
  */
 #include "config.h"
 #include "ps_validate.h"
@@ -53,7 +53,7 @@ int ps_validate_params(const ps_stencil *s, ps_grid g, ps_params *out, char *not
     for (i = 0; i < s->noptions; i++)
         nauto += isnan(opts[i]) && s->options[i].allow_auto;
     if (st == PS_EINVAL && nauto) {
-        /* e.g. hdiff's dt: nothing limits it on a grid without interior cells */
+        /* e.g. an auto time step: nothing limits it on a grid without interior cells */
         for (i = 0; i < s->noptions; i++)
             if (isnan(opts[i]) && s->options[i].allow_auto)
                 opts[i] = 1.0;

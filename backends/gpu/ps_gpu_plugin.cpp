@@ -23,11 +23,11 @@
 #  define PS_GPU_DESCRIPTION "tests only: the GPU host code and kernels over a host-memory runtime"
 #elif defined(PS_GPU_PORT_HIP)
 #  define PS_GPU_DESCRIPTION                                                               \
-      "AMD GPUs through HIP/ROCm: generic kernels for every stencil, 2.5-D diffusion7 "      \
+      "AMD GPUs through HIP/ROCm: generic kernels for every stencil, 2.5-D fast-path "       \
       "kernel, hipGraph step replay"
 #else
 #  define PS_GPU_DESCRIPTION                                                               \
-      "NVIDIA GPUs through CUDA: generic kernels for every stencil, 2.5-D diffusion7 "       \
+      "NVIDIA GPUs through CUDA: generic kernels for every stencil, 2.5-D fast-path "        \
       "kernel, CUDA graph step replay"
 #endif
 

@@ -755,7 +755,7 @@ static int fuse_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
 
 /*
  * Zero-land (ps_opencl_zeroland.c) where it applies: diffusion7's fast path
- * in exact mode in the row shape (the CPU default), with 0 <= D <= 1, unless
+ * (the first entry of ps_ocl_fast_paths) in exact mode in the row shape (the CPU default), with 0 <= D <= 1, unless
  * PSTENCIL_OPENCL_ZERO_LAND=0. Evidence: docs/performance.md, "OpenCL on PoCL".
  */
 static int zl_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
@@ -771,7 +771,8 @@ static int zl_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
         return PS_EINVAL;
     }
     if ((env && !strcmp(env, "0")) || !c->row || c->cfg.mode != PS_MODE_EXACT ||
-        c->cfg.generic || strcmp(c->cfg.stencil->name, "diffusion7") || !(d >= 0 && d <= 1))
+        c->cfg.generic || ps_plugin_name_index(ps_ocl_fast_paths, c->cfg.stencil->name) != 0 ||
+        !(d >= 0 && d <= 1))
         return PS_OK;
     for (b = 0; b < 2; b++) {
         c->kzl[b] = clCreateKernel(prog, "ps_zl_diffusion7_row", &e);

@@ -22,12 +22,12 @@
 
 #define PS_REAL float
 #define PS_SUFFIX _f32
-#include "diffusion7.h"
+#include "ps_stencils.h"
 #undef PS_REAL
 #undef PS_SUFFIX
 #define PS_REAL double
 #define PS_SUFFIX _f64
-#include "diffusion7.h"
+#include "ps_stencils.h"
 #undef PS_REAL
 #undef PS_SUFFIX
 
