@@ -25,7 +25,8 @@ extern "C" {
 /** Most kernel scalars a stencil may have. */
 #define PS_MAX_SCALARS 8
 
-/** Option default meaning "auto": the stencil chooses (e.g. hdiff's dt). */
+/** Option default meaning "auto": the stencil chooses (e.g. a time step from its
+ *  stability limit). */
 #define PS_OPTION_AUTO NAN
 
 /** Axis bits of a coefficient array (same values as kernels/ps_kernel_defs.h). */
@@ -96,9 +97,9 @@ typedef int (*ps_stencil_prepare_fn)(const ps_stencil_setup *in, ps_params *out,
 /** A registry entry (read from kernels/NAME.h). */
 typedef struct ps_stencil {
     int id;                  /**< position in the list (0 = the default stencil) */
-    const char *name;        /**< e.g. "diffusion7" */
+    const char *name;        /**< its name in kernels/ps_stencils.h */
     const char *description; /**< one line */
-    const char *kernel_file; /**< e.g. "diffusion7.h" */
+    const char *kernel_file; /**< its file in kernels/ ("NAME.h") */
     int radius;              /**< halo width a step reads */
     int nneighbours;         /**< number of neighbours */
     const int (*offsets)[3]; /**< (dk, dj, di) of each neighbour, in summation order */
@@ -117,7 +118,7 @@ typedef struct ps_stencil {
 /** Look a stencil up by name; NULL if unknown. */
 const ps_stencil *ps_stencil_find(const char *name);
 
-/** The default stencil (diffusion7). */
+/** The default stencil (the first of kernels/ps_stencils.h). */
 const ps_stencil *ps_stencil_default(void);
 
 /** Number of registered stencils. */

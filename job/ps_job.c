@@ -324,7 +324,7 @@ void ps_job_note(ps_job *j, const char *fmt, ...)
     j->cb.note(j->cb.user, text);
 }
 
-/* "diffusion7, hdiff and smooth2" (the registry's names) */
+/* "a, b and c": the registry's names */
 static void stencil_names(char *buf, size_t len)
 {
     int i, n = ps_stencil_count();

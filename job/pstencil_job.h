@@ -15,8 +15,8 @@
  * @code
  *   ps_job *j;
  *   ps_job_create(&j);
- *   ps_job_set(j, "stencil", "hdiff");      // any option of ps_job_option_at()
- *   ps_job_set(j, "kh", "500");             // a stencil's option, by name
+ *   ps_job_set(j, "stencil", name);         // any option of ps_job_option_at()
+ *   ps_job_set(j, "kh", "500");             // that stencil's option, by name
  *   ps_job_set(j, "steps", "100");
  *   ps_job_set_input_field(j, &field, &coords);  // or ps_job_set(j, "input", "in.nc")
  *   if (ps_job_prepare(j) || ps_job_run(j))
@@ -180,7 +180,8 @@ typedef struct ps_job_report {
     double rank_s[5];           /**< largest over ranks: read, setup, step, exchange, write */
 } ps_job_report;
 
-/** Create a job with the defaults (diffusion7, 100 steps, float, exact, auto backend). */
+/** Create a job with the defaults (the default stencil, 100 steps, float, exact, auto
+ *  backend). */
 int ps_job_create(ps_job **out);
 
 /** Free a job and everything it holds (the caller's memory is left alone). */

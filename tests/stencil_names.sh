@@ -23,10 +23,9 @@ set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
 cd "$top_srcdir" || exit 1
 
-# Temporary: files that still name a stencil while the run options and the
-# stability rule move into the registry (issue 24, point 3). Shrink this
-# list as each file is fixed; the test fails while a listed file is clean.
-allow_tmp="cli/cmd_run.c core/ps_stencil.h"
+# Files allowed to name a stencil for a while (none now); the test fails while a
+# listed file is clean.
+allow_tmp=""
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/ps-stencil-names.XXXXXX") || exit 1
 trap 'rm -rf "$TMP"' EXIT
