@@ -5,7 +5,9 @@
  * PS_KNOB_RULE and the skip bits leave the environment and the cache out; a
  * bad variable or option is PS_EINVAL naming it and its range; NAME=VALUE
  * parsing (ps_knobs_set) and formatting; and every knob value gives bitwise
- * the rule's result. The environment variables are set in this process.
+ * the rule's result. The opencl and cuda/hip (the mock runtime, "gpumock")
+ * backends, where they load and have a device, report their knobs the same
+ * way. The environment variables are set in this process.
  */
 #include "config.h"
 #include "pstencil.h"
@@ -51,6 +53,48 @@ static void fill(ps_field *f)
     size_t i, n = ps_field_cells(f);
     for (i = 0; i < n; i++)
         v[i] = (i % 11 == 0) ? NAN : (float)(i % 97) * 0.25f;
+}
+
+/* A plugin backend's knobs: the rule, the environment, an option over it. */
+static void plugin_knobs(const char *name, const ps_grid g, const char *knob,
+                         const char *env, const char *env_value, const char *option)
+{
+    ps_backend *b = NULL;
+    ps_context *ctx = NULL;
+    ps_config cfg;
+    ps_knobs k;
+    const ps_knob_info *in = ps_knob_find(knob);
+    const ps_knob *field = (const ps_knob *)((const char *)&k + in->offset);
+    char want[128], v[64];
+    if (ps_backend_open(name, &b) || ps_context_create(b, (ps_config_init(&cfg, g, PS_FLOAT32),
+                                                           &cfg), &ctx)) {
+        fprintf(stderr, "%s: not checked: %s\n", name, ps_error_detail());
+        ps_backend_close(b);
+        return;
+    }
+    CHECK(ps_context_knobs(ctx, &k) == PS_OK);
+    CHECK(field->source == PS_KNOB_RULE);
+    CHECK(k.openmp_tblock.source == PS_KNOB_UNSET);
+    ps_context_destroy(ctx);
+    ctx = NULL;
+    setenv(env, env_value, 1);
+    CHECK(ps_context_create(b, &cfg, &ctx) == PS_OK);
+    if (ctx) {
+        CHECK(ps_context_knobs(ctx, &k) == PS_OK);
+        CHECK(field->source == PS_KNOB_ENV);
+        CHECK(!strcmp(ps_knob_format(&k, in, v, sizeof v), env_value));
+        ps_context_destroy(ctx);
+        ctx = NULL;
+    }
+    CHECK(ps_knobs_set(&cfg.knobs, option) == PS_OK);
+    CHECK(ps_context_create(b, &cfg, &ctx) == PS_OK);
+    if (ctx) {
+        snprintf(want, sizeof want, "%s (option)\n", option);
+        CHECK(strstr(ps_context_describe(ctx, PS_DESCRIBE_KNOBS), want) != NULL);
+        ps_context_destroy(ctx);
+    }
+    unsetenv(env);
+    ps_backend_close(b);
 }
 
 int main(void)
@@ -197,6 +241,11 @@ int main(void)
     CHECK(ps_knobs_set(&k, "openmp_stream=2") == PS_EINVAL);
     CHECK(ps_knobs_describe(&k, text, sizeof text) == 2);
     CHECK(strstr(text, "gpu_kernel=d7tb4 (option)\n") != NULL);
+
+    plugin_knobs("opencl", g, "opencl_kernel", "PSTENCIL_OPENCL_KERNEL", "ij",
+                 "opencl_kernel=ijk");
+    plugin_knobs("gpumock", g, "gpu_graph_steps", "PSTENCIL_GPU_GRAPH_STEPS", "0",
+                 "gpu_graph_steps=6");
 
     unlink(cache);
     ps_field_free(&in);
