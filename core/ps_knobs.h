@@ -181,7 +181,8 @@ typedef struct ps_knob_info {
     const char *name;    /**< the field's name in ps_knobs, e.g. "openmp_tblock" */
     const char *backend; /**< the backends it applies to: "openmp", "opencl", "cuda hip" */
     ps_knob_type type;   /**< its type */
-    long min, max;       /**< range of an integer (0, 1 for a boolean; choice indices) */
+    long min;            /**< least value (0 for a boolean; the first choice's index) */
+    long max;            /**< greatest value (1 for a boolean; the last choice's index) */
     const char *choices; /**< a choice's words separated by '|' (NULL otherwise) */
     const char *env;     /**< the environment variable that sets it */
     int env_field;       /**< 0: the whole variable; k >= 1: its k-th comma-separated field */

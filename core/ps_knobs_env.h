@@ -89,20 +89,24 @@
 
 /** A knob's index in PS_KNOB_TABLE: PS_KNOB_ID_<field>. */
 enum ps_knob_id {
+/** @cond internals */
 #define PS_KNOB_X_ID(f, b, t, lo, hi, ch, env, ef, m, r) PS_KNOB_ID_##f,
     PS_KNOB_TABLE(PS_KNOB_X_ID)
 #undef PS_KNOB_X_ID
-    PS_KNOB_COUNT
+    /** @endcond */
+    PS_KNOB_COUNT /**< the number of knobs */
 };
 
 /** The description of knob @p id (enum ps_knob_id). */
 static inline const ps_knob_info *ps_knob_info_of(int id)
 {
     static const ps_knob_info table[] = {
+/** @cond internals */
 #define PS_KNOB_X_INFO(f, b, t, lo, hi, ch, env, ef, m, r)                                 \
     {#f, b, t, lo, hi, ch, env, ef, offsetof(ps_knobs, f), m, r},
         PS_KNOB_TABLE(PS_KNOB_X_INFO)
 #undef PS_KNOB_X_INFO
+        /** @endcond */
     };
     return id >= 0 && id < PS_KNOB_COUNT ? &table[id] : NULL;
 }
