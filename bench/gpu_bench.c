@@ -4,14 +4,14 @@
  * ocean-like grid of any size, and optionally
  *   --copy      the copy bound, measured with the first case: the same run
  *               with every step replaced by a device-to-device copy of the
- *               field (PSTENCIL_GPU_KERNEL=copy, cuda/hip and the mock), so
+ *               field (knob gpu_kernel=copy, cuda/hip and the mock), so
  *               "fraction of copy bandwidth" is measured
  *               on the same device, the same buffers and the same launch path;
  *   --validate  a bitwise comparison with the reference backend after S steps;
  *   --cases     several cases on the one field (generated once): each LABEL
- *               [:key=val,...] with kernel=NAME (PSTENCIL_GPU_KERNEL: the
- *               kernel variant, docs/gpu.md), graph=N (PSTENCIL_GPU_GRAPH_STEPS),
- *               pdl=0|1 (PSTENCIL_GPU_PDL: programmatic dependent launch),
+ *               [:key=val,...] with kernel=NAME (knob gpu_kernel: the
+ *               kernel variant, docs/gpu.md), graph=N (gpu_graph_steps),
+ *               pdl=0|1 (gpu_pdl: programmatic dependent launch; docs/knobs.md),
  *               block=XxY[xK], mode=exact|fast, generic=1; each case is timed
  *               (and validated) on its own.
  * Timing: after --warmup steps, steps run until --warmup-ms have passed (the
@@ -52,9 +52,9 @@ typedef struct bench_opts {
 /* One case of --cases: a label and what it changes. */
 typedef struct bench_case {
     char label[64];
-    char kernel[32]; /* PSTENCIL_GPU_KERNEL, "" = unset */
-    char graph[16];  /* PSTENCIL_GPU_GRAPH_STEPS, "" = unset */
-    char pdl[4];     /* PSTENCIL_GPU_PDL, "" = unset */
+    char kernel[32]; /* knob gpu_kernel, "" = unset (its variable's, or the rule) */
+    char graph[16];  /* knob gpu_graph_steps, "" = unset */
+    char pdl[4];     /* knob gpu_pdl, "" = unset */
     int block[3];
     int mode;        /* -1: the command line's */
     int generic;
@@ -105,13 +105,18 @@ bad:
     return -1;
 }
 
-/* Set (or unset, for "") an environment variable. */
-static void set_env(const char *name, const char *v)
+/* Set knob @p name to @p v ("": leave it to its variable or the rule); -1 if bad. */
+static int case_knob(ps_knobs *k, const char *name, const char *v)
 {
-    if (*v)
-        setenv(name, v, 1);
-    else
-        unsetenv(name);
+    char a[96];
+    if (!*v)
+        return 0;
+    snprintf(a, sizeof a, "%s=%s", name, v);
+    if (ps_knobs_set(k, a)) {
+        fprintf(stderr, "gpu_bench: %s\n", ps_error_detail());
+        return -1;
+    }
+    return 0;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -170,7 +175,7 @@ static int parse_grid(const char *s, ps_grid *g)
  * (wall time of a batch, device work included, / steps). */
 static int timed_run(ps_backend *b, const ps_config *cfg, const void *in, long warmup,
                      double warmup_ms, long steps, long repeat, double ms_step[3],
-                     ps_timing *tim)
+                     ps_timing *tim, ps_knobs *used)
 {
     ps_context *ctx = NULL;
     double t0, t1, *ms = NULL;
@@ -180,6 +185,7 @@ static int timed_run(ps_backend *b, const ps_config *cfg, const void *in, long w
         return PS_ENOMEM;
     if ((st = ps_context_create(b, cfg, &ctx)))
         goto done;
+    ps_context_knobs(ctx, used); /* all unset where the backend reports none */
     if ((st = ps_context_upload(ctx, in, NULL)) || (st = ps_context_step(ctx, warmup)) ||
         (st = ps_context_finish(ctx)))
         goto done;
@@ -205,6 +211,17 @@ done:
     free(ms);
     ps_context_destroy(ctx);
     return st;
+}
+
+/* The kernel variant a context used: "default" unless a knob asked for one. */
+static const char *kernel_word(const ps_knobs *used)
+{
+    static char w[32];
+    const ps_knob_info *in = ps_knob_find("gpu_kernel");
+    if (used->gpu_kernel.source == PS_KNOB_UNSET || used->gpu_kernel.source == PS_KNOB_RULE ||
+        !in)
+        return "default";
+    return ps_knob_format(used, in, w, sizeof w);
 }
 
 static int run_steps(ps_backend *b, const ps_config *cfg, const void *in, long steps, void *out)
@@ -306,11 +323,6 @@ int main(int argc, char **argv)
             memset(&cases[0], 0, sizeof cases[0]);
             strcpy(cases[0].label, "-");
             cases[0].mode = -1;
-            const char *k = getenv("PSTENCIL_GPU_KERNEL"), *g = getenv("PSTENCIL_GPU_GRAPH_STEPS");
-            if (k && strlen(k) < sizeof cases[0].kernel)
-                strcpy(cases[0].kernel, k);
-            if (g && strlen(g) < sizeof cases[0].graph)
-                strcpy(cases[0].graph, g);
             ncases = 1;
         }
     }
@@ -391,6 +403,7 @@ int main(int argc, char **argv)
     for (ci = 0; ci < ncases; ci++) {
         const bench_case *cs = &cases[ci];
         double ms[3] = {0, 0, 0}, copy_ms[3] = {0, 0, 0};
+        ps_knobs used;
         const char *valid = "not-run";
         int crc = 0;
         ps_config_init(&cfg, o.grid, o.prec);
@@ -399,16 +412,19 @@ int main(int argc, char **argv)
         cfg.profile = o.profile;
         cfg.generic = cs->generic;
         memcpy(cfg.block, cs->block[0] ? cs->block : o.block, sizeof cfg.block);
-        set_env("PSTENCIL_GPU_KERNEL", cs->kernel);
-        set_env("PSTENCIL_GPU_GRAPH_STEPS", cs->graph);
-        set_env("PSTENCIL_GPU_PDL", cs->pdl);
+        if (case_knob(&cfg.knobs, "gpu_kernel", cs->kernel) ||
+            case_knob(&cfg.knobs, "gpu_graph_steps", cs->graph) ||
+            case_knob(&cfg.knobs, "gpu_pdl", cs->pdl)) {
+            rc = 2;
+            goto done;
+        }
         printf("case %s: kernel %s%s, graph steps %s, block %d,%d,%d, %s mode%s\n", cs->label,
                *cs->kernel ? cs->kernel : "default", !strcmp(cs->pdl, "1") ? "+pdl" : "",
                *cs->graph ? cs->graph : "default",
                cfg.block[0], cfg.block[1], cfg.block[2], ps_mode_name(cfg.mode),
                cs->generic ? ", generic kernel" : "");
         if ((st = timed_run(b, &cfg, work.data, o.warmup, o.warmup_ms, o.steps, o.repeat, ms,
-                            &tim))) {
+                            &tim, &used))) {
             printf("gpu_bench: %s\n", ps_error_detail());
             printf("RESULT backend=%s case=%s status=error\n", o.backend, cs->label);
             rc = rc ? rc : 3;
@@ -422,14 +438,15 @@ int main(int argc, char **argv)
                    tim.step_ms_min, tim.step_ms_med, tim.step_ms_max);
         if (o.copy && strcmp(o.backend, "cuda") && strcmp(o.backend, "hip") &&
             strcmp(o.backend, "gpumock")) {
-            printf("copy bound: only the GPU backends implement PSTENCIL_GPU_KERNEL=copy\n");
+            printf("copy bound: only the GPU backends implement gpu_kernel=copy\n");
         } else if (o.copy && ci > 0) {
             copy_ms[0] = copy0; /* measured once, with the first case */
         } else if (o.copy) {
-            setenv("PSTENCIL_GPU_KERNEL", "copy", 1);
-            st = timed_run(b, &cfg, work.data, o.warmup, o.warmup_ms, o.steps, o.repeat,
-                           copy_ms, &tim);
-            set_env("PSTENCIL_GPU_KERNEL", cs->kernel);
+            ps_config copy_cfg = cfg;
+            ps_knobs copy_used;
+            ps_knobs_set(&copy_cfg.knobs, "gpu_kernel=copy");
+            st = timed_run(b, &copy_cfg, work.data, o.warmup, o.warmup_ms, o.steps, o.repeat,
+                           copy_ms, &tim, &copy_used);
             if (st) {
                 printf("copy bound: %s\n", ps_error_detail());
                 copy_ms[0] = 0;
@@ -462,7 +479,7 @@ int main(int argc, char **argv)
                "precision=%s mode=%s block=%d,%d,%d steps=%ld repeat=%ld ms_per_step=%.5f "
                "ms_min=%.5f ms_max=%.5f gcells_per_s=%.3f gb_per_s=%.1f copy_ms_per_step=%.5f "
                "copy_gb_per_s=%.1f frac_of_copy=%.3f validated=%s\n",
-               o.backend, cs->label, *cs->kernel ? cs->kernel : "default",
+               o.backend, cs->label, kernel_word(&used),
                !strcmp(cs->pdl, "1") ? "+pdl" : "", crc == 1 ? "mismatch" : crc ? "error" : "ok", o.grid.nz, o.grid.ny, o.grid.nx,
                cells, ps_precision_name(o.prec), ps_mode_name(cfg.mode), cfg.block[0],
                cfg.block[1], cfg.block[2], o.steps, o.repeat, ms[0], ms[1], ms[2],

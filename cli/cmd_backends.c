@@ -2,7 +2,8 @@
  * pstencil backends: every known backend (the backend list,
  * backends/ps_backends.h), whether it was built, whether it loads (and why
  * not), its priority and capabilities, its devices with name, type, memory,
- * compute units and the modes they support, and what `auto` picks. Always
+ * compute units and the modes they support, and what `auto` picks; with
+ * --knobs, every tuning knob of every backend (core/ps_knobs.h). Always
  * exits 0 (it reports, it does not judge); 2 on a usage error.
  */
 #include "config.h"
@@ -14,7 +15,7 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "Usage: pstencil backends [--help]\n\n"
+    fprintf(f, "Usage: pstencil backends [--knobs] [--help]\n\n"
                "List every backend pstencil knows: whether it was built (into the library or\n"
                "as a plugin), whether it can run here and, if not, exactly why; its priority\n"
                "and capabilities; each device with its type, memory, compute units and\n"
@@ -24,8 +25,46 @@ static void usage(FILE *f)
                "Plugins are searched in one place only, never mixed: the absolute directories\n"
                "of " PS_PLUGIN_PATH_ENV " (colon-separated) when it is set; else, for the\n"
                "uninstalled pstencil of a build tree, that build tree's backends/NAME/.libs;\n"
-               "else the installed %s. Each plugin is listed with where it came from.\n",
+               "else the installed %s. Each plugin is listed with where it came from.\n\n"
+               "  --knobs   list every tuning knob of every backend instead: its meaning,\n"
+               "            type and range, default rule and environment variable\n",
             ps_backend_names(), PS_PLUGIN_DIR);
+}
+
+/* --knobs: every knob of the table (core/ps_knobs.h), grouped by backend. */
+static int list_knobs(void)
+{
+    const ps_knob_info *k;
+    const char *last = "";
+    int n, i;
+    ps_knob_list(&k, &n);
+    printf("Tuning knobs (%d). Each run decides every knob of its backend, highest first:\n"
+           "an option (the caller's ps_config knobs), the tuning cache (pstencil tune), the\n"
+           "environment variable, the backend's rule. Reference: docs/knobs.md.\n", n);
+    for (i = 0; i < n; i++) {
+        char type[160];
+        if (strcmp(k[i].backend, last))
+            printf("\n%s:\n", k[i].backend);
+        last = k[i].backend;
+        if (k[i].type == PS_KNOB_BOOL)
+            snprintf(type, sizeof type, "0 or 1");
+        else if (k[i].type == PS_KNOB_CHOICE)
+            snprintf(type, sizeof type, "one of %s", k[i].choices);
+        else if (k[i].type == PS_KNOB_TEXT)
+            snprintf(type, sizeof type, "text (at most %d characters)", PS_KNOB_TEXT_MAX - 1);
+        else
+            snprintf(type, sizeof type, "integer %ld..%ld", k[i].min, k[i].max);
+        printf("  %s\n", k[i].name);
+        printf("      %s\n", k[i].meaning);
+        printf("      value: %s\n", type);
+        printf("      rule: %s\n", k[i].rule);
+        if (k[i].env_field)
+            printf("      environment: %s (comma-separated field %d)\n", k[i].env,
+                   k[i].env_field);
+        else
+            printf("      environment: %s\n", k[i].env);
+    }
+    return PS_EXIT_OK;
 }
 
 static void format_bytes(uint64_t b, char *buf, size_t len)
@@ -90,12 +129,18 @@ int ps_cmd_backends(int argc, char **argv)
     ps_backend *pick = NULL;
     char why[4096], flags[128], dirs[4096];
     const char *origin = "";
-    static const struct option opts[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
-    int c;
+    static const struct option opts[] = {{"help", no_argument, NULL, 'h'},
+                                         {"knobs", no_argument, NULL, 'k'},
+                                         {NULL, 0, NULL, 0}};
+    int c, knobs = 0;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-        if (c != 'h') /* no option but --help: the old wording, tests/loader_cli.sh */
+        if (c == 'k') {
+            knobs = 1;
+            continue;
+        }
+        if (c != 'h') /* no option but --help, --knobs: the old wording, tests/loader_cli.sh */
             return ps_cli_error("backends: unexpected argument '%s' (try 'pstencil backends "
                                 "--help')", argv[optind - 1]);
         usage(stdout);
@@ -104,6 +149,8 @@ int ps_cmd_backends(int argc, char **argv)
     if (optind < argc)
         return ps_cli_error("backends: unexpected argument '%s' (try 'pstencil backends "
                             "--help')", argv[optind]);
+    if (knobs)
+        return list_knobs();
     ps_backend_known(&names, &n);
     printf("pstencil %s backends:\n", ps_version());
     ps_backend_plugin_dirs(dirs, sizeof dirs, &origin);

@@ -3,11 +3,11 @@
  * on this machine and grid, and store the fastest in the tuning cache
  * (core/ps_tunecache.h) that the backend reads when it creates a context.
  *
- * A candidate reaches the backend through PSTENCIL_OPENMP_TBLOCK and
- * PSTENCIL_OPENMP_TJ, set in this process before each context is created
- * (the backend reads them there, and they override the cache, so tuning
- * never reads the cache it writes); the values the context really uses come
- * back through ps_context_describe(). The variables are restored afterwards.
+ * A candidate reaches the backend as the knobs openmp_tblock and openmp_tj
+ * of its config (core/ps_knobs.h), the rule's candidate as those knobs set
+ * to PS_KNOB_RULE; the tuning cache is skipped (so tuning never reads the
+ * cache it writes); the values the context really uses come back through
+ * ps_context_describe().
  */
 #include "config.h"
 #include "ps_cli.h"
@@ -49,7 +49,7 @@ static void tune_usage(FILE *f)
         "the tuning cache: $PSTENCIL_TUNE_FILE, else $XDG_CACHE_HOME/pstencil/" PS_TUNE_OPENMP_FILE ",\n"
         "else ~/.cache/pstencil/" PS_TUNE_OPENMP_FILE ". 'pstencil run' on the openmp\n"
         "backend then uses that choice for the same CPU, thread count, grid, precision\n"
-        "and row kernels (PSTENCIL_OPENMP_TBLOCK / _TJ still override it). Every\n"
+        "and row kernels (over PSTENCIL_OPENMP_TBLOCK / _TJ: docs/knobs.md). Every\n"
         "candidate's result must be bitwise equal to the first's, or nothing is stored.\n\n"
         "  -i, --input FILE        the grid of FILE (default: the built-in ocean); alias\n"
         "                          --data-file, or FILE as the only argument\n"
@@ -178,27 +178,24 @@ static int load_field(const tune_args *a, ps_field *f, char *what, size_t len)
     return st ? ps_cli_status_error(st, "built-in ocean") : 0;
 }
 
-/* Set (v >= 0) or unset (v < 0) an integer environment variable. */
-static void set_env_long(const char *name, long v)
+/* A knob asked for: @p v (v >= 0), or the backend's rule (v < 0). */
+static void ask_knob(ps_knob *k, long v)
 {
-    char buf[32];
-    if (v < 0) {
-        unsetenv(name);
-        return;
-    }
-    snprintf(buf, sizeof buf, "%ld", v);
-    setenv(name, buf, 1);
+    k->value = v < 0 ? 0 : v;
+    k->source = v < 0 ? PS_KNOB_RULE : PS_KNOB_OPTION;
 }
 
-/* A context for (t, tj) (-1: the variable unset); fills *gt, *gtj and the key. */
-static int open_ctx(ps_backend *b, const ps_config *cfg, long t, long tj, ps_context **ctx,
+/* A context for (t, tj) (-1: the rule's); fills *gt, *gtj and the key. */
+static int open_ctx(ps_backend *b, const ps_config *base, long t, long tj, ps_context **ctx,
                     long *gt, long *gtj, char *key, size_t keylen)
 {
+    ps_config cfg = *base;
     const char *v;
     int st, rc;
-    set_env_long("PSTENCIL_OPENMP_TBLOCK", t);
-    set_env_long("PSTENCIL_OPENMP_TJ", tj);
-    st = ps_context_create(b, cfg, ctx);
+    cfg.knobs.skip |= PS_KNOBS_SKIP_CACHE; /* the rule, not an earlier tuning */
+    ask_knob(&cfg.knobs.openmp_tblock, t);
+    ask_knob(&cfg.knobs.openmp_tj, tj);
+    st = ps_context_create(b, &cfg, ctx);
     if (st)
         return ps_cli_status_error(st, "openmp context");
     v = ps_context_describe(*ctx, PS_DESCRIBE_TUNE_VALUES);
@@ -271,7 +268,7 @@ static int list_candidates(ps_backend *b, const ps_config *cfg, int threads, can
     long gt, gtj;
     size_t i, k;
     int rc;
-    /* the backend's own choice: no variables, and no cache (PSTENCIL_TUNE_FILE) */
+    /* the backend's own choice: the rule (no variables, no cache) */
     if ((rc = open_ctx(b, cfg, -1, -1, &ctx, &gt, &gtj, key, keylen)))
         return rc;
     ps_context_destroy(ctx);
@@ -315,35 +312,6 @@ static void print_table(const candidate *cs, int n, double cells)
     }
 }
 
-/* Restores the variables the measurements set. */
-typedef struct saved_env {
-    char *v[3];
-} saved_env;
-
-static const char *const tune_env[3] = {"PSTENCIL_OPENMP_TBLOCK", "PSTENCIL_OPENMP_TJ",
-                                        PS_TUNE_FILE_ENV};
-
-static void env_save(saved_env *s)
-{
-    int i;
-    for (i = 0; i < 3; i++) {
-        const char *v = getenv(tune_env[i]);
-        s->v[i] = v ? strdup(v) : NULL;
-    }
-}
-
-static void env_restore(saved_env *s)
-{
-    int i;
-    for (i = 0; i < 3; i++) {
-        if (s->v[i])
-            setenv(tune_env[i], s->v[i], 1);
-        else
-            unsetenv(tune_env[i]);
-        free(s->v[i]);
-    }
-}
-
 int ps_cmd_tune(int argc, char **argv)
 {
     tune_args a;
@@ -352,7 +320,6 @@ int ps_cmd_tune(int argc, char **argv)
     ps_config cfg;
     candidate cs[TUNE_MAX];
     char what[4200], path[4096], key[512], header[256];
-    saved_env env;
     uint64_t first = 0;
     double cells, t0;
     long r;
@@ -387,8 +354,6 @@ int ps_cmd_tune(int argc, char **argv)
     }
     cells = (double)ps_field_cells(&in);
 
-    env_save(&env);
-    setenv(PS_TUNE_FILE_ENV, "/dev/null", 1); /* the rule, not an earlier tuning */
     rc = list_candidates(b, &cfg, threads, cs, &n, key, sizeof key);
     if (!rc)
         printf("pstencil tune: %d candidates x %ld rounds x %ld steps on %zu x %zu x %zu "
@@ -415,7 +380,6 @@ int ps_cmd_tune(int argc, char **argv)
                 rc = PS_EXIT_DIFFER;
             }
         }
-    env_restore(&env);
     ps_backend_close(b);
     ps_field_free(&in);
     ps_field_free(&out);

@@ -38,6 +38,7 @@
 #include <stdint.h>
 
 #include "ps_field.h"
+#include "ps_knobs.h"
 #include "ps_stencil.h"
 
 #ifdef __cplusplus
@@ -48,11 +49,11 @@ extern "C" {
  * Bumped whenever ps_backend_ops, ps_config, ps_box, ps_device_info, ps_params
  * or ps_stencil change. 2: stencils as descriptions (parameters in the config,
  * fast paths in the table), priority and capability flags, the global grid in
- * the box. Members appended to ps_backend_ops behind a flag bit (read only
+ * the box. 3: the tuning knobs (ps_config::knobs). Members appended to ps_backend_ops behind a flag bit (read only
  * when the table sets the bit, see PS_BACKEND_PITCHED) keep the version: a
  * table built before they existed never sets the bit, so it stays valid.
  */
-#define PS_BACKEND_ABI_VERSION 2
+#define PS_BACKEND_ABI_VERSION 3
 
 /** Name of the function a plugin exports: const ps_backend_ops *fn(void). */
 #define PS_PLUGIN_ENTRY "ps_backend_plugin_entry"
@@ -139,7 +140,9 @@ enum ps_backend_flags {
      */
     PS_BACKEND_CONCURRENT = 1u << 6,
     /** The table has ps_backend_ops.describe (and so every member before it). */
-    PS_BACKEND_DESCRIBE = 1u << 7
+    PS_BACKEND_DESCRIBE = 1u << 7,
+    /** The table has ps_backend_ops.knobs (and so every member before it). */
+    PS_BACKEND_KNOBS = 1u << 8
 };
 
 /** What ps_backend_ops.describe is asked for. */
@@ -151,7 +154,11 @@ enum ps_describe_what {
     PS_DESCRIBE_TUNE_KEY = 1,
     /** The tuned values the context uses, as the tuning cache stores them: the
      *  integers separated by spaces (openmp: "STEPS_FUSED TILE_ROWS"; "" if none). */
-    PS_DESCRIBE_TUNE_VALUES = 2
+    PS_DESCRIBE_TUNE_VALUES = 2,
+    /** Every tuning knob the context decided, one line each, "NAME=VALUE
+     *  (SOURCE)" (ps_knobs_describe(); "" without PS_BACKEND_KNOBS). Answered
+     *  by ps_context_describe() from ps_backend_ops.knobs, never by a backend. */
+    PS_DESCRIBE_KNOBS = 3
 };
 
 /** What a backend says about one of its devices. */
@@ -178,6 +185,8 @@ typedef struct ps_config {
                                     at most PS_THREADS_MAX */
     int block[3];              /**< work-group / block shape (i,j,k), 0 = automatic */
     int profile;               /**< nonzero: record per-step device timing */
+    ps_knobs knobs;            /**< tuning knobs the caller sets (PS_KNOB_OPTION; the
+                                    rest PS_KNOB_UNSET: the backend decides) */
 } ps_config;
 
 /** Per-context timing a backend may report (milliseconds). */
@@ -247,6 +256,15 @@ typedef struct ps_backend_ops {
      * say about), valid until the context is destroyed; never NULL.
      */
     const char *(*describe)(void *ctx, int what);
+
+    /* Members below exist only in tables whose flags have PS_BACKEND_KNOBS. */
+
+    /**
+     * The tuning knobs the context decided (ps_knobs.h): each knob of the
+     * backend with its value and source, the others PS_KNOB_UNSET. Valid
+     * until the context is destroyed; never NULL.
+     */
+    const ps_knobs *(*knobs)(void *ctx);
 } ps_backend_ops;
 
 /** Signature of the function a plugin exports under PS_PLUGIN_ENTRY. */
@@ -407,6 +425,12 @@ int ps_context_download_pitched(ps_context *c, void *host, size_t row_pitch,
  * nothing (no PS_BACKEND_DESCRIBE). Valid until the context is destroyed.
  */
 const char *ps_context_describe(ps_context *c, int what);
+/**
+ * The tuning knobs the context decided (ps_knobs.h: each of its backend's
+ * knobs with value and source) into @p out. PS_ENOTIMPL, with @p out all
+ * PS_KNOB_UNSET, when the backend does not report them (no PS_BACKEND_KNOBS).
+ */
+int ps_context_knobs(ps_context *c, ps_knobs *out);
 /**
  * One timed run of a context: upload @p in (the whole box) and wait for it,
  * take @p steps steps in one call and wait until they have finished (the

@@ -668,6 +668,7 @@ int ps_backend_open_auto(ps_backend **out, char *why, size_t whylen)
 struct ps_context {
     ps_backend *b;
     void *ctx;
+    char knobs_text[4096]; /* PS_DESCRIBE_KNOBS */
 };
 
 #define CTX_CALL(c, expr)                                                              \
@@ -828,9 +829,28 @@ int ps_context_time_steps(ps_context *c, const void *in, void *out, long steps,
     return st;
 }
 
+int ps_context_knobs(ps_context *c, ps_knobs *out)
+{
+    const ps_knobs *k;
+    memset(out, 0, sizeof *out);
+    if (!(c->b->ops->flags & PS_BACKEND_KNOBS) || !c->b->ops->knobs)
+        return ps_error(PS_ENOTIMPL, "%s reports no tuning knobs", c->b->ops->name);
+    k = c->b->ops->knobs(c->ctx);
+    if (k)
+        *out = *k;
+    return PS_OK;
+}
+
 const char *ps_context_describe(ps_context *c, int what)
 {
     const char *s;
+    if (c && what == PS_DESCRIBE_KNOBS) {
+        ps_knobs k;
+        c->knobs_text[0] = '\0';
+        if (!ps_context_knobs(c, &k))
+            ps_knobs_describe(&k, c->knobs_text, sizeof c->knobs_text);
+        return c->knobs_text;
+    }
     if (!c || !(c->b->ops->flags & PS_BACKEND_DESCRIBE) || !c->b->ops->describe)
         return "";
     s = c->b->ops->describe(c->ctx, what);

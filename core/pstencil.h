@@ -19,6 +19,7 @@
 #include "ps_field.h"
 #include "ps_stencil.h"
 #include "ps_backend.h"
+#include "ps_knobs.h"
 #include "ps_oracle.h"
 #include "ps_region.h"
 #include "ps_driver.h"

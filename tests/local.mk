@@ -66,3 +66,14 @@ tests_test_tunecache_SOURCES = tests/test_tunecache.c
 tests_test_tunecache_LDADD = core/libpstencil.la -lm
 TESTS += tests/test_tunecache tests/cli_tune.sh
 EXTRA_DIST += tests/cli_tune.sh
+
+# The tuning knobs (core/ps_knobs.h): one precedence (option, tuning cache,
+# environment, rule) with each knob's source, errors naming the knob, bitwise
+# the same result; backends --knobs lists exactly the fields of ps_knobs; no
+# product file reads a PSTENCIL_* variable outside the knobs' reader but the
+# listed user-facing variables and test hooks.
+check_PROGRAMS += tests/test_knobs
+tests_test_knobs_SOURCES = tests/test_knobs.c
+tests_test_knobs_LDADD = core/libpstencil.la -lm
+TESTS += tests/test_knobs tests/cli_backends_knobs.sh tests/knobs_getenv.sh
+EXTRA_DIST += tests/cli_backends_knobs.sh tests/knobs_getenv.sh

@@ -290,7 +290,8 @@ int main(void)
         expect_open("cuda", PS_ENOBACKEND, "was not built");
 
     /* wrong ABI, undefined symbol, no entry point */
-    expect_open("badabi", PS_EABI, "plugin ABI version 999, this pstencil needs version 2");
+    expect_open("badabi", PS_EABI, "plugin ABI version 999, this pstencil needs version "
+                                         PS_PLUGIN_STR(PS_BACKEND_ABI_VERSION));
     expect_open("undefsym", PS_EUNAVAIL, "ps_test_symbol_nobody_defines");
     expect_open("noentry", PS_EUNAVAIL, "has no symbol ps_backend_plugin_entry");
 

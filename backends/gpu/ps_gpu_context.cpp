@@ -9,6 +9,7 @@
  */
 #include "config.h"
 #include "ps_gpu_context.h"
+#include "ps_knobs_env.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -278,13 +279,33 @@ void ps_gpu_destroy(void *vc)
     free(c);
 }
 
+/* gpu_kernel's words, in the knob's order (core/ps_knobs_env.h) */
+static const char *const gpu_kernel_names[] = {"auto", "copy",  "d7pf",  "d7lb", "d7pflb",
+                                               "d7x2", "d7tb", "d7tb4", "d7zl"};
+
+/* The tuning knobs: the caller's (@p asked), else the environment's, else the rule. */
+static int gpu_knobs(const ps_knobs *asked, ps_knobs *k, char *why, size_t whylen)
+{
+    static const int ids[] = {PS_KNOB_ID_gpu_kernel, PS_KNOB_ID_gpu_pdl,
+                              PS_KNOB_ID_gpu_graph_steps};
+    memset(k, 0, sizeof *k);
+    k->skip = asked->skip;
+    for (int id : ids)
+        if (ps_knob_take(id, asked, k, why, whylen))
+            return PS_EINVAL;
+    ps_knob_rule(&k->gpu_kernel, 0);
+    ps_knob_rule(&k->gpu_pdl, 0);
+    ps_knob_rule(&k->gpu_graph_steps, PS_GPU_GRAPH_STEPS);
+    return PS_OK;
+}
+
 int ps_gpu_create(const ps_config *cfg, void **out, char *why, size_t whylen)
 {
     ps_gpu_ctx *c = NULL;
     int n = 0, st, stencil;
     gpuDeviceProp p;
     gpuError_t e;
-    const char *env;
+    const char *variant;
     *out = NULL;
     if ((st = ps_plugin_check_config(cfg, why, whylen)))
         return st;
@@ -335,35 +356,35 @@ int ps_gpu_create(const ps_config *cfg, void **out, char *why, size_t whylen)
                                                             cfg->stencil->name) >= 0;
     c->launch.coeff = cfg->params.scalars[0]; /* the tuned kernel's D */
     c->launcher = cfg->mode == PS_MODE_FAST ? ps_gpu_launch_fast : ps_gpu_launch_exact;
-    env = getenv("PSTENCIL_GPU_KERNEL");
-    if (env && !strcmp(env, "copy"))
+    /* the tuning knobs (core/ps_knobs.h): the caller's, else the environment's,
+     * else the rule */
+    if ((st = gpu_knobs(&cfg->knobs, &c->knobs, why, whylen)))
+        goto done;
+    variant = gpu_kernel_names[c->knobs.gpu_kernel.value];
+    if (!strcmp(variant, "copy"))
         c->launcher = copy_launch;
-    else if (env && c->launch.tuned) { /* diffusion7's variants (docs/gpu.md); else ignored */
+    else if (c->launch.tuned) { /* diffusion7's variants (docs/gpu.md); else ignored */
         const bool small_block = (long long)c->launch.bx * c->launch.by <= PS_GPU_LB_THREADS;
         const bool int_rows = c->g.nx <= 0x7fffffff; /* d7pf: 32-bit in-plane offsets */
-        if (!strcmp(env, "d7pf") && int_rows)
+        if (!strcmp(variant, "d7pf") && int_rows)
             c->launch.variant = PS_GPU_V_D7PF;
-        else if (!strcmp(env, "d7lb") && small_block)
+        else if (!strcmp(variant, "d7lb") && small_block)
             c->launch.variant = PS_GPU_V_D7LB;
-        else if (!strcmp(env, "d7pflb") && small_block && int_rows)
+        else if (!strcmp(variant, "d7pflb") && small_block && int_rows)
             c->launch.variant = PS_GPU_V_D7PFLB;
-        else if (!strcmp(env, "d7x2"))
+        else if (!strcmp(variant, "d7x2"))
             c->launch.variant = PS_GPU_V_D7X2;
-        else if ((!strcmp(env, "d7tb") || !strcmp(env, "d7tb4")) && !cfg->profile &&
-                 tb_fits(c, p, env[4] == '4'))
-            c->launch.variant = env[4] == '4' ? PS_GPU_V_D7TB4 : PS_GPU_V_D7TB;
-        else if (!strcmp(env, "d7zl") && c->launch.coeff >= 0.0 && c->launch.coeff <= 1.0 &&
+        else if ((!strcmp(variant, "d7tb") || !strcmp(variant, "d7tb4")) && !cfg->profile &&
+                 tb_fits(c, p, variant[4] == '4'))
+            c->launch.variant = variant[4] == '4' ? PS_GPU_V_D7TB4 : PS_GPU_V_D7TB;
+        else if (!strcmp(variant, "d7zl") && c->launch.coeff >= 0.0 && c->launch.coeff <= 1.0 &&
                  (st = zero_land(c, cfg, why, whylen)))
             goto done;
     }
 
     c->fuse = c->launch.variant == PS_GPU_V_D7TB4 ? 4 : c->launch.variant == PS_GPU_V_D7TB ? 2 : 1;
-    env = getenv("PSTENCIL_GPU_PDL");
-    c->launch.pdl = env && !strcmp(env, "1") && p.major >= 9;
-    c->graph_steps = PS_GPU_GRAPH_STEPS;
-    env = getenv("PSTENCIL_GPU_GRAPH_STEPS"); /* 0 disables graphs */
-    if (env && *env)
-        c->graph_steps = atoi(env) > 0 ? atoi(env) : 0;
+    c->launch.pdl = c->knobs.gpu_pdl.value && p.major >= 9;
+    c->graph_steps = (int)c->knobs.gpu_graph_steps.value; /* 0 disables graphs */
     /* rounded up to an even number of launches of fuse steps */
     c->graph_steps = (c->graph_steps + 2 * c->fuse - 1) / (2 * c->fuse) * (2 * c->fuse);
     if (cfg->profile)

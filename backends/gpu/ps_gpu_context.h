@@ -74,6 +74,7 @@ struct ps_gpu_ctx {
     unsigned char *zl_cnt;       /* PS_GPU_ZL_LAND or the ocean neighbour count, per cell */
     int *zl_bad;                 /* an upload held a value that could overflow */
     gpuError_t (*zl_op)(const ps_gpu_zl *);
+    ps_knobs knobs; /* the tuning knobs decided (gpu_knobs) */
     char err[1024];
 };
 

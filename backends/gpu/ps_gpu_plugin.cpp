@@ -95,6 +95,11 @@ const char *gpu_last_error(void *vc)
     return c ? c->err : "";
 }
 
+const ps_knobs *gpu_knobs_of(void *vc)
+{
+    return &static_cast<ps_gpu_ctx *>(vc)->knobs;
+}
+
 /* auto orders this plugin by this declaration before loading it (ps_backend.h) */
 PS_PLUGIN_DECLARE(PS_GPU_PRIORITY);
 
@@ -104,7 +109,7 @@ const ps_backend_ops gpu_table = {
     .name = PS_GPU_BACKEND_NAME,
     .description = PS_GPU_DESCRIPTION,
     .priority = PS_GPU_PRIORITY,
-    .flags = PS_BACKEND_GPU | PS_BACKEND_BLOCK,
+    .flags = PS_BACKEND_GPU | PS_BACKEND_BLOCK | PS_BACKEND_KNOBS,
     .fast_paths = ps_gpu_fast_paths,
     .probe = ps_gpu_probe,
     .create = gpu_create,
@@ -118,6 +123,7 @@ const ps_backend_ops gpu_table = {
     .upload_pitched = nullptr, /* no PS_BACKEND_PITCHED: slabs go through staging */
     .download_pitched = nullptr,
     .describe = nullptr, /* no PS_BACKEND_DESCRIBE */
+    .knobs = gpu_knobs_of,
 };
 
 } /* namespace */

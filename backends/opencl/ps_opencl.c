@@ -13,6 +13,7 @@
  * cfg->profile is set.
  */
 #include "config.h"
+#include "ps_knobs_env.h"
 #include "ps_opencl.h"
 #include "ps_plugin.h"
 #include "ps_stencils.h" /* the list only: no PS_REAL, no cell functions */
@@ -24,31 +25,19 @@
 #include <string.h>
 #include <unistd.h>
 
-/**
- * Environment variable choosing the kernel shape: "row" (2-D range over
- * (j, k), i loop inside: the CPU default), "ij" (2-D range over (i, j), k loop
- * inside: the default elsewhere) or "ijk" (3-D range, one cell per work-item).
- * Every kernel, generic or fast path, exists in the three shapes.
+/*
+ * The tuning knobs (core/ps_knobs.h), decided in ocl_knobs(): kernel shape
+ * (opencl_kernel: "row", a 2-D range over (j, k) with the i loop inside, the
+ * CPU default; "ij", a 2-D range over (i, j) with the k loop inside, the
+ * default elsewhere; "ijk", one cell per work-item; every kernel, generic or
+ * fast path, exists in the three shapes), zero-land (opencl_zero_land),
+ * fused zero-land steps on local-memory tiles (opencl_fuse, _tj, _tk:
+ * opt-in, no faster than unfused where measured; docs/performance.md,
+ * "OpenCL on PoCL") or as a wavefront along k (opencl_wave, _tj: on CPU
+ * devices by default), the division method, the device and extra build
+ * options.
  */
-#define PS_OCL_KERNEL_ENV "PSTENCIL_OPENCL_KERNEL"
-
-/**
- * Environment variable: zero-land steps fused per launch, "T" or "T,TJ,TK"
- * (TJ x TK output rows per work-group, default 32 x 8); unset, 0 or 1: none
- * (opt-in: no faster than unfused where measured; docs/performance.md,
- * "OpenCL on PoCL").
- */
-#define PS_OCL_FUSE_ENV "PSTENCIL_OPENCL_FUSE"
-
-/**
- * Environment variable: zero-land steps fused per launch as a wavefront along
- * k (ps_zl_diffusion7_wave), "T" or "T,TJ" (TJ output rows j per work-item,
- * default: the rows split evenly over the compute units, at most as many as
- * keep its intermediate steps within PS_OCL_WAVE_BYTES); 0 or 1: none. Unset:
- * PS_OCL_WAVE_CPU on CPU devices (docs/performance.md, "OpenCL on PoCL"), none
- * elsewhere. PSTENCIL_OPENCL_FUSE, when set, is used instead.
- */
-#define PS_OCL_WAVE_ENV "PSTENCIL_OPENCL_WAVE"
+/** Steps the wavefront fuses on CPU devices by default (see wave_setup). */
 #define PS_OCL_WAVE_CPU 8
 /** A wavefront work-item's intermediate steps at most (default tile height). */
 #define PS_OCL_WAVE_BYTES (6u << 20)
@@ -90,6 +79,7 @@ typedef struct ocl_ctx {
     cl_mem wscratch;        /* the wavefront's intermediate steps (when fdims == 1) */
     ps_ocl_zl zl;           /* zero-land state (ps_opencl_zeroland.c) */
     char kname[128];        /* the kernel in use */
+    int div;                /* enum ps_ocl_div for exact float32 (opencl_divide) */
     int cur;                /* buffer holding the current field */
     cl_uint dims;
     int row;                /* the row shape: range over (j, k), i loop inside */
@@ -100,14 +90,45 @@ typedef struct ocl_ctx {
     double *step_ms;        /* per-step device time (profiling) */
     size_t nstep, stepcap;
     double upload_ms, download_ms;
+    ps_knobs knobs;         /* the tuning knobs decided (ocl_knobs) */
     char err[4096];
 } ocl_ctx;
+
+/* The caller's (@p asked, may be NULL) or the environment's knobs into @p k;
+ * the rest is decided where it is used (ps_knob_rule()). */
+static int ocl_knobs(const ps_knobs *asked, ps_knobs *k, char *why, size_t whylen)
+{
+    static const int ids[] = {PS_KNOB_ID_opencl_kernel,    PS_KNOB_ID_opencl_zero_land,
+                              PS_KNOB_ID_opencl_fuse,      PS_KNOB_ID_opencl_fuse_tj,
+                              PS_KNOB_ID_opencl_fuse_tk,   PS_KNOB_ID_opencl_wave,
+                              PS_KNOB_ID_opencl_wave_tj,   PS_KNOB_ID_opencl_divide,
+                              PS_KNOB_ID_opencl_device,    PS_KNOB_ID_opencl_build_options};
+    size_t i;
+    memset(k, 0, sizeof *k);
+    if (asked)
+        k->skip = asked->skip;
+    for (i = 0; i < sizeof ids / sizeof ids[0]; i++)
+        if (ps_knob_take(ids[i], asked, k, why, whylen))
+            return PS_EINVAL;
+    return PS_OK;
+}
+
+/* How messages name a knob: its variable when the environment set it. */
+static const char *knob_label(int id, int source)
+{
+    const ps_knob_info *in = ps_knob_info_of(id);
+    return source == PS_KNOB_ENV ? in->env : in->name;
+}
 
 static int ocl_probe(ps_device_info *devs, int max, int *ndevs, char *why, size_t whylen)
 {
     const ps_ocl_dev *list;
+    ps_knobs k; /* the environment's division method (a bad value: the rule's) */
+    char bad[256];
     int n, i, st;
     *ndevs = 0;
+    if (ocl_knobs(NULL, &k, bad, sizeof bad))
+        k.opencl_divide.value = 0;
     st = ps_ocl_devices(&list, &n, why, whylen);
     if (st)
         return st;
@@ -125,7 +146,8 @@ static int ocl_probe(ps_device_info *devs, int max, int *ndevs, char *why, size_
                  !(x->caps & PS_CAP_EXACT_F32)
                      ? ", exact float32 impossible (no IEEE float division or subnormals, no "
                        "fp64): fast mode only"
-                     : (x->div == PS_OCL_DIV_DOUBLE ? ", exact float32 divides in double" : ""));
+                     : (ps_ocl_div_for(x, k.opencl_divide.value == 1) == PS_OCL_DIV_DOUBLE
+                            ? ", exact float32 divides in double" : ""));
         o->memory_bytes = x->memory;
         o->compute_units = (int)x->compute_units;
         o->caps = x->caps;
@@ -456,7 +478,8 @@ static int shape(ocl_ctx *c, cl_kernel k, char *why, size_t whylen)
         }
         if (c->dims == 2 && c->local[2] != 1) {
             snprintf(why, whylen, "local size %zu along the third axis: the %s kernel is a 2-D "
-                                  "range (use " PS_OCL_KERNEL_ENV "=ijk for a 3-D range)",
+                                  "range (knob opencl_kernel=ijk, or PSTENCIL_OPENCL_KERNEL=ijk, "
+                                  "for a 3-D range)",
                      c->local[2], c->row ? "row" : "ij");
             return PS_EINVAL;
         }
@@ -496,9 +519,10 @@ static int shape(ocl_ctx *c, cl_kernel k, char *why, size_t whylen)
  * kernels; in the shape @p kshape (PSTENCIL_OPENCL_KERNEL; NULL = row on CPU
  * devices, ij elsewhere).
  */
-static int pick_kernel(ocl_ctx *c, const char *kshape, char *why, size_t whylen)
+static int pick_kernel(ocl_ctx *c, char *why, size_t whylen)
 {
-    const char *name = c->cfg.stencil->name;
+    static const char *const shapes[] = {"ij", "ijk", "row"}; /* opencl_kernel's order */
+    const char *name = c->cfg.stencil->name, *kshape;
     int fast = !c->cfg.generic && ps_plugin_name_index(ps_ocl_fast_paths, name) >= 0;
     int n;
     /*
@@ -509,8 +533,8 @@ static int pick_kernel(ocl_ctx *c, const char *kshape, char *why, size_t whylen)
      * consecutive work-items on consecutive i (coalesced), each walking its
      * column along k.
      */
-    if (!kshape)
-        kshape = (c->dev->type & CL_DEVICE_TYPE_CPU) ? "row" : "ij";
+    ps_knob_rule(&c->knobs.opencl_kernel, (c->dev->type & CL_DEVICE_TYPE_CPU) ? 2 : 0);
+    kshape = shapes[c->knobs.opencl_kernel.value];
     c->dims = strcmp(kshape, "ijk") ? 2 : 3;
     c->row = !strcmp(kshape, "row");
     n = snprintf(c->kname, sizeof c->kname, "ps_%s_%s_%s", fast ? "fast" : "gen", name, kshape);
@@ -574,39 +598,33 @@ static size_t host_l2(void)
 }
 
 /*
- * Fused zero-land steps as a wavefront (ps_zl_diffusion7_wave), T per launch:
- * PSTENCIL_OPENCL_WAVE, else on CPU devices the rule of the openmp backend:
- * on an Intel CPU (vendor id 0x8086) with an L2 of 1 MiB or more,
+ * Fused zero-land steps as a wavefront (ps_zl_diffusion7_wave), T per launch
+ * (opencl_wave). Rule: on CPU devices the rule of the openmp backend: on an
+ * Intel CPU (vendor id 0x8086) with an L2 of 1 MiB or more,
  * PS_OCL_WAVE_CPU_L2 steps and a work-item's intermediate steps within half
  * that L2; on other CPUs PS_OCL_WAVE_CPU steps within PS_OCL_WAVE_BYTES (their
- * L3 is fast). One work-item per tile of TJ output rows (default: the rows
- * split evenly over the compute units, at most as many as keep its scratch
- * within that budget), TJ halved until the scratch is one allocation. Not
- * fusing is never an error: it only costs speed. Evidence: docs/performance.md,
- * "OpenCL on PoCL".
+ * L3 is fast); none elsewhere. One work-item per tile of TJ output rows
+ * (opencl_wave_tj; rule: the rows split evenly over the compute units, at
+ * most as many as keep its scratch within that budget), TJ halved until the
+ * scratch is one allocation. Not fusing is never an error: it only costs
+ * speed. Evidence: docs/performance.md, "OpenCL on PoCL".
  */
 static int wave_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
 {
-    const char *env = getenv(PS_OCL_WAVE_ENV);
     const int cpu = (c->dev->type & CL_DEVICE_TYPE_CPU) != 0;
     const size_t l2 = cpu && c->dev->vendor_id == 0x8086 ? host_l2() : 0;
-    unsigned long t = !cpu ? 0 : l2 >= (1u << 20) ? PS_OCL_WAVE_CPU_L2 : PS_OCL_WAVE_CPU, tj = 0;
+    unsigned long t, tj = 0;
     size_t budget = l2 >= (1u << 20) ? l2 / 2 : PS_OCL_WAVE_BYTES;
     size_t groups, bytes, cu = c->dev->compute_units ? c->dev->compute_units : 1;
+    const int rule_tj = c->knobs.opencl_wave_tj.source == PS_KNOB_UNSET;
     cl_uint targ[2];
     cl_int e;
     int b;
-    if (env && *env) {
-        char *end;
-        t = strtoul(env, &end, 10);
-        if (*end == ',')
-            tj = strtoul(end + 1, &end, 10);
-        if (*end || t > PS_OCL_MAX_FUSE || (tj == 0 && strchr(env, ',')) || tj > 65536) {
-            snprintf(why, whylen, PS_OCL_WAVE_ENV "='%s': expected T or T,TJ (T 0..%d, TJ "
-                     ">= 1)", env, PS_OCL_MAX_FUSE);
-            return PS_EINVAL;
-        }
-    }
+    ps_knob_rule(&c->knobs.opencl_wave,
+                 !cpu ? 0 : l2 >= (1u << 20) ? PS_OCL_WAVE_CPU_L2 : PS_OCL_WAVE_CPU);
+    t = (unsigned long)c->knobs.opencl_wave.value;
+    if (!rule_tj)
+        tj = (unsigned long)c->knobs.opencl_wave_tj.value;
     if (t < 2 || c->g.nz < 3 || c->g.ny < 3 || c->g.nx < 3)
         return PS_OK;
     if (tj == 0) {
@@ -629,6 +647,8 @@ static int wave_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
             return PS_OK; /* does not fit: unfused steps */
         tj = (tj + 1) / 2;
     }
+    if (rule_tj)
+        ps_knob_rule(&c->knobs.opencl_wave_tj, (long)tj);
     for (b = 0; b < 2; b++) {
         c->kf[b] = clCreateKernel(prog, "ps_zl_diffusion7_wave", &e);
         if (e != CL_SUCCESS) {
@@ -664,39 +684,28 @@ static int wave_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
 }
 
 /*
- * Fused zero-land steps (ps_zl_diffusion7_fused) when PSTENCIL_OPENCL_FUSE
- * asks for them: T steps per launch on tiles of TJ x TK rows (default
- * PS_OCL_FUSE_TJ x PS_OCL_FUSE_TK); the tile is halved (larger side first)
- * until its two local buffers fit the device's local memory and its
- * work-items one work-group. Not fusing is never an error: it only costs
- * speed.
+ * Fused zero-land steps (ps_zl_diffusion7_fused) when opencl_fuse is given
+ * (by the caller or the environment; else the wavefront): T steps per launch
+ * on tiles of TJ x TK rows (opencl_fuse_tj, _tk; rule PS_OCL_FUSE_TJ x
+ * PS_OCL_FUSE_TK); the tile is halved (larger side first) until its two local
+ * buffers fit the device's local memory and its work-items one work-group.
+ * Not fusing is never an error: it only costs speed.
  */
 static int fuse_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
 {
-    const char *env = getenv(PS_OCL_FUSE_ENV);
-    unsigned long t = 0, tj = PS_OCL_FUSE_TJ, tk = PS_OCL_FUSE_TK;
+    unsigned long t, tj, tk;
     cl_ulong lmem = 0;
     size_t kwg = 0, bytes;
     cl_uint targ;
     cl_int e;
     int b;
-    if (env && *env) {
-        char *end;
-        t = strtoul(env, &end, 10);
-        if (*end == ',') {
-            tj = strtoul(end + 1, &end, 10);
-            if (*end == ',')
-                tk = strtoul(end + 1, &end, 10);
-            else
-                end = (char *)"x";
-        }
-        if (*end || t > PS_OCL_MAX_FUSE || tj < 1 || tk < 1 || tj > 4096 || tk > 4096) {
-            snprintf(why, whylen, PS_OCL_FUSE_ENV "='%s': expected T or T,TJ,TK (T 0..%d, "
-                     "TJ and TK >= 1)", env, PS_OCL_MAX_FUSE);
-            return PS_EINVAL;
-        }
-    } else
+    if (!ps_knob_given(&c->knobs.opencl_fuse))
         return wave_setup(c, prog, why, whylen);
+    ps_knob_rule(&c->knobs.opencl_fuse_tj, PS_OCL_FUSE_TJ);
+    ps_knob_rule(&c->knobs.opencl_fuse_tk, PS_OCL_FUSE_TK);
+    t = (unsigned long)c->knobs.opencl_fuse.value;
+    tj = (unsigned long)c->knobs.opencl_fuse_tj.value;
+    tk = (unsigned long)c->knobs.opencl_fuse_tk.value;
     if (t < 2)
         return PS_OK;
     if (tj > c->g.ny)
@@ -755,22 +764,19 @@ static int fuse_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
 
 /*
  * Zero-land (ps_opencl_zeroland.c) where it applies: diffusion7's fast path
- * (the first entry of ps_ocl_fast_paths) in exact mode in the row shape (the CPU default), with 0 <= D <= 1, unless
- * PSTENCIL_OPENCL_ZERO_LAND=0. Evidence: docs/performance.md, "OpenCL on PoCL".
+ * (the first entry of ps_ocl_fast_paths) in exact mode in the row shape (the CPU
+ * default), with 0 <= D <= 1, unless opencl_zero_land is 0. Evidence:
+ * docs/performance.md, "OpenCL on PoCL".
  */
 static int zl_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
 {
-    const char *env = getenv(PS_OCL_ZERO_LAND_ENV);
     const double d = c->cfg.params.scalars[0];
     const size_t ext[3] = {c->g.nz, c->g.ny, c->g.nx};
     size_t kwg = 0;
     cl_int e;
     int b, st;
-    if (env && *env && strcmp(env, "0") && strcmp(env, "1")) {
-        snprintf(why, whylen, PS_OCL_ZERO_LAND_ENV "='%s': expected 0 or 1", env);
-        return PS_EINVAL;
-    }
-    if ((env && !strcmp(env, "0")) || !c->row || c->cfg.mode != PS_MODE_EXACT ||
+    ps_knob_rule(&c->knobs.opencl_zero_land, 1);
+    if (!c->knobs.opencl_zero_land.value || !c->row || c->cfg.mode != PS_MODE_EXACT ||
         c->cfg.generic || ps_plugin_name_index(ps_ocl_fast_paths, c->cfg.stencil->name) != 0 ||
         !(d >= 0 && d <= 1))
         return PS_OK;
@@ -835,10 +841,9 @@ static int ocl_create(const ps_config *cfg, void **out, char *why, size_t whylen
 {
     ocl_ctx *c = NULL;
     ps_ocl_variant v;
-    cl_program prog;
+    cl_program prog = NULL;
     cl_int e;
     int st, b;
-    const char *kshape = getenv(PS_OCL_KERNEL_ENV);
     size_t cells;
 
     *out = NULL;
@@ -854,17 +859,13 @@ static int ocl_create(const ps_config *cfg, void **out, char *why, size_t whylen
         snprintf(why, whylen, "unknown mode %d", (int)cfg->mode);
         return PS_EINVAL;
     }
-    if (kshape && !*kshape)
-        kshape = NULL;
-    if (kshape && strcmp(kshape, "ij") && strcmp(kshape, "ijk") && strcmp(kshape, "row")) {
-        snprintf(why, whylen, PS_OCL_KERNEL_ENV "='%s': expected ij, ijk or row", kshape);
-        return PS_EINVAL;
-    }
     c = calloc(1, sizeof *c);
     if (!c) {
         snprintf(why, whylen, "out of memory");
         return PS_ENOMEM;
     }
+    if ((st = ocl_knobs(&cfg->knobs, &c->knobs, why, whylen)))
+        goto done;
     c->cfg = *cfg;
     c->g = cfg->box.extent;
     c->es = cfg->precision == PS_FLOAT64 ? sizeof(double) : sizeof(float);
@@ -887,10 +888,14 @@ static int ocl_create(const ps_config *cfg, void **out, char *why, size_t whylen
         st = PS_EINVAL;
         goto done;
     }
-    st = ps_ocl_select(cfg->device, &c->dev, why, whylen);
+    st = ps_ocl_select(cfg->device, c->knobs.opencl_device.value,
+                       knob_label(PS_KNOB_ID_opencl_device, c->knobs.opencl_device.source),
+                       &c->dev, why, whylen);
     if (st)
         goto done;
-    st = pick_kernel(c, kshape, why, whylen);
+    ps_knob_rule(&c->knobs.opencl_divide, 0);
+    c->div = ps_ocl_div_for(c->dev, c->knobs.opencl_divide.value == 1);
+    st = pick_kernel(c, why, whylen);
     if (st)
         goto done;
     if (cfg->precision == PS_FLOAT64 && !c->dev->fp64) {
@@ -908,7 +913,7 @@ static int ocl_create(const ps_config *cfg, void **out, char *why, size_t whylen
         goto done;
     }
     if (cfg->mode == PS_MODE_EXACT && cfg->precision == PS_FLOAT32 &&
-        c->dev->div == PS_OCL_DIV_NONE) {
+        c->div == PS_OCL_DIV_NONE) {
         snprintf(why, whylen, "OpenCL device %d:%d (%s) cannot run exact float32: %s; it is "
                               "validated in fast mode only (--mode fast)",
                  c->dev->p, c->dev->d, c->dev->name,
@@ -926,8 +931,11 @@ static int ocl_create(const ps_config *cfg, void **out, char *why, size_t whylen
     }
     v.f64 = cfg->precision == PS_FLOAT64;
     v.fast = cfg->mode == PS_MODE_FAST;
-    v.div = (!v.f64 && !v.fast) ? c->dev->div : PS_OCL_DIV_NONE;
-    st = ps_ocl_program(c->dev, v, &c->clctx, &prog, why, whylen);
+    v.div = (!v.f64 && !v.fast) ? c->div : PS_OCL_DIV_NONE;
+    st = ps_ocl_program(c->dev, v, c->knobs.opencl_build_options.value,
+                        knob_label(PS_KNOB_ID_opencl_build_options,
+                                   c->knobs.opencl_build_options.source),
+                        &c->clctx, &prog, why, whylen);
     if (st)
         goto done;
     c->q = clCreateCommandQueue(c->clctx, c->dev->device,
@@ -970,9 +978,16 @@ static int ocl_create(const ps_config *cfg, void **out, char *why, size_t whylen
     *out = c;
     c = NULL;
 done:
+    if (prog)
+        clReleaseProgram(prog);
     if (c)
         ocl_destroy(c);
     return st;
+}
+
+static const ps_knobs *ocl_knobs_of(void *vc)
+{
+    return &((ocl_ctx *)vc)->knobs;
 }
 
 /* auto orders this plugin by this declaration before loading it (ps_backend.h) */
@@ -984,7 +999,7 @@ static const ps_backend_ops ps_opencl_table = {
     .name = "opencl",
     .description = "OpenCL 1.2 devices (GPUs, accelerators, CPUs through PoCL)",
     .priority = PS_OPENCL_PRIORITY,
-    .flags = PS_BACKEND_GPU | PS_BACKEND_BLOCK,
+    .flags = PS_BACKEND_GPU | PS_BACKEND_BLOCK | PS_BACKEND_KNOBS,
     .fast_paths = ps_ocl_fast_paths,
     .probe = ocl_probe,
     .create = ocl_create,
@@ -995,6 +1010,7 @@ static const ps_backend_ops ps_opencl_table = {
     .timing = ocl_timing,
     .destroy = ocl_destroy,
     .last_error = ocl_last_error,
+    .knobs = ocl_knobs_of,
 };
 
 /** The plugin's one exported symbol (PS_PLUGIN_ENTRY). */

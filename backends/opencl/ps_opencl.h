@@ -25,13 +25,6 @@
 #  define CL_PLATFORM_NOT_FOUND_KHR -1001
 #endif
 
-/** Environment variable picking a device as platform:device. */
-#define PS_OCL_DEVICE_ENV "PSTENCIL_OPENCL_DEVICE"
-/** Extra program build options appended to pstencil's (diagnostics, vendor flags). */
-#define PS_OCL_OPTIONS_ENV "PSTENCIL_OPENCL_BUILD_OPTIONS"
-/** Testing knob: "double" forces the float quotient computed in double. */
-#define PS_OCL_DIVIDE_ENV "PSTENCIL_OPENCL_DIVIDE"
-
 /** How exact float32 division is obtained on a device. */
 enum ps_ocl_div {
     PS_OCL_DIV_NONE = 0,    /**< neither: fast mode only */
@@ -92,10 +85,18 @@ int ps_ocl_devices(const ps_ocl_dev **list, int *n, char *why, size_t whylen);
 const char *ps_ocl_type_name(cl_device_type t);
 
 /**
- * Choose a device: PSTENCIL_OPENCL_DEVICE=p:d overrides @p index; index -1
- * prefers GPUs, then accelerators, then CPUs (first of each kind).
+ * Choose a device: @p pd, "p:d" (the opencl_device knob; NULL or "": none,
+ * @p label names it in messages), overrides @p index; index -1 prefers GPUs,
+ * then accelerators, then CPUs (first of each kind).
  */
-int ps_ocl_select(int index, const ps_ocl_dev **dev, char *why, size_t whylen);
+int ps_ocl_select(int index, const char *pd, const char *label, const ps_ocl_dev **dev,
+                  char *why, size_t whylen);
+
+/**
+ * How exact float32 divides on @p dev: its own method, or in double where
+ * @p in_double (the opencl_divide knob) asks and the device can.
+ */
+int ps_ocl_div_for(const ps_ocl_dev *dev, int in_double);
 
 /** Program variants a context may need. */
 typedef struct ps_ocl_variant {
@@ -105,16 +106,18 @@ typedef struct ps_ocl_variant {
 } ps_ocl_variant;
 
 /**
- * The OpenCL context (one per device) and the built program for @p v,
- * created on first use and kept for the process lifetime (PoCL compiles
- * with LLVM: building once per process keeps contexts cheap). The caller
- * must not release them. Build failures carry the build log in @p why.
+ * The OpenCL context (one per device) and the built program for @p v with
+ * @p extra appended to its build options (the opencl_build_options knob;
+ * NULL or "": none; @p label names it in messages), created on first use and
+ * kept for the process lifetime (PoCL compiles with LLVM: building once per
+ * process keeps contexts cheap); a variant asked for with other options is
+ * rebuilt. The caller must not release the context, and releases the
+ * program (retained for it) once its kernels exist. Build failures carry the
+ * build log in @p why.
  */
-int ps_ocl_program(const ps_ocl_dev *dev, ps_ocl_variant v, cl_context *ctx, cl_program *prog,
-                   char *why, size_t whylen);
-
-/** Environment variable: "0" turns zero-land off (ps_opencl_zeroland.c). */
-#define PS_OCL_ZERO_LAND_ENV "PSTENCIL_OPENCL_ZERO_LAND"
+int ps_ocl_program(const ps_ocl_dev *dev, ps_ocl_variant v, const char *extra,
+                   const char *label, cl_context *ctx, cl_program *prog, char *why,
+                   size_t whylen);
 
 /**
  * Zero-land state of a context (diffusion7's fast path, exact mode, row

@@ -82,7 +82,6 @@ static int dev_props(ps_ocl_dev *x, char *why, size_t whylen)
     const cl_device_fp_config need = CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST;
     size_t extlen = 0;
     char *ext = NULL;
-    const char *env;
     cl_int e;
 
     dev_str(x->device, CL_DEVICE_NAME, x->name, sizeof x->name);
@@ -153,9 +152,6 @@ static int dev_props(ps_ocl_dev *x, char *why, size_t whylen)
     x->div = PS_OCL_DIV_NONE;
     if (x->f32_exact_ops)
         x->div = x->crdiv ? PS_OCL_DIV_CORRECT : (x->fp64 ? PS_OCL_DIV_DOUBLE : PS_OCL_DIV_NONE);
-    env = getenv(PS_OCL_DIVIDE_ENV);
-    if (env && !strcmp(env, "double") && x->f32_exact_ops && x->fp64)
-        x->div = PS_OCL_DIV_DOUBLE;
     x->caps = PS_CAP_FAST;
     if (x->fp64)
         x->caps |= PS_CAP_FP64;
@@ -265,10 +261,15 @@ int ps_ocl_devices(const ps_ocl_dev **list, int *n, char *why, size_t whylen)
     return st;
 }
 
-int ps_ocl_select(int index, const ps_ocl_dev **out, char *why, size_t whylen)
+int ps_ocl_div_for(const ps_ocl_dev *dev, int in_double)
+{
+    return in_double && dev->f32_exact_ops && dev->fp64 ? PS_OCL_DIV_DOUBLE : dev->div;
+}
+
+int ps_ocl_select(int index, const char *env, const char *label, const ps_ocl_dev **out,
+                  char *why, size_t whylen)
 {
     const ps_ocl_dev *list;
-    const char *env = getenv(PS_OCL_DEVICE_ENV);
     int n, st, i;
     *out = NULL;
     st = ps_ocl_devices(&list, &n, why, whylen);
@@ -277,8 +278,8 @@ int ps_ocl_select(int index, const ps_ocl_dev **out, char *why, size_t whylen)
     if (env && *env) {
         int p, d, used = 0;
         if (sscanf(env, "%d:%d%n", &p, &d, &used) != 2 || env[used] != '\0' || p < 0 || d < 0) {
-            snprintf(why, whylen, PS_OCL_DEVICE_ENV "='%s' is not platform:device "
-                                  "(two indices, e.g. 0:1)", env);
+            snprintf(why, whylen, "%s='%s' is not platform:device (two indices, e.g. 0:1)",
+                     label, env);
             return PS_EINVAL;
         }
         for (i = 0; i < n; i++)
@@ -286,8 +287,8 @@ int ps_ocl_select(int index, const ps_ocl_dev **out, char *why, size_t whylen)
                 *out = &list[i];
                 return PS_OK;
             }
-        snprintf(why, whylen, PS_OCL_DEVICE_ENV "=%d:%d: no such OpenCL device (%d device(s); "
-                              "see `pstencil backends`)", p, d, n);
+        snprintf(why, whylen, "%s=%d:%d: no such OpenCL device (%d device(s); see `pstencil "
+                 "backends`)", label, p, d, n);
         return PS_ENODEVICE;
     }
     if (index >= 0) {

@@ -4,9 +4,11 @@
  * ps_opencl_diffusion7.cl; generated into ps_opencl_source.c at build time,
  * listed in order in ps_ocl_src_list[]) behind a short prelude of pragmas,
  * concatenated into one program, built once per device and variant
- * (precision, exact/fast, division method) and kept for the process lifetime.
+ * (precision, exact/fast, division method, extra build options) and kept for
+ * the process lifetime.
  */
 #include "config.h"
+#include "ps_knobs.h"
 #include "ps_opencl.h"
 
 #include <pthread.h>
@@ -20,6 +22,7 @@ typedef struct ocl_cache {
     cl_device_id device;
     cl_context ctx;
     cl_program prog[PS_OCL_NVARIANT];
+    char extra[PS_OCL_NVARIANT][PS_KNOB_TEXT_MAX]; /* the extra options of each */
 } ocl_cache;
 
 static pthread_mutex_t ps_ocl_prog_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -84,11 +87,11 @@ static const char *const ps_ocl_inexact_opts[] = {
     "-cl-mad-enable", "-cl-unsafe-math-optimizations", "-cl-fast-relaxed-math",
     "-cl-finite-math-only", "-cl-denorms-are-zero", "-cl-no-signed-zeros", NULL};
 
-static int build(const ps_ocl_dev *dev, cl_context ctx, ps_ocl_variant v, cl_program *out,
-                 char *why, size_t whylen)
+static int build(const ps_ocl_dev *dev, cl_context ctx, ps_ocl_variant v, const char *extra,
+                 const char *label, cl_program *out, char *why, size_t whylen)
 {
     char prelude[512], opts[1024];
-    const char **src = NULL, *extra = getenv(PS_OCL_OPTIONS_ENV);
+    const char **src = NULL;
     cl_program prog = NULL;
     cl_int e, be;
     cl_uint nsrc;
@@ -100,13 +103,12 @@ static int build(const ps_ocl_dev *dev, cl_context ctx, ps_ocl_variant v, cl_pro
         if (!v.fast)
             for (i = 0; ps_ocl_inexact_opts[i]; i++)
                 if (strstr(extra, ps_ocl_inexact_opts[i])) {
-                    snprintf(why, whylen, PS_OCL_OPTIONS_ENV " contains %s, which breaks exact "
-                             "mode (use fast mode)", ps_ocl_inexact_opts[i]);
+                    snprintf(why, whylen, "%s contains %s, which breaks exact mode (use fast "
+                             "mode)", label, ps_ocl_inexact_opts[i]);
                     return PS_EINVAL;
                 }
         if (strlen(extra) + 2 > sizeof opts - used) {
-            snprintf(why, whylen, PS_OCL_OPTIONS_ENV " is too long (%zu characters)",
-                     strlen(extra));
+            snprintf(why, whylen, "%s is too long (%zu characters)", label, strlen(extra));
             return PS_EINVAL;
         }
         snprintf(opts + used, sizeof opts - used, " %s", extra);
@@ -163,8 +165,9 @@ done:
     return st;
 }
 
-int ps_ocl_program(const ps_ocl_dev *dev, ps_ocl_variant v, cl_context *ctx, cl_program *prog,
-                   char *why, size_t whylen)
+int ps_ocl_program(const ps_ocl_dev *dev, ps_ocl_variant v, const char *extra,
+                   const char *label, cl_context *ctx, cl_program *prog, char *why,
+                   size_t whylen)
 {
     ocl_cache *c;
     int st = PS_OK, vi = variant_index(v);
@@ -189,13 +192,22 @@ int ps_ocl_program(const ps_ocl_dev *dev, ps_ocl_variant v, cl_context *ctx, cl_
             goto done;
         }
     }
+    if (!extra)
+        extra = "";
+    if (c->prog[vi] && strcmp(c->extra[vi], extra)) {
+        /* other options: a new program (live kernels keep the old one alive) */
+        clReleaseProgram(c->prog[vi]);
+        c->prog[vi] = NULL;
+    }
     if (!c->prog[vi]) {
-        st = build(dev, c->ctx, v, &c->prog[vi], why, whylen);
+        st = build(dev, c->ctx, v, extra, label, &c->prog[vi], why, whylen);
         if (st)
             goto done;
+        snprintf(c->extra[vi], sizeof c->extra[vi], "%s", extra);
     }
     *ctx = c->ctx;
     *prog = c->prog[vi];
+    clRetainProgram(*prog);
 done:
     pthread_mutex_unlock(&ps_ocl_prog_lock);
     return st;

@@ -24,25 +24,20 @@
  * the baseline target and with -mavx2 (plus -mfma for the fast-mode kernel
  * only), and the variant is picked once per context with
  * __builtin_cpu_supports, so one build uses AVX2 where the CPU has it without
- * -march=native. PSTENCIL_OPENMP_ISA=baseline forces the baseline variant
+ * -march=native; the knob openmp_isa=baseline forces the baseline variant
  * (tests validate both). Where the CPU has AVX-512F/VL the zero-land rows
- * come from ps_openmp_rows_avx512.c (PSTENCIL_OPENMP_ISA=avx2 turns that off).
+ * come from ps_openmp_rows_avx512.c (openmp_isa=avx2 turns that off).
  *
  * Rows are visited in tiles of jb rows over j (outer), then k, then j inside
- * the tile (three tile-planes in half of L2). PSTENCIL_OPENMP_JBLOCK=N
- * overrides (0 = no tiling); cfg->block[1] too. PSTENCIL_OPENMP_STREAM=1
- * writes rows with non-temporal stores. Exact mode fuses up to 16 steps of
- * one step() call into one sweep (4, or 8-12 on AMD, by default:
- * ps_omp_auto_tblock; PSTENCIL_OPENMP_TBLOCK, _TJ) and keeps land as +0.0
- * with a per-cell neighbour count (PSTENCIL_OPENMP_ZERO_LAND=0 keeps NaN
- * land); without those variables the steps fused and the tile height come
- * from the tuning cache where `pstencil tune` measured them for this CPU,
- * thread count, grid, precision and row kernels; fast mode and the
- * streaming-store rows take the single-step path with NaN land.
- * Each default's rule and evidence: docs/performance.md, "openmp tuning".
+ * the tile (openmp_jblock). Exact mode fuses up to 16 steps of one step()
+ * call into one sweep (openmp_tblock, tiles of openmp_tj rows) and keeps land
+ * as +0.0 with a per-cell neighbour count (openmp_zero_land); fast mode and
+ * the streaming-store rows (openmp_stream) take the single-step path with
+ * NaN land. Every knob (core/ps_knobs.h) is decided in ps_openmp_tune.c.
  */
 #include "config.h"
 #include "ps_builtin.h"
+#include "ps_knobs_env.h"
 #include "ps_openmp_internal.h"
 #include "ps_plugin.h"
 #include "ps_region.h"
@@ -65,8 +60,16 @@ static const char *const omp_fast_paths[] = {"diffusion7", NULL};
 static int omp_probe(ps_device_info *devs, int max, int *ndevs, char *why, size_t whylen)
 {
     long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+    ps_knobs k; /* the environment's instruction set (a bad value: the rule's) */
+    char bad[256];
     (void)why;
     (void)whylen;
+    if (ps_omp_knobs_take(NULL, &k, bad, sizeof bad)) {
+        ps_knobs none;
+        memset(&none, 0, sizeof none);
+        none.skip = PS_KNOBS_SKIP_ENV;
+        ps_omp_knobs_take(&none, &k, bad, sizeof bad);
+    }
     *ndevs = 0;
     if (max < 1)
         return PS_OK;
@@ -76,8 +79,8 @@ static int omp_probe(ps_device_info *devs, int max, int *ndevs, char *why, size_
     snprintf(devs[0].detail, sizeof devs[0].detail,
              "OpenMP %d, %d threads (OMP_NUM_THREADS or --threads), row kernels: %s%s",
              _OPENMP, omp_get_max_threads(),
-             ps_omp_use_avx512() ? "avx512 (zero-land), avx2" : ps_omp_use_avx2() ? "avx2" : "baseline",
-             ps_omp_use_fma() ? " (fast mode: avx2+fma)" : "");
+             ps_omp_use_avx512(&k) ? "avx512 (zero-land), avx2" : ps_omp_use_avx2(&k) ? "avx2" : "baseline",
+             ps_omp_use_fma(&k) ? " (fast mode: avx2+fma)" : "");
     devs[0].memory_bytes = (pages > 0 && psize > 0) ? (uint64_t)pages * (uint64_t)psize : 0;
     devs[0].compute_units = omp_get_max_threads();
     devs[0].caps = PS_CAP_FP64 | PS_CAP_EXACT_F32 | PS_CAP_EXACT_F64 | PS_CAP_FAST;
@@ -208,7 +211,11 @@ static int omp_create(const ps_config *cfg, void **out, char *why, size_t whylen
     c->g = cfg->box.extent;
     c->es = ps_precision_size(cfg->precision);
     c->threads = cfg->threads > 0 ? cfg->threads : omp_get_max_threads();
-    c->jb = cfg->block[1] > 0 ? (size_t)cfg->block[1] : ps_omp_auto_jblock(&c->g, c->es);
+    if ((st = ps_omp_knobs_take(&cfg->knobs, &c->knobs, why, whylen))) {
+        omp_destroy(c);
+        return st;
+    }
+    c->jb = ps_omp_auto_jblock(&c->knobs, cfg->block[1], &c->g, c->es);
     if (c->g.ny > 2 && c->jb > c->g.ny - 2)
         c->jb = c->g.ny - 2;
     if (c->jb == 0)
@@ -225,7 +232,7 @@ static int omp_create(const ps_config *cfg, void **out, char *why, size_t whylen
     if (cfg->generic || ps_plugin_name_index(omp_fast_paths, cfg->stencil->name) != 0) {
         /* no fast path: the generic skeleton (exact in both modes) */
 #ifdef PS_HAVE_OMP_AVX2
-        c->gen = ps_omp_use_avx2() ? ps_omp_generic_find_avx2(cfg->stencil->name) : NULL;
+        c->gen = ps_omp_use_avx2(&c->knobs) ? ps_omp_generic_find_avx2(cfg->stencil->name) : NULL;
         c->isa = "avx2";
 #endif
         if (!c->gen) {
@@ -245,7 +252,8 @@ static int omp_create(const ps_config *cfg, void **out, char *why, size_t whylen
     } else if (cfg->mode == PS_MODE_FAST) {
         const ps_omp_rows *t = &ps_omp_rows_base;
 #ifdef PS_HAVE_OMP_AVX2
-        t = ps_omp_use_fma() ? &ps_omp_rows_fma : ps_omp_use_avx2() ? &ps_omp_rows_avx2 : t;
+        t = ps_omp_use_fma(&c->knobs) ? &ps_omp_rows_fma
+            : ps_omp_use_avx2(&c->knobs) ? &ps_omp_rows_avx2 : t;
 #endif
         c->row32 = t->fast32;
         c->row64 = t->fast64;
@@ -253,11 +261,11 @@ static int omp_create(const ps_config *cfg, void **out, char *why, size_t whylen
     } else {
         const ps_omp_rows *t = &ps_omp_rows_base;
 #ifdef PS_HAVE_OMP_AVX2
-        if (ps_omp_use_avx2())
+        if (ps_omp_use_avx2(&c->knobs))
             t = &ps_omp_rows_avx2;
 #endif
-        c->stream = ps_omp_auto_stream(bytes);
-        c->zl = !c->stream && ps_omp_auto_zero_land(cfg->params.scalars[0]);
+        c->stream = ps_omp_auto_stream(&c->knobs);
+        c->zl = !c->stream && ps_omp_auto_zero_land(&c->knobs, cfg->params.scalars[0]);
         if (c->zl) {
             size_t al = (bytes + 63) & ~(size_t)63;
             c->cnt = aligned_alloc(64, al < 64 ? 64 : al);
@@ -274,8 +282,8 @@ static int omp_create(const ps_config *cfg, void **out, char *why, size_t whylen
         c->row64 = c->stream ? t->exact_nt64 : t->exact64;
         c->isa = t->isa;
 #ifdef PS_HAVE_OMP_AVX512
-        if (c->zl && ps_omp_use_avx512()) {
-            const ps_omp_rows *z = ps_omp_use_avx512() == 2 ? &ps_omp_rows_avx512vl
+        if (c->zl && ps_omp_use_avx512(&c->knobs)) {
+            const ps_omp_rows *z = ps_omp_use_avx512(&c->knobs) == 2 ? &ps_omp_rows_avx512vl
                                                              : &ps_omp_rows_avx512;
             const size_t al8 = (bytes / c->es + 63) & ~(size_t)63;
             c->rowz32 = z->zl_p32;
@@ -290,17 +298,23 @@ static int omp_create(const ps_config *cfg, void **out, char *why, size_t whylen
                                               : "avx512vl (zero-land rows), avx2";
         }
 #endif
-        /* fused steps and tiles: the environment, else the tuning cache (keyed by the
-         * choices above), else the rule from cache sizes */
-        snprintf(tiling_src, sizeof tiling_src, "%s", ps_omp_tiling_env()
-                                            ? "PSTENCIL_OPENMP_TBLOCK / PSTENCIL_OPENMP_TJ"
-                                            : "rule from cache sizes");
-        if (!c->stream)
+        /* fused steps and tiles: the caller's, else the tuning cache (keyed by the
+         * choices above), else the environment's, else the rule from cache sizes */
+        if (!c->stream) {
+            const int opt = c->knobs.openmp_tblock.source == PS_KNOB_OPTION ||
+                            c->knobs.openmp_tj.source == PS_KNOB_OPTION;
+            const int env = ps_knob_given(&c->knobs.openmp_tblock) ||
+                            ps_knob_given(&c->knobs.openmp_tj);
+            snprintf(tiling_src, sizeof tiling_src, "%s",
+                     opt ? "option" : env ? "PSTENCIL_OPENMP_TBLOCK / PSTENCIL_OPENMP_TJ"
+                                          : "rule from cache sizes");
             ps_omp_tune_key(c, c->tune_key, sizeof c->tune_key);
-        if (!c->stream && (ps_omp_tiling_env() || !ps_omp_tune_apply(c, tiling_src, sizeof tiling_src)))
-            c->tblock = ps_omp_auto_tblock(&c->g, c->es, c->threads, &c->tj);
+            ps_omp_tune_apply(c, tiling_src, sizeof tiling_src);
+            c->tblock = ps_omp_auto_tblock(&c->knobs, &c->g, c->es, c->threads);
+            c->tj = c->knobs.openmp_tj.source != PS_KNOB_UNSET ? (size_t)c->knobs.openmp_tj.value : 0;
+        }
         /* streamed output rows: the AVX-512 block rows (with byte counts) only */
-        c->nt_out = c->cnt8 && c->tblock > 0 && ps_omp_auto_nt_out(bytes);
+        c->nt_out = c->cnt8 && c->tblock > 0 && ps_omp_auto_nt_out(&c->knobs, bytes);
     }
     ps_omp_describe_choices(c, tiling_src);
     if (c->tune_key[0]) /* a single-step context (T = 0) stores its tile rows */
@@ -525,6 +539,11 @@ static const char *omp_describe(void *vc, int what)
     return "";
 }
 
+static const ps_knobs *omp_knobs(void *vc)
+{
+    return &((omp_ctx *)vc)->knobs;
+}
+
 static const ps_backend_ops table = {
     .abi_version = PS_BACKEND_ABI_VERSION,
     .name = "openmp",
@@ -534,7 +553,7 @@ static const ps_backend_ops table = {
     /* concurrent: a context's state is its own (nothing static is written but the
      * tuning cache's warn-once flag, atomically) */
     .flags = PS_BACKEND_THREADS | PS_BACKEND_BLOCK | PS_BACKEND_PITCHED | PS_BACKEND_CONCURRENT |
-             PS_BACKEND_DESCRIBE,
+             PS_BACKEND_DESCRIBE | PS_BACKEND_KNOBS,
     .fast_paths = omp_fast_paths,
     .probe = omp_probe,
     .create = omp_create,
@@ -548,6 +567,7 @@ static const ps_backend_ops table = {
     .upload_pitched = omp_upload_pitched,
     .download_pitched = omp_download_pitched,
     .describe = omp_describe,
+    .knobs = omp_knobs,
 };
 
 const ps_backend_ops *ps_openmp_ops(void)

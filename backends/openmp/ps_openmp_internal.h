@@ -114,6 +114,7 @@ typedef struct omp_ctx {
     char choices[768];         /* what describe() says: rows, tiling and its source */
     char tune_key[512];        /* the tuning cache's key ("": no fused sweep to tune) */
     char tune_values[48];      /* "tblock tj" as the cache stores them ("" likewise) */
+    ps_knobs knobs;            /* the tuning knobs decided (ps_openmp_tune.c) */
     const ps_omp_generic *gen; /* non-NULL: the generic skeleton (no fast path) */
     void *params;              /* its packed parameters */
     char err[512];
@@ -138,24 +139,28 @@ static inline size_t ps_omp_interior_rows(const omp_ctx *c)
     return (c->g.nz - 2) * (c->g.ny - 2);
 }
 
-/* ps_openmp_tune.c: instruction sets and the defaults chosen by measurement */
-int ps_omp_use_avx2(void);
-int ps_omp_use_fma(void);
-int ps_omp_use_avx512(void);
+/* ps_openmp_tune.c: the tuning knobs (core/ps_knobs.h), each decided there */
+/* the caller's (@p asked, may be NULL) or the environment's knobs into @p k,
+ * the instruction set decided; PS_EINVAL (reason in @p why) for a bad value */
+int ps_omp_knobs_take(const ps_knobs *asked, ps_knobs *k, char *why, size_t whylen);
+int ps_omp_use_avx2(const ps_knobs *k);
+int ps_omp_use_fma(const ps_knobs *k);
+int ps_omp_use_avx512(const ps_knobs *k);
 void ps_omp_cpu_model(char *buf, size_t len);
-size_t ps_omp_auto_jblock(const ps_grid *g, size_t es);
-int ps_omp_auto_stream(size_t bytes);
-int ps_omp_auto_tblock(const ps_grid *g, size_t es, int threads, size_t *tj);
+/* each decides its knobs of @p k that nothing decided yet by its rule */
+size_t ps_omp_auto_jblock(ps_knobs *k, int block_j, const ps_grid *g, size_t es);
+int ps_omp_auto_stream(ps_knobs *k);
+/* steps fused (openmp_tblock), and the tile rows into k->openmp_tj */
+int ps_omp_auto_tblock(ps_knobs *k, const ps_grid *g, size_t es, int threads);
 /* the fused sweep's output rows streamed, for a field of @p bytes */
-int ps_omp_auto_nt_out(size_t bytes);
-int ps_omp_auto_zero_land(double coeff);
+int ps_omp_auto_nt_out(ps_knobs *k, size_t bytes);
+int ps_omp_auto_zero_land(ps_knobs *k, double coeff);
 
 /* ps_openmp_tunecache.c: the tuning cache (core/ps_tunecache.h) and describe() */
-/* nonzero when PSTENCIL_OPENMP_TBLOCK or PSTENCIL_OPENMP_TJ is set */
-int ps_omp_tiling_env(void);
 /* the cache key of a context (threads, grid, es, zl and isa already chosen) */
 void ps_omp_tune_key(const omp_ctx *c, char *buf, size_t len);
-/* the cached tblock and tj into @p c: 1 (and "tune cache PATH" in @p src) or 0 */
+/* the cached tblock and tj into c->knobs unless the caller set either or
+ * skips the cache: 1 (and "tune cache PATH" in @p src) or 0 */
 int ps_omp_tune_apply(omp_ctx *c, char *src, size_t srclen);
 /* c->choices from the context's choices; @p src says where the tiling came from */
 void ps_omp_describe_choices(omp_ctx *c, const char *src);

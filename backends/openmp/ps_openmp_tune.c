@@ -1,10 +1,13 @@
 /*
- * The openmp backend's choices made at run time: which instruction set the
- * row kernels use, the CPU's name, and the tiling, fusion, streaming-store and
- * zero-land defaults (each overridable by a PSTENCIL_OPENMP_* variable; each
- * rule's evidence: docs/performance.md, "openmp tuning").
+ * The openmp backend's tuning knobs (core/ps_knobs.h), all decided here
+ * when a context is created, highest first: the caller's value, the tuning
+ * cache (fused steps and tile rows, ps_openmp_tunecache.c), the knob's
+ * PSTENCIL_OPENMP_* variable (read through core/ps_knobs_env.h), the rule
+ * below. Also the CPU's name. Each rule's evidence: docs/performance.md,
+ * "openmp tuning".
  */
 #include "config.h"
+#include "ps_knobs_env.h"
 #include "ps_openmp_internal.h"
 
 #include <stdio.h>
@@ -12,49 +15,78 @@
 #include <string.h>
 #include <unistd.h>
 
-int ps_omp_use_avx2(void)
-{
-#ifdef PS_HAVE_OMP_AVX2
-    const char *e = getenv("PSTENCIL_OPENMP_ISA");
-    if (e && (!strcmp(e, "baseline") || !strcmp(e, "generic") || !strcmp(e, "default")))
-        return 0;
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2");
-#else
-    return 0;
-#endif
-}
+/* the instruction sets of the openmp_isa knob, in its order */
+enum { ISA_BASELINE = 0, ISA_AVX2 = 1, ISA_AVX512 = 2, ISA_AVX512VL = 3 };
 
-int ps_omp_use_fma(void)
+/* the best level the CPU and the build have */
+static long isa_max(void)
 {
 #ifdef PS_HAVE_OMP_AVX2
-    return ps_omp_use_avx2() && __builtin_cpu_supports("fma");
+    __builtin_cpu_init();
+    if (!__builtin_cpu_supports("avx2"))
+        return ISA_BASELINE;
+#ifdef PS_HAVE_OMP_AVX512
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl"))
+        return ISA_AVX512VL;
+#endif
+    return ISA_AVX2;
 #else
-    return 0;
+    return ISA_BASELINE;
 #endif
 }
 
 /*
- * AVX-512 zero-land rows (ps_openmp_rows_avx512.c): the default where the CPU
- * has AVX-512F and AVX-512VL (1: 512-bit vectors); PSTENCIL_OPENMP_ISA=avx512vl
- * asks for the same rows on 256-bit vectors (2), and avx2 / baseline for the
- * auto-vectorised rows (0). Rule: they beat the AVX2 rows inside the fused
- * sweep only with the slots' rows on whole 64-byte lines (without, 1.09-1.15x
- * slower; docs/performance.md, "openmp tuning").
+ * Instruction set: the caller's or PSTENCIL_OPENMP_ISA's level, capped at
+ * what the CPU and the build have (avx512 and avx512vl need AVX-512F and VL,
+ * else avx2 where the CPU has it); the rule is avx512 where it can be, the
+ * AVX-512 zero-land rows on 512-bit vectors. Rule: they beat the AVX2 rows
+ * inside the fused sweep only with the slots' rows on whole 64-byte lines
+ * (without, 1.09-1.15x slower; docs/performance.md, "openmp tuning").
  */
-int ps_omp_use_avx512(void)
+static void isa_decide(ps_knob *k)
 {
-#ifdef PS_HAVE_OMP_AVX512
-    const char *e = getenv("PSTENCIL_OPENMP_ISA");
-    if (e && *e && strcmp(e, "avx512") && strcmp(e, "avx512vl"))
-        return 0;
-    if (!ps_omp_use_avx2() || !__builtin_cpu_supports("avx512f") ||
-        !__builtin_cpu_supports("avx512vl"))
-        return 0;
-    return e && !strcmp(e, "avx512vl") ? 2 : 1;
+    const long top = isa_max();
+    ps_knob_rule(k, top >= ISA_AVX512 ? ISA_AVX512 : top);
+    if (k->value > top)
+        k->value = top;
+}
+
+int ps_omp_knobs_take(const ps_knobs *asked, ps_knobs *k, char *why, size_t whylen)
+{
+    static const int ids[] = {PS_KNOB_ID_openmp_isa,    PS_KNOB_ID_openmp_jblock,
+                              PS_KNOB_ID_openmp_stream, PS_KNOB_ID_openmp_nt_out,
+                              PS_KNOB_ID_openmp_tblock, PS_KNOB_ID_openmp_tj,
+                              PS_KNOB_ID_openmp_zero_land};
+    size_t i;
+    memset(k, 0, sizeof *k);
+    if (asked)
+        k->skip = asked->skip;
+    for (i = 0; i < sizeof ids / sizeof ids[0]; i++)
+        if (ps_knob_take(ids[i], asked, k, why, whylen))
+            return PS_EINVAL;
+    isa_decide(&k->openmp_isa);
+    return PS_OK;
+}
+
+int ps_omp_use_avx2(const ps_knobs *k)
+{
+    return k->openmp_isa.value >= ISA_AVX2;
+}
+
+int ps_omp_use_fma(const ps_knobs *k)
+{
+#ifdef PS_HAVE_OMP_AVX2
+    return ps_omp_use_avx2(k) && __builtin_cpu_supports("fma");
 #else
+    (void)k;
     return 0;
 #endif
+}
+
+/* 1: the AVX-512 zero-land rows on 512-bit vectors, 2: on 256-bit, 0: none */
+int ps_omp_use_avx512(const ps_knobs *k)
+{
+    return k->openmp_isa.value == ISA_AVX512 ? 1 : k->openmp_isa.value == ISA_AVX512VL ? 2 : 0;
 }
 
 void ps_omp_cpu_model(char *buf, size_t len)
@@ -83,17 +115,23 @@ void ps_omp_cpu_model(char *buf, size_t len)
     fclose(f);
 }
 
-size_t ps_omp_auto_jblock(const ps_grid *g, size_t es)
+/*
+ * Rows per tile of the single-step sweep: ps_config::block[1] as the
+ * caller's value; 0 or more than the interior rows is all of them. Rule:
+ * tiles whose three planes (k-1, k, k+1) and output rows fill half the L2,
+ * at least 8 rows.
+ */
+size_t ps_omp_auto_jblock(ps_knobs *k, int block_j, const ps_grid *g, size_t es)
 {
-    const char *e = getenv("PSTENCIL_OPENMP_JBLOCK");
     size_t nj = g->ny > 2 ? g->ny - 2 : 1;
     size_t l2 = 512 * 1024, budget, jb;
-    long v;
-    if (e && *e) {
-        v = strtol(e, NULL, 10);
-        if (v <= 0 || (size_t)v > nj)
-            return nj;
-        return (size_t)v;
+    if (block_j > 0 && k->openmp_jblock.source != PS_KNOB_OPTION) {
+        k->openmp_jblock.value = block_j;
+        k->openmp_jblock.source = PS_KNOB_OPTION;
+    }
+    if (k->openmp_jblock.source != PS_KNOB_UNSET) {
+        long v = k->openmp_jblock.value;
+        return v <= 0 || (size_t)v > nj ? nj : (size_t)v;
     }
 #ifdef _SC_LEVEL2_CACHE_SIZE
     {
@@ -105,28 +143,30 @@ size_t ps_omp_auto_jblock(const ps_grid *g, size_t es)
     budget = l2 / 2;
     /* three planes (k-1, k, k+1) of the tile plus the output rows */
     if (4 * g->ny * g->nx * es <= budget)
-        return nj;
-    jb = budget / (4 * g->nx * es);
-    if (jb < 8)
-        jb = 8;
-    return jb > nj ? nj : jb;
+        jb = nj;
+    else {
+        jb = budget / (4 * g->nx * es);
+        if (jb < 8)
+            jb = 8;
+        if (jb > nj)
+            jb = nj;
+    }
+    ps_knob_rule(&k->openmp_jblock, (long)jb);
+    return jb;
 }
 
 /*
  * Non-temporal stores could only pay off on grids far larger than the
  * last-level cache, where a normal store first reads its line for ownership.
  * Rule: off, since the single-step path is compute-bound (1.4x slower with
- * them on a 42.8 M-cell grid; docs/performance.md, "openmp tuning"), unless
- * PSTENCIL_OPENMP_STREAM=1 (kept, and validated, for machines with more cores
- * per memory channel).
+ * them on a 42.8 M-cell grid; docs/performance.md, "openmp tuning"); the
+ * knob is kept, and validated, for machines with more cores per memory
+ * channel.
  */
-int ps_omp_auto_stream(size_t bytes)
+int ps_omp_auto_stream(ps_knobs *k)
 {
-    const char *e = getenv("PSTENCIL_OPENMP_STREAM");
-    (void)bytes;
-    if (e && *e)
-        return strcmp(e, "0") != 0;
-    return 0;
+    ps_knob_rule(&k->openmp_stream, 0);
+    return k->openmp_stream.value != 0;
 }
 
 /*
@@ -138,20 +178,17 @@ int ps_omp_auto_stream(size_t bytes)
  * field is at least PS_OMP_NT_OUT_MIN, 128 MiB (1.14x faster at 171 MB, even
  * at 86 MB, 1.13x slower at 43 MB, where the next sweep reads from memory what
  * a cache still held; docs/performance.md, "openmp tuning").
- * PSTENCIL_OPENMP_NTOUT=0 or 1 overrides.
  */
-int ps_omp_auto_nt_out(size_t bytes)
+int ps_omp_auto_nt_out(ps_knobs *k, size_t bytes)
 {
-    const char *e = getenv("PSTENCIL_OPENMP_NTOUT");
-    if (e && *e)
-        return strcmp(e, "0") != 0;
-    return bytes >= PS_OMP_NT_OUT_MIN;
+    ps_knob_rule(&k->openmp_nt_out, bytes >= PS_OMP_NT_OUT_MIN);
+    return k->openmp_nt_out.value != 0;
 }
 
 /*
  * Steps fused per sweep in exact mode (see ps_openmp_tblock.c) and the tile
- * height: PSTENCIL_OPENMP_TBLOCK=T (0 = the single-step path) and
- * PSTENCIL_OPENMP_TJ=rows override. Defaults: tiles as tall as possible, up
+ * height, where neither the caller, the tuning cache nor the environment
+ * decided them (a given T keeps its value, given rows theirs). Rules: tiles as tall as possible, up
  * to one per thread, at least 8 rows, while a tile's working set fits in a
  * cache, and T by CPU vendor:
  *  - AMD CPUs (Zen 3, 4 and 5; 512 KiB or 1 MiB of L2): tiles of the rows
@@ -187,22 +224,15 @@ static int cpu_is_amd(void)
 #endif
 }
 
-int ps_omp_auto_tblock(const ps_grid *g, size_t es, int threads, size_t *tj)
+int ps_omp_auto_tblock(ps_knobs *k, const ps_grid *g, size_t es, int threads)
 {
-    const char *e = getenv("PSTENCIL_OPENMP_TBLOCK"), *f = getenv("PSTENCIL_OPENMP_TJ");
     size_t l2 = 0, l3 = 32u << 20, nj = g->ny > 2 ? g->ny - 2 : 1, lev, planes, rowb, h;
     size_t th = (size_t)(threads > 0 ? threads : 1), cap;
-    const int amd = cpu_is_amd();
-    long v = amd ? PS_TB_DEFAULT_AMD : PS_TB_DEFAULT;
-    if (e && *e)
-        v = strtol(e, NULL, 10);
-    if (v < 0)
-        v = 0;
-    if (v > PS_TB_MAX)
-        v = PS_TB_MAX;
-    if (f && *f && strtol(f, NULL, 10) > 0) {
-        *tj = (size_t)strtol(f, NULL, 10);
-        return (int)v;
+    const int amd = cpu_is_amd(), given_t = k->openmp_tblock.source != PS_KNOB_UNSET;
+    long v = given_t ? k->openmp_tblock.value : amd ? PS_TB_DEFAULT_AMD : PS_TB_DEFAULT;
+    if (k->openmp_tj.source != PS_KNOB_UNSET) {
+        ps_knob_rule(&k->openmp_tblock, v);
+        return (int)k->openmp_tblock.value;
     }
 #ifdef _SC_LEVEL2_CACHE_SIZE
     {
@@ -215,7 +245,7 @@ int ps_omp_auto_tblock(const ps_grid *g, size_t es, int threads, size_t *tj)
     lev = (size_t)(v > 1 ? v - 1 : 0); /* intermediate levels */
     if (amd) {
         rowb = g->nx * es;
-        if (!(e && *e) && l3_rows(l3, th, PS_TB_TALL_AMD, rowb) >= (cap < 64 ? cap : 64))
+        if (!given_t && l3_rows(l3, th, PS_TB_TALL_AMD, rowb) >= (cap < 64 ? cap : 64))
             v = PS_TB_TALL_AMD; /* tall tiles: fuse more steps */
         h = l3_rows(l3, th, v, rowb);
         if (h < 8)
@@ -229,15 +259,14 @@ int ps_omp_auto_tblock(const ps_grid *g, size_t es, int threads, size_t *tj)
         h = l3_rows(l3, th, v, g->nx * es);
         h = h > 2 * (size_t)v + 8 ? h - 2 * (size_t)v : 8;
     }
-    *tj = h < cap ? h : cap;
-    return (int)v;
+    ps_knob_rule(&k->openmp_tblock, v);
+    ps_knob_rule(&k->openmp_tj, (long)(h < cap ? h : cap));
+    return (int)k->openmp_tblock.value;
 }
 
-/* Zero-land on (see "Zero-land"): default; PSTENCIL_OPENMP_ZERO_LAND=0 off. */
-int ps_omp_auto_zero_land(double coeff)
+/* Zero-land (ps_openmp_zeroland.c) where it applies, 0 <= D <= 1. Rule: on. */
+int ps_omp_auto_zero_land(ps_knobs *k, double coeff)
 {
-    const char *e = getenv("PSTENCIL_OPENMP_ZERO_LAND");
-    if (e && *e && !strcmp(e, "0"))
-        return 0;
-    return coeff >= 0.0 && coeff <= 1.0;
+    ps_knob_rule(&k->openmp_zero_land, 1);
+    return k->openmp_zero_land.value && coeff >= 0.0 && coeff <= 1.0;
 }

@@ -5,13 +5,15 @@
  * one-line description of the context's choices that the run report prints.
  *
  * The cache is read only in exact mode with the fused sweep available (no
- * streaming stores) and no PSTENCIL_OPENMP_TBLOCK / PSTENCIL_OPENMP_TJ set:
- * those override it, as they override the rule from cache sizes. A missing
- * file or key leaves the rule's choice; lines that are not valid entries are
- * ignored with at most one warning per process.
+ * streaming stores) and neither openmp_tblock nor openmp_tj set by the
+ * caller (ps_config::knobs): those override it, and it overrides the
+ * PSTENCIL_OPENMP_TBLOCK / _TJ variables and the rule from cache sizes
+ * (core/ps_knobs.h). A missing file or key leaves them; lines that are not
+ * valid entries are ignored with at most one warning per process.
  */
 #include "config.h"
 #include "ps_openmp_internal.h"
+#include "ps_knobs_env.h"
 #include "ps_tunecache.h"
 
 #include <stdio.h>
@@ -21,12 +23,6 @@
 #define PS_OMP_TJ_MAX (1L << 30) /* tile rows a cache may ask for */
 
 static int warned; /* one warning per process about a bad cache */
-
-int ps_omp_tiling_env(void)
-{
-    const char *e = getenv("PSTENCIL_OPENMP_TBLOCK"), *f = getenv("PSTENCIL_OPENMP_TJ");
-    return (e && *e) || (f && *f);
-}
 
 void ps_omp_tune_key(const omp_ctx *c, char *buf, size_t len)
 {
@@ -49,7 +45,9 @@ int ps_omp_tune_apply(omp_ctx *c, char *src, size_t srclen)
     char path[4096], why[256];
     ps_tune_entry e;
     int bad = 0, r;
-    if (ps_tune_cache_path(PS_TUNE_OPENMP_FILE, path, sizeof path))
+    if ((c->knobs.skip & PS_KNOBS_SKIP_CACHE) || c->knobs.openmp_tblock.source == PS_KNOB_OPTION ||
+        c->knobs.openmp_tj.source == PS_KNOB_OPTION ||
+        ps_tune_cache_path(PS_TUNE_OPENMP_FILE, path, sizeof path))
         return 0;
     r = ps_tune_cache_lookup(path, c->tune_key, lo, hi, &e, &bad, why, sizeof why);
     if (bad && !__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED)) {
@@ -61,10 +59,10 @@ int ps_omp_tune_apply(omp_ctx *c, char *src, size_t srclen)
     }
     if (r != 1)
         return 0;
-    c->tblock = (int)e.val[0];
-    c->tj = (size_t)e.val[1];
-    if (c->g.ny > 2 && c->tj > c->g.ny - 2)
-        c->tj = c->g.ny - 2;
+    if (c->g.ny > 2 && e.val[1] > (long)(c->g.ny - 2))
+        e.val[1] = (long)(c->g.ny - 2);
+    ps_knob_cache(&c->knobs.openmp_tblock, e.val[0]);
+    ps_knob_cache(&c->knobs.openmp_tj, e.val[1]);
     snprintf(src, srclen, "tune cache %s", path);
     return 1;
 }
