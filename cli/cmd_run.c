@@ -147,6 +147,8 @@ int ps_cmd_run(int argc, char **argv)
     report(j, &f, &rep);
     if (!f.quiet)
         ps_run_report_print(stdout, &rep);
+    if (f.explain)
+        ps_run_explain(stdout, &ps_job_get_report(j)->stats, ps_job_get_report(j)->backend);
     if (f.profile) {
         if ((st = ps_run_report_json(f.profile, &rep, f.force))) {
             rc = ps_cli_status_error(st, f.profile);

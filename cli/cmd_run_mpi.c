@@ -141,6 +141,8 @@ int ps_cmd_run_mpi(int argc, char **argv)
         rc = PS_EXIT_OK;
         if (comm.rank == 0 && !f.quiet)
             report(ps_job_get_report(j));
+        if (comm.rank == 0 && f.explain)
+            ps_run_explain(stdout, &ps_job_get_report(j)->stats, ps_job_get_report(j)->backend);
         if (comm.rank == 0 && f.profile && (st = profile(j, f.profile, f.force)))
             rc = ps_cli_status_error(st, f.profile);
         if (comm.rank == 0 && f.profile && !st && !f.quiet)

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { F_PROFILE = 1000, F_PLOT, F_QUIET, F_NOPROGRESS, F_HELP, F_JOB };
+enum { F_PROFILE = 1000, F_PLOT, F_QUIET, F_NOPROGRESS, F_HELP, F_EXPLAIN, F_JOB };
 
 /* the front end's own options, with the reason a run over ranks refuses one */
 static const ps_job_option front_rows[] = {
@@ -25,10 +25,13 @@ static const ps_job_option front_rows[] = {
     {.name = "quiet", .short_name = 'q', .metavar = "", .help = "no progress bar and no report"},
     {.name = "no-progress", .metavar = "",
      .help = "no progress bar (it is drawn only on a terminal anyway)"},
+    {.name = "explain", .metavar = "",
+     .help = "print every tuning knob the run used, its value and what decided it\n"
+             "(option, tuning cache, environment or the built-in rule)"},
     {.name = "help", .short_name = 'h', .metavar = "", .help = "this help"},
 };
 #define NFRONT (int)(sizeof front_rows / sizeof front_rows[0])
-static const int front_val[NFRONT] = {F_PROFILE, F_PLOT, F_QUIET, F_NOPROGRESS, F_HELP};
+static const int front_val[NFRONT] = {F_PROFILE, F_PLOT, F_QUIET, F_NOPROGRESS, F_EXPLAIN, F_HELP};
 
 /* getopt's table and short-option string; row r < NFRONT is front_rows[r], the
  * others the job's options in table order */
@@ -127,6 +130,8 @@ int ps_run_args_parse(int argc, char **argv, ps_job *j, ps_run_front *f)
         } else if (c == 'q' || c == F_QUIET) {
             f->quiet = 1;
             f->progress = 0;
+        } else if (c == F_EXPLAIN) {
+            f->explain = 1;
         } else if (c == F_NOPROGRESS) {
             f->progress = 0;
         } else if (c == 'h' || c == F_HELP) {

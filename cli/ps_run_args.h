@@ -19,6 +19,7 @@ typedef struct ps_run_front {
     const char *input;    /* the input as typed (positional or --data-file) */
     const char *output;   /* -o as typed */
     int quiet;            /* -q: no progress bar, no report */
+    int explain;          /* --explain: every tuning knob, its value and what decided it */
     int progress;         /* a progress bar (on a terminal) */
     int force;            /* -f */
     int help;             /* -h: the usage was asked for */
@@ -47,6 +48,9 @@ typedef struct ps_run_bar {
  * bar, signals as the cancel (a first signal after a completed record stops the
  * run at its next record, which keeps what was completed). */
 void ps_run_callbacks(ps_job_callbacks *cb, ps_run_bar *bar, const ps_run_front *f);
+
+/* --explain: the knobs block of a report (stats->knobs), or that the backend has none. */
+void ps_run_explain(FILE *out, const ps_run_stats *stats, const char *backend);
 
 /* A failed prepare or run: print why (rank 0 only when @p print is 0 elsewhere)
  * and return the exit status (2, 3 for a blow-up, 128 + signal when stopped). */

@@ -83,6 +83,24 @@ void ps_run_callbacks(ps_job_callbacks *cb, ps_run_bar *bar, const ps_run_front 
     cb->user = bar;
 }
 
+void ps_run_explain(FILE *out, const ps_run_stats *stats, const char *backend)
+{
+    const char *p = stats->knobs, *nl;
+    if (!*p) {
+        fprintf(out, "  knobs       : none (backend %s has no tuning knobs)\n", backend);
+        return;
+    }
+    fprintf(out, "  knobs       : what decided each (option > tuning cache > environment > "
+                 "rule)\n");
+    while (*p) {
+        nl = strchr(p, '\n');
+        fprintf(out, "    %.*s\n", nl ? (int)(nl - p) : (int)strlen(p), p);
+        if (!nl)
+            break;
+        p = nl + 1;
+    }
+}
+
 int ps_run_failed(const ps_job *j, int st, const ps_run_front *f, int print)
 {
     const ps_job_report *r = ps_job_get_report(j);

@@ -205,6 +205,7 @@ int ps_run_report_json(const char *path, const run_report *r, int force)
     ps_json_kstring(&j, "backend", r->backend);
     ps_json_kstring(&j, "device", r->device->name);
     ps_json_kstring(&j, "kernel_path", r->stats->choices);
+    ps_json_kstring(&j, "knobs", r->stats->knobs);
     ps_json_kstring(&j, "precision", ps_precision_name(r->precision));
     ps_json_kstring(&j, "mode", ps_mode_name(r->mode));
     ps_json_kstring(&j, "stencil", r->stencil->name);

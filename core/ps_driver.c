@@ -143,8 +143,12 @@ int ps_run_split(ps_backend *b, const ps_config *cfg_in, ps_field *field, const 
     if (rc)
         goto done;
     if (d.nboxes > 0 && !have_ooc)
+    {
         snprintf(st.choices, sizeof st.choices, "%s",
                  ps_context_describe(ctx[0], PS_DESCRIBE_CHOICES));
+        snprintf(st.knobs, sizeof st.knobs, "%s",
+                 ps_context_describe(ctx[0], PS_DESCRIBE_KNOBS));
+    }
     if ((rc = ps_decomp_local_init(&local, &d, ctx, cfg.precision, &tr)))
         goto done;
     have_local = 1;

@@ -54,6 +54,9 @@ typedef struct ps_run_stats {
                               after another; see ps_decomp_place()) */
     int box_threads;     /**< CPU threads of each box's context where they were divided
                               between boxes (the most any box got), else 0 */
+    char knobs[1024];    /**< every tuning knob its (first) context decided, one
+                              "name=value (source)" line each (ps_context_describe(),
+                              PS_DESCRIBE_KNOBS; "" for a backend without knobs) */
     char choices[768];   /**< what the backend said of its (first) context's kernel path
                               and tiling (ps_context_describe(), PS_DESCRIBE_CHOICES; "" if
                               nothing, or out of core) */

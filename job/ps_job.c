@@ -229,6 +229,9 @@ int ps_job_set(ps_job *j, const char *name, const char *value)
         return ps_parse_long("--halo", value, 1, 1024, &j->halo);
     if (!strcmp(n, "devices"))
         return set_text(&j->devices, value);
+    if (!strcmp(n, "knob"))
+        return ps_knobs_set(&j->knobs, value) ? ps_error(PS_EINVAL, "--knob: %s", ps_error_detail())
+                                               : PS_OK;
     if (!strcmp(n, "max-device-memory")) {
         j->max_mem_given = 1;
         snprintf(j->max_mem_text, sizeof j->max_mem_text, "%s", value);

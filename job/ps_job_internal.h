@@ -31,6 +31,7 @@ struct ps_job {
     char max_mem_text[64];
     ps_precision precision;
     ps_mode mode;
+    ps_knobs knobs; /* --knob NAME=VALUE: tuning knobs given (source: option) */
     double dt; /* the run's --dt of a dimensionless stencil (0: none) */
     ps_job_given given[PS_JOB_MAX_OPTIONS];
     int ngiven;

@@ -212,6 +212,7 @@ int ps_job_run_local(ps_job *j)
     cfg.device = (int)j->device;
     cfg.threads = (int)j->threads;
     memcpy(cfg.block, j->block, sizeof cfg.block);
+    cfg.knobs = j->knobs;
     cfg.profile = j->step_times; /* per-step times: the report's min/median/max */
     memset(&ro, 0, sizeof ro);
     ro.steps = j->steps;

@@ -184,7 +184,14 @@ static int create_context(ps_job *j)
     cfg.threads = (int)j->threads;
     memcpy(cfg.block, j->block, sizeof cfg.block);
     cfg.box = j->d.boxes[j->comm.rank].box;
+    cfg.knobs = j->knobs;
     st = ps_context_create(j->b, &cfg, &j->ctx);
+    if (!st) {
+        snprintf(j->rep.stats.choices, sizeof j->rep.stats.choices, "%s",
+                 ps_context_describe(j->ctx, PS_DESCRIBE_CHOICES));
+        snprintf(j->rep.stats.knobs, sizeof j->rep.stats.knobs, "%s",
+                 ps_context_describe(j->ctx, PS_DESCRIBE_KNOBS));
+    }
     if (!st)
         st = ps_context_upload(j->ctx, j->field.data, NULL);
     if (!st)

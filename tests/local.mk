@@ -75,5 +75,5 @@ EXTRA_DIST += tests/cli_tune.sh
 check_PROGRAMS += tests/test_knobs
 tests_test_knobs_SOURCES = tests/test_knobs.c
 tests_test_knobs_LDADD = core/libpstencil.la -lm
-TESTS += tests/test_knobs tests/cli_backends_knobs.sh tests/knobs_getenv.sh
-EXTRA_DIST += tests/cli_backends_knobs.sh tests/knobs_getenv.sh
+TESTS += tests/test_knobs tests/cli_backends_knobs.sh tests/knobs_getenv.sh tests/cli_explain.sh
+EXTRA_DIST += tests/cli_backends_knobs.sh tests/knobs_getenv.sh tests/cli_explain.sh
