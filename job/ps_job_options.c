@@ -82,7 +82,7 @@ static const ps_job_option job_own[] = {
      .help = "devices of the backend the boxes go to, round-robin: comma-separated\n"
              "indices or 'all' (default: --device)"},
     {.name = "knob", .takes_value = 1, .metavar = "NAME=VALUE",
-     .help = "set a backend's tuning knob ('pstencil backends --knobs' lists them), over\n"
+     .help = "set a backend's tuning knob (docs/knobs.md lists them), over\n"
              "the tuning cache, the environment and the built-in rule; may be repeated"},
     {.name = "max-device-memory", .takes_value = 1, .metavar = "SIZE",
      .ranks_refusal = "a rank's box is not streamed out of core: give more ranks so that "

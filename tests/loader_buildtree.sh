@@ -59,7 +59,7 @@ done
 bin=$B/cli/.libs/pstencil
 [ -x "$bin" ] || bin=$B/cli/.libs/lt-pstencil
 [ -x "$bin" ] || skip "no uninstalled binary in cli/.libs"
-LD_LIBRARY_PATH=$P/lib:$B/io/.libs:$B/plot/.libs:$B/validate/.libs "$bin" backends >"$TMP/out" 2>&1 \
+LD_LIBRARY_PATH=$P/lib:$B/io/.libs:$B/job/.libs:$B/plot/.libs:$B/validate/.libs "$bin" backends >"$TMP/out" 2>&1 \
   || { cat "$TMP/out"; fail "the .libs binary fails"; }
 grep -Fq "$P/lib/pstencil" "$TMP/out" && { cat "$TMP/out"; fail "the build-tree binary looked at a stale install"; }
 grep -Fq "plugins from build tree: $B/backends/" "$TMP/out" \
