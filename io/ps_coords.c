@@ -49,6 +49,26 @@ static int length_unit(const char *u)
                                                                                    : LEN_NONE;
 }
 
+int ps_units_is_length(const char *units)
+{
+    return units && length_unit(units) != LEN_NONE;
+}
+
+int ps_depth_is_height(const ps_axis *ax)
+{
+    const char *pos = axis_text(ax, "positive");
+    size_t i, npos = 0, nneg = 0;
+    if (pos && !strcasecmp(pos, "up"))
+        return 1;
+    if (pos && !strcasecmp(pos, "down"))
+        return 0;
+    for (i = 0; ax->values && i < ax->len; i++) {
+        npos += ax->values[i] > 0;
+        nneg += ax->values[i] < 0;
+    }
+    return nneg > 0 && npos == 0;
+}
+
 /* The axis must be a real coordinate variable with finite values. */
 static int need_variable(const ps_dataset *ds, int role)
 {
@@ -229,10 +249,10 @@ static int horizontal(const ps_dataset *ds, int role, hsource *h, double *buf,
 static int fill_depth(const ps_dataset *ds, double *z)
 {
     const ps_axis *ax = &ds->axes[PS_AXIS_DEPTH];
-    const char *u = axis_text(ax, "units"), *pos = axis_text(ax, "positive");
+    const char *u = axis_text(ax, "units");
     const char *path = ds->path[0] ? ds->path : "input";
     double sign = 1.0;
-    size_t i, npos = 0, nneg = 0;
+    size_t i;
     int st, unit;
     if ((st = need_variable(ds, PS_AXIS_DEPTH)))
         return st;
@@ -244,15 +264,7 @@ static int fill_depth(const ps_dataset *ds, double *z)
         return ps_error(PS_EINVAL, "%s: depth coordinate '%s' has units '%s'; pstencil needs "
                         "a length (m, cm or km), not pressure, levels or sigma", path,
                         ax->var_name, u);
-    for (i = 0; i < ax->len; i++) {
-        npos += ax->values[i] > 0;
-        nneg += ax->values[i] < 0;
-    }
-    /* positive="up": heights; no positive="down" and no positive value:
-     * depths written as negative numbers. Either way depth = -value. */
-    if (pos && !strcasecmp(pos, "up"))
-        sign = -1.0;
-    else if (!(pos && !strcasecmp(pos, "down")) && nneg > 0 && npos == 0)
+    if (ps_depth_is_height(ax))
         sign = -1.0;
     /* cm: divided by 100 (correctly rounded; exact for whole cm), not times 0.01 */
     for (i = 0; i < ax->len; i++) {

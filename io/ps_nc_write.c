@@ -162,7 +162,10 @@ static int copy_attrs(ps_writer *w, int varid, const ps_attr_list *l, int is_var
         if (is_var == 4 && !strcmp(a->name, "bounds")) /* a carried variable's own bounds */
             continue;
         if (is_var == 2) { /* coordinate variable */
-            if (!strcmp(a->name, "bounds") || !strcmp(a->name, "missing_value"))
+            /* bounds (carried separately) and Ferret's edges name variables
+             * the output may not hold */
+            if (!strcmp(a->name, "bounds") || !strcmp(a->name, "edges") ||
+                !strcmp(a->name, "missing_value"))
                 continue;
             if (!strcmp(a->name, "valid_min") || !strcmp(a->name, "valid_max") ||
                 !strcmp(a->name, "valid_range") || !strcmp(a->name, "actual_range"))
@@ -618,6 +621,26 @@ fail:
 
 static const char *const gen_dim_names[4] = {"time", "depth", "latitude", "longitude"};
 
+/* CF 4.3: a vertical axis in a length is a depth (standard_name depth,
+ * positive down) or, as the reader takes it (ps_depth_is_height()), a height
+ * (height, positive up); what the source does not say is added, with axis Z
+ * and a long_name. */
+static int name_vertical(ps_writer *w, int varid, const ps_axis *ax)
+{
+    const ps_attr_list *l = &ax->attrs;
+    int up = ps_depth_is_height(ax), st = PS_OK;
+    const char *what = up ? "height" : "depth";
+    if (!ps_attr_find(l, "standard_name"))
+        st = put_text(w, varid, "standard_name", what);
+    if (!st && !ps_attr_find(l, "long_name"))
+        st = put_text(w, varid, "long_name", what);
+    if (!st && !ps_attr_find(l, "positive"))
+        st = put_text(w, varid, "positive", up ? "up" : "down");
+    if (!st && !ps_attr_find(l, "axis"))
+        st = put_text(w, varid, "axis", "Z");
+    return st;
+}
+
 static int define_coord(ps_writer *w, int role, int dimid, size_t len, int *varid)
 {
     const ps_axis *ax = w->have_src ? &w->src.axes[role] : NULL;
@@ -632,23 +655,19 @@ static int define_coord(ps_writer *w, int role, int dimid, size_t len, int *vari
     if ((rc = nc_def_var(w->ncid, name, (nc_type)t, 1, &dimid, varid)))
         return nc_fail(w, rc, name);
     if (have && ax->var_name[0]) {
-        const ps_attr *u = ps_attr_find(&ax->attrs, "units"), *p;
+        const ps_attr *u = ps_attr_find(&ax->attrs, "units");
         if ((st = copy_attrs(w, *varid, &ax->attrs, 2, t)))
             return st;
         /* CF 4: name the axis the reader found, if the source did not */
-        if (!ps_attr_find(&ax->attrs, "standard_name")) {
-            p = ps_attr_find(&ax->attrs, "positive");
-            if (role == PS_AXIS_LAT || role == PS_AXIS_LON)
-                st = put_text(w, *varid, "standard_name",
-                              role == PS_AXIS_LAT ? "latitude" : "longitude");
-            else if (role == PS_AXIS_DEPTH && u && u->text &&
-                     (!strcmp(u->text, "m") || !strncmp(u->text, "met", 3)) &&
-                     !(p && p->text && !strcasecmp(p->text, "up")))
-                st = put_text(w, *varid, "standard_name", "depth");
-            if (st)
+        if (role == PS_AXIS_LAT || role == PS_AXIS_LON) {
+            if (!ps_attr_find(&ax->attrs, "standard_name") &&
+                (st = put_text(w, *varid, "standard_name",
+                               role == PS_AXIS_LAT ? "latitude" : "longitude")))
                 return st;
-        }
-    } else {
+        } else if (role == PS_AXIS_DEPTH && u && ps_units_is_length(u->text) &&
+                   (st = name_vertical(w, *varid, ax)))
+            return st;
+        } else {
         /* no coordinate variable in the source: index values, named by role */
         static const char *const ln[4] = {"time index", "depth level index",
                                           "latitude index", "longitude index"};
@@ -893,16 +912,19 @@ static int define(ps_writer *w, const ps_grid *g)
         return st;
     if ((st = put_coordinates(w)))
         return st;
-    {
-        const ps_attr_list *va = w->have_src ? &w->src.var_attrs : NULL;
-        if (!ps_attr_find(va, "units") && (st = put_text(w, w->var_id, "units", "degrees_C")))
-            return st;
-        if (!ps_attr_find(va, "long_name") &&
-            (st = put_text(w, w->var_id, "long_name", "Sea water potential temperature")))
-            return st;
-        if (!ps_attr_find(va, "standard_name") &&
+    /* the variable's identity is the source's (standard_name only where it
+     * gives one, CF 3.3); with no source the field is the model's potential
+     * temperature; a source with neither long_name nor standard_name gets its
+     * variable's name as long_name (CF 3.2) */
+    if (!w->have_src) {
+        if ((st = put_text(w, w->var_id, "units", "degrees_C")) ||
+            (st = put_text(w, w->var_id, "long_name", "Sea water potential temperature")) ||
             (st = put_text(w, w->var_id, "standard_name", "sea_water_potential_temperature")))
             return st;
+    } else if (!ps_attr_find(&w->src.var_attrs, "long_name") &&
+               !ps_attr_find(&w->src.var_attrs, "standard_name") &&
+               (st = put_text(w, w->var_id, "long_name", vname))) {
+        return st;
     }
     /* global attributes */
     if (w->have_src && (st = copy_attrs(w, NC_GLOBAL, &w->src.global_attrs, 0, 0)))
@@ -913,6 +935,18 @@ static int define(ps_writer *w, const ps_grid *g)
         return st;
     if (w->have_src && w->src.path[0] && (st = put_text(w, NC_GLOBAL, "pstencil_input", w->src.path)))
         return st;
+    if (!ps_attr_find(w->have_src ? &w->src.global_attrs : NULL, "title")) {
+        /* CF 2.6.2: a title, when the source has none */
+        char title[sizeof w->src.path + NC_MAX_NAME + 64];
+        const char *base = w->have_src && w->src.path[0] ? strrchr(w->src.path, '/') : NULL;
+        base = base ? base + 1 : w->have_src ? w->src.path : "";
+        if (*base)
+            snprintf(title, sizeof title, "%s from %s, advanced by pstencil", vname, base);
+        else
+            snprintf(title, sizeof title, "%s computed by pstencil", vname);
+        if ((st = put_text(w, NC_GLOBAL, "title", title)))
+            return st;
+    }
     if ((st = copy_attrs(w, NC_GLOBAL, &w->extra, 5, 0)))
         return st;
     if ((st = add_checksums(w)))
