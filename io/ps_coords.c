@@ -320,6 +320,11 @@ static int fill_lon(const ps_dataset *ds, double *lon)
     return PS_OK;
 }
 
+int ps_dataset_depths(const ps_dataset *ds, double *z)
+{
+    return fill_depth(ds, z);
+}
+
 int ps_dataset_coords(const ps_dataset *ds, ps_grid_coords *c)
 {
     int st;
