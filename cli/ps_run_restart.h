@@ -3,7 +3,9 @@
  * per step, as global attributes pstencil_stencil, pstencil_<option>,
  * pstencil_precision and pstencil_seconds_per_step (docs/user-guide.md,
  * "Restart"). The step count and the model time are the output's step(time)
- * and time(time) variables. Internal to the program. */
+ * and time(time) variables; the writer (io/ps_nc_write.c) reads them back, and
+ * counts steps from the time and pstencil_time_at_step_0 when step is gone.
+ * Internal to the program. */
 #ifndef PS_RUN_RESTART_H
 #define PS_RUN_RESTART_H
 

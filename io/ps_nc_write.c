@@ -337,6 +337,54 @@ static int carry_one(ps_writer *w, int ncid, const ps_dataset *src, const char *
     return PS_OK;
 }
 
+/*
+ * The step count of an earlier run's output that lost its `step` variable
+ * (cdo selvar keeps only the variables named): from the time axis and the
+ * run record, step = (time - pstencil_time_at_step_0) * unit / seconds per
+ * step, when the time units are those the run recorded (pstencil_time_units)
+ * and the result is a whole step to 1e-3. Else the count is lost and the
+ * run refused: starting it again from 0 would give wrong steps.
+ */
+static int step_from_time(ps_writer *w, const ps_dataset *src, long time_index)
+{
+    const ps_attr_list *g = &src->global_attrs;
+    const ps_attr *o = ps_attr_find(g, "pstencil_time_at_step_0");
+    const ps_attr *tu = ps_attr_find(g, "pstencil_time_units");
+    const ps_attr *sps = ps_attr_find(g, "pstencil_seconds_per_step");
+    const ps_attr *u = ps_attr_find(&src->axes[0].attrs, "units");
+    const char *path = src->path;
+    double x, r;
+    if (!o || !o->values || o->len != 1 || !isfinite(o->values[0]) || !tu || !tu->text ||
+        !sps || !sps->values || sps->len != 1 || !(sps->values[0] > 0) || w->own_time_units)
+        return ps_error(PS_EFORMAT,
+                        "%s: is the output of a pstencil run but has no step variable and no "
+                        "time record to count from (pstencil_time_at_step_0, "
+                        "pstencil_time_units): its step count is lost; copy 'step' back from "
+                        "the run's output (ncks -A -v step RUN.nc %s) or remove its "
+                        "pstencil_stencil attribute to start counting from 0",
+                        path, path);
+    if (!u || !u->text || strcmp(u->text, tu->text))
+        return ps_error(PS_EFORMAT,
+                        "%s: has no step variable, and its time units '%s' are not those its "
+                        "run recorded ('%s'), so the step count cannot be told from the time; "
+                        "copy 'step' back from the run's output (ncks -A -v step RUN.nc %s)",
+                        path, u && u->text ? u->text : "", tu->text, path);
+    x = (src->axes[0].values[time_index] - o->values[0]) * w->unit_s / sps->values[0];
+    r = nearbyint(x);
+    if (!isfinite(x) || fabs(x - r) > 1e-3 || r < 0)
+        return ps_error(PS_EFORMAT,
+                        "%s: has no step variable, and its time at index %ld is %.6g steps "
+                        "of %g s after its run's step 0, not a whole step: the step count "
+                        "cannot be told; copy 'step' back from the run's output",
+                        path, time_index, x, sps->values[0]);
+    w->step0 = r;
+    if (sps->values[0] == w->dt) {
+        w->t0 = o->values[0];
+        w->chained = 1;
+    }
+    return PS_OK;
+}
+
 /* Find, in the source file, the bounds of the spatial coordinates, the
  * auxiliary coordinates of the variable and the `step` of a continued run. */
 static int load_from_source(ps_writer *w, const ps_dataset *src, long time_index)
@@ -381,8 +429,10 @@ static int load_from_source(ps_writer *w, const ps_dataset *src, long time_index
                 w->chained = 1;
             }
         }
+    } else if (!st && ps_attr_find(&src->global_attrs, "pstencil_stencil")) {
+        st = step_from_time(w, src, time_index);
     }
-    nc_close(ncid);
+        nc_close(ncid);
     return st;
 }
 
@@ -748,8 +798,10 @@ static int carried_uses_dim(const ps_writer *w, const char *dim)
     return 0;
 }
 
-/* The data variable's `coordinates`: the auxiliary coordinates carried over
- * and `step` (none with keep_time and nothing carried). */
+/* The data variable's `coordinates`: the auxiliary coordinates carried over.
+ * Not `step`: CDO takes only spatial auxiliary coordinates ("Coordinates
+ * variable step can't be assigned!") and drops it; as a variable of its own
+ * it survives cdo copy and NCO. */
 static int put_coordinates(ps_writer *w)
 {
     char list[4096] = "";
@@ -759,8 +811,6 @@ static int put_coordinates(ps_writer *w)
         if (!w->carried[i].role_bounds && w->carried[i].varid >= 0)
             n += (size_t)snprintf(list + n, n < sizeof list ? sizeof list - n : 0, "%s%s",
                                   n ? " " : "", w->carried[i].name);
-    if (w->step_id >= 0 && n < sizeof list)
-        n += (size_t)snprintf(list + n, sizeof list - n, "%sstep", n ? " " : "");
     if (!n)
         return PS_OK;
     if (n >= sizeof list)
@@ -867,8 +917,15 @@ static int define(ps_writer *w, const ps_grid *g)
             /* the time of step 0 (a continued run's source time less its steps) */
             double o = w->chained ? w->t0 : w->t0 - w->step0 * w->dt / w->unit_s;
             if ((rc = nc_put_att_double(w->ncid, w->step_id, "time_at_step_0", NC_DOUBLE, 1,
-                                        &o)))
+                                        &o)) ||
+                (rc = nc_put_att_double(w->ncid, NC_GLOBAL, "pstencil_time_at_step_0",
+                                        NC_DOUBLE, 1, &o)))
                 return nc_fail(w, rc, "time_at_step_0");
+            /* what step_from_time() needs when a tool drops `step` */
+            if ((st = put_text(w, NC_GLOBAL, "pstencil_time_units",
+                               w->own_time_units ? "seconds since 1970-01-01 00:00:00"
+                               : ps_attr_find(&w->src.axes[0].attrs, "units")->text)))
+                return st;
         }
     }
     for (a = 1; a < 4; a++) {

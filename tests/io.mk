@@ -45,3 +45,6 @@ EXTRA_DIST += tests/io_input_lib.sh tests/io_coords_finite.sh tests/io_coords_or
 # (issue 28 point 2). Inputs made with ncgen from tests/data.
 TESTS += tests/io_cf_identity.sh
 EXTRA_DIST += tests/io_cf_identity.sh tests/data/levitus.cdl
+# The step count survives CDO, or comes from the time axis (issue 28 point 3).
+TESTS += tests/io_step_cdo.sh
+EXTRA_DIST += tests/io_step_cdo.sh
