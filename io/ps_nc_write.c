@@ -3,6 +3,7 @@
 #include "config.h"
 #include "ps_io.h"
 #include "ps_nc_internal.h"
+#include "ps_units.h"
 #include "ps_outfile.h"
 #include "ps_status.h"
 #include "ps_time.h"
@@ -188,6 +189,18 @@ static int put_text(ps_writer *w, int varid, const char *name, const char *text)
 {
     int rc = nc_put_att_text(w->ncid, varid, name, strlen(text), text);
     return rc ? nc_fail(w, rc, name) : PS_OK;
+}
+
+/* A copied `units` in UDUNITS-2's spelling where the source's is one it does
+ * not read as written ("DEG C" -> "degC", "METERS" -> "m", ps_units.h); a
+ * unit it does not know at all is left as the source wrote it. */
+static int put_units(ps_writer *w, int varid, const ps_attr *units)
+{
+    ps_unit u;
+    if (!units || !units->text || ps_unit_parse(units->text, &u) ||
+        !strcmp(u.canonical, units->text))
+        return PS_OK;
+    return put_text(w, varid, "units", u.canonical);
 }
 
 /* ------------------------------------------------- variables carried over */
@@ -706,7 +719,7 @@ static int define_coord(ps_writer *w, int role, int dimid, size_t len, int *vari
         return nc_fail(w, rc, name);
     if (have && ax->var_name[0]) {
         const ps_attr *u = ps_attr_find(&ax->attrs, "units");
-        if ((st = copy_attrs(w, *varid, &ax->attrs, 2, t)))
+        if ((st = copy_attrs(w, *varid, &ax->attrs, 2, t)) || (st = put_units(w, *varid, u)))
             return st;
         /* CF 4: name the axis the reader found, if the source did not */
         if (role == PS_AXIS_LAT || role == PS_AXIS_LON) {
@@ -965,7 +978,9 @@ static int define(ps_writer *w, const ps_grid *g)
         if ((rc = nc_def_var_fill(w->ncid, w->var_id, 0, &w->fill)))
             return nc_fail(w, rc, "_FillValue");
     }
-    if (w->have_src && (st = copy_attrs(w, w->var_id, &w->src.var_attrs, 1, 0)))
+    if (w->have_src && ((st = copy_attrs(w, w->var_id, &w->src.var_attrs, 1, 0)) ||
+                        (st = put_units(w, w->var_id,
+                                        ps_attr_find(&w->src.var_attrs, "units")))))
         return st;
     if ((st = put_coordinates(w)))
         return st;

@@ -48,3 +48,7 @@ EXTRA_DIST += tests/io_cf_identity.sh tests/data/levitus.cdl
 # The step count survives CDO, or comes from the time axis (issue 28 point 3).
 TESTS += tests/io_step_cdo.sh
 EXTRA_DIST += tests/io_step_cdo.sh
+# Units through UDUNITS-2: legacy spellings, conversions, kelvin without
+# units refused (issue 28 point 1).
+TESTS += tests/io_units.sh
+EXTRA_DIST += tests/io_units.sh
