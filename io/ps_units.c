@@ -1,8 +1,9 @@
 /*
  * Units through UDUNITS-2 (ps_units.h): what a unit measures, the linear map
  * to the base unit of that kind, and the spelling an output gets. The
- * database is read once (pthread_once); UDUNITS-2's own messages are
- * silenced, the callers say what is wrong.
+ * database is read once (pthread_once); UDUNITS-2's parser keeps global
+ * state, so each parse holds one lock. Its own messages are silenced, the
+ * callers say what is wrong.
  */
 #include "config.h"
 #include "ps_units.h"
@@ -17,6 +18,7 @@
 #include <udunits2.h>
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static ut_system *sys;
 static ut_unit *base[5]; /* by kind: degC, m, s, 1 */
 
@@ -55,7 +57,19 @@ static ut_unit *parse(const char *s)
     return *s ? ut_parse(sys, s, UT_ASCII) : NULL;
 }
 
+static int unit_parse(const char *text, ps_unit *u);
+
 int ps_unit_parse(const char *text, ps_unit *u)
+{
+    int st;
+    pthread_once(&once, load);
+    pthread_mutex_lock(&lock);
+    st = unit_parse(text, u);
+    pthread_mutex_unlock(&lock);
+    return st;
+}
+
+static int unit_parse(const char *text, ps_unit *u)
 {
     char t[64], key[64], alt[64];
     const char *alias;
@@ -64,7 +78,6 @@ int ps_unit_parse(const char *text, ps_unit *u)
     int upper = 0, lower = 0, kind;
     memset(u, 0, sizeof *u);
     u->scale = 1;
-    pthread_once(&once, load);
     if (!sys)
         return ps_error(PS_EIO, "cannot read the UDUNITS-2 database (UDUNITS2_XML_PATH or "
                         "the default udunits2.xml): install udunits-data or set "
