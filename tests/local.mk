@@ -40,6 +40,11 @@ EXTRA_DIST += tests/doxygen.sh
 TESTS += tests/docs_rules.sh
 EXTRA_DIST += tests/docs_rules.sh
 
+# The man page is made from the program's --help: every option and exit code
+# in it, the user docs it names installed (issue 28 point 6).
+TESTS += tests/man_page.sh
+EXTRA_DIST += tests/man_page.sh
+
 # The one JSON writer (core/ps_json.h): escaping and layout in C, and every
 # JSON pstencil writes parsed by Python's json module.
 check_PROGRAMS += tests/test_json
