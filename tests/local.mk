@@ -45,6 +45,10 @@ EXTRA_DIST += tests/docs_rules.sh
 TESTS += tests/man_page.sh
 EXTRA_DIST += tests/man_page.sh
 
+# configure says nothing about the core/ folder (issue 28 point 7).
+TESTS += tests/configure_rm.sh
+EXTRA_DIST += tests/configure_rm.sh
+
 # The one JSON writer (core/ps_json.h): escaping and layout in C, and every
 # JSON pstencil writes parsed by Python's json module.
 check_PROGRAMS += tests/test_json
