@@ -19,3 +19,6 @@ EXTRA_DIST += tests/plot_time_cftime.sh tests/plot_levels_dates.sh
 # the final state, depths whatever the file's sign (issue 28 point 4).
 TESTS += tests/plot_records.sh
 EXTRA_DIST += tests/plot_records.sh
+# Pictures at any page size: 200x150 to 3000x1000 measured (issue 28 point 5).
+TESTS += tests/plot_sizes.sh
+EXTRA_DIST += tests/plot_sizes.sh
