@@ -22,3 +22,6 @@ EXTRA_DIST += tests/plot_records.sh
 # Pictures at any page size: 200x150 to 3000x1000 measured (issue 28 point 5).
 TESTS += tests/plot_sizes.sh
 EXTRA_DIST += tests/plot_sizes.sh
+# The interactive pages at any window size, in Chromium (issue 28 point 5).
+TESTS += tests/plot_html_layout.sh
+EXTRA_DIST += tests/plot_html_layout.sh
