@@ -401,8 +401,11 @@ int ps_bench_plot(const ps_bench_row *rows, int n, const ps_bench_plot_options *
         if ((k = find_series(s, &ns, r, "", 0)) < 0)
             continue;
         s[k].color = color_of(r->backend, r->precision);
-        add_point(&s[k], r->cells / 1e6, r->cells_per_s / 1e9,
-                  r->cells_per_s / 1e9 * (1 - r->spread), r->cells_per_s / 1e9 * (1 + r->spread));
+        {
+            double sp = isnan(r->spread) ? 0.0 : r->spread; /* one run: no error bar */
+            add_point(&s[k], r->cells / 1e6, r->cells_per_s / 1e9, r->cells_per_s / 1e9 * (1 - sp),
+                      r->cells_per_s / 1e9 * (1 + sp));
+        }
     }
     memset(&p, 0, sizeof p);
     p.title = "Throughput vs grid size";

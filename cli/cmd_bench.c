@@ -595,7 +595,8 @@ static void fill_row(bench_state *s, ps_bench_row *r, const bench_backend *bb, p
     for (i = 1; i < sm->n; i++)
         if (per_step[i] < r->best_step_ms)
             r->best_step_ms = per_step[i];
-    r->spread = ms_mean > 0 ? ms_sd / ms_mean : NAN;
+    /* one run has no spread to measure: NaN, printed "n/a" */
+    r->spread = sm->n >= 2 && ms_mean > 0 ? ms_sd / ms_mean : NAN;
     r->cells_per_s = cells / (ms_mean * 1e-3);
     r->bytes_per_step = (double)(sten->arrays_read + sten->arrays_written) * cells * (double)esize;
     r->gbps = r->bytes_per_step / (ms_mean * 1e-3) / 1e9;
@@ -869,7 +870,7 @@ static void print_table(bench_state *s, FILE *f)
             "%bound", "%DRAM", "job s", "x ref");
     for (i = 0; i < s->nrows; i++) {
         const ps_bench_row *r = &s->rows[i];
-        char grid[32], b1[16], b2[16], job[16], sp[24];
+        char grid[32], b1[16], b2[16], job[16], sp[24], spr[16];
         snprintf(grid, sizeof grid, "%ldx%ldx%ld", r->nz, r->ny, r->nx);
         fmt_pct(b1, sizeof b1, r->bound_fraction);
         fmt_pct(b2, sizeof b2, r->dram_fraction);
@@ -881,8 +882,12 @@ static void print_table(bench_state *s, FILE *f)
             snprintf(sp, sizeof sp, "-");
         else
             snprintf(sp, sizeof sp, "%.1f%s", r->speedup_ref, r->speedup_noise ? " noise" : "");
-        fprintf(f, "%-6s %-34s %-14s %6ld %10.3f %6.1f%% %9.3f %9.1f %7.2f %8s %8s %8s %10s\n",
-                r->experiment, r->method, grid, r->num_timesteps, r->step_ms, 100 * r->spread,
+        if (isnan(r->spread))
+            snprintf(spr, sizeof spr, "n/a");
+        else
+            snprintf(spr, sizeof spr, "%.1f%%", 100 * r->spread);
+        fprintf(f, "%-6s %-34s %-14s %6ld %10.3f %7s %9.3f %9.1f %7.2f %8s %8s %8s %10s\n",
+                r->experiment, r->method, grid, r->num_timesteps, r->step_ms, spr,
                 r->best_step_ms, r->cells_per_s / 1e6, r->gbps, b1, b2, job, sp);
     }
 }
@@ -892,9 +897,17 @@ static void print_noise(bench_state *s, FILE *f)
 {
     int i, j;
     double maxsp = 0;
-    for (i = 0; i < s->nrows; i++)
+    int measured = 0;
+    for (i = 0; i < s->nrows; i++) {
+        measured += !isnan(s->rows[i].spread);
         if (s->rows[i].spread > maxsp)
             maxsp = s->rows[i].spread;
+    }
+    if (!measured) {
+        fprintf(f, "\nRepeat-to-repeat spread: n/a (one run per configuration; --repeat 2 or "
+                   "more measures it and tells noise from differences).\n");
+        return;
+    }
     fprintf(f, "\nRepeat-to-repeat spread (std dev / mean of ms/step): up to %.1f%%.\n",
             100 * maxsp);
     /* per backend: does ms/step change with the step count beyond the spread? */

@@ -36,7 +36,7 @@ typedef struct plot_args {
     int nfiles;
     const char *var, *out, *cmap;
     long time, level, width, height, frame_ms, depths, times, max_cells;
-    int have_level, have_depth, have_vmin, have_vmax, plotly_cdn, plotly_dir, force, have_lon,
+    int have_time, have_level, have_depth, have_vmin, have_vmax, plotly_cdn, plotly_dir, force, have_lon,
         have_lat;
     double depth, vmin, vmax, lon[2], lat[2];
 } plot_args;
@@ -122,7 +122,8 @@ static void help(const char *sub, FILE *f)
                    "the variable's units, the map in its geographic proportions at any page size.\n"
                    "PNG, SVG or PDF by the output's extension (PLplot, cairo).\n\n"
                    HELP_LEVEL
-                   "  --time I            time index (default 0)\n"
+                   "  --time I            time record: 0 the first, -1 or 'last' the last, -2 the one\n"
+                   "                      before (default: the last, a run's final state)\n"
                    HELP_WINDOW
                    "  --width W, --height H  image size in pixels (default 1000x700)\n"
                    "  --data-file FILE    the input (the course's name for it)\n");
@@ -135,7 +136,9 @@ static void help(const char *sub, FILE *f)
                    "largest |B - A| in the title (also printed). The grids must match.\n\n"
                    "  --depth M, --level K  the level (default: the shallowest level where A and B\n"
                    "                      differ, else the surface; 0 = the surface)\n"
-                   "  --time I            time index in both files (default 0)\n"
+                   "  --time I            time record in both files, negative from the end, or 'last'\n"
+                   "                      (default: the last of each; when B is a run's output and\n"
+                   "                      A its input, the record of A the run started from)\n"
                    HELP_WINDOW
                    "  --width W, --height H  image size in pixels (default 1000x700)\n"
                    "  --vmax V            colour limits -V..V (default: 99th percentile of |B - A|);\n"
@@ -230,8 +233,12 @@ static int parse_args(const char *sub, int argc, char **argv, plot_args *a, int 
             a->var = optarg;
             break;
         case OPT_TIME:
-            if (ps_cli_parse_long("--time", optarg, 0, LONG_MAX, &a->time))
+            /* a record index, negative from the end, or "last" (-1) */
+            if (!strcmp(optarg, "last"))
+                a->time = -1;
+            else if (ps_cli_parse_long("--time", optarg, -LONG_MAX, LONG_MAX, &a->time))
                 return PS_EXIT_USAGE;
+            a->have_time = 1;
             break;
         case OPT_DEPTH:
             if (ps_cli_parse_double("--depth", optarg, &a->depth))
@@ -380,12 +387,18 @@ static int pick_level(const plot_args *a, const ps_dataset *ds, const ps_field *
                                 ds->path, ds->grid.nz, ds->grid.nz - 1);
         *k = (size_t)a->level;
     } else if (a->have_depth) {
-        if (ax->values && ax->len == ds->grid.nz)
+        double *z = ax->values && ax->len == ds->grid.nz ? malloc(ax->len * sizeof *z) : NULL;
+        /* depths in m, positive down, whatever the file's sign and length
+         * unit; the raw values for an axis that is not a length */
+        if (z && ps_dataset_depths(ds, z) == PS_OK)
+            *k = ps_plot_nearest_level(z, ax->len, a->depth);
+        else if (ax->values && ax->len == ds->grid.nz)
             *k = ps_plot_nearest_level(ax->values, ax->len, a->depth);
         else if (a->depth != 0.0)
             return ps_cli_error("%s has no depth coordinate: use --level", ds->path);
         else
             *k = 0;
+        free(z);
     } else if (!fa || !fb || !ps_plot_changed_level(fa, fb, k)) {
         *k = 0;
     }
@@ -411,14 +424,46 @@ static int pick_level_file(const plot_args *a, ps_dataset *ds, size_t *k)
     return rc;
 }
 
-static int check_time(const plot_args *a, const ps_dataset *ds)
+/* The record --time names in @p ds (negative: counted from the end, -1 the
+ * last), or @p dflt when --time is not given. */
+static int resolve_time(const plot_args *a, const ps_dataset *ds, size_t dflt, size_t *t)
 {
+    long n = (long)ds->ntime;
     if (ds->ntime == 0)
         return ps_cli_error("%s has no time records (its unlimited time dimension is empty)",
                             ds->path);
-    if ((size_t)a->time >= ds->ntime)
-        return ps_cli_error("--time %ld is out of range: %s has %zu time record%s (0..%zu)", a->time,
-                            ds->path, ds->ntime, ds->ntime == 1 ? "" : "s", ds->ntime - 1);
+    if (!a->have_time) {
+        *t = dflt < ds->ntime ? dflt : ds->ntime - 1;
+        return 0;
+    }
+    if (a->time >= n || a->time < -n)
+        return ps_cli_error("--time %ld is out of range: %s has %zu time record%s (0..%zu, "
+                            "or -%zu..-1 counted from the end, or last)",
+                            a->time, ds->path, ds->ntime, ds->ntime == 1 ? "" : "s",
+                            ds->ntime - 1, ds->ntime);
+    *t = (size_t)(a->time < 0 ? n + a->time : a->time);
+    return 0;
+}
+
+/* Whether @p ds is the output of a pstencil run (its run record). */
+static int is_run_output(const ps_dataset *ds)
+{
+    return ps_attr_find(&ds->global_attrs, "pstencil_stencil") != NULL;
+}
+
+/* The record of input @p a that run output @p b started from: the one at
+ * the time of b's first record (same units), else a's first record. */
+static size_t start_record(const ps_dataset *a, const ps_dataset *b)
+{
+    const ps_axis *ta = &a->axes[PS_AXIS_TIME], *tb = &b->axes[PS_AXIS_TIME];
+    const ps_attr *ua = ps_attr_find(&ta->attrs, "units"), *ub = ps_attr_find(&tb->attrs, "units");
+    size_t i;
+    if (!ta->values || !tb->values || !tb->len || !ua || !ub || !ua->text || !ub->text ||
+        strcmp(ua->text, ub->text))
+        return 0;
+    for (i = 0; i < ta->len && i < a->ntime; i++)
+        if (ta->values[i] == tb->values[0])
+            return i;
     return 0;
 }
 
@@ -513,7 +558,7 @@ static int plot_slice(int argc, char **argv)
     ps_image_options o;
     ps_image_info info;
     char stem[256], out[4200], lev[128];
-    size_t k;
+    size_t k, t = 0;
     int rc, done;
 
     if ((rc = parse_args("slice", argc, argv, &a, &done)) || done)
@@ -524,8 +569,9 @@ static int plot_slice(int argc, char **argv)
         return rc;
     if ((rc = open_input(a.files[0], a.var, &ds)))
         return rc;
-    if ((rc = check_time(&a, &ds)) || (rc = pick_level_file(&a, &ds, &k)) ||
-        (rc = read_field(&ds, (size_t)a.time, &f)) || (rc = check_level_ocean(&ds, &f, k)))
+    /* default: the last record (a run's final state) */
+    if ((rc = resolve_time(&a, &ds, (size_t)-1, &t)) || (rc = pick_level_file(&a, &ds, &k)) ||
+        (rc = read_field(&ds, t, &f)) || (rc = check_level_ocean(&ds, &f, k)))
         goto done;
     file_stem(a.files[0], stem, sizeof stem);
     if (!a.out) {
@@ -536,13 +582,13 @@ static int plot_slice(int argc, char **argv)
     if ((rc = check_out(&a)))
         goto done;
     image_options(&a, a.out, &o);
-    if ((rc = ps_plot_field_level(&ds, &f, k, (size_t)a.time, NULL, &o, &info))) {
+    if ((rc = ps_plot_field_level(&ds, &f, k, t, NULL, &o, &info))) {
         rc = ps_cli_status_error(rc, a.out);
         goto done;
     }
     ps_plot_level_label(&ds, k, lev, sizeof lev);
     printf("wrote %s: %s at %s, time index %ld; colour limits %.6g .. %.6g %s; %zu ocean, %zu land cells\n",
-           a.out, ds.var_name, lev, a.time, info.vmin, info.vmax, ds.units, info.ocean, info.land);
+           a.out, ds.var_name, lev, (long)t, info.vmin, info.vmax, ds.units, info.ocean, info.land);
     if (a.have_lon || a.have_lat)
         printf("window: %zu longitudes from %g to %g, %zu latitudes\n", info.nx, info.lon0,
                info.lon1, info.ny);
@@ -560,7 +606,7 @@ static int plot_diff(int argc, char **argv)
     ps_image_options o;
     ps_diff_info di;
     char sa[256], sb[256], out[4200], lev[128], what[600], suffix[300];
-    size_t k;
+    size_t k, ta = 0, tb = 0;
     int rc, done, opened = 0;
 
     if ((rc = parse_args("diff", argc, argv, &a, &done)) || done)
@@ -588,8 +634,14 @@ static int plot_diff(int argc, char **argv)
                           db.grid.ny, db.grid.nx);
         goto done;
     }
-    if ((rc = check_time(&a, &da)) || (rc = check_time(&a, &db)) ||
-        (rc = read_field(&da, (size_t)a.time, &fa)) || (rc = read_field(&db, (size_t)a.time, &fb)) ||
+    /* default: B's last record, against A's last, or, when B is a run's
+     * output and A is not (its input), the record of A the run started from */
+    if ((rc = resolve_time(&a, &db, (size_t)-1, &tb)) ||
+        (rc = resolve_time(&a, &da,
+                           is_run_output(&db) && !is_run_output(&da) ? start_record(&da, &db)
+                                                                     : (size_t)-1,
+                           &ta)) ||
+        (rc = read_field(&da, ta, &fa)) || (rc = read_field(&db, tb, &fb)) ||
         (rc = pick_level(&a, &da, &fa, &fb, &k)))
         goto done;
     file_stem(a.files[0], sa, sizeof sa);
@@ -613,12 +665,16 @@ static int plot_diff(int argc, char **argv)
         }
     }
     snprintf(what, sizeof what, "%s - %s", sb, sa);
-    if ((rc = ps_plot_field_diff(&da, &fa, &fb, k, (size_t)a.time, what, &o, &di))) {
+    if ((rc = ps_plot_field_diff(&da, &fa, &fb, k, tb, what, &o, &di))) {
         rc = ps_cli_status_error(rc, a.out);
         goto done;
     }
     ps_plot_level_label(&da, k, lev, sizeof lev);
-    printf("wrote %s: B - A = %s at %s, time index %ld\n", a.out, what, lev, a.time);
+    if (ta == tb)
+        printf("wrote %s: B - A = %s at %s, time index %zu\n", a.out, what, lev, tb);
+    else
+        printf("wrote %s: B - A = %s at %s, time index %zu of B, %zu of A\n", a.out, what, lev,
+               tb, ta);
     printf("max |B - A| = %.9g %s", di.max_abs, da.units);
     if (di.max_abs > 0)
         printf(" at latitude index %zu, longitude index %zu", di.max_j, di.max_i);
@@ -711,7 +767,7 @@ static int plot_page(const char *sub, int argc, char **argv)
     if ((rc = open_input(a.files[0], a.var, &ds)))
         return rc;
     dax = &ds.axes[PS_AXIS_DEPTH];
-    if (a.time)
+    if (a.have_time)
         ps_cli_warn("plot %s shows every time record from the first: --time ignored", sub);
     if (ds.ntime == 0) {
         rc = ps_cli_error("%s has no time records (its unlimited time dimension is empty)",

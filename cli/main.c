@@ -23,6 +23,21 @@ static const struct {
     {"plot", ps_cmd_plot, "slice images, difference maps, interactive HTML"},
 };
 
+/* Every exit status of the program, in one place: `pstencil --help` prints
+ * it and the man page's EXIT STATUS is made from that (tools/man-page.sh). */
+static const struct {
+    int code;
+    const char *meaning;
+} ps_exit_codes[] = {
+    {PS_EXIT_OK, "success"},
+    {PS_EXIT_DIFFER, "the compared results differ (compare, validate)"},
+    {PS_EXIT_USAGE, "usage or input error: \"pstencil: error: ...\" names it, no output left"},
+    {PS_EXIT_BLOWUP, "the run blew up (a non-finite ocean cell): nothing written"},
+    {128 + 1, "stopped by SIGHUP"},
+    {128 + 2, "stopped by SIGINT"},
+    {128 + 15, "stopped by SIGTERM (a run keeps the records it completed before a signal)"},
+};
+
 static void usage(FILE *f)
 {
     size_t i;
@@ -38,6 +53,9 @@ static void usage(FILE *f)
                "many times its size a compressed input may expand into a float32 field\n"
                "(default %.0f; beyond it the file is refused as a likely compression bomb).\n",
             ps_backend_names(), PS_MAX_EXPANSION_DEFAULT);
+    fprintf(f, "\nExit status:\n");
+    for (i = 0; i < sizeof ps_exit_codes / sizeof ps_exit_codes[0]; i++)
+        fprintf(f, "  %-4d %s\n", ps_exit_codes[i].code, ps_exit_codes[i].meaning);
 }
 
 /*

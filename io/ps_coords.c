@@ -10,6 +10,7 @@
 #include "config.h"
 #include "ps_io.h"
 #include "ps_nc_internal.h"
+#include "ps_units.h"
 #include "ps_status.h"
 
 #include <math.h>
@@ -35,18 +36,24 @@ static int in_list_ci(const char *s, const char *const *list)
     return 0;
 }
 
-/* A length unit pstencil converts to metres (0 = not one). */
-enum { LEN_NONE = 0, LEN_M, LEN_CM, LEN_KM };
-
-static int length_unit(const char *u)
+int ps_units_is_length(const char *units)
 {
-    static const char *const m[] = {"m", "meter", "meters", "metre", "metres", NULL};
-    static const char *const cm[] = {"cm", "centimeter", "centimeters", "centimetre",
-                                     "centimetres", NULL};
-    static const char *const km[] = {"km", "kilometer", "kilometers", "kilometre",
-                                     "kilometres", NULL};
-    return in_list_ci(u, m) ? LEN_M : in_list_ci(u, cm) ? LEN_CM : in_list_ci(u, km) ? LEN_KM
-                                                                                   : LEN_NONE;
+    return ps_unit_kind_of(units) == PS_UNIT_LENGTH;
+}
+
+int ps_depth_is_height(const ps_axis *ax)
+{
+    const char *pos = axis_text(ax, "positive");
+    size_t i, npos = 0, nneg = 0;
+    if (pos && !strcasecmp(pos, "up"))
+        return 1;
+    if (pos && !strcasecmp(pos, "down"))
+        return 0;
+    for (i = 0; ax->values && i < ax->len; i++) {
+        npos += ax->values[i] > 0;
+        nneg += ax->values[i] < 0;
+    }
+    return nneg > 0 && npos == 0;
 }
 
 /* The axis must be a real coordinate variable with finite values. */
@@ -229,35 +236,30 @@ static int horizontal(const ps_dataset *ds, int role, hsource *h, double *buf,
 static int fill_depth(const ps_dataset *ds, double *z)
 {
     const ps_axis *ax = &ds->axes[PS_AXIS_DEPTH];
-    const char *u = axis_text(ax, "units"), *pos = axis_text(ax, "positive");
+    const char *u = axis_text(ax, "units");
     const char *path = ds->path[0] ? ds->path : "input";
-    double sign = 1.0;
-    size_t i, npos = 0, nneg = 0;
-    int st, unit;
+    double sign = 1.0, inv;
+    size_t i;
+    int st, whole;
+    ps_unit unit;
     if ((st = need_variable(ds, PS_AXIS_DEPTH)))
         return st;
     if (!u)
         return ps_error(PS_EINVAL, "%s: depth coordinate '%s' has no units attribute (need "
-                        "m, cm or km)", path, ax->var_name);
-    unit = length_unit(u);
-    if (unit == LEN_NONE)
+                        "a length: m, cm, km, ...)", path, ax->var_name);
+    if (ps_unit_parse(u, &unit) || unit.kind != PS_UNIT_LENGTH)
         return ps_error(PS_EINVAL, "%s: depth coordinate '%s' has units '%s'; pstencil needs "
-                        "a length (m, cm or km), not pressure, levels or sigma", path,
-                        ax->var_name, u);
-    for (i = 0; i < ax->len; i++) {
-        npos += ax->values[i] > 0;
-        nneg += ax->values[i] < 0;
-    }
-    /* positive="up": heights; no positive="down" and no positive value:
-     * depths written as negative numbers. Either way depth = -value. */
-    if (pos && !strcasecmp(pos, "up"))
+                        "a length UDUNITS-2 knows (m, cm, km, ...), not pressure, levels or "
+                        "sigma", path, ax->var_name, u);
+    if (ps_depth_is_height(ax))
         sign = -1.0;
-    else if (!(pos && !strcasecmp(pos, "down")) && nneg > 0 && npos == 0)
-        sign = -1.0;
-    /* cm: divided by 100 (correctly rounded; exact for whole cm), not times 0.01 */
+    /* a unit that is 1/N m (cm: N = 100) is divided by N (correctly rounded;
+     * exact for whole cm), not multiplied by 0.01 */
+    inv = 1.0 / unit.scale;
+    whole = unit.scale < 1 && fabs(inv - nearbyint(inv)) <= 1e-9 * inv;
     for (i = 0; i < ax->len; i++) {
         double v = ax->values[i];
-        z[i] = sign * (unit == LEN_CM ? v / 100.0 : unit == LEN_KM ? v * 1000.0 : v);
+        z[i] = sign * (whole ? v / nearbyint(inv) : v * unit.scale);
     }
     return PS_OK;
 }
@@ -306,6 +308,11 @@ static int fill_lon(const ps_dataset *ds, double *lon)
             lon[i] -= ps_lon_turns(lon[i] - lon[i - 1]);
     }
     return PS_OK;
+}
+
+int ps_dataset_depths(const ps_dataset *ds, double *z)
+{
+    return fill_depth(ds, z);
 }
 
 int ps_dataset_coords(const ps_dataset *ds, ps_grid_coords *c)

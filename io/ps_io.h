@@ -306,6 +306,15 @@ int ps_dataset_coords(const ps_dataset *ds, ps_grid_coords *c);
  */
 int ps_dataset_from_memory(ps_dataset *ds, ps_grid g, const ps_grid_coords *c);
 
+/**
+ * The depths of @p ds's levels in m, positive down (as ps_dataset_coords():
+ * heights and negative depths negated, cm and km converted), into @p z
+ * (ds->grid.nz values).
+ * @return PS_OK; PS_EINVAL (detail names the file and the axis) for a depth
+ *         axis with no coordinate variable, no units or units not a length.
+ */
+int ps_dataset_depths(const ps_dataset *ds, double *z);
+
 /** Free what ps_dataset_coords() allocated (safe on a zeroed or freed @p c). */
 void ps_grid_coords_free(ps_grid_coords *c);
 

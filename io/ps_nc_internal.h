@@ -55,4 +55,14 @@ typedef struct {
  */
 int ps_nc_get(ps_nc_read_spec *r, void *out);
 
+/**
+ * Whether a depth axis holds heights, depth = -value: positive = "up", or
+ * no positive = "down" and no value above 0 (depths written as negative
+ * numbers). Otherwise depths, depth = value.
+ */
+int ps_depth_is_height(const ps_axis *ax);
+
+/** Whether @p units (may be NULL) is a length pstencil converts to metres. */
+int ps_units_is_length(const char *units);
+
 #endif

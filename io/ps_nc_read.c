@@ -4,6 +4,7 @@
 #include "ps_io.h"
 #include "ps_nc_header.h"
 #include "ps_nc_internal.h"
+#include "ps_units.h"
 #include "ps_file.h"
 #include "ps_mem.h"
 #include "ps_status.h"
@@ -197,15 +198,6 @@ static const char *const temp_std_names[] = {
     "sea_water_potential_temperature", "sea_water_temperature",
     "sea_water_conservative_temperature", NULL};
 static const char *const temp_common_names[] = {"thetao", "votemper", "temp", "TEMP", "t", NULL};
-static const char *const temp_units[] = {
-    "degC", "degreeC", "degreesC", "degree_C", "degrees_C", "degree_Celsius",
-    "degrees_Celsius", "deg_C", "celsius", "Celsius", "K", "kelvin", "Kelvin",
-    "degK", "degree_K", "degrees_K", "degree_Kelvin", "degrees_Kelvin", NULL};
-
-static const char *const kelvin_units[] = {
-    "K", "kelvin", "Kelvin", "degK", "degree_K", "degrees_K", "degree_Kelvin",
-    "degrees_Kelvin", NULL};
-
 static int in_list(const char *s, const char *const *list, int ci)
 {
     int i;
@@ -314,7 +306,7 @@ static int find_variable(int ncid, const char *path, const char *want, int *vari
         if (in_list(name, temp_common_names, 0) && !is_coord_var(ncid, v, -1) && ncom < 64)
             com[ncom++] = v;
         if ((nd == 3 || nd == 4) && get_text_att(ncid, v, "units", txt, sizeof txt) &&
-            text_is(txt, temp_units, 0) && nuni < 64)
+            ps_unit_kind_of(txt) == PS_UNIT_TEMPERATURE && nuni < 64)
             uni[nuni++] = v;
     }
     if (want)
@@ -874,8 +866,11 @@ int ps_dataset_open_opts(ps_dataset *ds, const char *path, const char *var,
         (st = ps_dataset_check_coords(ds)))
         goto fail;
     {
+        /* UDUNITS-2's spelling where the file's is not one it reads ("DEG C") */
         const char *u = attr_text(&ds->var_attrs, "units");
-        snprintf(ds->units, sizeof ds->units, "%s", u ? u : "");
+        ps_unit pu;
+        snprintf(ds->units, sizeof ds->units, "%s",
+                 u && !ps_unit_parse(u, &pu) ? pu.canonical : u ? u : "");
     }
     return PS_OK;
 fail:
@@ -1284,22 +1279,57 @@ done:
  * a temperature are not judged.
  */
 #define PS_PLAUSIBLE_TEMP 1000.0
+
+/*
+ * A sea temperature (by standard_name or name) with no units attribute is
+ * read as degC; a value above PS_UNITLESS_MAX_DEGC there (no liquid sea water
+ * is that warm) is a kelvin field that lost its units (271..305 K), which
+ * would run and be labelled as degC: refused, naming the first such cell
+ * and the fix.
+ */
+#define PS_UNITLESS_MAX_DEGC 100.0
+static int check_unitless(const ps_dataset *ds, const ps_field *f, size_t k0, size_t j0,
+                          size_t i0)
+{
+    const ps_grid *g = &f->grid;
+    const char *sn = attr_text(&ds->var_attrs, "standard_name");
+    size_t n = g->nx * g->ny * g->nz, c;
+    if (ps_attr_find(&ds->var_attrs, "units") ||
+        !(text_is(sn, temp_std_names, 0) || in_list(ds->var_name, temp_common_names, 0)))
+        return PS_OK;
+    for (c = 0; c < n; c++) {
+        double v = f->precision == PS_FLOAT64 ? ((const double *)f->data)[c]
+                                              : (double)((const float *)f->data)[c];
+        if (isfinite(v) && v > PS_UNITLESS_MAX_DEGC)
+            return ps_error(PS_EINVAL,
+                            "%s: '%s' has no units attribute and holds %g (level %zu, row %zu, "
+                            "column %zu): read as degC no sea water is above %g degC, so these "
+                            "look like kelvin; give '%s' its units (ncatted -a units,%s,c,c,K "
+                            "%s) and pstencil converts them",
+                            ds->path, ds->var_name, v, k0 + c / (g->nx * g->ny),
+                            j0 + c / g->nx % g->ny, i0 + c % g->nx, PS_UNITLESS_MAX_DEGC,
+                            ds->var_name, ds->var_name, ds->path);
+    }
+    return PS_OK;
+}
 static int check_plausible(const ps_dataset *ds, const unpack *u, size_t t, size_t k0,
                            size_t j0, size_t i0, const ps_field *f)
 {
     const ps_grid *g = &f->grid;
     size_t n = g->nx * g->ny * g->nz, c, bad = 0, first = 0;
-    double off = 0, v;
+    double v;
+    ps_unit un = {.kind = PS_UNIT_TEMPERATURE, .scale = 1}; /* no units: degC */
+    int st;
+    if ((st = check_unitless(ds, f, k0, j0, i0)))
+        return st;
     if (u->has_vmin || u->has_vmax || has_checksum(ds->ncid, ds->varid))
         return PS_OK;
-    if (ds->units[0] && !text_is(ds->units, temp_units, 0))
+    if (ds->units[0] && (ps_unit_parse(ds->units, &un) || un.kind != PS_UNIT_TEMPERATURE))
         return PS_OK;
-    if (text_is(ds->units, kelvin_units, 0))
-        off = 273.15;
     for (c = 0; c < n; c++) {
         v = f->precision == PS_FLOAT64 ? ((const double *)f->data)[c]
                                        : (double)((const float *)f->data)[c];
-        if (isfinite(v) && fabs(v - off) > PS_PLAUSIBLE_TEMP && !bad++)
+        if (isfinite(v) && fabs(v * un.scale + un.offset) > PS_PLAUSIBLE_TEMP && !bad++)
             first = c;
     }
     if (!bad)

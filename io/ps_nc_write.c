@@ -3,6 +3,7 @@
 #include "config.h"
 #include "ps_io.h"
 #include "ps_nc_internal.h"
+#include "ps_units.h"
 #include "ps_outfile.h"
 #include "ps_status.h"
 #include "ps_time.h"
@@ -162,7 +163,10 @@ static int copy_attrs(ps_writer *w, int varid, const ps_attr_list *l, int is_var
         if (is_var == 4 && !strcmp(a->name, "bounds")) /* a carried variable's own bounds */
             continue;
         if (is_var == 2) { /* coordinate variable */
-            if (!strcmp(a->name, "bounds") || !strcmp(a->name, "missing_value"))
+            /* bounds (carried separately) and Ferret's edges name variables
+             * the output may not hold */
+            if (!strcmp(a->name, "bounds") || !strcmp(a->name, "edges") ||
+                !strcmp(a->name, "missing_value"))
                 continue;
             if (!strcmp(a->name, "valid_min") || !strcmp(a->name, "valid_max") ||
                 !strcmp(a->name, "valid_range") || !strcmp(a->name, "actual_range"))
@@ -185,6 +189,18 @@ static int put_text(ps_writer *w, int varid, const char *name, const char *text)
 {
     int rc = nc_put_att_text(w->ncid, varid, name, strlen(text), text);
     return rc ? nc_fail(w, rc, name) : PS_OK;
+}
+
+/* A copied `units` in UDUNITS-2's spelling where the source's is one it does
+ * not read as written ("DEG C" -> "degC", "METERS" -> "m", ps_units.h); a
+ * unit it does not know at all is left as the source wrote it. */
+static int put_units(ps_writer *w, int varid, const ps_attr *units)
+{
+    ps_unit u;
+    if (!units || !units->text || ps_unit_parse(units->text, &u) ||
+        !strcmp(u.canonical, units->text))
+        return PS_OK;
+    return put_text(w, varid, "units", u.canonical);
 }
 
 /* ------------------------------------------------- variables carried over */
@@ -334,6 +350,54 @@ static int carry_one(ps_writer *w, int ncid, const ps_dataset *src, const char *
     return PS_OK;
 }
 
+/*
+ * The step count of an earlier run's output that lost its `step` variable
+ * (cdo selvar keeps only the variables named): from the time axis and the
+ * run record, step = (time - pstencil_time_at_step_0) * unit / seconds per
+ * step, when the time units are those the run recorded (pstencil_time_units)
+ * and the result is a whole step to 1e-3. Else the count is lost and the
+ * run refused: starting it again from 0 would give wrong steps.
+ */
+static int step_from_time(ps_writer *w, const ps_dataset *src, long time_index)
+{
+    const ps_attr_list *g = &src->global_attrs;
+    const ps_attr *o = ps_attr_find(g, "pstencil_time_at_step_0");
+    const ps_attr *tu = ps_attr_find(g, "pstencil_time_units");
+    const ps_attr *sps = ps_attr_find(g, "pstencil_seconds_per_step");
+    const ps_attr *u = ps_attr_find(&src->axes[0].attrs, "units");
+    const char *path = src->path;
+    double x, r;
+    if (!o || !o->values || o->len != 1 || !isfinite(o->values[0]) || !tu || !tu->text ||
+        !sps || !sps->values || sps->len != 1 || !(sps->values[0] > 0) || w->own_time_units)
+        return ps_error(PS_EFORMAT,
+                        "%s: is the output of a pstencil run but has no step variable and no "
+                        "time record to count from (pstencil_time_at_step_0, "
+                        "pstencil_time_units): its step count is lost; copy 'step' back from "
+                        "the run's output (ncks -A -v step RUN.nc %s) or remove its "
+                        "pstencil_stencil attribute to start counting from 0",
+                        path, path);
+    if (!u || !u->text || strcmp(u->text, tu->text))
+        return ps_error(PS_EFORMAT,
+                        "%s: has no step variable, and its time units '%s' are not those its "
+                        "run recorded ('%s'), so the step count cannot be told from the time; "
+                        "copy 'step' back from the run's output (ncks -A -v step RUN.nc %s)",
+                        path, u && u->text ? u->text : "", tu->text, path);
+    x = (src->axes[0].values[time_index] - o->values[0]) * w->unit_s / sps->values[0];
+    r = nearbyint(x);
+    if (!isfinite(x) || fabs(x - r) > 1e-3 || r < 0)
+        return ps_error(PS_EFORMAT,
+                        "%s: has no step variable, and its time at index %ld is %.6g steps "
+                        "of %g s after its run's step 0, not a whole step: the step count "
+                        "cannot be told; copy 'step' back from the run's output",
+                        path, time_index, x, sps->values[0]);
+    w->step0 = r;
+    if (sps->values[0] == w->dt) {
+        w->t0 = o->values[0];
+        w->chained = 1;
+    }
+    return PS_OK;
+}
+
 /* Find, in the source file, the bounds of the spatial coordinates, the
  * auxiliary coordinates of the variable and the `step` of a continued run. */
 static int load_from_source(ps_writer *w, const ps_dataset *src, long time_index)
@@ -378,8 +442,10 @@ static int load_from_source(ps_writer *w, const ps_dataset *src, long time_index
                 w->chained = 1;
             }
         }
+    } else if (!st && ps_attr_find(&src->global_attrs, "pstencil_stencil")) {
+        st = step_from_time(w, src, time_index);
     }
-    nc_close(ncid);
+        nc_close(ncid);
     return st;
 }
 
@@ -618,6 +684,26 @@ fail:
 
 static const char *const gen_dim_names[4] = {"time", "depth", "latitude", "longitude"};
 
+/* CF 4.3: a vertical axis in a length is a depth (standard_name depth,
+ * positive down) or, as the reader takes it (ps_depth_is_height()), a height
+ * (height, positive up); what the source does not say is added, with axis Z
+ * and a long_name. */
+static int name_vertical(ps_writer *w, int varid, const ps_axis *ax)
+{
+    const ps_attr_list *l = &ax->attrs;
+    int up = ps_depth_is_height(ax), st = PS_OK;
+    const char *what = up ? "height" : "depth";
+    if (!ps_attr_find(l, "standard_name"))
+        st = put_text(w, varid, "standard_name", what);
+    if (!st && !ps_attr_find(l, "long_name"))
+        st = put_text(w, varid, "long_name", what);
+    if (!st && !ps_attr_find(l, "positive"))
+        st = put_text(w, varid, "positive", up ? "up" : "down");
+    if (!st && !ps_attr_find(l, "axis"))
+        st = put_text(w, varid, "axis", "Z");
+    return st;
+}
+
 static int define_coord(ps_writer *w, int role, int dimid, size_t len, int *varid)
 {
     const ps_axis *ax = w->have_src ? &w->src.axes[role] : NULL;
@@ -632,23 +718,19 @@ static int define_coord(ps_writer *w, int role, int dimid, size_t len, int *vari
     if ((rc = nc_def_var(w->ncid, name, (nc_type)t, 1, &dimid, varid)))
         return nc_fail(w, rc, name);
     if (have && ax->var_name[0]) {
-        const ps_attr *u = ps_attr_find(&ax->attrs, "units"), *p;
-        if ((st = copy_attrs(w, *varid, &ax->attrs, 2, t)))
+        const ps_attr *u = ps_attr_find(&ax->attrs, "units");
+        if ((st = copy_attrs(w, *varid, &ax->attrs, 2, t)) || (st = put_units(w, *varid, u)))
             return st;
         /* CF 4: name the axis the reader found, if the source did not */
-        if (!ps_attr_find(&ax->attrs, "standard_name")) {
-            p = ps_attr_find(&ax->attrs, "positive");
-            if (role == PS_AXIS_LAT || role == PS_AXIS_LON)
-                st = put_text(w, *varid, "standard_name",
-                              role == PS_AXIS_LAT ? "latitude" : "longitude");
-            else if (role == PS_AXIS_DEPTH && u && u->text &&
-                     (!strcmp(u->text, "m") || !strncmp(u->text, "met", 3)) &&
-                     !(p && p->text && !strcasecmp(p->text, "up")))
-                st = put_text(w, *varid, "standard_name", "depth");
-            if (st)
+        if (role == PS_AXIS_LAT || role == PS_AXIS_LON) {
+            if (!ps_attr_find(&ax->attrs, "standard_name") &&
+                (st = put_text(w, *varid, "standard_name",
+                               role == PS_AXIS_LAT ? "latitude" : "longitude")))
                 return st;
-        }
-    } else {
+        } else if (role == PS_AXIS_DEPTH && u && ps_units_is_length(u->text) &&
+                   (st = name_vertical(w, *varid, ax)))
+            return st;
+        } else {
         /* no coordinate variable in the source: index values, named by role */
         static const char *const ln[4] = {"time index", "depth level index",
                                           "latitude index", "longitude index"};
@@ -729,8 +811,10 @@ static int carried_uses_dim(const ps_writer *w, const char *dim)
     return 0;
 }
 
-/* The data variable's `coordinates`: the auxiliary coordinates carried over
- * and `step` (none with keep_time and nothing carried). */
+/* The data variable's `coordinates`: the auxiliary coordinates carried over.
+ * Not `step`: CDO takes only spatial auxiliary coordinates ("Coordinates
+ * variable step can't be assigned!") and drops it; as a variable of its own
+ * it survives cdo copy and NCO. */
 static int put_coordinates(ps_writer *w)
 {
     char list[4096] = "";
@@ -740,8 +824,6 @@ static int put_coordinates(ps_writer *w)
         if (!w->carried[i].role_bounds && w->carried[i].varid >= 0)
             n += (size_t)snprintf(list + n, n < sizeof list ? sizeof list - n : 0, "%s%s",
                                   n ? " " : "", w->carried[i].name);
-    if (w->step_id >= 0 && n < sizeof list)
-        n += (size_t)snprintf(list + n, sizeof list - n, "%sstep", n ? " " : "");
     if (!n)
         return PS_OK;
     if (n >= sizeof list)
@@ -848,8 +930,15 @@ static int define(ps_writer *w, const ps_grid *g)
             /* the time of step 0 (a continued run's source time less its steps) */
             double o = w->chained ? w->t0 : w->t0 - w->step0 * w->dt / w->unit_s;
             if ((rc = nc_put_att_double(w->ncid, w->step_id, "time_at_step_0", NC_DOUBLE, 1,
-                                        &o)))
+                                        &o)) ||
+                (rc = nc_put_att_double(w->ncid, NC_GLOBAL, "pstencil_time_at_step_0",
+                                        NC_DOUBLE, 1, &o)))
                 return nc_fail(w, rc, "time_at_step_0");
+            /* what step_from_time() needs when a tool drops `step` */
+            if ((st = put_text(w, NC_GLOBAL, "pstencil_time_units",
+                               w->own_time_units ? "seconds since 1970-01-01 00:00:00"
+                               : ps_attr_find(&w->src.axes[0].attrs, "units")->text)))
+                return st;
         }
     }
     for (a = 1; a < 4; a++) {
@@ -889,20 +978,25 @@ static int define(ps_writer *w, const ps_grid *g)
         if ((rc = nc_def_var_fill(w->ncid, w->var_id, 0, &w->fill)))
             return nc_fail(w, rc, "_FillValue");
     }
-    if (w->have_src && (st = copy_attrs(w, w->var_id, &w->src.var_attrs, 1, 0)))
+    if (w->have_src && ((st = copy_attrs(w, w->var_id, &w->src.var_attrs, 1, 0)) ||
+                        (st = put_units(w, w->var_id,
+                                        ps_attr_find(&w->src.var_attrs, "units")))))
         return st;
     if ((st = put_coordinates(w)))
         return st;
-    {
-        const ps_attr_list *va = w->have_src ? &w->src.var_attrs : NULL;
-        if (!ps_attr_find(va, "units") && (st = put_text(w, w->var_id, "units", "degrees_C")))
-            return st;
-        if (!ps_attr_find(va, "long_name") &&
-            (st = put_text(w, w->var_id, "long_name", "Sea water potential temperature")))
-            return st;
-        if (!ps_attr_find(va, "standard_name") &&
+    /* the variable's identity is the source's (standard_name only where it
+     * gives one, CF 3.3); with no source the field is the model's potential
+     * temperature; a source with neither long_name nor standard_name gets its
+     * variable's name as long_name (CF 3.2) */
+    if (!w->have_src) {
+        if ((st = put_text(w, w->var_id, "units", "degrees_C")) ||
+            (st = put_text(w, w->var_id, "long_name", "Sea water potential temperature")) ||
             (st = put_text(w, w->var_id, "standard_name", "sea_water_potential_temperature")))
             return st;
+    } else if (!ps_attr_find(&w->src.var_attrs, "long_name") &&
+               !ps_attr_find(&w->src.var_attrs, "standard_name") &&
+               (st = put_text(w, w->var_id, "long_name", vname))) {
+        return st;
     }
     /* global attributes */
     if (w->have_src && (st = copy_attrs(w, NC_GLOBAL, &w->src.global_attrs, 0, 0)))
@@ -913,6 +1007,18 @@ static int define(ps_writer *w, const ps_grid *g)
         return st;
     if (w->have_src && w->src.path[0] && (st = put_text(w, NC_GLOBAL, "pstencil_input", w->src.path)))
         return st;
+    if (!ps_attr_find(w->have_src ? &w->src.global_attrs : NULL, "title")) {
+        /* CF 2.6.2: a title, when the source has none */
+        char title[sizeof w->src.path + NC_MAX_NAME + 64];
+        const char *base = w->have_src && w->src.path[0] ? strrchr(w->src.path, '/') : NULL;
+        base = base ? base + 1 : w->have_src ? w->src.path : "";
+        if (*base)
+            snprintf(title, sizeof title, "%s from %s, advanced by pstencil", vname, base);
+        else
+            snprintf(title, sizeof title, "%s computed by pstencil", vname);
+        if ((st = put_text(w, NC_GLOBAL, "title", title)))
+            return st;
+    }
     if ((st = copy_attrs(w, NC_GLOBAL, &w->extra, 5, 0)))
         return st;
     if ((st = add_checksums(w)))

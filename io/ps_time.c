@@ -8,6 +8,7 @@
  */
 #include "config.h"
 #include "ps_time.h"
+#include "ps_units.h"
 #include "ps_status.h"
 
 #include <ctype.h>
@@ -19,22 +20,10 @@
 
 int ps_time_units_parse(const char *units, double *unit_seconds, char *ref, size_t reflen)
 {
-    static const struct {
-        const char *name;
-        double seconds;
-    } tab[] = {
-        {"s", 1},          {"sec", 1},         {"secs", 1},       {"second", 1},
-        {"seconds", 1},    {"min", 60},        {"mins", 60},      {"minute", 60},
-        {"minutes", 60},   {"h", 3600},        {"hr", 3600},      {"hrs", 3600},
-        {"hour", 3600},    {"hours", 3600},    {"d", 86400},      {"day", 86400},
-        {"days", 86400},   {"week", 604800},   {"weeks", 604800},
-        /* UDUNITS: year = 365.242198781 days, month = year / 12 */
-        {"year", 31556925.9747}, {"years", 31556925.9747}, {"yr", 31556925.9747},
-        {"month", 2629743.831225}, {"months", 2629743.831225},
-    };
     char word[32];
     const char *p = units, *q;
-    size_t n, i;
+    size_t n;
+    ps_unit u;
     if (!units)
         return ps_error(PS_EINVAL, "no time units");
     while (isspace((unsigned char)*p))
@@ -55,12 +44,14 @@ int ps_time_units_parse(const char *units, double *unit_seconds, char *ref, size
         q++;
     if (!*q)
         return ps_error(PS_EINVAL, "time units '%s' have no reference date", units);
-    for (i = 0; i < sizeof tab / sizeof tab[0]; i++)
-        if (!strcasecmp(word, tab[i].name))
-            break;
-    if (i == sizeof tab / sizeof tab[0])
+    /* UDUNITS-2's durations (CF 4.4: its month and year lengths too) */
+    if (ps_unit_parse(word, &u) == PS_EIO)
+        return PS_EIO;
+    if (u.kind == PS_UNIT_UNKNOWN)
         return ps_error(PS_EINVAL, "time units '%s': unknown unit '%s'", units, word);
-    *unit_seconds = tab[i].seconds;
+    if (u.kind != PS_UNIT_TIME || !(u.scale > 0) || u.offset != 0)
+        return ps_error(PS_EINVAL, "time units '%s': '%s' is not a unit of time", units, word);
+    *unit_seconds = u.scale;
     if (ref && reflen) {
         snprintf(ref, reflen, "%s", q);
         n = strlen(ref);

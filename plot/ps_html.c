@@ -530,20 +530,49 @@ static void ps_write_common(FILE *f, const ps_html_source *src, const ps_html_op
     fputs(";\n", f);
 }
 
-/* Play/pause and the slider, shared by both pages. */
+/* Play/pause and the slider, shared by both pages, placed in pixels below
+ * the plot area (under its tick labels and axis title, 60 px) and the slider
+ * right of the two buttons (130 px), whatever the page's size; placed again
+ * when the window is resized. Axis labels as the PNG pictures write them
+ * (plot/ps_plot_slice.c, ps_geo_label): longitudes in -180..180 with E/W,
+ * latitudes with N/S, one per 70 (40) px of the map as drawn (mapPx: the
+ * heatmap keeps the map's proportions inside the plot area). */
 static const char *ps_js_controls =
+    "function place(){\n"
+    " var el=document.getElementById('ps-plot'),H=el.clientHeight||600,W=el.clientWidth||800;\n"
+    " var ph=Math.max(100,H-80-150),pw=Math.max(150,W-200);\n"
+    " var bx=Math.min(0.45,130/pw);\n"
+    " return {y:-60/ph,bx:bx,len:0.98-bx,pw:pw,ph:ph};}\n"
+    "function geoLabel(v,lat){var r=Math.round(v*1e6)/1e6;\n"
+    " if(!lat)r=((r+180)%360+360)%360-180;\n"
+    " var a=Math.abs(r),h=a<1e-9?'':lat?(r<0?'S':'N'):(r<0?'W':'E');\n"
+    " return (Math.abs(a-Math.round(a))<1e-6?String(Math.round(a)):String(+a.toPrecision(4)))+'\\u00b0'+h;}\n"
+    "function geoTicks(v,lat,px){var a=Math.min.apply(null,v),b=Math.max.apply(null,v),span=(b-a)||1;\n"
+    " var n=Math.max(2,Math.floor(px/(lat?40:70))),p=Math.pow(10,Math.floor(Math.log10(span/n))),s=10*p;\n"
+    " [1,2,5,10].some(function(m){if(span/(m*p)<=n){s=m*p;return true;}return false;});\n"
+    " var tv=[],tt=[],x0=Math.ceil(a/s-1e-9)*s;\n"
+    " for(var i=0;x0+i*s<=b+1e-9*span;i++){tv.push(x0+i*s);tt.push(geoLabel(x0+i*s,lat));}\n"
+    " return {tickmode:'array',tickvals:tv,ticktext:tt};}\n"
+    "function mapPx(){var P=place(),xs=Math.abs(lon[lon.length-1]-lon[0])||1,"
+    "ys=Math.abs(lat[lat.length-1]-lat[0])*(typeof ratio==='number'?ratio:1)||1;\n"
+    " return {w:Math.min(P.pw,P.ph*xs/ys),h:Math.min(P.ph,P.pw*ys/xs)};}\n"
     "function controls(){\n"
+    " var P=place();\n"
     " var steps=labels.map(function(l){return {method:'animate',label:l,args:[[l],"
     "{mode:'immediate',frame:{duration:frameMs,redraw:true},transition:{duration:0}}]};});\n"
-    " return {updatemenus:[{type:'buttons',direction:'left',x:0.0,y:-0.02,xanchor:'left',"
-    "yanchor:'top',pad:{t:40,r:10},showactive:false,buttons:["
+    " return {margin:{t:80,b:150},updatemenus:[{type:'buttons',direction:'left',x:0.0,y:P.y,xanchor:'left',"
+    "yanchor:'top',pad:{t:30,r:10},showactive:false,buttons:["
     "{label:'Play',method:'animate',args:[null,{mode:'immediate',fromcurrent:true,"
     "frame:{duration:frameMs,redraw:true},transition:{duration:0}}]},"
     "{label:'Pause',method:'animate',args:[[null],{mode:'immediate',"
     "frame:{duration:0,redraw:false},transition:{duration:0}}]}]}],\n"
-    "  sliders:[{active:0,x:0.2,len:0.78,y:-0.02,yanchor:'top',pad:{t:30},"
+    "  sliders:[{active:0,x:P.bx,len:P.len,y:P.y,yanchor:'top',pad:{t:20},"
     "currentvalue:{prefix:'time: ',visible:true},steps:steps}]};\n"
-    "}\n";
+    "}\n"
+    "window.addEventListener('resize',function(){var P=place();"
+    "if(window.Plotly&&document.getElementById('ps-plot').layout)"
+    "Plotly.relayout('ps-plot',{'updatemenus[0].y':P.y,'sliders[0].y':P.y,"
+    "'sliders[0].x':P.bx,'sliders[0].len':P.len});});\n";
 
 static const char *ps_js_ready =
     "}).then(function(){document.body.setAttribute('data-ps-ready','1');})"
@@ -595,10 +624,10 @@ int ps_html_animate(const ps_html_source *src, const ps_html_options *o, ps_html
           "hovertemplate:'lon %{x:.3f}\\u00b0<br>lat %{y:.3f}\\u00b0<br>'+varname+' %{z:.4g} '+units+'<extra></extra>'};\n"
           "var frames=labels.map(function(l,i){return {name:l,data:[{z:Z[i]}],layout:{title:ttl(i)}};});\n"
           "var layout=Object.assign({title:ttl(0),plot_bgcolor:'rgb(150,150,150)',"
-          "margin:{t:80,b:110},"
-          "xaxis:{title:{text:'Longitude (\\u00b0E)'},ticks:'outside',showgrid:false,zeroline:false,constrain:'domain'},"
-          "yaxis:{title:{text:'Latitude (\\u00b0N)'},ticks:'outside',showgrid:false,zeroline:false,"
-          "scaleanchor:'x',scaleratio:ratio,constrain:'domain'}},controls());\n"
+          "xaxis:Object.assign({title:{text:'Longitude'},ticks:'outside',showgrid:false,zeroline:false,constrain:'domain'},"
+          "geoTicks(lon,false,mapPx().w)),"
+          "yaxis:Object.assign({title:{text:'Latitude'},ticks:'outside',showgrid:false,zeroline:false,"
+          "scaleanchor:'x',scaleratio:ratio,constrain:'domain'},geoTicks(lat,true,mapPx().h))},controls());\n"
           "Plotly.newPlot('ps-plot',{data:[trace],layout:layout,frames:frames,"
           "config:{responsive:true,displaylogo:false}\n",
           f);
@@ -672,13 +701,15 @@ int ps_html_cube(const ps_html_source *src, const ps_html_options *o, ps_html_in
           "data:depths.map(function(d,l){return surf(t,l);}),layout:{title:ttl(t)}};});\n"
           "var xr=(lon[lon.length-1]-lon[0]), yr=(lat[lat.length-1]-lat[0]);\n"
           "var ax=Math.abs(xr*ratio), ay=Math.abs(yr), m=Math.max(ax,ay)||1;\n"
-          "var layout=Object.assign({title:ttl(0),margin:{t:80,b:110},"
+          "/* a short scene (under 300 px) is seen from further away: its axis titles stay in it */\n"
+          "var layout=Object.assign({title:ttl(0),"
           "coloraxis:{cmin:zmin,cmax:zmax,colorscale:colorscale,colorbar:{title:{text:units,side:'top'}}},"
-          "scene:{xaxis:{title:{text:'Longitude (\\u00b0E)'}},yaxis:{title:{text:'Latitude (\\u00b0N)'}},"
+          "scene:{xaxis:Object.assign({title:{text:'Longitude'}},geoTicks(lon,false,300)),"
+          "yaxis:Object.assign({title:{text:'Latitude'}},geoTicks(lat,true,200)),"
           "zaxis:{title:{text:'Depth ('+dunits+')'},tickvals:depths.map(function(d){return -d;}),"
           "ticktext:depths.map(function(d){return String(+d.toPrecision(4));})},"
           "aspectmode:'manual',aspectratio:{x:1.5*ax/m,y:1.5*ay/m,z:0.6},"
-          "camera:{eye:{x:1.3,y:-1.55,z:1.05}}}},controls());\n"
+          "camera:{eye:(function(){var k=place().ph<300?1.15:1;return {x:1.3*k,y:-1.55*k,z:1.05*k};})()}}},controls());\n"
           "Plotly.newPlot('ps-plot',{data:traces,layout:layout,frames:frames,"
           "config:{responsive:true,displaylogo:false}\n",
           f);

@@ -24,7 +24,12 @@ static const char *ps_axis_text(const ps_axis *ax, const char *name)
 void ps_plot_level_label(const ps_dataset *ds, size_t k, char *buf, size_t n)
 {
     const ps_axis *ax = &ds->axes[PS_AXIS_DEPTH];
-    if (ax->values && k < ax->len && ax->var_name[0]) {
+    double *z = ax->values && k < ax->len && ax->var_name[0] && ax->len == ds->grid.nz
+                    ? malloc(ax->len * sizeof *z) : NULL;
+    if (z && ps_dataset_depths(ds, z) == PS_OK) {
+        /* a depth in m, positive down, whatever the file's sign (+ 0.0: no "-0") */
+        snprintf(buf, n, "%.4g m (level %zu)", z[k] + 0.0, k);
+    } else if (ax->values && k < ax->len && ax->var_name[0]) {
         const char *u = ps_axis_text(ax, "units");
         if (!strcmp(u, "meters") || !strcmp(u, "metres") || !strcmp(u, "meter"))
             u = "m";
@@ -32,6 +37,7 @@ void ps_plot_level_label(const ps_dataset *ds, size_t k, char *buf, size_t n)
     } else {
         snprintf(buf, n, "level %zu", k);
     }
+    free(z);
 }
 
 /* Coordinates of an axis, or indices when the file has none. */

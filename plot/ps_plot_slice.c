@@ -132,6 +132,50 @@ static double ps_nice_step(double span, double maxn)
     return 10 * base;
 }
 
+/* The smallest character height drawn, in pixels: text below it is not
+ * read (3 px at 200x150 with fonts scaled to the page). */
+#define PS_MIN_CHAR_PX 8.0
+
+/* Width of a text line in pixels at character height @p ch_px: PLplot 5.15
+ * exports no string measure; the cairo sans glyphs average under 0.9
+ * character heights (digits and lower case; tests/plot_sizes.sh checks the
+ * titles stay on the page). */
+#define PS_CHAR_W 0.9
+static double ps_text_px(const char *t, double ch_px)
+{
+    return (double)strlen(t) * PS_CHAR_W * ch_px;
+}
+
+/* The title line @p text at @p line character heights above the viewport,
+ * centred: at scale @p fs, or smaller (down to PS_MIN_CHAR_PX) so it fits
+ * the page's @p width less two characters, and cut with "..." if even that
+ * does not fit. */
+static void ps_fit_mtex(double line, const char *text, double fs, double width,
+                        double px_per_mm)
+{
+    char buf[1024];
+    PLFLT def, ht;
+    double avail, len, scale = fs;
+    size_t n;
+    snprintf(buf, sizeof buf, "%s", text);
+    plschr(0.0, scale);
+    plgchr(&def, &ht);
+    avail = width - 2.0 * ht * px_per_mm;
+    len = ps_text_px(buf, ht * px_per_mm);
+    if (len > avail && len > 0) {
+        double min_scale = scale * PS_MIN_CHAR_PX / (ht * px_per_mm);
+        scale = fmax(scale * avail / len, fmin(min_scale, scale));
+        plschr(0.0, scale);
+        plgchr(&def, &ht);
+        len = ps_text_px(buf, ht * px_per_mm);
+        for (n = strlen(buf); len > avail && n > 4; n--) {
+            memcpy(buf + n - 4, "...", 4);
+            len = ps_text_px(buf, ht * px_per_mm);
+        }
+    }
+    plmtex("t", line * fs / scale, 0.5, 0.5, buf);
+}
+
 /* Axis labels: 10°W, 5°E, 30°N, 2°S. */
 static void ps_geo_label(PLINT axis, PLFLT value, PLCHAR_NC_VECTOR label, PLINT length,
                          PLPointer data)
@@ -203,6 +247,7 @@ static int ps_pl_draw(const ps_slice *s, const ps_image_options *o, const ps_cma
     PLINT old_strm = 0, strm = 0;
     volatile int started = 0;
     double x0, x1, y0, y1, latmid, ratio, vx0, vx1, vy0, vy1, fs, ch = 14.0, map_w = 500.0;
+    double map_h = 350.0, px_per_mm = 4.0;
     double range[2] = {vmin, vmax};
     char opt[64];
     PLcGrid cgrid;
@@ -233,16 +278,23 @@ static int ps_pl_draw(const ps_slice *s, const ps_image_options *o, const ps_cma
     started = 1;
     ps_set_cmap1(cm);
     pladv(0);
-    /* Fonts scale with the smaller side (1 at 1000x700); every margin is
-     * counted in character heights, so text keeps its room at any size. */
+    /* Fonts scale with the smaller side (1 at 1000x700), but a character is
+     * never below PS_MIN_CHAR_PX pixels (readable on a 200x150 page); every
+     * margin is counted in character heights, so text keeps its room at any
+     * size. */
     fs = fmin(o->width / 1000.0, o->height / 700.0);
-    fs = fs < 0.55 ? 0.55 : fs;
     plschr(0.0, 0.95 * fs);
     {
         PLFLT def, ht, sx0, sx1, sy0, sy1;
         plgchr(&def, &ht);
         plgspa(&sx0, &sx1, &sy0, &sy1);
         ch = ht * o->width / (sx1 - sx0); /* character height in pixels */
+        if (ch < PS_MIN_CHAR_PX) {
+            fs *= PS_MIN_CHAR_PX / ch;
+            ch = PS_MIN_CHAR_PX;
+            plschr(0.0, 0.95 * fs);
+        }
+        px_per_mm = o->width / (sx1 - sx0);
     }
 
     x0 = fmin(xe[0], xe[s->nx]);
@@ -288,6 +340,7 @@ static int ps_pl_draw(const ps_slice *s, const ps_image_options *o, const ps_cma
         vy0 = bottom / o->height;
         vy1 = (bottom + mh) / o->height;
         map_w = mw;
+        map_h = mh;
     }
     plvpor(vx0, vx1, vy0, vy1);
     plwind(x0, x1, y0, y1);
@@ -325,25 +378,32 @@ static int ps_pl_draw(const ps_slice *s, const ps_image_options *o, const ps_cma
           "bcnstvo", ps_nice_step(y1 - y0, fmax(1.0, (vy1 - vy0) * o->height / (2.5 * ch))), 0);
     plslabelfunc(NULL, NULL);
     pllab(s->xlabel ? s->xlabel : "Longitude", s->ylabel ? s->ylabel : "Latitude", "");
+    /* titles centred on the page (the map may sit left of its middle) and
+     * fitted to its width */
+    plvpor(0.0, 1.0, vy0, vy1);
     if (s->subtitle && *s->subtitle) {
         /* the subtitle clear of the top latitude label (half a character
          * above the map's edge) */
-        plmtex("t", 3.1, 0.5, 0.5, s->title ? s->title : "");
-        plschr(0.0, 0.8 * fs);
-        plmtex("t", 1.6, 0.5, 0.5, s->subtitle);
-        plschr(0.0, 0.95 * fs);
+        ps_fit_mtex(3.1, s->title ? s->title : "", 0.95 * fs, o->width, px_per_mm);
+        ps_fit_mtex(1.6, s->subtitle, 0.8 * fs, o->width, px_per_mm);
     } else {
-        plmtex("t", 2.0, 0.5, 0.5, s->title ? s->title : "");
+        ps_fit_mtex(2.0, s->title ? s->title : "", 0.95 * fs, o->width, px_per_mm);
     }
+    plschr(0.0, 0.95 * fs);
+    plvpor(vx0, vx1, vy0, vy1);
+    plwind(x0, x1, y0, y1);
 
     /* The colour bar, right of the map, as tall as the map. */
     {
         enum { NV = 255 };
-        PLFLT vals[NV], cbw, cbh, ticks[1] = {0.0};
+        /* one label per 2.5 character heights of the bar */
+        PLFLT vals[NV], cbw, cbh,
+            ticks[1] = {ps_nice_step(vmax - vmin, fmax(1.0, map_h / (2.5 * ch)))};
         PLFLT *values[1] = {vals};
         PLINT n_values[1] = {NV}, sub_ticks[1] = {0};
         PLINT label_opts[1] = {PL_COLORBAR_LABEL_RIGHT};
-        const char *labels[1], *axis_opts[1] = {"bcvmtio"};
+        /* ticks drawn inside the bar: outward ones ran into the labels */
+        const char *labels[1], *axis_opts[1] = {"bcvmto"};
         int m;
         for (m = 0; m < NV; m++)
             vals[m] = vmin + (vmax - vmin) * m / (NV - 1);

@@ -18,3 +18,6 @@ tests_test_bench_topo_LDFLAGS = $(PS_BENCH_LINK)
 TESTS += tests/test_bench_topo
 TESTS += tests/bench_decomp.sh
 EXTRA_DIST += tests/bench_decomp.sh
+# bench --repeat 1: the spread is n/a, not 0.0% (issue 28 point 7).
+TESTS += tests/bench_repeat1.sh
+EXTRA_DIST += tests/bench_repeat1.sh

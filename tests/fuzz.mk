@@ -7,7 +7,7 @@
 check_PROGRAMS += tests/fuzz/fuzz_replay
 tests_fuzz_fuzz_replay_SOURCES = tests/fuzz/fuzz_reader.c tests/fuzz/replay_main.c
 tests_fuzz_fuzz_replay_CFLAGS = $(AM_CFLAGS) $(NETCDF_CFLAGS)
-tests_fuzz_fuzz_replay_LDADD = io/libpstencil-io.la core/libpstencil.la $(NETCDF_LIBS) -lm
+tests_fuzz_fuzz_replay_LDADD = io/libpstencil-io.la core/libpstencil.la $(NETCDF_LIBS) $(UDUNITS_LIBS) -lm
 TESTS += tests/fuzz_regressions.sh
 EXTRA_DIST += tests/fuzz_regressions.sh tests/fuzz/make_regressions.py \
 	tests/fuzz/regressions
@@ -19,7 +19,7 @@ clean-fuzz-made:
 FUZZ_SECONDS = 60
 FUZZ_IO_SRC = $(srcdir)/io/ps_nc_read.c $(srcdir)/io/ps_nc_header.c $(srcdir)/io/ps_nc_get.c \
 	$(srcdir)/io/ps_coords.c $(srcdir)/io/ps_dataset_check.c $(srcdir)/io/ps_time.c \
-	$(srcdir)/io/ps_mem.c
+	$(srcdir)/io/ps_mem.c $(srcdir)/io/ps_units.c
 FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 
 if PS_FUZZ
@@ -27,8 +27,9 @@ if PS_FUZZ
 # coverage; the engine library below them is linked as built
 tests/fuzz/fuzz_reader: $(srcdir)/tests/fuzz/fuzz_reader.c $(FUZZ_IO_SRC) core/libpstencil.la
 	$(AM_V_CCLD)$(FUZZ_CC) $(FUZZ_FLAGS) -DHAVE_CONFIG_H -I. $(AM_CPPFLAGS) $(NETCDF_CFLAGS) \
-	  -o $@ $(srcdir)/tests/fuzz/fuzz_reader.c $(FUZZ_IO_SRC) \
-	  -Lcore/.libs -lpstencil -Wl,-rpath,$(abs_builddir)/core/.libs $(NETCDF_LIBS) -lm
+	  $(UDUNITS_CFLAGS) -o $@ $(srcdir)/tests/fuzz/fuzz_reader.c $(FUZZ_IO_SRC) \
+	  -Lcore/.libs -lpstencil -Wl,-rpath,$(abs_builddir)/core/.libs $(NETCDF_LIBS) \
+	  $(UDUNITS_LIBS) -lm
 
 # -malloc_limit_mb: no input under 64 KiB may cost 256 MB (docs/reliability.md,
 # "The cost of an input"); a compressed field is at most 256 times its file as

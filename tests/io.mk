@@ -41,3 +41,14 @@ TESTS += tests/io_coords_finite.sh tests/io_coords_order.sh tests/io_all_land.sh
 	tests/io_time_axis.sh
 EXTRA_DIST += tests/io_input_lib.sh tests/io_coords_finite.sh tests/io_coords_order.sh \
 	tests/io_all_land.sh tests/io_time_axis.sh
+# An output keeps its input's identity; CF names for the depth axis; a title
+# (issue 28 point 2). Inputs made with ncgen from tests/data.
+TESTS += tests/io_cf_identity.sh
+EXTRA_DIST += tests/io_cf_identity.sh tests/data/levitus.cdl
+# The step count survives CDO, or comes from the time axis (issue 28 point 3).
+TESTS += tests/io_step_cdo.sh
+EXTRA_DIST += tests/io_step_cdo.sh
+# Units through UDUNITS-2: legacy spellings, conversions, kelvin without
+# units refused (issue 28 point 1).
+TESTS += tests/io_units.sh
+EXTRA_DIST += tests/io_units.sh

@@ -3,7 +3,8 @@
 # lenient: no high-priority failure, i.e. no error) and, when it can run,
 # cfchecks (0 errors). Outputs: a 360_day input with bounds, a noleap one with
 # a bottom-first depth, NEMO's 2-D coordinates, the built-in ocean through
-# hdiff, and a continued run. Skipped (77) without compliance-checker
+# hdiff, a continued run, and a Levitus-shaped Ferret file (TEMP in "DEG C",
+# SALT in "PPT", depth in "METERS", tests/data/levitus.cdl). Skipped (77) without compliance-checker
 # (PyPI: `pip install compliance-checker`; Debian has no CF checker).
 . "$top_srcdir/tests/lib.sh"
 command -v ncgen >/dev/null 2>&1 || skip "ncgen is not installed"
@@ -13,12 +14,15 @@ cd "$TMP" || fail "cd"
 ncgen -o t360.nc "$top_srcdir/tests/data/time_360.cdl" || fail "ncgen time_360"
 ncgen -o tnl.nc "$top_srcdir/tests/data/time_noleap.cdl" || fail "ncgen time_noleap"
 ncgen -o nemo.nc "$top_srcdir/tests/data/cf_nemo.cdl" || fail "ncgen cf_nemo"
+ncgen -o lev.nc "$top_srcdir/tests/data/levitus.cdl" || fail "ncgen levitus"
 
 expect_exit 0 "$PSTENCIL" run t360.nc -o a.nc --steps 2 --dt 86400 -q
 expect_exit 0 "$PSTENCIL" run a.nc --time-index 1 -o b.nc --steps 2 --dt 86400 -q
 expect_exit 0 "$PSTENCIL" run tnl.nc --time-index 1 -o n.nc --steps 2 -q
 expect_exit 0 "$PSTENCIL" run nemo.nc -o e.nc --steps 2 -q
 expect_exit 0 "$PSTENCIL" run --stencil hdiff --dt auto -o h.nc --steps 2 -q
+expect_exit 0 "$PSTENCIL" run lev.nc -o lt.nc --steps 2 -q
+expect_exit 0 "$PSTENCIL" run lev.nc --var SALT -o ls.nc --steps 2 -q
 cfchecks_ok=
 if command -v cfchecks >/dev/null 2>&1; then
   cfchecks a.nc > cf.out 2>&1
@@ -28,7 +32,7 @@ if command -v cfchecks >/dev/null 2>&1; then
     echo "cfchecks cannot run here (it fetches the standard-name table): $(tail -1 cf.out)" >&2
   fi
 fi
-for f in a.nc b.nc n.nc e.nc h.nc; do
+for f in a.nc b.nc n.nc e.nc h.nc lt.nc ls.nc; do
   "$CC" --criteria lenient --test cf:1.8 "$f" > cc.out 2>&1 ||
     { cat cc.out >&2; fail "compliance-checker cf:1.8 finds errors in $f"; }
   grep -q "All tests passed\|Warnings" cc.out || { cat cc.out >&2; fail "no compliance-checker report for $f"; }

@@ -66,9 +66,11 @@ run_refuses() {
 # plots_refuse FILE: every picture of FILE (and of ok.nc against it) is refused
 plots_refuse() {
   if [ -n "$PLPLOT" ]; then
-    refused "$PSTENCIL" plot slice "$1" -o o/s.png
-    refused "$PSTENCIL" plot diff ok.nc "$1" -o o/d.png
-    refused "$PSTENCIL" plot diff "$1" ok.nc -o o/d.png
+    # record 0, where the files made here hold what is refused (the images
+    # draw the last record by default)
+    refused "$PSTENCIL" plot slice "$1" --time 0 -o o/s.png
+    refused "$PSTENCIL" plot diff ok.nc "$1" --time 0 -o o/d.png
+    refused "$PSTENCIL" plot diff "$1" ok.nc --time 0 -o o/d.png
   fi
   refused "$PSTENCIL" plot animate "$1" -o o/a.html --plotly cdn
   refused "$PSTENCIL" plot cube "$1" -o o/c.html --plotly cdn

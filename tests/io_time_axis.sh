@@ -17,8 +17,8 @@ refuses_time() { # FILE: run (every stencil) and bench refuse, the pages draw it
   rm -f o/a.html
 }
 
-mk unknown tunits="fortnights since 2000-01-01"
-PAT="unknown\.nc: time coordinate 'time' at index 0: time units 'fortnights since 2000-01-01': unknown unit 'fortnights'"
+mk unknown tunits="blinks since 2000-01-01"
+PAT="unknown\.nc: time coordinate 'time' at index 0: time units 'blinks since 2000-01-01': unknown unit 'blinks'"
 refuses_time unknown.nc
 
 mk nodate tunits="days since tuesday"

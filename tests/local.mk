@@ -50,6 +50,15 @@ EXTRA_DIST += tests/stencil_names.sh
 TESTS += tests/adding_stencil.sh
 EXTRA_DIST += tests/adding_stencil.sh
 
+# The man page is made from the program's --help: every option and exit code
+# in it, the user docs it names installed (issue 28 point 6).
+TESTS += tests/man_page.sh
+EXTRA_DIST += tests/man_page.sh
+
+# configure says nothing about the core/ folder (issue 28 point 7).
+TESTS += tests/configure_rm.sh
+EXTRA_DIST += tests/configure_rm.sh
+
 # The one JSON writer (core/ps_json.h): escaping and layout in C, and every
 # JSON pstencil writes parsed by Python's json module.
 check_PROGRAMS += tests/test_json

@@ -15,3 +15,13 @@ TESTS += tests/test_plot_time tests/plot_time_cftime.sh tests/plot_levels_dates.
 TESTS += tests/plot_html_size.sh tests/plot_wrap.sh tests/plot_layout.sh tests/plot_help.sh
 EXTRA_DIST += tests/plot_html_size.sh tests/plot_wrap.sh tests/plot_layout.sh tests/plot_help.sh tests/plot_png.py
 EXTRA_DIST += tests/plot_time_cftime.sh tests/plot_levels_dates.sh
+# The pictures show a run's result: last record, negative --time, diff with
+# the final state, depths whatever the file's sign (issue 28 point 4).
+TESTS += tests/plot_records.sh
+EXTRA_DIST += tests/plot_records.sh
+# Pictures at any page size: 200x150 to 3000x1000 measured (issue 28 point 5).
+TESTS += tests/plot_sizes.sh
+EXTRA_DIST += tests/plot_sizes.sh
+# The interactive pages at any window size, in Chromium (issue 28 point 5).
+TESTS += tests/plot_html_layout.sh
+EXTRA_DIST += tests/plot_html_layout.sh

@@ -67,7 +67,7 @@ fi
 # The static slice: default name, title, requested size, other formats.
 expect_exit 0 "$PSTENCIL" plot slice --data-file small.nc
 [ -s output/small_static.png ] || fail "no output/small_static.png"
-grep -q "thetao at 0.494 m (level 0), time index 0" "$TMP/out" || { cat "$TMP/out"; fail "slice title"; }
+grep -q "thetao at 0.494 m (level 0), time index 2" "$TMP/out" || { cat "$TMP/out"; fail "slice title (the last record)"; }
 png_check output/small_static.png 1000 700 map || exit 1
 expect_exit 0 "$PSTENCIL" plot slice small.nc --target_depth 3 --time 2 --width 640 --height 480 --cmap thermal -o deep.png
 grep -q "at 2.646 m (level 2), time index 2" "$TMP/out" || { cat "$TMP/out"; fail "nearest level"; }
@@ -104,7 +104,7 @@ for a, b, t in edits:
 open(sys.argv[2], "w").write(head + " thetao =" + data)
 PYEOF
 ncgen -o changed.nc changed.cdl || fail "ncgen changed.cdl"
-expect_exit 0 "$PSTENCIL" plot diff small.nc changed.nc --width 800 --height 600 -o changed.png
+expect_exit 0 "$PSTENCIL" plot diff small.nc changed.nc --time 0 --width 800 --height 600 -o changed.png
 grep -q "max |B - A| = 0.5[0-9]* degrees_C at .*; 1 of [0-9]* ocean cells differ; 1 land/sea mismatches" "$TMP/out" ||
   { cat "$TMP/out"; fail "diff did not find the changed cell and the mask mismatch"; }
 png_check changed.png 800 600 mark || exit 1

@@ -38,10 +38,10 @@ grep -q "thetao at 1.541 m (level 1)" "$TMP/out" || { cat "$TMP/out"; fail "anim
 expect_exit 0 "$PSTENCIL" plot animate s.nc -o s0.html --plotly cdn --level 0
 grep -q "(level 0)" "$TMP/out" || { cat "$TMP/out"; fail "--level 0 not honoured"; }
 expect_exit 0 "$PSTENCIL" plot slice s.nc -o s.svg
-grep -q "(level 1), time index 0" "$TMP/out" || { cat "$TMP/out"; fail "slice of a run output does not show level 1"; }
+grep -q "(level 1), time index 1" "$TMP/out" || { cat "$TMP/out"; fail "slice of a run output does not show level 1 of the last record"; }
 # An input whose records differ at the surface: the surface.
 expect_exit 0 "$PSTENCIL" plot slice small.nc -o small.svg
-grep -q "(level 0), time index 0" "$TMP/out" || { cat "$TMP/out"; fail "slice of an input does not show the surface"; }
+grep -q "(level 0), time index 2" "$TMP/out" || { cat "$TMP/out"; fail "slice of an input does not show the surface"; }
 # B - A: the shallowest level where they differ (two runs of 10 and 90 steps).
 expect_exit 0 "$PSTENCIL" run small.nc -o s10.nc --steps 10 -q
 expect_exit 0 "$PSTENCIL" plot diff s10.nc s.nc --time 1 -o d.svg

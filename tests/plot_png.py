@@ -10,6 +10,12 @@ numpy is used when present for speed). Usage:
       = RATIO within 2 % and a pixel; nothing is drawn on the page's outer 2-pixel border
       (no text or map clipped); text lies above and below the map and a
       clear band separates the title rows from the map's top edge.
+  plot_png.py page FILE.png W H
+      the page is W x H; nothing is drawn on its outer 2-pixel border; the
+      title (the topmost band of dark rows) is at least 6 pixels tall; the
+      colour bar's labels (the dark rows just right of the bar, its frame
+      excepted) are at least two separate bands, none taller than twice the
+      title: labels do not run into each other.
 """
 import struct
 import sys
@@ -163,9 +169,68 @@ def layout(path, W, H, ratio, bar_clear=False):
           % (path, w, h, mx1 - mx0 + 1, my1 - my0 + 1, mx0, my0, got, ratio, min(text_rows), max(text_rows)))
 
 
+def bands(rows):
+    out, start, prev = [], None, None
+    for y in rows:
+        if start is None:
+            start = prev = y
+        elif y == prev + 1:
+            prev = y
+        else:
+            out.append((start, prev))
+            start = prev = y
+    if start is not None:
+        out.append((start, prev))
+    return out
+
+
+def page(path, W, H):
+    w, h, px = read_png(path)
+    if (w, h) != (W, H):
+        fail(path, "size %dx%d, expected %dx%d" % (w, h, W, H))
+    white = (255, 255, 255)
+    for y in range(h):
+        for x in (list(range(w)) if y < 2 or y >= h - 2 else [0, 1, w - 2, w - 1]):
+            if px[y][x] != white:
+                fail(path, "pixel (%d,%d) on the page border is drawn: something is clipped" % (x, y))
+    dark = lambda c: max(c) < 90
+    rows = [y for y in range(h) if any(dark(px[y][x]) for x in range(w))]
+    if not rows:
+        fail(path, "no text")
+    t0, t1 = bands(rows)[0]
+    th = t1 - t0 + 1
+    if th < 6:
+        fail(path, "the title is %d pixels tall (rows %d..%d): unreadable" % (th, t0, t1))
+    # the colour bar: the column with the most distinct colours, and the
+    # columns right of it that are still part of it
+    ncol = [len(set(px[y][x] for y in range(h))) for x in range(w)]
+    bx = max(range(w), key=lambda x: ncol[x])
+    right = bx
+    while right + 1 < w and ncol[right + 1] > 0.5 * ncol[bx]:
+        right += 1
+    brows = [y for y in range(h) if chroma(px[y][bx]) > 30 or px[y][bx] != white and not dark(px[y][bx])]
+    by0, by1 = min(brows), max(brows)
+    zone = range(right + 1, min(w, right + 1 + 3 * th))
+    # vertical lines (the bar's frame) are not labels
+    cols = [x for x in zone if sum(1 for y in range(by0, by1 + 1) if dark(px[y][x])) < 0.5 * (by1 - by0 + 1)]
+    lrows = [y for y in range(max(0, by0 - th), min(h, by1 + th + 1))
+             if any(dark(px[y][x]) for x in cols)]
+    lb = bands(lrows)
+    if len(lb) < 2:
+        fail(path, "fewer than two colour-bar labels right of x=%d (rows %s)" % (right, lb))
+    for a, b in lb:
+        if b - a + 1 > 2 * th:
+            fail(path, "colour-bar labels run together: rows %d..%d (%d px, the title is %d)"
+                 % (a, b, b - a + 1, th))
+    print("%s: %dx%d, title %d px tall, %d colour-bar labels right of x=%d, border clear"
+          % (path, w, h, th, len(lb), right))
+
+
 if __name__ == '__main__':
     if sys.argv[1] == 'gradient':
         gradient(sys.argv[2])
+    elif sys.argv[1] == 'page':
+        page(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
     elif sys.argv[1] == 'layout':
         layout(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5]),
                len(sys.argv) > 6 and sys.argv[6] == 'bar')

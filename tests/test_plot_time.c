@@ -91,7 +91,11 @@ int main(int argc, char **argv)
     expect_bad("360_day", "days since 2000-01-31");
     expect_bad("proleptic_gregorian", "days since 2001-02-29");
     expect_bad("standard", "days since yesterday");
-    expect_bad("standard", "fortnights since 2000-01-01");
+    expect_bad("standard", "blinks since 2000-01-01");
+    expect_bad("standard", "meters since 2000-01-01");
+    /* UDUNITS-2's units of time: a fortnight is 14 days, "hrs" the plural of hr */
+    expect_date("standard", "fortnights since 2000-01-01", 2, "2000-01-29");
+    expect_date("standard", "hrs since 2000-01-01", 48, "2000-01-03");
     expect_bad("standard", "days since 2000-01-01 25:00");
     expect_bad("none", "days since 2000-01-01");
     expect_bad("lunar", "days since 2000-01-01");

@@ -7,7 +7,7 @@ if [ "$(id -u)" -ne 0 ]; then
   exit 2
 fi
 PKGS="build-essential autoconf automake libtool pkg-config
-  libnetcdf-dev netcdf-bin
+  libnetcdf-dev netcdf-bin libudunits2-dev
   openmpi-bin libopenmpi-dev libnetcdf-mpi-dev
   ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo
   libplplot-dev plplot-driver-cairo
