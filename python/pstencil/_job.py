@@ -88,7 +88,7 @@ class _State:
         self.bar = None
 
 
-@ffi.def_extern(onerror=lambda et, ev, tb: _callback_failed(ev))
+@ffi.def_extern(onerror=lambda et, ev, tb: _void_failed(ev))
 def ps_py_progress(user, done, total, elapsed):
     st = ffi.from_handle(user)
     if st.progress is not None:
@@ -126,11 +126,16 @@ def ps_py_cancel(user):
     return 0
 
 
+def _void_failed(exc):
+    """_callback_failed() for a callback returning void (cffi wants None)."""
+    _callback_failed(exc)
+
+
 def _cancel_code(exc):
     return _CANCEL_SIGINT if isinstance(exc, KeyboardInterrupt) else _CANCEL_EXCEPTION
 
 
-@ffi.def_extern(onerror=lambda et, ev, tb: _callback_failed(ev))
+@ffi.def_extern(onerror=lambda et, ev, tb: _void_failed(ev))
 def ps_py_note(user, text):
     st = ffi.from_handle(user)
     msg = _text(text)
@@ -257,6 +262,7 @@ def run_array(data, coords=None, *, steps=None, stencil=None, backend=None, prec
     elif progress is False:
         progress = None
 
+    out = field = result = None
     jp = ffi.new("ps_job **")
     _check(lib.ps_job_create(jp))
     j = jp[0]
@@ -300,6 +306,8 @@ def run_array(data, coords=None, *, steps=None, stencil=None, backend=None, prec
         result.data = ffi.cast("void *", ffi.from_buffer(out, require_writable=True))
         _check(lib.ps_job_set_result(j, result))
         cb = ffi.new("ps_job_callbacks *")
+        # always: the job polls the cancel (Ctrl-C) between batches of steps, and a
+        # progress callback caps a batch at 1/20 of the run (core/ps_driver.c)
         cb.progress = lib.ps_py_progress
         cb.record = lib.ps_py_record
         cb.cancel = lib.ps_py_cancel
@@ -316,6 +324,11 @@ def run_array(data, coords=None, *, steps=None, stencil=None, backend=None, prec
         wall = time.perf_counter() - t0
         rep = lib.ps_job_get_report(j)
         if state.exc is not None:
+            # what ran before the stop, for the caller (e.g. KeyboardInterrupt)
+            try:
+                state.exc.pstencil_report = report_dict(rep)
+            except Exception:  # noqa: BLE001 - the original exception matters more
+                pass
             raise state.exc
         if status:
             raise error_for(status, _detail(), bool(rep.blew_up))
@@ -330,6 +343,11 @@ def run_array(data, coords=None, *, steps=None, stencil=None, backend=None, prec
         lib.ps_job_destroy(j)
         if close_bar is not None:
             close_bar()
+        if state.exc is not None:
+            # no cycle exception -> traceback -> this frame -> state -> exception:
+            # the result buffer and the records go now, not at the next gc pass
+            state.exc = None
+            state.records = out = field = result = None
     if output_every is not None:
         report["record_steps"] = list(state.steps)
         recs = np.stack(state.records) if state.records else np.empty((0,) + arr.shape, dtype)

@@ -1,0 +1,182 @@
+"""The Python API beyond bitwise results: the no-copy rule, errors as
+exceptions carrying the program's text, callbacks, the listings and the
+accessor."""
+import gc
+import re
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import pstencil
+from conftest import ocean, write_nc
+
+
+def field(nz=6, ny=9, nx=11, dtype=np.float32):
+    return np.ascontiguousarray(ocean(nz, ny, nx, dtype=dtype, time=False).values)
+
+
+def test_no_copy_of_a_contiguous_input_of_the_working_precision():
+    for dtype, precision in ((np.float32, "float"), (np.float64, "double")):
+        a = field(dtype=dtype)
+        keep = a.copy()
+        out, rep = pstencil.run_array(a, steps=3, backend="reference", progress=False)
+        assert rep["precision"] == precision
+        assert not rep["input_copied"]
+        assert rep["input_address"] == a.__array_interface__["data"][0]
+        assert rep["result_address"] == out.__array_interface__["data"][0]
+        assert np.array_equal(a, keep, equal_nan=True), "the input was changed"
+
+
+def test_one_documented_copy_otherwise():
+    a = field(dtype=np.float64)
+    _, rep = pstencil.run_array(a, steps=1, precision="float", progress=False)
+    assert rep["input_copied"]
+    b = np.asfortranarray(field())
+    _, rep = pstencil.run_array(b, steps=1, progress=False)
+    assert rep["input_copied"]
+    with pytest.raises(ValueError, match="inplace=True needs a C-contiguous float32"):
+        pstencil.run_array(b, steps=1, inplace=True, progress=False)
+
+
+def test_inplace_steps_the_callers_buffer():
+    a = field()
+    want, _ = pstencil.run_array(a, steps=4, backend="reference", progress=False)
+    addr = a.__array_interface__["data"][0]
+    out, rep = pstencil.run_array(a, steps=4, backend="reference", inplace=True,
+                                  progress=False)
+    assert out is a and rep["input_address"] == rep["result_address"] == addr
+    assert a.tobytes() == want.tobytes()
+
+
+def test_dataarray_input_read_in_place():
+    da = ocean(time=False)
+    _, rep = pstencil.run(da, steps=2, progress=False, with_report=True)
+    assert not rep["input_copied"]
+    assert rep["input_address"] == da.values.__array_interface__["data"][0]
+
+
+def test_bad_option_value_is_the_programs_message(cli, tmp_path):
+    da = ocean()
+    write_nc(da, tmp_path / "in.nc")
+    for args, kw in ((["--coeff", "7"], {"coeff": 7}),
+                     (["--steps", "-3"], {"steps": -3}),
+                     (["--mode", "quick"], {"mode": "quick"}),
+                     (["--stencil", "nope"], {"stencil": "nope"}),
+                     (["--precision", "half"], {"precision": "half"}),
+                     (["--kh", "-1", "--stencil", "hdiff"], {"kh": -1, "stencil": "hdiff"})):
+        p = cli("run", tmp_path / "in.nc", "-o", tmp_path / "o.nc", "--no-progress", *args,
+                check=False)
+        assert p.returncode == 2, p.stderr
+        m = re.search(r"pstencil: error: (.*)", p.stderr, re.S)
+        assert m, p.stderr
+        with pytest.raises(ValueError) as e:
+            pstencil.run(da, progress=False, **kw)
+        assert isinstance(e.value, pstencil.InvalidError)
+        assert isinstance(e.value, pstencil.Error)
+        assert str(e.value) == m.group(1).strip(), args
+
+
+def test_error_classes():
+    a = field()
+    with pytest.raises(pstencil.BackendError, match="unknown backend 'nope'"):
+        pstencil.run_array(a, backend="nope", progress=False)
+    with pytest.raises(pstencil.InvalidError, match="needs the grid's coordinates"):
+        pstencil.run_array(a, stencil="hdiff", progress=False)
+    with pytest.raises(pstencil.InvalidError, match="3-D"):
+        pstencil.run_array(a[0], progress=False)
+    with pytest.raises(pstencil.BlowUpError, match="blew up"):
+        pstencil.run_array(a, stencil="diffusion7", coeff=50, allow_unstable=True, steps=200,
+                           backend="reference", progress=False)
+    da = ocean().rename({"depth": "weird"})
+    da["weird"].attrs = {}
+    with pytest.raises(pstencil.InvalidError, match="dimension 'weird'"):
+        pstencil.run(da, progress=False)
+
+
+def test_exception_in_a_callback_stops_the_run_and_is_raised():
+    class Boom(Exception):
+        pass
+
+    seen = []
+
+    def progress(done, total, elapsed):
+        seen.append(done)
+        raise Boom("from progress")
+    a = field(12, 40, 40)
+    with pytest.raises(Boom) as e:
+        pstencil.run_array(a, steps=400, progress=progress, backend="reference")
+    assert len(seen) == 1
+    assert e.value.pstencil_report["interrupted"]
+
+
+def test_progress_reaches_the_total():
+    calls = []
+    pstencil.run_array(field(), steps=40, progress=lambda d, t, s: calls.append((d, t)))
+    assert calls and calls[-1] == (40, 40)
+    assert all(t == 40 for _, t in calls) and len(calls) <= 21
+
+
+def test_gil_released_while_stepping():
+    """Another thread runs Python while the job steps (the GIL is released)."""
+    a = field(40, 200, 200)
+    ticks = []
+    started = threading.Event()
+    done = threading.Event()
+
+    def work():
+        started.set()
+        pstencil.run_array(a, steps=60, backend="reference", progress=False)
+        done.set()
+    t = threading.Thread(target=work)
+    t.start()
+    started.wait()
+    t0 = time.perf_counter()
+    while not done.is_set():
+        ticks.append(time.perf_counter() - t0)
+        time.sleep(0.001)
+    t.join()
+    # with the GIL held for the whole C call this thread would not run until it returned
+    assert len(ticks) > 20, "the main thread ran %d times during the run" % len(ticks)
+
+
+def test_listings():
+    s = pstencil.stencils()
+    assert "diffusion7" in s and "hdiff" in s
+    assert s["hdiff"]["needs_coordinates"] and not s["diffusion7"]["needs_coordinates"]
+    assert s["diffusion7"]["options"]["coeff"]["default"] == 0.1
+    o = s["diffusion7"]["options"]["coeff"]
+    assert o["min"] <= o["default"] <= o["max"] and o["help"]
+    assert s["hdiff"]["options"]["dt"]["auto"]
+    b = pstencil.backends()
+    assert b["reference"]["built"] and b["reference"]["devices"]
+    assert "steps" in pstencil.options() and "output-every" in pstencil.options()
+
+
+def test_accessor_and_validate():
+    da = ocean()
+    a = da.pstencil.run(steps=3, backend="reference", progress=False)
+    b = pstencil.run(da, steps=3, backend="reference", progress=False)
+    assert a.values.tobytes() == b.values.tobytes()
+    assert a.attrs["pstencil_checksum"] == b.attrs["pstencil_checksum"]
+    assert a.coords.to_dataset().identical(b.coords.to_dataset())
+    v = da.pstencil.validate(steps=3, backends=["reference", "openmp"])
+    assert v["openmp"]["equal"] and v["openmp"]["max_abs_diff"] == 0.0
+
+
+def test_nothing_kept_after_runs():
+    """Repeated runs do not grow the process (jobs and buffers freed)."""
+    a = field(20, 100, 100)
+
+    def rss():
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * 4096
+    for _ in range(3):
+        pstencil.run_array(a, steps=2, progress=False)
+    gc.collect()
+    r0 = rss()
+    for _ in range(20):
+        pstencil.run_array(a, steps=2, progress=False)
+    gc.collect()
+    assert rss() - r0 < 4 * a.nbytes, "RSS grew by %d bytes" % (rss() - r0)
