@@ -90,6 +90,17 @@ const ps_job_report *ps_job_get_report(const ps_job *j);
 const ps_field *ps_job_result(const ps_job *j);
 int ps_job_time_steps(ps_job *j, int on);
 
+/* the built-in ocean (io/ps_io.h), for pstencil.ocean() */
+typedef struct ps_dataset { ...; } ps_dataset;
+typedef struct ps_ocean_options { double scale; unsigned long seed; size_t ntime; size_t nz;
+                                  ...; } ps_ocean_options;
+void ps_ocean_defaults(ps_ocean_options *o);
+int ps_ocean_generate(const ps_ocean_options *o, size_t t, ps_dataset *ds, ps_field *out);
+int ps_dataset_coords(const ps_dataset *ds, ps_grid_coords *c);
+void ps_grid_coords_free(ps_grid_coords *c);
+void ps_dataset_close(ps_dataset *ds);
+void ps_field_free(ps_field *f);
+
 const char *ps_strerror(int status);
 const char *ps_error_detail(void);
 

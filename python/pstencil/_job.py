@@ -355,6 +355,36 @@ def run_array(data, coords=None, *, steps=None, stencil=None, backend=None, prec
     return out, report
 
 
+def ocean_array(scale=1.0, seed=1, time_index=0):
+    """The built-in ocean (what `pstencil gen` writes and `pstencil run` runs without
+    an input): (field float32 (depth, latitude, longitude), depth m, latitude,
+    longitude) as NumPy arrays, record @p time_index of its 5."""
+    o = ffi.new("ps_ocean_options *")
+    lib.ps_ocean_defaults(o)
+    o.scale = float(scale)
+    o.seed = int(seed)
+    if not 0 <= time_index < o.ntime:
+        raise error_for(-9, "time_index %d is out of range: the built-in ocean has %d "
+                        "time records (0..%d)" % (time_index, o.ntime, o.ntime - 1))
+    ds = ffi.new("ps_dataset *")
+    f = ffi.new("ps_field *")
+    c = ffi.new("ps_grid_coords *")
+    _check(lib.ps_ocean_generate(o, time_index, ds, f))
+    try:
+        _check(lib.ps_dataset_coords(ds, c))
+        g = f.grid
+        n = g.nz * g.ny * g.nx
+        field = np.frombuffer(ffi.buffer(f.data, n * 4), dtype=np.float32)
+        field = field.reshape(g.nz, g.ny, g.nx).copy()
+        axes = [np.frombuffer(ffi.buffer(p, k * 8), dtype=np.float64).copy()
+                for p, k in ((c.depth, g.nz), (c.lat, g.ny), (c.lon, g.nx))]
+    finally:
+        lib.ps_grid_coords_free(c)
+        lib.ps_field_free(f)
+        lib.ps_dataset_close(ds)
+    return (field,) + tuple(axes)
+
+
 def stencils():
     """Every registered stencil: {name: {description, needs_coordinates, test, options}},
     each option {unit, default (None: auto), auto, min, max, help}."""

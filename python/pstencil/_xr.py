@@ -275,6 +275,27 @@ def validate(data, backends=None, *, steps=10, reference="reference", **kw):
     return out
 
 
+def ocean(scale=1.0, seed=1, time_index=0):
+    """The built-in ocean as a DataArray 'thetao' (depth, latitude, longitude) with
+    CF coordinates: the synthetic stand-in for the course's file that `pstencil gen`
+    writes (scale multiplies the horizontal resolution: 222 x 241 at 1)."""
+    import xarray as xr
+    field, depth, lat, lon = _job.ocean_array(scale, seed, time_index)
+    coords = {
+        "depth": ("depth", depth, {"units": "m", "positive": "down", "axis": "Z",
+                                   "standard_name": "depth"}),
+        "latitude": ("latitude", lat, {"units": "degrees_north", "axis": "Y",
+                                       "standard_name": "latitude"}),
+        "longitude": ("longitude", lon, {"units": "degrees_east", "axis": "X",
+                                         "standard_name": "longitude"}),
+    }
+    return xr.DataArray(field, dims=("depth", "latitude", "longitude"), coords=coords,
+                        name="thetao",
+                        attrs={"units": "degrees_C", "long_name": "Temperature",
+                               "standard_name": "sea_water_potential_temperature",
+                               "source": "pstencil built-in ocean (synthetic)"})
+
+
 def register_accessor():
     """da.pstencil.run(...) / da.pstencil.validate(...) (when xarray is installed)."""
     try:

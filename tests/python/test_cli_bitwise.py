@@ -98,3 +98,19 @@ def test_axes_found_in_any_order_and_by_name(case, cli):
     assert got.dims == ("depth", "lat", "lon")
     assert same_bits(got.values, want.values)
     assert got.attrs["units"] == "degC"
+
+
+def test_builtin_ocean_is_the_programs(tmp_path, cli):
+    """pstencil.ocean() is the field and axes `pstencil gen` writes, and a run
+    on it is bitwise the program's run of that file."""
+    cli("gen", "-o", tmp_path / "g.nc", "--scale", "0.2", "--seed", "3")
+    with xr.open_dataset(tmp_path / "g.nc") as ds:
+        want = ds["thetao"].isel(time=2).load()
+    got = pstencil.ocean(scale=0.2, seed=3, time_index=2)
+    assert same_bits(got.values, want.values)
+    for c in ("depth", "latitude", "longitude"):
+        assert np.allclose(got[c].values, want[c].values, rtol=0, atol=1e-9), c
+    cli("run", tmp_path / "g.nc", "--time-index", "2", "-o", tmp_path / "r.nc", "--steps", "4",
+        "--backend", "reference", "--no-progress")
+    r = pstencil.run(got, steps=4, backend="reference", progress=False)
+    assert same_bits(r.values, read_nc(tmp_path / "r.nc").isel(time=-1).values)
