@@ -33,8 +33,11 @@ $(PS_PYTHON_SITE)/_native.so: python/_native.la
 install-data-hook: install-python-hook
 install-python-hook:
 	rm -f "$(DESTDIR)$(pstencilpydir)/_native.la"
+# libtool uninstalls a module through its .la, which is not installed
 uninstall-hook: uninstall-python-hook
 uninstall-python-hook:
+	rm -f "$(DESTDIR)$(pstencilpydir)/_native.so"
+	rm -rf "$(DESTDIR)$(pstencilpydir)/__pycache__"
 	-rmdir "$(DESTDIR)$(pstencilpydir)" 2>/dev/null
 endif
 # Makefile.am's clean-local runs it

@@ -5,7 +5,8 @@
 #    a directory of its sys.path, so `import pstencil` needs no setting;
 #  - the installed package (moved to a scratch prefix, like tests/install_prefix.sh)
 #    imports from there, not from the build tree, and runs a job;
-#  - no libtool archive is left beside the module.
+#  - no libtool archive is left beside the module, and make uninstall removes the
+#    package, the compiled module and the bytecode Python wrote on import.
 . "$top_srcdir/tests/lib.sh"
 [ -n "${PS_PYTHON:-}" ] || skip "the Python package was not built (configure: Python package no)"
 unset PYTHONPATH
@@ -46,3 +47,13 @@ out, rep = pstencil.run_array(a, steps=2, backend="reference", progress=False)
 assert rep["steps"] == 2 and out[2, 3, 3] < 1, rep
 print("installed package runs from", site)
 PYEOF
+# make uninstall leaves nothing of the package, after an import wrote bytecode
+S2=$TMP/stage2
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL "${MAKE:-make}" -C "$B" install DESTDIR="$S2" \
+  >"$TMP/install2.log" 2>&1 || { tail -30 "$TMP/install2.log"; fail "make install failed"; }
+(cd "$TMP" && unset PYTHONDONTWRITEBYTECODE && LD_LIBRARY_PATH=$S2$prefix/lib PYTHONPATH=$S2$pydir "$PS_PYTHON" -c "import pstencil") \
+  || fail "the staged package does not import"
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL "${MAKE:-make}" -C "$B" uninstall DESTDIR="$S2" \
+  >"$TMP/uninstall.log" 2>&1 || { tail -30 "$TMP/uninstall.log"; fail "make uninstall failed"; }
+left=$(find "$S2$pydir" ! -type d 2>/dev/null)
+[ -z "$left" ] || fail "make uninstall left: $left"
