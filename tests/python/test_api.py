@@ -180,3 +180,38 @@ def test_nothing_kept_after_runs():
         pstencil.run_array(a, steps=2, progress=False)
     gc.collect()
     assert rss() - r0 < 4 * a.nbytes, "RSS grew by %d bytes" % (rss() - r0)
+
+
+def test_tqdm_draws_the_progress_when_installed(monkeypatch):
+    """progress=None: a tqdm bar (tqdm.auto) fed by the job's progress callback."""
+    import sys
+    import types
+    bars = []
+
+    class Bar:
+        def __init__(self, total, **kw):
+            self.total, self.n, self.closed = total, 0, False
+            bars.append(self)
+
+        def update(self, k):
+            self.n += k
+
+        def close(self):
+            self.closed = True
+    auto = types.ModuleType("tqdm.auto")
+    auto.tqdm = Bar
+    monkeypatch.setitem(sys.modules, "tqdm", types.ModuleType("tqdm"))
+    monkeypatch.setitem(sys.modules, "tqdm.auto", auto)
+    pstencil.run_array(field(), steps=30)
+    assert len(bars) == 1 and bars[0].total == 30 and bars[0].n == 30 and bars[0].closed
+
+
+def test_python_values_become_option_text():
+    """A tuple split, a flag, a float option: the same run as their text forms."""
+    a = field(8, 20, 20)
+    want, _ = pstencil.run_array(a, steps=5, coeff="0.15", backend="reference",
+                                 progress=False)
+    got, rep = pstencil.run_array(a, steps=5, coeff=0.15, split=(2, 1, 2),
+                                  allow_unstable=True, backend="reference", progress=False)
+    assert rep["boxes"] == 4
+    assert got.tobytes() == want.tobytes()
