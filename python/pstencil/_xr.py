@@ -126,10 +126,13 @@ def _coord_values(da, dim, role):
         if np.any(np.abs(v) > 90):
             raise InvalidError("latitude: coordinate '%s' has a value outside [-90, 90]" % dim)
         return v
+    # unwrapped: a step of more than 180 degrees is a wrap across 360
     out = v.copy()
     for i in range(1, out.size):
-        d = out[i] - out[i - 1]
-        out[i] = out[i - 1] + d - 360.0 * round(d / 360.0) if abs(d) > 180 else out[i - 1] + d
+        d = v[i] - v[i - 1]
+        if abs(d) > 180:
+            d -= 360.0 * round(d / 360.0)
+        out[i] = out[i - 1] + d
     return out
 
 

@@ -114,3 +114,30 @@ def test_builtin_ocean_is_the_programs(tmp_path, cli):
         "--backend", "reference", "--no-progress")
     r = pstencil.run(got, steps=4, backend="reference", progress=False)
     assert same_bits(r.values, read_nc(tmp_path / "r.nc").isel(time=-1).values)
+
+
+@pytest.mark.parametrize("variant", ["lon_wraps", "depth_km", "heights_up", "degrees"])
+def test_coordinates_converted_as_the_program(tmp_path, cli, variant):
+    """hdiff reads the grid's coordinates: units, positive and a longitude wrap
+    are converted as the program converts a file's."""
+    da = ocean(nx=9).isel(time=0)
+    lon, depth = da.longitude, da.depth
+    if variant == "lon_wraps":
+        lon = lon.copy(data=(np.linspace(170.0, 190.0, 9) + 180) % 360 - 180)
+    elif variant == "depth_km":
+        depth = depth.copy(data=depth.values / 1000)
+        depth.attrs["units"] = "km"
+    elif variant == "heights_up":
+        depth = depth.copy(data=-depth.values)
+        depth.attrs["positive"] = "up"
+    else:
+        lon.attrs["units"] = "degrees"
+        del lon.attrs["standard_name"]
+        lon.attrs["axis"] = "X"
+    da = da.assign_coords(longitude=lon, depth=depth)
+    write_nc(da, tmp_path / "in.nc")
+    cli("run", tmp_path / "in.nc", "-o", tmp_path / "out.nc", "--stencil", "hdiff",
+        "--steps", "4", "--backend", "reference", "--no-progress")
+    want = read_nc(tmp_path / "out.nc").isel(time=-1)
+    got = pstencil.run(da, stencil="hdiff", steps=4, backend="reference", progress=False)
+    assert same_bits(got.values, want.values), variant
