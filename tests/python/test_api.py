@@ -215,3 +215,51 @@ def test_python_values_become_option_text():
                                   allow_unstable=True, backend="reference", progress=False)
     assert rep["boxes"] == 4
     assert got.tobytes() == want.tobytes()
+
+
+def test_every_error_path_of_the_python_side(tmp_path):
+    """The checks made in Python before the job: each raises an Error subclass naming
+    the problem."""
+    da = ocean()
+    hd = {"stencil": "hdiff", "steps": 1, "progress": False}
+    cases = []
+    bad = da.copy()
+    bad["latitude"] = bad.latitude.copy(data=np.linspace(80.0, 100.0, bad.sizes["latitude"]))
+    cases.append((bad, hd, pstencil.InvalidError, "outside \\[-90, 90\\]"))
+    bad = da.copy()
+    bad["depth"] = bad.depth.copy(data=np.arange(6.0))
+    bad["depth"].attrs = {"units": "dbar", "positive": "down"}
+    cases.append((bad, hd, pstencil.InvalidError, "depth: coordinate 'depth' has units 'dbar'"))
+    bad = da.copy()
+    bad["longitude"].attrs = {"standard_name": "grid_longitude", "units": "degrees"}
+    cases.append((bad, hd, pstencil.InvalidError, "rotated-pole"))
+    bad = da.copy()
+    bad["latitude"] = bad.latitude.copy(data=np.full(bad.sizes["latitude"], np.nan))
+    cases.append((bad, hd, pstencil.InvalidError, "non-finite"))
+    cases.append((da.drop_vars("longitude"), hd, pstencil.InvalidError,
+                  "dimension 'longitude' has no coordinate variable"))
+    cases.append((da, {"time_index": 3}, pstencil.InvalidError, "time-index: 3 is outside 0..0"))
+    cases.append((da.isel(depth=0), {}, pstencil.InvalidError, "has no depth dimension"))
+    two = da.rename({"latitude": "lat"})
+    two["lat"].attrs = {"units": "degrees_east"}
+    cases.append((two, {}, pstencil.InvalidError, "are both longitude"))
+    for data, kw, cls, msg in cases:
+        with pytest.raises(cls, match=msg):
+            pstencil.run(data, **kw)
+    with pytest.raises(pstencil.InvalidError, match="coords= is for a NumPy field"):
+        pstencil.run(da, coords=(1, 2, 3))
+    with pytest.raises(pstencil.InvalidError, match="must be 3-D"):
+        pstencil.run(np.zeros((2, 3)))
+    with pytest.raises(pstencil.InvalidError, match="has 4 values for 6 cells"):
+        pstencil.run_array(field(), coords=(np.arange(4.0), None, None))
+    with pytest.raises(pstencil.InvalidError, match="time_index 9 is out of range"):
+        pstencil.ocean(scale=0.1, time_index=9)
+    with pytest.raises(pstencil.InvalidError, match="--precision"):
+        pstencil.run_array(field(), precision="half")
+    # the program's file: written from memory, refused when it exists without force
+    out = tmp_path / "o.nc"
+    pstencil.run(da, steps=2, output=str(out), progress=False)
+    assert out.exists()
+    with pytest.raises(pstencil.FileError) as e:
+        pstencil.run(da, steps=2, output=str(out), progress=False)
+    assert isinstance(e.value, OSError) and "exists" in str(e.value)
