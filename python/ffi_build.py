@@ -101,6 +101,7 @@ void ps_grid_coords_free(ps_grid_coords *c);
 void ps_dataset_close(ps_dataset *ds);
 void ps_field_free(ps_field *f);
 
+int ps_precision_parse(const char *s, ps_precision *out);
 const char *ps_strerror(int status);
 const char *ps_error_detail(void);
 

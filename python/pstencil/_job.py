@@ -22,8 +22,6 @@ _CANCEL_SIGINT = 2
 _CANCEL_EXCEPTION = 1
 
 _DTYPES = {"float": np.float32, "double": np.float64}
-_PRECISION_NAMES = {"float": "float", "float32": "float", "f32": "float", "single": "float",
-                    "double": "double", "float64": "double", "f64": "double"}
 
 
 def _text(p):
@@ -57,20 +55,21 @@ def option_name(pyname):
 
 
 def precision_of(precision, dtype):
-    """'float' or 'double': @p precision, else the array's dtype (float64: double)."""
+    """'float' or 'double': @p precision (any name the library takes), else the
+    array's dtype (float64: double)."""
     if precision is None:
         return "double" if np.dtype(dtype) == np.float64 else "float"
-    name = _PRECISION_NAMES.get(str(precision).lower())
-    if name is None:
-        # the library's own message for a bad value
-        j = ffi.new("ps_job **")
-        _check(lib.ps_job_create(j))
-        try:
-            _check(lib.ps_job_set(j[0], b"precision", str(precision).encode()))
-        finally:
-            lib.ps_job_destroy(j[0])
-        raise error_for(-1, "--precision: unknown value '%s'" % precision)
-    return name
+    p = ffi.new("ps_precision *")
+    if lib.ps_precision_parse(str(precision).encode(), p) == 0:
+        return "double" if p[0] == lib.PS_FLOAT64 else "float"
+    # refused: the message a job gives for the option (the program's)
+    j = ffi.new("ps_job **")
+    _check(lib.ps_job_create(j))
+    try:
+        _check(lib.ps_job_set(j[0], b"precision", str(precision).encode()))
+    finally:
+        lib.ps_job_destroy(j[0])
+    raise error_for(-1, _detail())
 
 
 class _State:
