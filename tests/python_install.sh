@@ -9,6 +9,7 @@
 #    package, the compiled module and the bytecode Python wrote on import.
 . "$top_srcdir/tests/lib.sh"
 [ -n "${PS_PYTHON:-}" ] || skip "the Python package was not built (configure: Python package no)"
+skip_under_sanitizer "the module is built with the sanitizers and the Python interpreter is not"
 unset PYTHONPATH
 B=$(cd "$top_builddir" && pwd -P)
 mkv() { sed -n "s/^$1 = //p" "$B/Makefile" | head -1; }

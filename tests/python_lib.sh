@@ -6,6 +6,7 @@ ps_pytest() {
   site="$top_builddir/python/site"
   [ -n "${PS_PYTHON:-}" ] && [ -e "$site/pstencil/_native.so" ] ||
     skip "the Python package was not built (configure: Python package no)"
+  skip_under_sanitizer "the module is built with the sanitizers and the Python interpreter is not"
   "$PS_PYTHON" -c 'import pytest, xarray, netCDF4' 2>/dev/null ||
     skip "$PS_PYTHON lacks pytest, xarray or netCDF4 (python3-pytest python3-xarray python3-netcdf4)"
   cd "$TMP" || exit 1
