@@ -8,6 +8,7 @@ run_array() raises it once the job is freed.
 """
 import logging
 import math
+import threading
 import time
 
 import numpy as np
@@ -84,17 +85,16 @@ class _State:
         self.record_shape = record_shape
         self.dtype = dtype
         self.every = every
-        self.bar = None
 
 
-@ffi.def_extern(onerror=lambda et, ev, tb: _void_failed(ev))
+@ffi.def_extern(onerror=lambda et, ev, tb: _void_failed(ev, tb))
 def ps_py_progress(user, done, total, elapsed):
     st = ffi.from_handle(user)
     if st.progress is not None:
         st.progress(done, total, elapsed)
 
 
-@ffi.def_extern(onerror=lambda et, ev, tb: _callback_failed(ev))
+@ffi.def_extern(onerror=lambda et, ev, tb: _callback_failed(ev, tb))
 def ps_py_record(user, step, field):
     st = ffi.from_handle(user)
     if st.every is None:
@@ -106,18 +106,26 @@ def ps_py_record(user, step, field):
     return 0
 
 
-def _callback_failed(exc):
-    """Keep the first exception raised in a callback; the next cancel poll stops the job."""
-    try:
-        st = _current[-1]
-    except IndexError:
-        return 0
-    if st.exc is None:
+def _callback_failed(exc, tb):
+    """Keep the first exception raised in a callback of a run; its next cancel poll
+    stops the job. The run is the callback's `user` (the traceback's first frame is
+    the callback's own), else this thread's innermost run."""
+    st = None
+    user = tb.tb_frame.f_locals.get("user") if tb is not None else None
+    if user is not None:
+        try:
+            st = ffi.from_handle(user)
+        except (TypeError, ValueError):
+            st = None
+    if st is None:
+        stack = getattr(_runs, "stack", None)
+        st = stack[-1] if stack else None
+    if st is not None and st.exc is None:
         st.exc = exc
     return 0
 
 
-@ffi.def_extern(onerror=lambda et, ev, tb: _callback_failed(ev) + _cancel_code(ev))
+@ffi.def_extern(onerror=lambda et, ev, tb: _callback_failed(ev, tb) + _cancel_code(ev))
 def ps_py_cancel(user):
     st = ffi.from_handle(user)
     if st.exc is not None:
@@ -125,16 +133,16 @@ def ps_py_cancel(user):
     return 0
 
 
-def _void_failed(exc):
+def _void_failed(exc, tb):
     """_callback_failed() for a callback returning void (cffi wants None)."""
-    _callback_failed(exc)
+    _callback_failed(exc, tb)
 
 
 def _cancel_code(exc):
     return _CANCEL_SIGINT if isinstance(exc, KeyboardInterrupt) else _CANCEL_EXCEPTION
 
 
-@ffi.def_extern(onerror=lambda et, ev, tb: _void_failed(ev))
+@ffi.def_extern(onerror=lambda et, ev, tb: _void_failed(ev, tb))
 def ps_py_note(user, text):
     st = ffi.from_handle(user)
     msg = _text(text)
@@ -142,8 +150,8 @@ def ps_py_note(user, text):
     _log.info("%s", msg)
 
 
-# the runs in progress on this interpreter, innermost last (for _callback_failed)
-_current = []
+# each thread's runs in progress, innermost last (for _callback_failed)
+_runs = threading.local()
 
 
 def _tqdm_progress():
@@ -267,7 +275,9 @@ def run_array(data, coords=None, *, steps=None, stencil=None, backend=None, prec
     j = jp[0]
     state = _State(progress, arr.shape, dtype, output_every)
     handle = ffi.new_handle(state)
-    _current.append(state)
+    if not hasattr(_runs, "stack"):
+        _runs.stack = []
+    _runs.stack.append(state)
     try:
         for name, value in settings:
             if value is None or value is False:
@@ -338,7 +348,7 @@ def run_array(data, coords=None, *, steps=None, stencil=None, backend=None, prec
         report["input_address"] = int(ffi.cast("uintptr_t", field.data))
         report["result_address"] = int(ffi.cast("uintptr_t", lib.ps_job_result(j).data))
     finally:
-        _current.pop()
+        _runs.stack.pop()
         lib.ps_job_destroy(j)
         if close_bar is not None:
             close_bar()

@@ -263,3 +263,37 @@ def test_every_error_path_of_the_python_side(tmp_path):
     with pytest.raises(pstencil.FileError) as e:
         pstencil.run(da, steps=2, output=str(out), progress=False)
     assert isinstance(e.value, OSError) and "exists" in str(e.value)
+
+
+def test_a_callback_exception_stops_only_its_own_run():
+    """Two threads, a job each: the exception of one's callback stops that run only,
+    even when the other run started later (and is the innermost of the process)."""
+    a = field(20, 100, 100)
+    want, _ = pstencil.run_array(a, steps=40, backend="reference", progress=False)
+    got = {}
+    boom_in = threading.Event()
+    fine_in = threading.Event()
+
+    def boom(done, total, s):
+        boom_in.set()
+        fine_in.wait(10)
+        raise RuntimeError("mine")
+
+    def fine(done, total, s):
+        fine_in.set()
+
+    def work(name, progress):
+        try:
+            got[name] = pstencil.run_array(a, steps=40, backend="reference",
+                                           progress=progress)[0]
+        except RuntimeError as e:
+            got[name] = e
+    t1 = threading.Thread(target=work, args=("boom", boom))
+    t1.start()
+    boom_in.wait(10)
+    t2 = threading.Thread(target=work, args=("fine", fine))
+    t2.start()
+    t1.join()
+    t2.join()
+    assert isinstance(got["boom"], RuntimeError) and str(got["boom"]) == "mine"
+    assert isinstance(got["fine"], np.ndarray) and got["fine"].tobytes() == want.tobytes()
