@@ -54,6 +54,7 @@ int ps_job_keep_completed(ps_job *j, const char *why)
     int st = PS_OK;
     j->rep.interrupted = 1;
     j->rep.cancel_code = j->cancel_code;
+    j->rep.steps = j->rep.last_step; /* the state kept is the last completed record's */
     snprintf(j->rep.interrupted_why, sizeof j->rep.interrupted_why, "%s after step %ld of %ld",
              why, j->rep.last_step, j->steps);
     if (!j->completed) {

@@ -153,7 +153,7 @@ typedef struct ps_job_report {
     ps_mode mode;               /**< exact or fast */
     ps_grid grid;               /**< the whole grid */
     int threads;                /**< CPU threads asked for (0: the runtime's default) */
-    long steps;                 /**< steps taken */
+    long steps;                 /**< steps taken (cancelled: those of the last record kept) */
     long steps_total;           /**< steps asked for */
     size_t records;             /**< records written (or handed to the record callback) */
     int interrupted;            /**< nonzero: stopped by cancel (what was kept: records) */

@@ -16,6 +16,7 @@ PKGS="build-essential autoconf automake libtool pkg-config
   doxygen
   clang libomp-dev valgrind python3-h5py time
   python3-numpy python3-xarray python3-netcdf4 python3-plotly esbuild python3-cftime python3-venv
+  python3-cffi python3-dev python3-pytest python3-nbclient python3-ipykernel
   hipcc
   chromium
   imagemagick"

@@ -1,0 +1,320 @@
+"""xarray front end: find the axes as the program does for files
+(docs/file-conventions.md), convert the coordinates to the job's units, run,
+and give back a DataArray with the input's coordinates and attributes."""
+import math
+
+import numpy as np
+
+from . import _job
+from ._errors import InvalidError
+
+# the rules of io/ps_nc_read.c (axis_role) and io/ (ps_dataset_coords)
+_LAT_UNITS = {"degrees_north", "degree_north", "degree_n", "degrees_n", "degreen", "degreesn"}
+_LON_UNITS = {"degrees_east", "degree_east", "degree_e", "degrees_e", "degreee", "degreese"}
+_Z_UNITS = {"m", "meter", "meters", "metre", "metres", "km", "dbar", "decibar", "pa", "hpa",
+            "bar", "level", "layer", "sigma_level"}
+_T_NAMES = ["time", "t", "time_counter", "ocean_time", "Time"]
+_Z_NAMES = ["depth", "deptht", "depthu", "depthv", "depthw", "lev", "level", "z", "nav_lev",
+            "Depth", "DEPTH", "zt", "s_rho", "sigma"]
+_Y_NAMES = ["lat", "latitude", "nav_lat", "y", "Latitude", "LAT", "LATITUDE", "rlat",
+            "yt_ocean"]
+_X_NAMES = ["lon", "longitude", "nav_lon", "x", "Longitude", "LON", "LONGITUDE", "rlon",
+            "xt_ocean"]
+_ROLES = ("time", "depth", "latitude", "longitude")
+_DEPTH_SCALE = {"m": 1.0, "meter": 1.0, "meters": 1.0, "metre": 1.0, "metres": 1.0,
+                "cm": 0.01, "centimeter": 0.01, "centimeters": 0.01, "centimetre": 0.01,
+                "centimetres": 0.01, "km": 1000.0, "kilometer": 1000.0, "kilometers": 1000.0,
+                "kilometre": 1000.0, "kilometres": 1000.0}
+
+
+def _attr(var, name):
+    v = var.attrs.get(name) if var is not None else None
+    return v.strip() if isinstance(v, str) else None
+
+
+def axis_role(da, dim):
+    """'time', 'depth', 'latitude', 'longitude' or None for dimension @p dim:
+    its coordinate's axis, standard_name, units, positive, then its name."""
+    var = da.coords[dim] if dim in da.coords and da.coords[dim].dims == (dim,) else None
+    if var is not None:
+        axis = (_attr(var, "axis") or "").upper()
+        if axis in ("T", "Z", "Y", "X"):
+            return {"T": "time", "Z": "depth", "Y": "latitude", "X": "longitude"}[axis]
+        sn = _attr(var, "standard_name") or ""
+        if sn == "time":
+            return "time"
+        if sn in ("latitude", "grid_latitude"):
+            return "latitude"
+        if sn in ("longitude", "grid_longitude"):
+            return "longitude"
+        if (sn in ("depth", "height", "altitude", "sea_water_pressure")
+                or sn.startswith("ocean_") or sn.startswith("model_level")):
+            return "depth"
+        units = _attr(var, "units") or ""
+        if units.lower() in _LAT_UNITS:
+            return "latitude"
+        if units.lower() in _LON_UNITS:
+            return "longitude"
+        if " since " in units or np.issubdtype(var.dtype, np.datetime64) or var.dtype == object:
+            return "time"
+        if (_attr(var, "positive") or "").lower() in ("up", "down"):
+            return "depth"
+        if units.lower() in _Z_UNITS and dim.lower() in [n.lower() for n in _Z_NAMES]:
+            return "depth"
+    for role, names in (("time", _T_NAMES), ("depth", _Z_NAMES), ("latitude", _Y_NAMES),
+                        ("longitude", _X_NAMES)):
+        if dim in names:
+            return role
+    return None
+
+
+def find_axes(da):
+    """{role: dim} for the DataArray's dimensions; InvalidError naming what is missing."""
+    roles = {}
+    for dim in da.dims:
+        role = axis_role(da, dim)
+        if role is None:
+            raise InvalidError("dimension '%s' of %s is not time, depth, latitude or longitude "
+                               "(give its coordinate an axis, standard_name or units "
+                               "attribute; docs/file-conventions.md)" % (dim, _name(da)))
+        if role in roles:
+            raise InvalidError("dimensions '%s' and '%s' of %s are both %s"
+                               % (roles[role], dim, _name(da), role))
+        roles[role] = dim
+    missing = [r for r in _ROLES[1:] if r not in roles]
+    if missing:
+        raise InvalidError("%s has no %s dimension (dimensions: %s)"
+                           % (_name(da), " or ".join(missing), ", ".join(map(str, da.dims))))
+    return roles
+
+
+def _name(da):
+    return "DataArray '%s'" % da.name if da.name is not None else "the DataArray"
+
+
+def _coord_values(da, dim, role):
+    """Coordinate @p role of dimension @p dim in the job's units, as the program reads
+    a file's (depth m positive down, degrees north, degrees east unwrapped)."""
+    if dim not in da.coords:
+        raise InvalidError("%s: dimension '%s' has no coordinate variable (index values only)"
+                           % (role, dim))
+    var = da.coords[dim]
+    v = np.asarray(var.values, dtype=np.float64).reshape(-1)
+    if not np.all(np.isfinite(v)):
+        raise InvalidError("%s: coordinate '%s' has a non-finite value" % (role, dim))
+    sn = _attr(var, "standard_name") or ""
+    if sn in ("grid_latitude", "grid_longitude"):
+        raise InvalidError("%s: coordinate '%s' is on a rotated-pole grid (standard_name %s)"
+                           % (role, dim, sn))
+    units = (_attr(var, "units") or "").lower()
+    if role == "depth":
+        if units not in _DEPTH_SCALE:
+            raise InvalidError("depth: coordinate '%s' has %s; pstencil needs a length "
+                               "(m, cm or km)" % (dim, "units '%s'" % units if units
+                                                  else "no units"))
+        v = v * _DEPTH_SCALE[units]
+        positive = (_attr(var, "positive") or "").lower()
+        if positive == "up" or (positive != "down" and v.size and np.all(v <= 0)
+                                and np.any(v < 0)):
+            v = -v
+        return v
+    allowed = _LAT_UNITS if role == "latitude" else _LON_UNITS
+    if units not in allowed and units not in ("degrees", "degree"):
+        raise InvalidError("%s: coordinate '%s' has %s; pstencil needs degrees"
+                           % (role, dim, "units '%s'" % units if units else "no units"))
+    if role == "latitude":
+        if np.any(np.abs(v) > 90):
+            raise InvalidError("latitude: coordinate '%s' has a value outside [-90, 90]" % dim)
+        return v
+    # unwrapped: a step of more than 180 degrees is a wrap across 360
+    out = v.copy()
+    for i in range(1, out.size):
+        d = v[i] - v[i - 1]
+        if abs(d) > 180:
+            d -= 360.0 * round(d / 360.0)
+        out[i] = out[i - 1] + d
+    return out
+
+
+def _seconds(value):
+    return np.timedelta64(int(round(value * 1e9)), "ns")
+
+
+def _time_at(t0, seconds):
+    if isinstance(t0, np.datetime64):
+        return t0 + _seconds(seconds)
+    import datetime
+    return t0 + datetime.timedelta(seconds=float(seconds))
+
+
+def _attrs_from_report(rep):
+    a = {"pstencil_stencil": rep["stencil"], "pstencil_precision": rep["precision"],
+         "pstencil_mode": rep["mode"], "pstencil_seconds_per_step": rep["seconds_per_step"],
+         "pstencil_backend": rep["backend"], "pstencil_device": rep["device"] or "",
+         "pstencil_steps": rep["steps"], "pstencil_checksum": rep["checksum"],
+         "pstencil_step_s": rep["step_s"],
+         "pstencil_seconds_per_model_step": rep["step_s"] / rep["steps"] if rep["steps"] else 0.0}
+    for k, v in rep["options"].items():
+        a["pstencil_" + k] = "auto" if v is None else v
+    if rep["step_times"] is not None:
+        a["pstencil_step_times"] = rep["step_times"]
+    return a
+
+
+def run(data, coords=None, *, time_index=0, with_report=False, **kw):
+    """Run a stencil on @p data: an xarray.DataArray (axes found as for a file,
+    docs/file-conventions.md) or a 3-D NumPy array (depth, latitude, longitude)
+    with @p coords = (depth m, latitude degrees north, longitude degrees east).
+
+    Keywords: steps, stencil, backend ("auto"), precision (None: float64 data
+    runs in double, else float), mode, split, output_every, progress, inplace,
+    time_steps and any option of the program or the stencil (kh=500, dt="auto").
+    Returns a DataArray over (depth, latitude, longitude) in the input's names,
+    with its coordinates and attributes and the run's record as pstencil_*
+    attributes; with output_every, over (time, ...) with CF time and step
+    coordinates. with_report=True returns (DataArray, report dict).
+    """
+    import xarray as xr
+
+    if not isinstance(data, xr.DataArray):
+        arr = np.asarray(data)
+        if arr.ndim != 3:
+            raise InvalidError("a NumPy field must be 3-D (depth, latitude, longitude); "
+                               "this one has %d dimensions" % arr.ndim)
+        dims = ("depth", "latitude", "longitude")
+        cvars = {}
+        if coords is not None:
+            for dim, values, units in zip(dims, coords, ("m", "degrees_north", "degrees_east")):
+                if values is not None:
+                    cvars[dim] = xr.Variable((dim,), np.asarray(values), {"units": units})
+        if "depth" in cvars:
+            cvars["depth"].attrs["positive"] = "down"
+        data = xr.DataArray(arr, dims=dims, coords=cvars, name="thetao")
+    elif coords is not None:
+        raise InvalidError("coords= is for a NumPy field; a DataArray carries its own")
+    da = data
+    roles = find_axes(da)
+    t0 = np.datetime64("1970-01-01T00:00:00", "ns")
+    tcoord = None
+    if "time" in roles:
+        tdim = roles["time"]
+        n = da.sizes[tdim]
+        if not -n <= time_index < n:
+            raise InvalidError("--time-index: %d is outside 0..%d (%d records)"
+                               % (time_index, n - 1, n))
+        da = da.isel({tdim: time_index})
+        if tdim in da.coords:
+            tcoord = da.coords[tdim]
+            t0 = tcoord.values[()]
+            if isinstance(t0, np.ndarray):
+                t0 = t0.item()
+            if not isinstance(t0, np.datetime64) and not hasattr(t0, "calendar"):
+                try:
+                    t0 = np.datetime64(t0, "ns")
+                except (TypeError, ValueError):
+                    t0 = np.datetime64("1970-01-01T00:00:00", "ns")
+    spatial = (roles["depth"], roles["latitude"], roles["longitude"])
+    da3 = da.transpose(*spatial)
+    crd, why = None, None
+    try:
+        crd = tuple(_coord_values(da3, d, r) for d, r in zip(spatial, _ROLES[1:]))
+    except InvalidError as e:
+        why = str(e)
+    stencil = kw.get("stencil")
+    info = _job.stencils().get(stencil or "diffusion7")
+    if crd is None and info is not None and info["needs_coordinates"]:
+        raise InvalidError("stencil %s needs the grid's coordinates: %s" % (stencil, why))
+    values = da3.data
+    if not isinstance(values, np.ndarray):
+        values = np.asarray(values)
+    out, rep = _job.run_array(values, crd, **kw)
+
+    keep = {k: v for k, v in da3.coords.items() if set(v.dims) <= set(spatial)}
+    attrs = dict(da.attrs)
+    attrs.update(_attrs_from_report(rep))
+    dt = rep["seconds_per_step"] or 1.0
+    if kw.get("output_every") is not None:
+        steps = np.asarray(rep["record_steps"], dtype=np.float64)
+        times = [_time_at(t0, s * dt) for s in steps]
+        tname = roles.get("time", "time")
+        tattrs = dict(tcoord.attrs) if tcoord is not None else {"standard_name": "time"}
+        c = dict(keep)
+        c[tname] = xr.Variable((tname,), np.array(times), tattrs)
+        c["step"] = xr.Variable((tname,), steps, {"units": "1", "long_name": "model steps "
+                                                  "since the initial state"})
+        res = xr.DataArray(out, dims=(tname,) + spatial, coords=c, name=da.name, attrs=attrs)
+    else:
+        res = xr.DataArray(out, dims=spatial, coords=keep, name=da.name, attrs=attrs)
+        tname = roles.get("time", "time")
+        res = res.assign_coords({tname: _time_at(t0, rep["steps"] * dt)})
+    if with_report:
+        return res, rep
+    return res
+
+
+def validate(data, backends=None, *, steps=10, reference="reference", **kw):
+    """Run @p data on each backend of @p backends (default: every backend that runs
+    here) and compare each with @p reference: {backend: {checksum, equal (bitwise),
+    max_abs_diff} or {error}}. Exact mode results are expected to be bitwise equal."""
+    if backends is None:
+        backends = [n for n, b in _job.backends().items() if b.get("devices")]
+    kw.setdefault("progress", False)
+    ref, rep0 = run(data, backend=reference, steps=steps, with_report=True, **kw)
+    out = {reference: {"checksum": rep0["checksum"], "equal": True, "max_abs_diff": 0.0}}
+    a = np.asarray(ref.values, dtype=np.float64)
+    for b in backends:
+        if b == reference:
+            continue
+        try:
+            got, rep = run(data, backend=b, steps=steps, with_report=True, **kw)
+        except Exception as e:  # a backend that cannot run is part of the answer
+            out[b] = {"error": "%s: %s" % (type(e).__name__, e)}
+            continue
+        g = np.asarray(got.values, dtype=np.float64)
+        both = ~(np.isnan(a) & np.isnan(g))
+        diff = float(np.max(np.abs(a[both] - g[both]))) if both.any() else 0.0
+        out[b] = {"checksum": rep["checksum"], "equal": rep["checksum"] == rep0["checksum"],
+                  "max_abs_diff": 0.0 if math.isnan(diff) else diff}
+    return out
+
+
+def ocean(scale=1.0, seed=1, time_index=0):
+    """The built-in ocean as a DataArray 'thetao' (depth, latitude, longitude) with
+    CF coordinates: the synthetic stand-in for the course's file that `pstencil gen`
+    writes (scale multiplies the horizontal resolution: 222 x 241 at 1)."""
+    import xarray as xr
+    field, depth, lat, lon = _job.ocean_array(scale, seed, time_index)
+    coords = {
+        "depth": ("depth", depth, {"units": "m", "positive": "down", "axis": "Z",
+                                   "standard_name": "depth"}),
+        "latitude": ("latitude", lat, {"units": "degrees_north", "axis": "Y",
+                                       "standard_name": "latitude"}),
+        "longitude": ("longitude", lon, {"units": "degrees_east", "axis": "X",
+                                         "standard_name": "longitude"}),
+    }
+    return xr.DataArray(field, dims=("depth", "latitude", "longitude"), coords=coords,
+                        name="thetao",
+                        attrs={"units": "degrees_C", "long_name": "Temperature",
+                               "standard_name": "sea_water_potential_temperature",
+                               "source": "pstencil built-in ocean (synthetic)"})
+
+
+def register_accessor():
+    """da.pstencil.run(...) / da.pstencil.validate(...) (when xarray is installed)."""
+    try:
+        import xarray as xr
+    except ImportError:
+        return
+
+    @xr.register_dataarray_accessor("pstencil")
+    class _Accessor:
+        def __init__(self, obj):
+            self._obj = obj
+
+        def run(self, **kw):
+            """pstencil.run(this DataArray, **kw)."""
+            return run(self._obj, **kw)
+
+        def validate(self, **kw):
+            """pstencil.validate(this DataArray, **kw)."""
+            return validate(self._obj, **kw)

@@ -1,0 +1,64 @@
+"""Shared fixtures of the Python package's tests (run by tests/python_*.sh,
+which put the build tree's package first on PYTHONPATH and $PSTENCIL in the
+environment)."""
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+
+def ocean(nz=6, ny=9, nx=11, seed=7, dtype=np.float32, time=True):
+    """A small basin as a CF DataArray: random temperatures, a quarter of the
+    cells land (NaN), depth in m, latitude and longitude in degrees."""
+    import xarray as xr
+    rng = np.random.default_rng(seed)
+    t = (rng.random((nz, ny, nx)) * 20 - 2).astype(dtype)
+    t[rng.random(t.shape) < 0.25] = np.nan
+    coords = {
+        "depth": ("depth", np.linspace(5.0, 405.0, nz),
+                  {"units": "m", "positive": "down", "standard_name": "depth"}),
+        "latitude": ("latitude", np.linspace(30.0, 42.0, ny),
+                     {"units": "degrees_north", "standard_name": "latitude"}),
+        "longitude": ("longitude", np.linspace(-20.0, -5.0, nx),
+                      {"units": "degrees_east", "standard_name": "longitude"}),
+    }
+    dims = ("depth", "latitude", "longitude")
+    if time:
+        t = t[None]
+        dims = ("time",) + dims
+        coords["time"] = ("time", np.array(["2024-01-01T00:00"], dtype="datetime64[ns]"),
+                          {"standard_name": "time"})
+    return xr.DataArray(t, dims=dims, coords=coords, name="thetao",
+                        attrs={"units": "degC", "long_name": "sea water temperature",
+                               "standard_name": "sea_water_potential_temperature"})
+
+
+@pytest.fixture
+def cli():
+    """Run the program: cli(args...) -> CompletedProcess (text)."""
+    exe = os.environ.get("PSTENCIL")
+    if not exe:
+        pytest.skip("PSTENCIL is not set (run through tests/python_*.sh)")
+
+    def run(*args, check=True):
+        p = subprocess.run([exe] + [str(a) for a in args], capture_output=True, text=True)
+        if check and p.returncode:
+            raise AssertionError("pstencil %s: exit %d\n%s" % (" ".join(map(str, args)),
+                                                               p.returncode, p.stderr))
+        return p
+    return run
+
+
+def write_nc(da, path):
+    """Write @p da as the program reads it: float32/64 with NaN as _FillValue."""
+    enc = {da.name: {"_FillValue": np.array(1e20, dtype=da.dtype)}}
+    for c in da.coords:
+        enc[c] = {"_FillValue": None}
+    da.to_dataset().to_netcdf(path, encoding=enc)
+
+
+def read_nc(path, name="thetao"):
+    import xarray as xr
+    with xr.open_dataset(path) as ds:
+        return ds[name].load()
