@@ -3,7 +3,8 @@ or a NumPy array, in this process, on the caller's memory (docs/python.md).
 
     import pstencil, xarray as xr
     da = xr.open_dataset("ocean.nc")["thetao"]
-    out = pstencil.run(da, steps=100, stencil="hdiff", kh=500)
+    out = pstencil.run(da, steps=100)  # any stencil=..., its options as keywords
+    pstencil.stencils()                # every stencil, its options and ranges
 
 The binding is cffi in API mode over libpstencil-job (job/pstencil_job.h).
 """

@@ -227,7 +227,7 @@ def run_array(data, coords=None, *, steps=None, stencil=None, backend=None, prec
     """Run a stencil on a 3-D NumPy array (depth, latitude, longitude; NaN = land).
 
     @p coords: None, or (depth in m positive down, latitude in degrees north,
-    longitude in degrees east), each 1-D; a stencil that needs them (hdiff)
+    longitude in degrees east), each 1-D; a stencil that needs them
     refuses to run without. Returns (result, report): the final state
     (nz, ny, nx), or with @p output_every the records (nrec, nz, ny, nx) and
     report["record_steps"]. The array is read in place when it is C-contiguous
