@@ -31,8 +31,8 @@ sed -n 's/^      environment: \(PSTENCIL_[A-Z0-9_]*\).*/\1/p' "$TMP/list" | sort
 [ -s "$TMP/envs" ] || fail "no environment variables listed"
 while read -r v; do
   grep -q "$v" "$top_srcdir/docs/knobs.md" || fail "$v is not in docs/knobs.md"
-  sed -n '/^\.SH ENVIRONMENT/,/^\.SH [A-Z]/p' "$top_srcdir/docs/pstencil.1" | grep -q "$v" ||
-    fail "$v is not in the ENVIRONMENT section of docs/pstencil.1"
+  sed -n '/^\.SH ENVIRONMENT/,/^\.SH [A-Z]/p' "$top_srcdir/docs/pstencil.1.in" | grep -q "$v" ||
+    fail "$v is not in the ENVIRONMENT section of docs/pstencil.1.in"
 done <"$TMP/envs"
 while read -r k; do
   grep -q "\`$k\`" "$top_srcdir/docs/knobs.md" || fail "knob $k is not in docs/knobs.md"

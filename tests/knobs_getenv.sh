@@ -50,7 +50,7 @@ for h in $hooks; do
 done
 # the user-facing variables are documented in the man page's ENVIRONMENT section
 for v in PSTENCIL_BACKEND PSTENCIL_PLUGIN_PATH PSTENCIL_TUNE_FILE; do
-  sed -n '/^\.SH ENVIRONMENT/,/^\.SH [A-Z]/p' docs/pstencil.1 | grep -q "$v" ||
-    fail "$v is not in the ENVIRONMENT section of docs/pstencil.1"
+  sed -n '/^\.SH ENVIRONMENT/,/^\.SH [A-Z]/p' docs/pstencil.1.in | grep -q "$v" ||
+    fail "$v is not in the ENVIRONMENT section of docs/pstencil.1.in"
 done
 exit 0
