@@ -15,6 +15,8 @@
 # page's "The rebuild cost" (the CPU objects). Skipped without git, autotools
 # or patch, or outside a git checkout (a tarball's tree is checked by CI).
 . "$top_srcdir/tests/lib.sh"
+# the copy is built without the sanitizers: under them it would test nothing new
+skip_under_sanitizer "the worked example is built and checked in the main job"
 S=$top_srcdir
 doc=$S/docs/adding-a-stencil.md
 for t in git autoreconf patch make tar; do
