@@ -278,6 +278,22 @@ static inline int ps_knob_take(int id, const ps_knobs *asked, ps_knobs *out, cha
     }
 }
 
+/* A backend's knobs @p ids (n of them) into @p out, zeroed first, each taken by
+ * ps_knob_take() from @p asked (NULL: none) in the one precedence; the skip
+ * flags are the caller's. PS_EINVAL with @p why on the first bad value. */
+static inline int ps_knobs_take(const int *ids, size_t n, const ps_knobs *asked, ps_knobs *out,
+                                char *why, size_t whylen)
+{
+    size_t i;
+    memset(out, 0, sizeof *out);
+    if (asked)
+        out->skip = asked->skip;
+    for (i = 0; i < n; i++)
+        if (ps_knob_take(ids[i], asked, out, why, whylen))
+            return PS_EINVAL;
+    return PS_OK;
+}
+
 /** Knob @p k from the tuning cache: @p v unless the caller set it. */
 static inline void ps_knob_cache(ps_knob *k, long v)
 {

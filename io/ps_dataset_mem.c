@@ -12,22 +12,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* ps_axis_alloc()'s axis with the caller's values, or index values and no
+ * coordinate variable */
 static int axis(ps_axis *ax, const char *name, size_t n, const double *v, int pos)
 {
     size_t i;
-    memset(ax, 0, sizeof *ax);
-    ax->present = 1;
-    snprintf(ax->dim_name, sizeof ax->dim_name, "%s", name);
-    ax->len = n;
-    ax->nc_type = NC_DOUBLE;
+    int st = ps_axis_alloc(ax, name, n, NC_DOUBLE);
+    if (st)
+        return st;
     ax->file_dim_pos = pos;
-    ax->values = malloc((n ? n : 1) * sizeof(double));
-    if (!ax->values)
-        return ps_error(PS_ENOMEM, "out of memory");
     for (i = 0; i < n; i++)
         ax->values[i] = v ? v[i] : (double)i;
-    if (v)
-        snprintf(ax->var_name, sizeof ax->var_name, "%s", name);
+    if (!v)
+        ax->var_name[0] = '\0';
     return PS_OK;
 }
 

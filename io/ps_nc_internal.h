@@ -9,6 +9,9 @@
 void ps_attr_list_free(ps_attr_list *l);
 
 /** Add or replace a text attribute. */
+/* A present axis of @p n values (zeroed) named @p name (dimension and coordinate
+ * variable) of netCDF type @p type; PS_ENOMEM. */
+int ps_axis_alloc(ps_axis *ax, const char *name, size_t n, int type);
 int ps_attr_set_text(ps_attr_list *l, const char *name, const char *text);
 
 /** Add or replace a numeric attribute of netCDF type @p nc_type. */

@@ -227,7 +227,7 @@ static double temperature(const column *c, double z, double cellnoise)
 
 /* ----------------------------------------------------------- the dataset */
 
-static int axis_alloc(ps_axis *ax, const char *name, size_t n, int type)
+int ps_axis_alloc(ps_axis *ax, const char *name, size_t n, int type)
 {
     memset(ax, 0, sizeof *ax);
     ax->present = 1;
@@ -259,7 +259,7 @@ static int fill_dataset(const ps_ocean_options *o, ps_dataset *ds, size_t ny, si
     snprintf(ds->units, sizeof ds->units, "degrees_C");
 
     /* time: 6-hourly from 2024-01-01, hours since 1950-01-01 like Copernicus */
-    if ((st = axis_alloc(&ds->axes[PS_AXIS_TIME], "time", o->ntime, NC_DOUBLE)))
+    if ((st = ps_axis_alloc(&ds->axes[PS_AXIS_TIME], "time", o->ntime, NC_DOUBLE)))
         return st;
     ds->axes[PS_AXIS_TIME].unlimited = 1;
     ds->axes[PS_AXIS_TIME].file_dim_pos = 0;
@@ -274,7 +274,7 @@ static int fill_dataset(const ps_ocean_options *o, ps_dataset *ds, size_t ny, si
         return st;
 
     /* depth: the GLO12 levels (extrapolated geometrically beyond 50) */
-    if ((st = axis_alloc(&ds->axes[PS_AXIS_DEPTH], "depth", o->nz, NC_FLOAT)))
+    if ((st = ps_axis_alloc(&ds->axes[PS_AXIS_DEPTH], "depth", o->nz, NC_FLOAT)))
         return st;
     ds->axes[PS_AXIS_DEPTH].file_dim_pos = 1;
     for (i = 0; i < o->nz; i++) {
@@ -300,8 +300,8 @@ static int fill_dataset(const ps_ocean_options *o, ps_dataset *ds, size_t ny, si
     }
 
     /* latitude 46.8333..65.25, longitude -13.8333..6.1667 (1/12 degree at scale 1) */
-    if ((st = axis_alloc(&ds->axes[PS_AXIS_LAT], "latitude", ny, NC_FLOAT)) ||
-        (st = axis_alloc(&ds->axes[PS_AXIS_LON], "longitude", nx, NC_FLOAT)))
+    if ((st = ps_axis_alloc(&ds->axes[PS_AXIS_LAT], "latitude", ny, NC_FLOAT)) ||
+        (st = ps_axis_alloc(&ds->axes[PS_AXIS_LON], "longitude", nx, NC_FLOAT)))
         return st;
     ds->axes[PS_AXIS_LAT].file_dim_pos = 2;
     ds->axes[PS_AXIS_LON].file_dim_pos = 3;

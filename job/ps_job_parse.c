@@ -58,7 +58,11 @@ int ps_parse_double(const char *opt, const char *s, double *out)
     return PS_OK;
 }
 
-int ps_parse_double_list(const char *opt, const char *s, double *out, int n)
+/* Up to @p n comma-separated values, each parsed by @p one into @p out (elements of
+ * @p size bytes); the count, or -1 with the detail set. */
+static int parse_list(const char *opt, const char *s, int n, void *out, size_t size,
+                      int (*one)(const char *opt, const char *tok, void *v, const void *arg),
+                      const void *arg)
 {
     char buf[1024], *save = NULL, *tok;
     int c = 0;
@@ -68,7 +72,7 @@ int ps_parse_double_list(const char *opt, const char *s, double *out, int n)
             ps_error(PS_EINVAL, "%s: more than %d values", opt, n);
             return -1;
         }
-        if (ps_parse_double(opt, tok, &out[c]))
+        if (one(opt, tok, (char *)out + (size_t)c * size, arg))
             return -1;
         c++;
     }
@@ -79,25 +83,25 @@ int ps_parse_double_list(const char *opt, const char *s, double *out, int n)
     return c;
 }
 
+static int one_double(const char *opt, const char *tok, void *v, const void *arg)
+{
+    (void)arg;
+    return ps_parse_double(opt, tok, v);
+}
+
+static int one_long(const char *opt, const char *tok, void *v, const void *arg)
+{
+    return ps_parse_long(opt, tok, *(const long *)arg, LONG_MAX, v);
+}
+
+int ps_parse_double_list(const char *opt, const char *s, double *out, int n)
+{
+    return parse_list(opt, s, n, out, sizeof *out, one_double, NULL);
+}
+
 int ps_parse_long_list(const char *opt, const char *s, long min, long *out, int n)
 {
-    char buf[1024], *save = NULL, *tok;
-    int c = 0;
-    snprintf(buf, sizeof buf, "%s", s ? s : "");
-    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        if (c >= n) {
-            ps_error(PS_EINVAL, "%s: more than %d values", opt, n);
-            return -1;
-        }
-        if (ps_parse_long(opt, tok, min, LONG_MAX, &out[c]))
-            return -1;
-        c++;
-    }
-    if (c == 0) {
-        ps_error(PS_EINVAL, "%s needs at least one value", opt);
-        return -1;
-    }
-    return c;
+    return parse_list(opt, s, n, out, sizeof *out, one_long, &min);
 }
 
 int ps_parse_size(const char *opt, const char *s, uint64_t *out)

@@ -288,11 +288,8 @@ static int gpu_knobs(const ps_knobs *asked, ps_knobs *k, char *why, size_t whyle
 {
     static const int ids[] = {PS_KNOB_ID_gpu_kernel, PS_KNOB_ID_gpu_pdl,
                               PS_KNOB_ID_gpu_graph_steps};
-    memset(k, 0, sizeof *k);
-    k->skip = asked->skip;
-    for (int id : ids)
-        if (ps_knob_take(id, asked, k, why, whylen))
-            return PS_EINVAL;
+    if (ps_knobs_take(ids, sizeof ids / sizeof ids[0], asked, k, why, whylen))
+        return PS_EINVAL;
     ps_knob_rule(&k->gpu_kernel, 0);
     ps_knob_rule(&k->gpu_pdl, 0);
     ps_knob_rule(&k->gpu_graph_steps, PS_GPU_GRAPH_STEPS);

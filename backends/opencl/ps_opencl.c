@@ -103,14 +103,7 @@ static int ocl_knobs(const ps_knobs *asked, ps_knobs *k, char *why, size_t whyle
                               PS_KNOB_ID_opencl_fuse_tk,   PS_KNOB_ID_opencl_wave,
                               PS_KNOB_ID_opencl_wave_tj,   PS_KNOB_ID_opencl_divide,
                               PS_KNOB_ID_opencl_device,    PS_KNOB_ID_opencl_build_options};
-    size_t i;
-    memset(k, 0, sizeof *k);
-    if (asked)
-        k->skip = asked->skip;
-    for (i = 0; i < sizeof ids / sizeof ids[0]; i++)
-        if (ps_knob_take(ids[i], asked, k, why, whylen))
-            return PS_EINVAL;
-    return PS_OK;
+    return ps_knobs_take(ids, sizeof ids / sizeof ids[0], asked, k, why, whylen);
 }
 
 /* How messages name a knob: its variable when the environment set it. */

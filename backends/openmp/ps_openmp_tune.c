@@ -57,13 +57,8 @@ int ps_omp_knobs_take(const ps_knobs *asked, ps_knobs *k, char *why, size_t whyl
                               PS_KNOB_ID_openmp_stream, PS_KNOB_ID_openmp_nt_out,
                               PS_KNOB_ID_openmp_tblock, PS_KNOB_ID_openmp_tj,
                               PS_KNOB_ID_openmp_zero_land};
-    size_t i;
-    memset(k, 0, sizeof *k);
-    if (asked)
-        k->skip = asked->skip;
-    for (i = 0; i < sizeof ids / sizeof ids[0]; i++)
-        if (ps_knob_take(ids[i], asked, k, why, whylen))
-            return PS_EINVAL;
+    if (ps_knobs_take(ids, sizeof ids / sizeof ids[0], asked, k, why, whylen))
+        return PS_EINVAL;
     isa_decide(&k->openmp_isa);
     return PS_OK;
 }
