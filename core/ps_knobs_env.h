@@ -278,9 +278,12 @@ static inline int ps_knob_take(int id, const ps_knobs *asked, ps_knobs *out, cha
     }
 }
 
-/* A backend's knobs @p ids (n of them) into @p out, zeroed first, each taken by
- * ps_knob_take() from @p asked (NULL: none) in the one precedence; the skip
- * flags are the caller's. PS_EINVAL with @p why on the first bad value. */
+/**
+ * A backend's knobs @p ids (@p n of them) into @p out, zeroed first, each
+ * taken by ps_knob_take() from @p asked (NULL: none) in the one precedence;
+ * the skip flags are the caller's.
+ * @return PS_OK, or PS_EINVAL with @p why (@p whylen bytes) on the first bad value.
+ */
 static inline int ps_knobs_take(const int *ids, size_t n, const ps_knobs *asked, ps_knobs *out,
                                 char *why, size_t whylen)
 {
