@@ -340,6 +340,15 @@ int ps_backend_open_auto(ps_backend **out, char *why, size_t whylen);
 /** The ops table of an open backend. */
 const ps_backend_ops *ps_backend_get_ops(const ps_backend *b);
 
+/**
+ * The ps_config.generic value for kernel choice @p k of stencil @p stencil on
+ * backend @p b: 1 for PS_KERNEL_GENERIC, else 0. PS_KERNEL_FAST where the
+ * backend lists no fast path for the stencil is PS_EUNSUPPORTED, the detail
+ * (ps_error_detail()) naming the stencils it has one for.
+ */
+int ps_backend_kernel_generic(const ps_backend *b, const char *stencil, ps_kernel k,
+                              int *generic);
+
 /** Name of an open backend. */
 const char *ps_backend_name(const ps_backend *b);
 

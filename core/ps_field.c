@@ -51,6 +51,23 @@ int ps_mode_parse(const char *s, ps_mode *out)
     return ps_error(PS_EINVAL, "unknown mode '%s' (use exact or fast)", s ? s : "");
 }
 
+const char *ps_kernel_name(ps_kernel k)
+{
+    return k == PS_KERNEL_GENERIC ? "generic" : k == PS_KERNEL_FAST ? "fast" : "auto";
+}
+
+int ps_kernel_parse(const char *s, ps_kernel *out)
+{
+    static const char *const names[] = {"auto", "generic", "fast"};
+    int i;
+    for (i = 0; i < 3; i++)
+        if (s && !strcasecmp(s, names[i])) {
+            *out = (ps_kernel)i;
+            return PS_OK;
+        }
+    return ps_error(PS_EINVAL, "unknown kernel '%s' (use generic, fast or auto)", s ? s : "");
+}
+
 int ps_grid_size(const ps_grid *g, ps_precision p, size_t *cells, size_t *bytes)
 {
     size_t c = g->nz;

@@ -27,6 +27,13 @@ typedef enum ps_mode {
     PS_MODE_FAST = 1   /**< contraction/reciprocals allowed, validated within a bound */
 } ps_mode;
 
+/** Which of a backend's kernels runs a stencil (`--kernel`). */
+typedef enum ps_kernel {
+    PS_KERNEL_AUTO = 0,    /**< the backend's fast path where it has one, else the generic one */
+    PS_KERNEL_GENERIC = 1, /**< the generic path, built from the stencil's description */
+    PS_KERNEL_FAST = 2     /**< the backend's fast path for the stencil (refused where none) */
+} ps_kernel;
+
 /** Extent of a 3-D grid: nz depth levels, ny latitudes, nx longitudes. */
 typedef struct ps_grid {
     size_t nz; /**< depth levels (k) */
@@ -56,6 +63,12 @@ const char *ps_mode_name(ps_mode m);
 
 /** Parse "exact" or "fast". */
 int ps_mode_parse(const char *s, ps_mode *out);
+
+/** "auto" / "generic" / "fast". */
+const char *ps_kernel_name(ps_kernel k);
+
+/** Parse "auto", "generic" or "fast" (PS_EINVAL with the valid values otherwise). */
+int ps_kernel_parse(const char *s, ps_kernel *out);
 
 /**
  * Number of cells nz*ny*nx, and bytes for @p p, with overflow checks.

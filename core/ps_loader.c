@@ -514,6 +514,28 @@ const ps_backend_ops *ps_backend_get_ops(const ps_backend *b)
     return b->ops;
 }
 
+int ps_backend_kernel_generic(const ps_backend *b, const char *stencil, ps_kernel k,
+                              int *generic)
+{
+    const char *const *f = b->ops->fast_paths;
+    char have[256] = "";
+    size_t len = 0;
+    *generic = k == PS_KERNEL_GENERIC;
+    if (k != PS_KERNEL_FAST)
+        return PS_OK;
+    for (; f && *f; f++) {
+        if (stencil && !strcmp(*f, stencil))
+            return PS_OK;
+        len += (size_t)snprintf(have + len, len < sizeof have ? sizeof have - len : 0, "%s%s",
+                                len ? ", " : "", *f);
+        if (len >= sizeof have)
+            len = sizeof have - 1;
+    }
+    return ps_error(PS_EUNSUPPORTED, "--kernel fast: backend '%s' has no fast path for stencil "
+                    "'%s' (it has one for: %s); use --kernel generic or auto",
+                    b->ops->name, stencil ? stencil : "?", have[0] ? have : "none");
+}
+
 const char *ps_backend_name(const ps_backend *b)
 {
     return b->ops->name;

@@ -195,6 +195,9 @@ int ps_job_set(ps_job *j, const char *name, const char *value)
     if (!strcmp(n, "mode"))
         return ps_mode_parse(value, &j->mode)
                    ? ps_error(PS_EINVAL, "--mode: %s", ps_error_detail()) : PS_OK;
+    if (!strcmp(n, "kernel"))
+        return ps_kernel_parse(value, &j->kernel)
+                   ? ps_error(PS_EINVAL, "--kernel: %s", ps_error_detail()) : PS_OK;
     if (!strcmp(n, "backend"))
         return set_text(&j->backend, value);
     if (!strcmp(n, "device"))

@@ -205,7 +205,7 @@ int ps_job_prepare_stencil(ps_job *j, ps_grid global)
     memcpy(j->rep.options, j->options, sizeof j->rep.options);
     j->rep.seconds_per_step = j->dt;
     j->rep.stable_limit = j->srep.stable_limit;
-    return PS_OK;
+    return ps_job_check_kernel(j);
 }
 
 /* The backend (by name; auto: the best that can run) and its devices. */
@@ -233,5 +233,12 @@ int ps_job_open_backend(ps_job *j)
     j->rep.backend_path = ps_backend_path(j->b);
     j->rep.backend_origin = ps_backend_origin(j->b);
     j->rep.backend_flags = ps_backend_get_ops(j->b)->flags;
-    return PS_OK;
+    return ps_job_check_kernel(j);
+}
+
+int ps_job_check_kernel(ps_job *j)
+{
+    if (!j->b || !j->stencil)
+        return PS_OK; /* checked again once both are known */
+    return ps_backend_kernel_generic(j->b, j->stencil->name, j->kernel, &j->generic);
 }

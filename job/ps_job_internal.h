@@ -31,6 +31,8 @@ struct ps_job {
     char max_mem_text[64];
     ps_precision precision;
     ps_mode mode;
+    ps_kernel kernel; /* --kernel (checked against the backend by ps_job_check_kernel) */
+    int generic;      /* ps_config.generic the kernel choice gives */
     ps_knobs knobs; /* --knob NAME=VALUE: tuning knobs given (source: option) */
     double dt; /* the run's --dt of a dimensionless stencil (0: none) */
     ps_job_given given[PS_JOB_MAX_OPTIONS];
@@ -84,6 +86,7 @@ int ps_job_ocean(ps_job *j, ps_field *f32);  /* the built-in ocean, whole grid *
 int ps_job_read_input(ps_job *j);            /* the whole field into j->field */
 int ps_job_prepare_stencil(ps_job *j, ps_grid global); /* coordinates, parameters */
 int ps_job_open_backend(ps_job *j);          /* by name or auto, probed */
+int ps_job_check_kernel(ps_job *j);          /* --kernel against the backend's fast paths */
 /* ps_job_input.c: the input's ocean: finite, not all land; fills j->land */
 int ps_job_check_ocean(ps_job *j, const ps_field *f, size_t ncells);
 

@@ -207,6 +207,7 @@ int ps_job_run_local(ps_job *j)
     int st;
     ps_config_init(&cfg, j->field.grid, j->precision);
     cfg.mode = j->mode;
+    cfg.generic = j->generic;
     cfg.stencil = j->stencil;
     cfg.params = j->params;
     cfg.device = (int)j->device;

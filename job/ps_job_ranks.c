@@ -178,6 +178,7 @@ static int create_context(ps_job *j)
     int st;
     ps_config_init(&cfg, j->d.global, j->precision);
     cfg.mode = j->mode;
+    cfg.generic = j->generic;
     cfg.stencil = j->stencil;
     cfg.params = j->params;
     cfg.device = j->dev;
