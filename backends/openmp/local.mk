@@ -32,7 +32,7 @@ PS_BUILTIN_LIBS += backends/openmp/libps_openmp.la backends/openmp/libps_omp_bas
 	backends/openmp/libps_omp_gen_base.la
 if PS_OMP_AVX2
 noinst_LTLIBRARIES += backends/openmp/libps_omp_avx2.la backends/openmp/libps_omp_fma.la \
-	backends/openmp/libps_omp_gen_avx2.la
+	backends/openmp/libps_omp_gen_avx2.la backends/openmp/libps_omp_gen_fma.la
 backends_openmp_libps_omp_avx2_la_SOURCES = backends/openmp/ps_openmp_rows.c
 backends_openmp_libps_omp_avx2_la_CPPFLAGS = $(AM_CPPFLAGS) -DPS_OMP_ISA=avx2
 backends_openmp_libps_omp_avx2_la_CFLAGS = $(PS_OMP_FLAGS) -mavx2
@@ -42,8 +42,13 @@ backends_openmp_libps_omp_fma_la_CFLAGS = $(PS_OMP_FLAGS) -mavx2 -mfma
 backends_openmp_libps_omp_gen_avx2_la_SOURCES = backends/openmp/ps_openmp_generic.c
 backends_openmp_libps_omp_gen_avx2_la_CPPFLAGS = $(AM_CPPFLAGS) -DPS_OMP_ISA=avx2
 backends_openmp_libps_omp_gen_avx2_la_CFLAGS = $(PS_OMP_FLAGS) -mavx2
+# fast mode only: contraction and reciprocals (never NaN or sign assumptions)
+backends_openmp_libps_omp_gen_fma_la_SOURCES = backends/openmp/ps_openmp_generic.c
+backends_openmp_libps_omp_gen_fma_la_CPPFLAGS = $(AM_CPPFLAGS) -DPS_OMP_ISA=fma
+backends_openmp_libps_omp_gen_fma_la_CFLAGS = $(PS_OMP_FLAGS) -mavx2 -mfma -ffp-contract=fast \
+	-freciprocal-math
 PS_BUILTIN_LIBS += backends/openmp/libps_omp_avx2.la backends/openmp/libps_omp_fma.la \
-	backends/openmp/libps_omp_gen_avx2.la
+	backends/openmp/libps_omp_gen_avx2.la backends/openmp/libps_omp_gen_fma.la
 endif
 endif
 if PS_OMP_AVX512

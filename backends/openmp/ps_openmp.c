@@ -49,13 +49,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/*
- * The stencils with a tuned fast path (ops.fast_paths): the row kernels of
- * ps_openmp_rows.h, written for the first entry. The one place this backend
- * names a stencil; a context takes the fast path when its stencil is that
- * entry and cfg->generic is 0.
- */
-static const char *const omp_fast_paths[] = {"diffusion7", NULL};
 
 static int omp_probe(ps_device_info *devs, int max, int *ndevs, char *why, size_t whylen)
 {
@@ -164,11 +157,175 @@ static void fill_both(omp_ctx *c, const void *src, size_t spl, size_t srp)
 
 static void omp_destroy(void *vc);
 
+/*
+ * The generic path of a context: the variant (fast mode: the fma one where
+ * the CPU has FMA, contraction and reciprocals allowed; exact mode: avx2 or
+ * baseline, never contracted), the packed parameters, and the fused sweep's
+ * steps and tiles: the openmp_tblock / openmp_tj rule from the cache sizes
+ * (ps_omp_auto_tblock), with T cut so that the halo rows a tile recomputes
+ * (2 (T-1) rj, rj the neighbours' reach along j) stay at most its height.
+ */
+static int omp_generic_create(omp_ctx *c, char *why, size_t whylen)
+{
+    const ps_config *cfg = &c->cfg;
+    const char *name = cfg->stencil->name;
+    size_t need, tj;
+    int T, t;
+#ifdef PS_HAVE_OMP_AVX2
+    if (cfg->mode == PS_MODE_FAST && ps_omp_use_fma(&c->knobs)) {
+        c->gen = ps_omp_generic_find_fma(name);
+        c->isa = "avx2+fma";
+    }
+    if (!c->gen && ps_omp_use_avx2(&c->knobs)) {
+        c->gen = ps_omp_generic_find_avx2(name);
+        c->isa = "avx2";
+    }
+#endif
+    if (!c->gen) {
+        c->gen = ps_omp_generic_find_base(name);
+        c->isa = "baseline";
+    }
+    if (!c->gen) {
+        snprintf(why, whylen, "stencil '%s' is not in this build's list", name);
+        return PS_EUNSUPPORTED;
+    }
+    c->params = calloc(ps_params_packed_len(cfg) + 1, c->es);
+    if (!c->params)
+        goto nomem;
+    ps_params_pack(cfg, c->params);
+    T = ps_omp_auto_tblock(&c->knobs, &c->g, c->es, c->threads);
+    tj = c->knobs.openmp_tj.source != PS_KNOB_UNSET ? (size_t)c->knobs.openmp_tj.value : 0;
+    if (T < 1)
+        T = 1;
+    c->gen_rk = ps_omp_gen_reach(cfg->stencil, 0);
+    c->gen_rj = ps_omp_gen_reach(cfg->stencil, 1);
+    while (T > 1 && tj && 2 * (size_t)(T - 1) * (size_t)c->gen_rj > tj)
+        T--;
+    c->tblock = T;
+    c->tj = tj;
+    need = ps_omp_gen_tiling(&c->g, c->es, c->gen->radius, c->gen_rk, c->gen_rj, T, tj,
+                             c->threads, &c->gen_tiles, &c->gen_slot_rows, &c->gen_spitch);
+    c->scratch = calloc((size_t)c->threads, sizeof *c->scratch);
+    if (!c->scratch)
+        goto nomem;
+    for (t = 0; t < c->threads; t++)
+        if (!(c->scratch[t] = aligned_alloc(64, (need + 63) & ~(size_t)63)))
+            goto nomem;
+    c->scratch_size = need;
+    return PS_OK;
+nomem:
+    snprintf(why, whylen, "cannot allocate the generic sweep's parameters and scratch");
+    return PS_ENOMEM;
+}
+
+
+/*
+ * The hand-written paths (stencil x mode -> the function that sets a
+ * context up; each takes both precisions and picks its instruction set from
+ * the knobs): a context whose stencil and mode have an entry takes it unless
+ * cfg->generic is set; everything else takes the generic sweeps
+ * (ps_openmp_generic.c). ops.fast_paths lists the stencils with an entry.
+ */
+typedef int (*omp_path_fn)(omp_ctx *c, size_t bytes, char *tiling_src, size_t srclen);
+static int omp_d7_exact(omp_ctx *c, size_t bytes, char *tiling_src, size_t srclen);
+#define OMP_PATHS(X) X(diffusion7, omp_d7_exact, NULL)
+#define OMP_PATH_NAME(NAME, EXACT, FAST) #NAME,
+#define OMP_PATH_ENTRY(NAME, EXACT, FAST) {EXACT, FAST},
+static const char *const omp_fast_paths[] = {OMP_PATHS(OMP_PATH_NAME) NULL};
+static const omp_path_fn omp_paths[][2] = {OMP_PATHS(OMP_PATH_ENTRY)};
+
+static omp_path_fn omp_path_find(const ps_config *cfg)
+{
+    int i = ps_plugin_name_index(omp_fast_paths, cfg->stencil->name);
+    return i < 0 ? NULL : omp_paths[i][cfg->mode == PS_MODE_FAST];
+}
+
+/* diffusion7's exact mode: zero-land rows (AVX-512 where the CPU has it), fused steps */
+static int omp_d7_exact(omp_ctx *c, size_t bytes, char *tiling_src, size_t srclen)
+{
+    const ps_config *cfg = &c->cfg;
+    const ps_omp_rows *t = &ps_omp_rows_base;
+#ifdef PS_HAVE_OMP_AVX2
+    if (ps_omp_use_avx2(&c->knobs))
+        t = &ps_omp_rows_avx2;
+#endif
+    c->stream = ps_omp_auto_stream(&c->knobs);
+    c->zl = !c->stream && ps_omp_auto_zero_land(&c->knobs, cfg->params.scalars[0]);
+    if (c->zl) {
+        size_t al = (bytes + 63) & ~(size_t)63;
+        c->cnt = aligned_alloc(64, al < 64 ? 64 : al);
+        if (!c->cnt)
+            return PS_ENOMEM;
+    }
+    c->rowp32 = t->exact_p32;
+    c->rowp64 = t->exact_p64;
+    c->rowz32 = t->zl_p32;
+    c->rowz64 = t->zl_p64;
+    c->rowsz32 = t->zl_rows32;
+    c->rowsz64 = t->zl_rows64;
+    c->row32 = c->stream ? t->exact_nt32 : t->exact32;
+    c->row64 = c->stream ? t->exact_nt64 : t->exact64;
+    c->isa = t->isa;
+#ifdef PS_HAVE_OMP_AVX512
+    if (c->zl && ps_omp_use_avx512(&c->knobs)) {
+        const ps_omp_rows *z = ps_omp_use_avx512(&c->knobs) == 2 ? &ps_omp_rows_avx512vl
+                                                         : &ps_omp_rows_avx512;
+        const size_t al8 = (bytes / c->es + 63) & ~(size_t)63;
+        c->rowz32 = z->zl_p32;
+        c->rowz64 = z->zl_p64;
+        c->rowsz32 = z->zl_rows32;
+        c->rowsz64 = z->zl_rows64;
+        c->cnt8 = aligned_alloc(64, al8 < 64 ? 64 : al8);
+        if (!c->cnt8)
+            return PS_ENOMEM;
+        c->cnt8_stale = 1;
+        c->isa = z == &ps_omp_rows_avx512 ? "avx512 (zero-land rows), avx2"
+                                          : "avx512vl (zero-land rows), avx2";
+    }
+#endif
+    /* fused steps and tiles: the caller's, else the tuning cache (keyed by the
+     * choices above), else the environment's, else the rule from cache sizes */
+    if (!c->stream) {
+        const int opt = c->knobs.openmp_tblock.source == PS_KNOB_OPTION ||
+                        c->knobs.openmp_tj.source == PS_KNOB_OPTION;
+        const int env = ps_knob_given(&c->knobs.openmp_tblock) ||
+                        ps_knob_given(&c->knobs.openmp_tj);
+        snprintf(tiling_src, srclen, "%s",
+                 opt ? "option" : env ? "PSTENCIL_OPENMP_TBLOCK / PSTENCIL_OPENMP_TJ"
+                                      : "rule from cache sizes");
+        ps_omp_tune_key(c, c->tune_key, sizeof c->tune_key);
+        ps_omp_tune_apply(c, tiling_src, srclen);
+        c->tblock = ps_omp_auto_tblock(&c->knobs, &c->g, c->es, c->threads);
+        c->tj = c->knobs.openmp_tj.source != PS_KNOB_UNSET ? (size_t)c->knobs.openmp_tj.value : 0;
+    }
+    /* streamed output rows: the AVX-512 block rows (with byte counts) only */
+    c->nt_out = c->cnt8 && c->tblock > 0 && ps_omp_auto_nt_out(&c->knobs, bytes);
+    return PS_OK;
+}
+
+/* diffusion7's fast mode: the fast row (ps_openmp_rows.h, row_fast), single-step sweeps */
+static int omp_d7_fast(omp_ctx *c, size_t bytes, char *tiling_src, size_t srclen)
+{
+    (void)bytes;
+    (void)tiling_src;
+    (void)srclen;
+    const ps_omp_rows *t = &ps_omp_rows_base;
+#ifdef PS_HAVE_OMP_AVX2
+    t = ps_omp_use_fma(&c->knobs) ? &ps_omp_rows_fma
+        : ps_omp_use_avx2(&c->knobs) ? &ps_omp_rows_avx2 : t;
+#endif
+    c->row32 = t->fast32;
+    c->row64 = t->fast64;
+    c->isa = t->isa;
+    return PS_OK;
+}
+
 static int omp_create(const ps_config *cfg, void **out, char *why, size_t whylen)
 {
     omp_ctx *c = NULL;
     size_t bytes = 0;
     char tiling_src[4200] = "";
+    omp_path_fn path;
     int st;
     *out = NULL;
     if ((st = ps_plugin_check_config(cfg, why, whylen)))
@@ -229,92 +386,13 @@ static int omp_create(const ps_config *cfg, void **out, char *why, size_t whylen
     }
     if (!c->cur || !c->next)
         goto nomem;
-    if (cfg->generic || ps_plugin_name_index(omp_fast_paths, cfg->stencil->name) != 0) {
-        /* no fast path: the generic skeleton (exact in both modes) */
-#ifdef PS_HAVE_OMP_AVX2
-        c->gen = ps_omp_use_avx2(&c->knobs) ? ps_omp_generic_find_avx2(cfg->stencil->name) : NULL;
-        c->isa = "avx2";
-#endif
-        if (!c->gen) {
-            c->gen = ps_omp_generic_find_base(cfg->stencil->name);
-            c->isa = "baseline";
-        }
-        c->params = calloc(ps_params_packed_len(cfg) + 1, c->es);
-        if (!c->params)
-            goto nomem;
-        ps_params_pack(cfg, c->params);
-        if (!c->gen) {
-            snprintf(why, whylen, "stencil '%s' is not in this build's list",
-                     cfg->stencil->name);
-            omp_destroy(c);
-            return PS_EUNSUPPORTED;
-        }
-    } else if (cfg->mode == PS_MODE_FAST) {
-        const ps_omp_rows *t = &ps_omp_rows_base;
-#ifdef PS_HAVE_OMP_AVX2
-        t = ps_omp_use_fma(&c->knobs) ? &ps_omp_rows_fma
-            : ps_omp_use_avx2(&c->knobs) ? &ps_omp_rows_avx2 : t;
-#endif
-        c->row32 = t->fast32;
-        c->row64 = t->fast64;
-        c->isa = t->isa;
-    } else {
-        const ps_omp_rows *t = &ps_omp_rows_base;
-#ifdef PS_HAVE_OMP_AVX2
-        if (ps_omp_use_avx2(&c->knobs))
-            t = &ps_omp_rows_avx2;
-#endif
-        c->stream = ps_omp_auto_stream(&c->knobs);
-        c->zl = !c->stream && ps_omp_auto_zero_land(&c->knobs, cfg->params.scalars[0]);
-        if (c->zl) {
-            size_t al = (bytes + 63) & ~(size_t)63;
-            c->cnt = aligned_alloc(64, al < 64 ? 64 : al);
-            if (!c->cnt)
-                goto nomem;
-        }
-        c->rowp32 = t->exact_p32;
-        c->rowp64 = t->exact_p64;
-        c->rowz32 = t->zl_p32;
-        c->rowz64 = t->zl_p64;
-        c->rowsz32 = t->zl_rows32;
-        c->rowsz64 = t->zl_rows64;
-        c->row32 = c->stream ? t->exact_nt32 : t->exact32;
-        c->row64 = c->stream ? t->exact_nt64 : t->exact64;
-        c->isa = t->isa;
-#ifdef PS_HAVE_OMP_AVX512
-        if (c->zl && ps_omp_use_avx512(&c->knobs)) {
-            const ps_omp_rows *z = ps_omp_use_avx512(&c->knobs) == 2 ? &ps_omp_rows_avx512vl
-                                                             : &ps_omp_rows_avx512;
-            const size_t al8 = (bytes / c->es + 63) & ~(size_t)63;
-            c->rowz32 = z->zl_p32;
-            c->rowz64 = z->zl_p64;
-            c->rowsz32 = z->zl_rows32;
-            c->rowsz64 = z->zl_rows64;
-            c->cnt8 = aligned_alloc(64, al8 < 64 ? 64 : al8);
-            if (!c->cnt8)
-                goto nomem;
-            c->cnt8_stale = 1;
-            c->isa = z == &ps_omp_rows_avx512 ? "avx512 (zero-land rows), avx2"
-                                              : "avx512vl (zero-land rows), avx2";
-        }
-#endif
-        /* fused steps and tiles: the caller's, else the tuning cache (keyed by the
-         * choices above), else the environment's, else the rule from cache sizes */
-        if (!c->stream) {
-            const int opt = c->knobs.openmp_tblock.source == PS_KNOB_OPTION ||
-                            c->knobs.openmp_tj.source == PS_KNOB_OPTION;
-            const int env = ps_knob_given(&c->knobs.openmp_tblock) ||
-                            ps_knob_given(&c->knobs.openmp_tj);
-            snprintf(tiling_src, sizeof tiling_src, "%s",
-                     opt ? "option" : env ? "PSTENCIL_OPENMP_TBLOCK / PSTENCIL_OPENMP_TJ"
-                                          : "rule from cache sizes");
-            ps_omp_tune_key(c, c->tune_key, sizeof c->tune_key);
-            ps_omp_tune_apply(c, tiling_src, sizeof tiling_src);
-            c->tblock = ps_omp_auto_tblock(&c->knobs, &c->g, c->es, c->threads);
-            c->tj = c->knobs.openmp_tj.source != PS_KNOB_UNSET ? (size_t)c->knobs.openmp_tj.value : 0;
-        }
-        /* streamed output rows: the AVX-512 block rows (with byte counts) only */
-        c->nt_out = c->cnt8 && c->tblock > 0 && ps_omp_auto_nt_out(&c->knobs, bytes);
+    path = cfg->generic ? NULL : omp_path_find(cfg);
+    st = path ? path(c, bytes, tiling_src, sizeof tiling_src) : omp_generic_create(c, why, whylen);
+    if (st == PS_ENOMEM)
+        goto nomem;
+    if (st) {
+        omp_destroy(c);
+        return st;
     }
     ps_omp_describe_choices(c, tiling_src);
     if (c->tune_key[0]) /* a single-step context (T = 0) stores its tile rows */
@@ -460,8 +538,13 @@ static int omp_step(void *vc, long nsteps)
     if (nsteps <= 0)
         return PS_OK;
     if (c->gen) {
-        (c->es == sizeof(float) ? c->gen->f32 : c->gen->f64)(&c->cfg, c->threads, c->params,
-                                                               &c->cur, &c->next, nsteps);
+        ps_omp_gen_sweep s = {
+            .cfg = &c->cfg, .threads = c->threads, .params = c->params, .cur = &c->cur,
+            .next = &c->next, .nsteps = nsteps, .tblock = c->tblock, .rk = c->gen_rk,
+            .rj = c->gen_rj, .tiles = c->gen_tiles,
+            .slot_rows = c->gen_slot_rows, .spitch = c->gen_spitch, .scratch = c->scratch,
+        };
+        (c->es == sizeof(float) ? c->gen->f32 : c->gen->f64)(&s);
         return PS_OK;
     }
     if (rows == 0)

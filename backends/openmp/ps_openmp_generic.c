@@ -1,16 +1,38 @@
 /*
- * The openmp backend's generic skeleton: every stencil of
- * kernels/ps_stencils.h in both precisions, threads over the box's (k, j)
- * rows with a static schedule, the i loop calling the stencil's point update
- * from kernels/ps_skeleton.h (inlined, so the compiler vectorises what it
- * can). It writes only cells at least the stencil's radius away from every
- * face; the openmp backend uploads every cell into both of its buffers, so the
- * outer layers agree and the buffer swap copies them for free.
+ * The openmp backend's generic path: every stencil of kernels/ps_stencils.h
+ * in both precisions, built from its description alone (neighbours, radius,
+ * scalars, coefficient arrays) around the stencil's point update.
+ *
+ * Rows: a row function per stencil updates cells r..nx-r-1 of one (k, j)
+ * row (r the stencil's radius) from one pointer per neighbour row, so the
+ * innermost loop is contiguous and the compiler vectorises it (ivdep: it
+ * writes only dst, which no load reads). Scalars and coefficient arrays
+ * over axes without i are read once per row; arrays over i are a
+ * contiguous load per cell.
+ *
+ * Sweeps: T steps of one step() call are fused into one sweep (temporal
+ * blocking, as diffusion7's hand-written rows do, ps_openmp_tblock.c): the
+ * interior rows j are cut into tiles, and each thread walks its tiles plane
+ * by plane along k as a wavefront,
+ *     for kk: for level l = 1..T: compute plane k = kk - (l-1) r of step t+l,
+ * as soon as planes k-r..k+r of step t+l-1 exist (computed at the same kk by
+ * level l-1). Step t is the field A (read only), step t+T goes into the
+ * other field B, the intermediate steps into the thread's scratch: 2r+1
+ * rolling plane slots per level (plane k overwrites plane k-2r-1, which no
+ * level still needs). Level l covers (T-l) r halo rows each side of its
+ * tile (recomputed by the neighbouring tile too), so tiles never wait on
+ * each other; only the end of a sweep is a barrier. Boundary planes, rows
+ * and columns (within r of a face of the box) never change: they are read
+ * from A, and a slot row's boundary columns are copied from A.
+ *
+ * Bitwise: every cell of every step gets the stencil's point function with
+ * the same neighbour values, scalars and coefficients as the reference
+ * (Jacobi: level l reads only level l-1); the variants base and avx2 never
+ * contract (-ffp-contract=off, no FMA). The fma variant (fast mode only)
+ * is compiled with contraction and reciprocals allowed.
  *
  * This file is compiled once per instruction set by build rule
- * (backends/openmp/local.mk): PS_OMP_ISA names the variant (the function
- * names get its suffix). Exact mode holds for every variant: the flags never
- * allow contraction (-ffp-contract=off) and never enable FMA.
+ * (backends/openmp/local.mk): PS_OMP_ISA names the variant.
  */
 #include "config.h"
 #include "ps_openmp_generic.h"
@@ -20,54 +42,176 @@
 
 #include "ps_skeleton_all.h"
 
-#define GEN_STEP(NAME, REAL, SFX)                                                       \
-    static void gen_##NAME##SFX(const ps_config *cfg, int threads, const void *params,   \
-                                void **cur, void **next, long nsteps)                   \
+/* a row: cells i0..i1-1 of dst from rp[q] (the row of neighbour q, cell 0)
+ * and rp[nnb] (the centre row); geo = gk, gj, oi, gz, gy, gx */
+typedef void (*gen_row_fn)(void *dst, const void *const *rp, const void *params,
+                           const long *geo, long i0, long i1);
+
+typedef struct gen_desc {
+    int r, nnb; /* radius (the unwritten layer at every face), neighbours */
+    int rk, rj; /* reach of the neighbours along k and j (the wavefront and the halos) */
+    const int *dk, *dj;
+    gen_row_fn row;
+    size_t es;
+} gen_desc;
+
+/* description steps of the row function */
+#define GEN_NB(dk, dj, di) nb[q] = nbr[q][i + (di)]; q++;
+#define GEN_SC(name) sc[q] = P[q]; q++;
+#define GEN_AROW(name, A)                                                               \
+    aoff[q] = off;                                                                      \
+    arow[q] = ((A) & PS_AXIS_I) ? (P[0] * 0) : P[off + PS_SK_AXIDX(A, gk, gj, 0, gy, gx)]; \
+    off += PS_SK_AXLEN(A, gz, gy, gx); q++;
+#define GEN_AR(name, A)                                                                 \
+    ar[q] = ((A) & PS_AXIS_I) ? P[aoff[q] + PS_SK_AXIDX(A, gk, gj, oi + i, gy, gx)]     \
+                              : arow[q];                                                \
+    q++;
+#define GEN_DK(dk, dj, di) (dk),
+#define GEN_DJ(dk, dj, di) (dj),
+
+
+#define GEN_ROW(NAME, REAL, SFX)                                                        \
+    static void grow_##NAME##SFX(void *vdst, const void *const *vrp, const void *vP,    \
+                                 const long *geo, long i0, long i1)                     \
     {                                                                                   \
-        const ps_box *b = &cfg->box;                                                    \
-        const long nz = (long)b->extent.nz, ny = (long)b->extent.ny,                    \
-                   nx = (long)b->extent.nx, r = PS_##NAME##_RADIUS;                     \
-        const long ok = (long)b->origin[0], oj = (long)b->origin[1],                    \
-                   oi = (long)b->origin[2], gz = (long)b->global.nz,                    \
-                   gy = (long)b->global.ny, gx = (long)b->global.nx;                    \
-        const long rows_j = ny - 2 * r, rows = (nz - 2 * r) * rows_j;                   \
-        const REAL *restrict P = params;                                                \
-        long t;                                                                         \
-        if (nz <= 2 * r || ny <= 2 * r || nx <= 2 * r)                                  \
-            return;                                                                     \
-        for (t = 0; t < nsteps; t++) {                                                  \
-            const REAL *restrict T = *cur;                                              \
-            REAL *restrict Tn = *next;                                                  \
-            void *tmp;                                                                  \
-            long q;                                                                     \
-            _Pragma("omp parallel for schedule(static) num_threads(threads)")           \
-            for (q = 0; q < rows; q++) {                                                \
-                const long k = r + q / rows_j, j = r + q % rows_j;                      \
-                const long row = (k * ny + j) * nx;                                     \
-                /* restrict again inside the outlined parallel body, where gcc  */      \
-                /* no longer sees the function's, and ivdep: the i loop writes  */      \
-                /* only To, which no load reads (gcc then vectorises it)         */     \
-                const REAL *restrict Ti = T, *restrict Pi = P;                          \
-                REAL *restrict To = Tn;                                                 \
-                long i;                                                                 \
-                _Pragma("GCC ivdep")                                                    \
-                for (i = r; i < nx - r; i++)                                            \
-                    To[row + i] = ps_##NAME##_apply##SFX(Ti, row + i, ny * nx, nx, Pi,  \
-                                                         ok + k, oj + j, oi + i, gz,    \
-                                                         gy, gx);                       \
-            }                                                                           \
-            tmp = *cur;                                                                 \
-            *cur = *next;                                                               \
-            *next = tmp;                                                                \
+        REAL *restrict dst = vdst;                                                      \
+        const REAL *restrict P = vP;                                                    \
+        const REAL *restrict c = vrp[PS_STENCIL_NNB(NAME)];                             \
+        const REAL *nbr[PS_STENCIL_NNB(NAME) + 1];                                      \
+        REAL sc[PS_STENCIL_NSC(NAME) + 1], arow[PS_STENCIL_NAR(NAME) + 1];              \
+        long aoff[PS_STENCIL_NAR(NAME) + 1];                                            \
+        const long gk = geo[0], gj = geo[1], oi = geo[2], gz = geo[3], gy = geo[4],     \
+                   gx = geo[5];                                                         \
+        long off = PS_STENCIL_NSC(NAME), i;                                             \
+        int q;                                                                          \
+        (void)gk; (void)gj; (void)oi; (void)gz; (void)gy; (void)gx; (void)off;          \
+        (void)aoff; (void)arow; (void)sc;                                               \
+        for (q = 0; q < PS_STENCIL_NNB(NAME); q++)                                      \
+            nbr[q] = vrp[q];                                                            \
+        q = 0;                                                                          \
+        PS_##NAME##_SCALARS(GEN_SC)                                                     \
+        q = 0;                                                                          \
+        PS_##NAME##_ARRAYS(GEN_AROW)                                                    \
+        _Pragma("GCC ivdep")                                                            \
+        for (i = i0; i < i1; i++) {                                                     \
+            REAL nb[PS_STENCIL_NNB(NAME) + 1], ar[PS_STENCIL_NAR(NAME) + 1];            \
+            int q = 0;                                                                  \
+            PS_##NAME##_NEIGHBOURS(GEN_NB)                                              \
+            q = 0;                                                                      \
+            PS_##NAME##_ARRAYS(GEN_AR)                                                  \
+            (void)q;                                                                    \
+            dst[i] = ps_##NAME##_point##SFX(c[i], nb, sc, ar);                          \
         }                                                                               \
+    }
+
+/* row j of plane k of level L as the sweep reads it: the field A for level
+ * 0 and for boundary planes and rows, else the level's slot */
+static const char *gen_src(const gen_desc *d, const ps_omp_gen_sweep *s, int L, long k,
+                           long j, const char *A, const char *scr, const size_t *lo)
+{
+    const long r = d->r, nz = (long)s->cfg->box.extent.nz, ny = (long)s->cfg->box.extent.ny;
+    const size_t nx = s->cfg->box.extent.nx, es = d->es, S = (size_t)(2 * d->rk + 1);
+    if (L == 0 || k < r || k >= nz - r || j < r || j >= ny - r)
+        return A + ((size_t)k * (size_t)ny + (size_t)j) * nx * es;
+    return scr + (((size_t)(L - 1) * S + (size_t)k % S) * s->slot_rows +
+                  ((size_t)j - lo[L])) * s->spitch * es;
+}
+
+/* One tile: output rows [j0, j1) of every interior plane, T steps A -> B. */
+static void gen_tile(const gen_desc *d, const ps_omp_gen_sweep *s, const char *A, char *B,
+                     long j0, long j1, int T, char *scr)
+{
+    const ps_box *b = &s->cfg->box;
+    const long r = d->r, nz = (long)b->extent.nz, ny = (long)b->extent.ny,
+               nx = (long)b->extent.nx;
+    const size_t es = d->es, rowb = (size_t)nx * es, S = (size_t)(2 * d->rk + 1);
+    const void *rp[64];
+    long geo[6] = {0, 0, (long)b->origin[2], (long)b->global.nz, (long)b->global.ny,
+                   (long)b->global.nx};
+    size_t lo[PS_TB_MAX + 1], hi[PS_TB_MAX + 1];
+    long kk, j;
+    int l, q;
+    for (l = 1; l <= T; l++) {
+        long h = (long)(T - l) * d->rj;
+        lo[l] = (size_t)(j0 - h > 0 ? j0 - h : 0);
+        hi[l] = (size_t)(j1 + h < ny ? j1 + h : ny);
+    }
+    lo[0] = 0;
+    for (kk = r; kk < nz - r + (long)(T - 1) * d->rk; kk++)
+        for (l = 1; l <= T; l++) {
+            const long k = kk - (long)(l - 1) * d->rk;
+            const long r0 = (long)lo[l] > r ? (long)lo[l] : r;
+            const long r1 = (long)hi[l] < ny - r ? (long)hi[l] : ny - r;
+            if (k < r || k >= nz - r)
+                continue;
+            geo[0] = (long)b->origin[0] + k;
+            for (j = r0; j < r1; j++) {
+                char *dst = l == T ? B + ((size_t)k * (size_t)ny + (size_t)j) * rowb
+                                   : scr + (((size_t)(l - 1) * S + (size_t)k % S) *
+                                                s->slot_rows + ((size_t)j - lo[l])) *
+                                               s->spitch * es;
+                for (q = 0; q < d->nnb; q++)
+                    rp[q] = gen_src(d, s, l - 1, k + d->dk[q], j + d->dj[q], A, scr, lo);
+                rp[d->nnb] = gen_src(d, s, l - 1, k, j, A, scr, lo);
+                geo[1] = (long)b->origin[1] + j;
+                d->row(dst, rp, s->params, geo, r, nx - r);
+                if (l < T) { /* a slot row's boundary columns: A's */
+                    const char *a = A + ((size_t)k * (size_t)ny + (size_t)j) * rowb;
+                    memcpy(dst, a, (size_t)r * es);
+                    memcpy(dst + (size_t)(nx - r) * es, a + (size_t)(nx - r) * es,
+                           (size_t)r * es);
+                }
+            }
+        }
+}
+
+static void gen_run(const gen_desc *d, const ps_omp_gen_sweep *s)
+{
+    const ps_grid *g = &s->cfg->box.extent;
+    const long r = d->r, nj = (long)g->ny - 2 * r;
+    long done;
+    if ((long)g->nz <= 2 * r || (long)g->ny <= 2 * r || (long)g->nx <= 2 * r)
+        return; /* no interior cell: a step changes nothing */
+    for (done = 0; done < s->nsteps;) {
+        const int T = s->nsteps - done < s->tblock ? (int)(s->nsteps - done) : s->tblock;
+        const char *A = *s->cur;
+        char *B = *s->next;
+        void *tmp;
+        long q;
+#pragma omp parallel for schedule(static) num_threads(s->threads)
+        for (q = 0; q < (long)s->tiles; q++)
+            gen_tile(d, s, A, B, r + q * nj / (long)s->tiles,
+                     r + (q + 1) * nj / (long)s->tiles, T, s->scratch[omp_get_thread_num()]);
+        tmp = *s->cur;
+        *s->cur = *s->next;
+        *s->next = tmp;
+        done += T;
+    }
+}
+
+#define GEN_STEP(NAME, REAL, SFX)                                                       \
+    GEN_ROW(NAME, REAL, SFX)                                                            \
+    static void gen_##NAME##SFX(const ps_omp_gen_sweep *s)                              \
+    {                                                                                   \
+        static const int dk[] = {PS_##NAME##_NEIGHBOURS(GEN_DK) 0};                     \
+        static const int dj[] = {PS_##NAME##_NEIGHBOURS(GEN_DJ) 0};                     \
+        gen_desc d = {PS_##NAME##_RADIUS, PS_STENCIL_NNB(NAME), 0, 0, dk, dj,           \
+                      grow_##NAME##SFX, sizeof(REAL)};                                  \
+        d.rk = s->rk;                                                                   \
+        d.rj = s->rj;                                                                   \
+        gen_run(&d, s);                                                                 \
     }
 #define GEN_F32(NAME) GEN_STEP(NAME, float, _f32)
 #define GEN_F64(NAME) GEN_STEP(NAME, double, _f64)
 PS_STENCIL_LIST(GEN_F32)
 PS_STENCIL_LIST(GEN_F64)
 
-#define GEN_ENTRY(NAME) {#NAME, gen_##NAME##_f32, gen_##NAME##_f64},
-static const ps_omp_generic PS_OMP_GEN_TABLE[] = {PS_STENCIL_LIST(GEN_ENTRY){NULL, NULL, NULL}};
+/* a row gathers at most 63 neighbours (gen_tile's rp[]) */
+#define GEN_NNB_OK(NAME) typedef char gen_nnb_##NAME[PS_STENCIL_NNB(NAME) < 64 ? 1 : -1];
+PS_STENCIL_LIST(GEN_NNB_OK)
+
+#define GEN_ENTRY(NAME) {#NAME, PS_##NAME##_RADIUS, gen_##NAME##_f32, gen_##NAME##_f64},
+static const ps_omp_generic PS_OMP_GEN_TABLE[] = {PS_STENCIL_LIST(GEN_ENTRY){NULL, 0, NULL, NULL}};
 
 const ps_omp_generic *PS_OMP_GEN_LOOKUP(const char *name)
 {

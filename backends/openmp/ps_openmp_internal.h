@@ -19,7 +19,6 @@
 #define PS_OMP_SFENCE() ((void)0)
 #endif
 
-#define PS_TB_MAX 16    /* most steps fused into one sweep */
 #define PS_TB_DEFAULT 4     /* steps fused by default (see ps_omp_auto_tblock) */
 #define PS_TB_DEFAULT_AMD 8 /* the same on AMD CPUs */
 #define PS_TB_TALL_AMD 12   /* on AMD CPUs where tiles can be tall */
@@ -115,8 +114,10 @@ typedef struct omp_ctx {
     char tune_key[512];        /* the tuning cache's key ("": no fused sweep to tune) */
     char tune_values[48];      /* "tblock tj" as the cache stores them ("" likewise) */
     ps_knobs knobs;            /* the tuning knobs decided (ps_openmp_tune.c) */
-    const ps_omp_generic *gen; /* non-NULL: the generic skeleton (no fast path) */
+    const ps_omp_generic *gen; /* non-NULL: the generic sweeps (no fast path) */
     void *params;              /* its packed parameters */
+    size_t gen_tiles, gen_slot_rows, gen_spitch; /* its tiling (ps_omp_gen_tiling) */
+    int gen_rk, gen_rj;                          /* its reach (ps_omp_gen_reach) */
     char err[512];
 } omp_ctx;
 
