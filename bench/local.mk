@@ -5,7 +5,7 @@
 # gpu_bench, the NumPy baseline and `make bench`.
 noinst_LTLIBRARIES += bench/libps_bench.la
 bench_libps_bench_la_SOURCES = bench/ps_bench.c bench/ps_stream.c bench/ps_roofline.c bench/ps_bench_plot.c \
-	bench/ps_bench_decomp.c bench/ps_bench.h
+	bench/ps_bench_decomp.c bench/ps_bench_stencils.c bench/ps_bench.h
 # -O3 and OpenMP so the STREAM-like copy gets threads and keeps its loop
 # (PS_BENCH_OPT_CFLAGS: those of -O3 -ftree-vectorize
 # -fno-tree-loop-distribute-patterns -fno-trapping-math the compiler takes,

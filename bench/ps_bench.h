@@ -335,6 +335,26 @@ typedef struct ps_bench_memory_options {
  */
 int ps_bench_memory(const ps_bench_memory_options *o, FILE *out);
 
+/** Options of ps_bench_stencils(). */
+typedef struct ps_bench_stencils_options {
+    const char *const *backends; /**< backend names (each must run here) */
+    int nbackends;               /**< entries in backends */
+    double scale;                /**< built-in ocean scale */
+    long steps;                  /**< timed steps per run (after one warm-up step) */
+    long repeat;                 /**< interleaved repeats, 1..64 (the median is reported) */
+    int threads;                 /**< CPU threads (0: runtime default) */
+    ps_precision precision;      /**< working precision */
+    ps_mode mode;                /**< exact or fast */
+} ps_bench_stencils_options;
+
+/**
+ * Every registered stencil on every backend of @p o, through the generic
+ * path and the backend's fast path where it has one: median ms/step and
+ * Gcell/s over interleaved repeats, a table on @p out. In exact mode a fast
+ * path whose result differs from the generic one's is PS_EINTERNAL.
+ */
+int ps_bench_stencils(const ps_bench_stencils_options *o, FILE *out);
+
 /** Options of ps_bench_decomp(). */
 typedef struct ps_bench_decomp_options {
     const char *backend;    /**< backend (openmp) */

@@ -49,6 +49,10 @@ typedef struct bench_opts {
     long threads;
     long bound_mb;
     int roofline; /* --roofline: compute ceilings (bench/ps_roofline.c) */
+    int stencils; /* --stencils: every stencil, generic and fast (bench/ps_bench_stencils.c) */
+    ps_kernel kernel;
+    ps_mode mode;
+    int have_steps, have_scales;
 } bench_opts;
 
 typedef struct bench_backend {
@@ -118,6 +122,13 @@ static void usage(FILE *f)
             "                       print each CPU kernel as a fraction of them and of the copy\n"
             "                       bounds\n"
             "  --all                also run the reference backend where it would take long\n"
+            "  --kernel K           generic, fast or auto (default): the backends' kernel;\n"
+            "                       with fast, a backend without a fast path is skipped\n"
+            "  --stencils           instead: every stencil on every backend, generic and fast\n"
+            "                       path, on the built-in ocean at the first --scales (default\n"
+            "                       1), the first --steps (default 50), interleaved repeats:\n"
+            "                       median ms/step and Gcell/s\n"
+            "  --mode M             exact (default) or fast (with --stencils)\n"
             "  --csv FILE           write the results as CSV (course's columns first)\n"
             "  --json FILE          write everything (machine, bounds, samples) as JSON\n"
             "  --plot DIR           draw the plots into DIR (PLplot)\n"
@@ -167,6 +178,9 @@ enum {
     OPT_QUICK,
     OPT_ALL,
     OPT_ROOFLINE,
+    OPT_STENCILS,
+    OPT_KERNEL,
+    OPT_MODE,
     OPT_CSV,
     OPT_JSON,
     OPT_PLOT,
@@ -188,6 +202,9 @@ static const struct option bench_options[] = {
     {"quick", no_argument, NULL, OPT_QUICK},
     {"all", no_argument, NULL, OPT_ALL},
     {"roofline", no_argument, NULL, OPT_ROOFLINE},
+    {"stencils", no_argument, NULL, OPT_STENCILS},
+    {"kernel", required_argument, NULL, OPT_KERNEL},
+    {"mode", required_argument, NULL, OPT_MODE},
     {"csv", required_argument, NULL, OPT_CSV},
     {"json", required_argument, NULL, OPT_JSON},
     {"plot", required_argument, NULL, OPT_PLOT},
@@ -283,6 +300,15 @@ static int parse_args(bench_opts *o, int argc, char **argv)
         case 'f': o->force = 1; break;
         case OPT_QUICK: o->quick = 1; break;
         case OPT_ROOFLINE: o->roofline = 1; break;
+        case OPT_STENCILS: o->stencils = 1; break;
+        case OPT_KERNEL:
+            if (ps_kernel_parse(v, &o->kernel))
+                return ps_cli_error("--kernel: %s", ps_error_detail());
+            break;
+        case OPT_MODE:
+            if (ps_mode_parse(v, &o->mode))
+                return ps_cli_error("--mode: %s", ps_error_detail());
+            break;
         case OPT_ALL: o->all = 1; break;
         case OPT_LOG: o->log_axes = 1; break;
         case OPT_CSV: o->csv = v; break;
@@ -301,6 +327,11 @@ static int parse_args(bench_opts *o, int argc, char **argv)
     if (optind < argc)
         return ps_cli_error("bench: unexpected argument '%s' (try 'pstencil bench --help')",
                             argv[optind]);
+    o->have_steps = have_steps;
+    o->have_scales = have_scales;
+    if (o->stencils && (o->quick || o->roofline || o->csv || o->json || o->plot || o->input))
+        return ps_cli_error("bench --stencils takes --backend, --steps N, --repeat, --scales S, "
+                            "--precision, --threads and --mode only");
     if (o->quick) {
         /* issue 3 item 7: built-in ocean 100 steps, and a large grid */
         if (!have_steps)
@@ -400,6 +431,19 @@ static int open_backends(bench_state *s)
                 return ps_cli_error("backend '%s' cannot run: %s", name, msg);
             snprintf(s->skipped[s->nskipped++], sizeof s->skipped[0], "%s: %s", name, msg);
             continue;
+        }
+        if (!s->o.stencils) { /* --kernel fast: only backends with a fast path */
+            int generic;
+            if (ps_backend_kernel_generic(b, ps_stencil_default()->name, s->o.kernel, &generic)) {
+                char msg[512];
+                snprintf(msg, sizeof msg, "%s", ps_error_detail());
+                ps_backend_close(b);
+                if (s->o.nnames)
+                    return ps_cli_error("%s", msg);
+                snprintf(s->skipped[s->nskipped++], sizeof s->skipped[0], "%s: no fast path",
+                         name);
+                continue;
+            }
         }
         s->be[s->nbe].b = b;
         snprintf(s->be[s->nbe].name, sizeof s->be[0].name, "%s", name);
@@ -526,6 +570,7 @@ static int run_job(bench_state *s, bench_backend *bb, ps_precision p, long steps
     *grid = f.grid;
     ps_config_init(&cfg, f.grid, p);
     cfg.threads = (int)s->o.threads;
+    cfg.generic = s->o.kernel == PS_KERNEL_GENERIC;
     memset(&ro, 0, sizeof ro);
     ro.steps = steps;
     st = ps_run(bb->b, &cfg, &f, &ro, stats);
@@ -776,6 +821,7 @@ static int grid_scaling(bench_state *s)
                 memset(agg, 0, sizeof agg);
                 ps_config_init(&cfg, in.grid, p);
                 cfg.threads = (int)s->o.threads;
+                cfg.generic = s->o.kernel == PS_KERNEL_GENERIC;
                 memset(&ro, 0, sizeof ro);
                 for (bi = 0; bi < s->nbe; bi++) {
                     dev_bytes[bi] = peak[bi] = 0;
@@ -1268,6 +1314,27 @@ int ps_cmd_bench(int argc, char **argv)
     fputc('\n', stderr);
     for (i = 0; i < s->nskipped; i++)
         fprintf(stderr, "  skipped %s\n", s->skipped[i]);
+    if (s->o.stencils) {
+        ps_bench_stencils_options so;
+        const char *names[32];
+        memset(&so, 0, sizeof so);
+        for (i = 0; i < s->nbe && i < 32; i++)
+            names[i] = s->be[i].name;
+        so.backends = names;
+        so.nbackends = i;
+        so.scale = s->o.have_scales && s->o.nscales ? s->o.scales[0] : 1.0;
+        so.steps = s->o.have_steps ? s->o.steps[0] : 50;
+        so.repeat = s->o.repeat;
+        so.threads = (int)s->o.threads;
+        so.precision = (ps_precision)s->o.precs[0];
+        so.mode = s->o.mode;
+        printf("pstencil bench --stencils on %s (%d CPUs, %s), %s\n", s->m.cpu_name,
+               s->m.cpus_online, s->gpu_name, s->m.date);
+        rc = ps_bench_stencils(&so, stdout);
+        if (rc)
+            rc = ps_cli_status_error(rc, "bench --stencils");
+        goto done;
+    }
     s->units_total = (long)s->o.nprecs * s->nbe *
                      ((long)s->o.nsteps * s->o.repeat + 1 + (long)s->o.nscales * (s->o.repeat + 1));
     rc = step_scaling(s);

@@ -28,6 +28,8 @@ static void usage(FILE *f)
             "  --quick                smaller case set, steps 1,2,7\n"
             "  --precision P          float or double (default: both)\n"
             "  --mode M               exact or fast (default: both)\n"
+            "  --kernel K             generic (only the generic paths), fast (only the\n"
+            "                         backends' fast paths) or auto (default: both)\n"
             "  --steps LIST           step counts (default 1,2,7,50)\n"
             "  --threads LIST         thread counts, for backends that take one (default 1,2,3)\n"
             "  --case NAME[,NAME]     only these cases (repeatable)\n"
@@ -69,6 +71,7 @@ enum {
     OPT_DECOMP,
     OPT_PRECISION,
     OPT_MODE,
+    OPT_KERNEL,
     OPT_STEPS,
     OPT_THREADS,
     OPT_CASE,
@@ -82,6 +85,7 @@ static const struct option validate_options[] = {
     {"decomp", no_argument, NULL, OPT_DECOMP},
     {"precision", required_argument, NULL, OPT_PRECISION},
     {"mode", required_argument, NULL, OPT_MODE},
+    {"kernel", required_argument, NULL, OPT_KERNEL},
     {"steps", required_argument, NULL, OPT_STEPS},
     {"threads", required_argument, NULL, OPT_THREADS},
     {"case", required_argument, NULL, OPT_CASE},
@@ -147,6 +151,13 @@ int ps_cmd_validate(int argc, char **argv)
             if (ps_mode_parse(optarg, &m))
                 return ps_cli_error("--mode: %s", ps_error_detail());
             o.modes = m == PS_MODE_FAST ? 2 : 1;
+            break;
+        }
+        case OPT_KERNEL: {
+            ps_kernel kk;
+            if (ps_kernel_parse(optarg, &kk))
+                return ps_cli_error("--kernel: %s", ps_error_detail());
+            o.kernels = (int)kk;
             break;
         }
         case OPT_STEPS:

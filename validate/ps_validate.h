@@ -151,6 +151,10 @@ typedef struct ps_validate_options {
     int quick;                   /**< smaller cases and steps 1, 2, 7 */
     int precisions;              /**< bit 0: float32, bit 1: float64; 0 = both */
     int modes;                   /**< bit 0: exact, bit 1: fast; 0 = both */
+    int kernels;                 /**< ps_kernel: PS_KERNEL_AUTO (0) validates a stencil on a
+                                      backend's fast path and on its generic path; GENERIC
+                                      only the generic path, FAST only the fast paths
+                                      (stencils without one on the backend are skipped) */
     const long *steps;           /**< step counts; NULL = 1,2,7,50 (quick: 1,2,7) */
     int nsteps;                  /**< entries in steps */
     const int *threads;          /**< thread counts for backends with PS_BACKEND_THREADS;

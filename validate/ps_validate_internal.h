@@ -93,6 +93,7 @@ typedef struct psv_plan {
     const int *threads;
     int nthreads;
     int precisions, modes;  /* bit masks */
+    int kernels;            /* ps_kernel (ps_validate_options.kernels) */
     int nfail;              /* failures listed so far (numbered) */
     psv_text skips, labels, fails;
     ps_validate_summary sum;

@@ -86,6 +86,7 @@ int psv_plan_init(psv_plan *pl, const ps_validate_options *o)
     pl->nthreads = o->threads ? o->nthreads : 3;
     pl->precisions = o->precisions ? o->precisions : 3;
     pl->modes = o->modes ? o->modes : 3;
+    pl->kernels = o->kernels;
     if (pl->nsteps < 1 || pl->nsteps > PSV_MAX_STEPS || pl->nthreads < 1 ||
         pl->nthreads > PSV_MAX_THREADS)
         return ps_error(PS_EINVAL, "between 1 and %d step counts and 1 and %d thread counts",
@@ -226,7 +227,13 @@ void psv_plan_columns(const psv_plan *pl, const ps_stencil *s, psv_table *t)
     for (i = 0; i < pl->nbase; i++) {
         int paths = has_fast_path(&pl->bk[pl->base[i].bi], s) ? 2 : 1;
         for (g = 0; g < paths && t->ncols < PSV_MAX_COLS; g++) {
-            psv_col *c = &t->cols[t->ncols++];
+            psv_col *c;
+            /* --kernel: generic only (the generic twin, or the one path of a stencil
+             * without a fast path), or fast paths only */
+            if ((pl->kernels == PS_KERNEL_GENERIC && g + 1 < paths) ||
+                (pl->kernels == PS_KERNEL_FAST && (paths == 1 || g == 1)))
+                continue;
+            c = &t->cols[t->ncols++];
             char title[64];
             c->base = pl->base[i];
             c->generic = g;

@@ -1,0 +1,211 @@
+/*
+ * `pstencil bench --stencils`: every stencil of the registry on every
+ * backend named, through its generic path and, where the backend has one,
+ * its fast path, on the built-in ocean (its coordinates for stencils that
+ * need them): the median time per step over interleaved repeats (each
+ * repeat runs every case once, so a change of load hits them alike) as
+ * ms/step and Gcell/s, with the min-max range, and each case's checksum
+ * against the generic path's (exact mode: they must agree).
+ */
+#include "config.h"
+#include "ps_bench.h"
+#include "pstencil_io.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PSB_MAX_CASES 64
+
+typedef struct psb_case {
+    ps_backend *b;
+    const ps_stencil *s;
+    ps_kernel kernel;
+    ps_params params;
+    double ms[64];
+    uint64_t sum;
+    int failed;
+} psb_case;
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* FNV-1a of a field's bytes */
+static uint64_t fnv(const void *p, size_t n)
+{
+    const unsigned char *c = p;
+    uint64_t h = 1469598103934665603ull;
+    size_t i;
+    for (i = 0; i < n; i++)
+        h = (h ^ c[i]) * 1099511628211ull;
+    return h;
+}
+
+/* one timed run of a case: create, upload, one warm-up step, then steps */
+static int run_case(psb_case *c, const ps_bench_stencils_options *o, const ps_field *in,
+                    void *out, double *ms)
+{
+    ps_config cfg;
+    ps_context *ctx = NULL;
+    double t0;
+    int st;
+    ps_config_init(&cfg, in->grid, in->precision);
+    cfg.mode = o->mode;
+    cfg.stencil = c->s;
+    cfg.params = c->params;
+    cfg.threads = o->threads;
+    if ((st = ps_backend_kernel_generic(c->b, c->s->name, c->kernel, &cfg.generic)))
+        return st;
+    if ((st = ps_context_create(c->b, &cfg, &ctx)))
+        return st;
+    st = ps_context_upload(ctx, in->data, NULL);
+    if (!st)
+        st = ps_context_step(ctx, 1);
+    if (!st)
+        st = ps_context_finish(ctx);
+    t0 = ps_now();
+    if (!st)
+        st = ps_context_step(ctx, o->steps);
+    if (!st)
+        st = ps_context_finish(ctx);
+    *ms = (ps_now() - t0) * 1e3 / (double)o->steps;
+    if (!st)
+        st = ps_context_download(ctx, out, NULL);
+    ps_context_destroy(ctx);
+    return st;
+}
+
+int ps_bench_stencils(const ps_bench_stencils_options *o, FILE *f)
+{
+    ps_ocean_options oo;
+    ps_dataset ds;
+    ps_grid_coords gc;
+    ps_field f32, in, work;
+    psb_case cases[PSB_MAX_CASES];
+    int nc = 0, i, bi, si, k, r, st;
+    size_t cells, bytes;
+    memset(&ds, 0, sizeof ds);
+    memset(&gc, 0, sizeof gc);
+    memset(&in, 0, sizeof in);
+    memset(&work, 0, sizeof work);
+    memset(cases, 0, sizeof cases);
+    if (o->repeat < 1 || o->repeat > 64 || o->steps < 1)
+        return ps_error(PS_EINVAL, "bench --stencils: --repeat 1..64 and --steps >= 1");
+    ps_ocean_defaults(&oo);
+    oo.scale = o->scale;
+    oo.ntime = 1;
+    if ((st = ps_ocean_generate(&oo, 0, &ds, &f32)))
+        return st;
+    st = ps_dataset_coords(&ds, &gc);
+    if (!st && o->precision != PS_FLOAT32) {
+        st = ps_field_alloc(&in, f32.grid, o->precision);
+        if (!st)
+            st = ps_field_convert(&in, &f32);
+        ps_field_free(&f32);
+    } else {
+        in = f32;
+    }
+    if (!st)
+        st = ps_field_alloc(&work, in.grid, in.precision);
+    cells = in.grid.nz * in.grid.ny * in.grid.nx;
+    bytes = cells * ps_precision_size(in.precision);
+    /* the cases: backend x stencil x (generic, fast where the backend has one) */
+    for (bi = 0; !st && bi < o->nbackends; bi++) {
+        ps_backend *b;
+        if ((st = ps_backend_open(o->backends[bi], &b)))
+            break;
+        for (si = 0; !st && si < ps_stencil_count(); si++) {
+            const ps_stencil *s = ps_stencil_at(si);
+            ps_stencil_setup su;
+            double opts[64]; /* s->noptions values (the registry holds few) */
+            ps_params p;
+            ps_stencil_report rep;
+            int g;
+            memset(&su, 0, sizeof su);
+            if (s->noptions > 64) {
+                st = ps_error(PS_EINTERNAL, "stencil %s has over 64 options", s->name);
+                break;
+            }
+            ps_stencil_default_options(s, opts);
+            su.grid = in.grid;
+            su.depth = gc.depth;
+            su.lat = gc.lat;
+            su.lon = gc.lon;
+            su.options = opts;
+            if ((st = ps_stencil_prepare(s, &su, &p, &rep)))
+                break;
+            for (g = 0; g < 2 && nc < PSB_MAX_CASES; g++) {
+                int generic;
+                ps_kernel kk = g ? PS_KERNEL_FAST : PS_KERNEL_GENERIC;
+                if (g && ps_backend_kernel_generic(b, s->name, kk, &generic))
+                    continue; /* no fast path */
+                cases[nc].b = b;
+                cases[nc].s = s;
+                cases[nc].kernel = kk;
+                cases[nc].params = p;
+                nc++;
+            }
+        }
+    }
+    /* interleaved repeats */
+    for (r = 0; !st && r < o->repeat; r++)
+        for (i = 0; i < nc; i++) {
+            psb_case *c = &cases[i];
+            if (c->failed)
+                continue;
+            if (run_case(c, o, &in, work.data, &c->ms[r])) {
+                c->failed = 1;
+                fprintf(f, "  %s %s %s: %s\n", ps_backend_name(c->b), c->s->name,
+                        ps_kernel_name(c->kernel), ps_error_detail());
+                continue;
+            }
+            c->sum = fnv(work.data, bytes);
+        }
+    if (!st) {
+        fprintf(f, "stencils: built-in ocean %zu x %zu x %zu (%zu cells), %s, %s mode, "
+                "%ld steps, %ld interleaved repeats (median, min-max)\n",
+                in.grid.nz, in.grid.ny, in.grid.nx, cells, ps_precision_name(in.precision),
+                ps_mode_name(o->mode), o->steps, o->repeat);
+        fprintf(f, "  %-10s %-11s %-8s %10s %9s %19s  %s\n", "backend", "stencil", "kernel",
+                "ms/step", "Gcell/s", "range ms/step", "checksum");
+        for (i = 0; i < nc; i++) {
+            psb_case *c = &cases[i];
+            double m[64], med;
+            const char *agree = "";
+            if (c->failed)
+                continue;
+            memcpy(m, c->ms, sizeof(double) * (size_t)o->repeat);
+            qsort(m, (size_t)o->repeat, sizeof m[0], cmp_double);
+            med = o->repeat % 2 ? m[o->repeat / 2]
+                                : (m[o->repeat / 2 - 1] + m[o->repeat / 2]) / 2;
+            for (k = 0; k < nc; k++)
+                if (cases[k].b == c->b && cases[k].s == c->s && !cases[k].failed &&
+                    c->kernel == PS_KERNEL_FAST && cases[k].kernel == PS_KERNEL_GENERIC) {
+                    agree = cases[k].sum == c->sum ? " (= generic)" : " (differs from generic)";
+                    if (cases[k].sum != c->sum && o->mode == PS_MODE_EXACT && !st)
+                        st = ps_error(PS_EINTERNAL, "%s: the fast path of %s differs from "
+                                      "the generic path in exact mode", ps_backend_name(c->b),
+                                      c->s->name);
+                }
+            fprintf(f, "  %-10s %-11s %-8s %10.3f %9.3f %9.3f-%-9.3f  %016llx%s\n",
+                    ps_backend_name(c->b), c->s->name, ps_kernel_name(c->kernel), med,
+                    (double)cells / med * 1e-6, m[0], m[o->repeat - 1],
+                    (unsigned long long)c->sum, agree);
+        }
+    }
+    for (i = 0; i < nc; i++)
+        if (i == 0 || cases[i].s != cases[i - 1].s || cases[i].b != cases[i - 1].b)
+            ps_params_free(&cases[i].params);
+    for (i = 0; i < nc; i++)
+        if (i == 0 || cases[i].b != cases[i - 1].b)
+            ps_backend_close(cases[i].b);
+    ps_field_free(&in);
+    ps_field_free(&work);
+    ps_grid_coords_free(&gc);
+    ps_dataset_close(&ds);
+    return st;
+}
