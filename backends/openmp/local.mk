@@ -6,9 +6,9 @@
 #
 # The kernels are compiled once per instruction set by the rules below (the
 # same source, other flags and PS_OMP_ISA): ps_openmp_rows.c (diffusion7's
-# fast-path rows) for base, avx2 and avx2+fma (fast mode only), and
-# ps_openmp_generic.c (every listed stencil) for base and avx2. The backend
-# picks a variant at run time, so no -march is needed.
+# fast-path rows) for base and avx2, and ps_openmp_generic.c (every listed
+# stencil) for base, avx2 and avx2+fma (fast mode only). The backend picks a
+# variant at run time, so no -march is needed.
 # (PS_OMP_OPT_CFLAGS: those of -O3 -ftree-vectorize -fvect-cost-model=dynamic
 # -fno-trapping-math the compiler takes, probed by configure)
 PS_OMP_FLAGS = $(AM_CFLAGS) $(PS_OMP_OPT_CFLAGS) $(OPENMP_CFLAGS)
@@ -31,23 +31,19 @@ backends_openmp_libps_omp_gen_base_la_CFLAGS = $(PS_OMP_FLAGS)
 PS_BUILTIN_LIBS += backends/openmp/libps_openmp.la backends/openmp/libps_omp_base.la \
 	backends/openmp/libps_omp_gen_base.la
 if PS_OMP_AVX2
-noinst_LTLIBRARIES += backends/openmp/libps_omp_avx2.la backends/openmp/libps_omp_fma.la \
+noinst_LTLIBRARIES += backends/openmp/libps_omp_avx2.la \
 	backends/openmp/libps_omp_gen_avx2.la backends/openmp/libps_omp_gen_fma.la
 backends_openmp_libps_omp_avx2_la_SOURCES = backends/openmp/ps_openmp_rows.c
 backends_openmp_libps_omp_avx2_la_CPPFLAGS = $(AM_CPPFLAGS) -DPS_OMP_ISA=avx2
 backends_openmp_libps_omp_avx2_la_CFLAGS = $(PS_OMP_FLAGS) -mavx2
-backends_openmp_libps_omp_fma_la_SOURCES = backends/openmp/ps_openmp_rows.c
-backends_openmp_libps_omp_fma_la_CPPFLAGS = $(AM_CPPFLAGS) -DPS_OMP_ISA=fma -DPS_OMP_ROW_FMA
-backends_openmp_libps_omp_fma_la_CFLAGS = $(PS_OMP_FLAGS) -mavx2 -mfma
 backends_openmp_libps_omp_gen_avx2_la_SOURCES = backends/openmp/ps_openmp_generic.c
 backends_openmp_libps_omp_gen_avx2_la_CPPFLAGS = $(AM_CPPFLAGS) -DPS_OMP_ISA=avx2
 backends_openmp_libps_omp_gen_avx2_la_CFLAGS = $(PS_OMP_FLAGS) -mavx2
-# fast mode only: contraction and reciprocals (never NaN or sign assumptions)
+# fast mode only: contraction (never reciprocals, NaN or sign assumptions)
 backends_openmp_libps_omp_gen_fma_la_SOURCES = backends/openmp/ps_openmp_generic.c
 backends_openmp_libps_omp_gen_fma_la_CPPFLAGS = $(AM_CPPFLAGS) -DPS_OMP_ISA=fma
-backends_openmp_libps_omp_gen_fma_la_CFLAGS = $(PS_OMP_FLAGS) -mavx2 -mfma -ffp-contract=fast \
-	-freciprocal-math
-PS_BUILTIN_LIBS += backends/openmp/libps_omp_avx2.la backends/openmp/libps_omp_fma.la \
+backends_openmp_libps_omp_gen_fma_la_CFLAGS = $(PS_OMP_FLAGS) -mavx2 -mfma -ffp-contract=fast
+PS_BUILTIN_LIBS += backends/openmp/libps_omp_avx2.la \
 	backends/openmp/libps_omp_gen_avx2.la backends/openmp/libps_omp_gen_fma.la
 endif
 endif

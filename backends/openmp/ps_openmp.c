@@ -1,7 +1,8 @@
 /*
  * The openmp backend: every stencil of kernels/ps_stencils.h through the
- * generic skeleton (ps_openmp_generic.c), and a tuned fast path for
- * diffusion7: the shared kernel (kernels/diffusion7.h) in a branch-free,
+ * generic path (ps_openmp_generic.c: fused sweeps built from the stencil's
+ * description), and the hand-written paths of the table below (omp_paths):
+ * diffusion7's shared kernel (kernels/diffusion7.h) in a branch-free,
  * vectorised row loop (ps_openmp_rows.h), threads over (k, j) rows with a
  * static schedule, one parallel region per step() call however many steps it
  * takes, double buffering with a pointer swap, first-touch allocation. The
@@ -9,7 +10,7 @@
  *
  * Files: ps_openmp.c (this: the ops table, contexts, upload/download, the
  * single-step loop), ps_openmp_rows.c (row kernels, compiled per instruction
- * set by build rule), ps_openmp_generic.c (the generic skeleton, likewise),
+ * set by build rule), ps_openmp_generic.c (the generic path, likewise),
  * ps_openmp_tblock.c (fused steps), ps_openmp_zeroland.c (land as +0.0),
  * ps_openmp_tune.c (instruction set and defaults chosen at run time),
  * ps_openmp_tunecache.c (fused steps and tiles measured by `pstencil tune`).
@@ -20,9 +21,9 @@
  * always agree on them and swapping the buffers is a copy of them for free. Interior land cells are rewritten with their own value by the
  * kernel (branch-free), so they stay bit-for-bit unchanged.
  *
- * Instruction sets: the row kernels and the generic skeleton are compiled for
- * the baseline target and with -mavx2 (plus -mfma for the fast-mode kernel
- * only), and the variant is picked once per context with
+ * Instruction sets: the row kernels and the generic path are compiled for
+ * the baseline target and with -mavx2 (the generic path also with -mfma and
+ * contraction, for fast mode only), and the variant is picked once per context with
  * __builtin_cpu_supports, so one build uses AVX2 where the CPU has it without
  * -march=native; the knob openmp_isa=baseline forces the baseline variant
  * (tests validate both). Where the CPU has AVX-512F/VL the zero-land rows
@@ -31,9 +32,9 @@
  * Rows are visited in tiles of jb rows over j (outer), then k, then j inside
  * the tile (openmp_jblock). Exact mode fuses up to 16 steps of one step()
  * call into one sweep (openmp_tblock, tiles of openmp_tj rows) and keeps land
- * as +0.0 with a per-cell neighbour count (openmp_zero_land); fast mode and
- * the streaming-store rows (openmp_stream) take the single-step path with
- * NaN land. Every knob (core/ps_knobs.h) is decided in ps_openmp_tune.c.
+ * as +0.0 with a per-cell neighbour count (openmp_zero_land), in both
+ * modes; the streaming-store rows (openmp_stream) take the single-step path
+ * with NaN land. Every knob (core/ps_knobs.h) is decided in ps_openmp_tune.c.
  */
 #include "config.h"
 #include "ps_builtin.h"
@@ -73,7 +74,7 @@ static int omp_probe(ps_device_info *devs, int max, int *ndevs, char *why, size_
              "OpenMP %d, %d threads (OMP_NUM_THREADS or --threads), row kernels: %s%s",
              _OPENMP, omp_get_max_threads(),
              ps_omp_use_avx512(&k) ? "avx512 (zero-land), avx2" : ps_omp_use_avx2(&k) ? "avx2" : "baseline",
-             ps_omp_use_fma(&k) ? " (fast mode: avx2+fma)" : "");
+             ps_omp_use_fma(&k) ? " (generic fast mode: avx2+fma)" : "");
     devs[0].memory_bytes = (pages > 0 && psize > 0) ? (uint64_t)pages * (uint64_t)psize : 0;
     devs[0].compute_units = omp_get_max_threads();
     devs[0].caps = PS_CAP_FP64 | PS_CAP_EXACT_F32 | PS_CAP_EXACT_F64 | PS_CAP_FAST;
@@ -159,7 +160,7 @@ static void omp_destroy(void *vc);
 
 /*
  * The generic path of a context: the variant (fast mode: the fma one where
- * the CPU has FMA, contraction and reciprocals allowed; exact mode: avx2 or
+ * the CPU has FMA, contraction allowed; exact mode: avx2 or
  * baseline, never contracted), the packed parameters, and the fused sweep's
  * steps and tiles: the openmp_tblock / openmp_tj rule from the cache sizes
  * (ps_omp_auto_tblock), with T cut so that the halo rows a tile recomputes
@@ -228,7 +229,9 @@ nomem:
  */
 typedef int (*omp_path_fn)(omp_ctx *c, size_t bytes, char *tiling_src, size_t srclen);
 static int omp_d7_exact(omp_ctx *c, size_t bytes, char *tiling_src, size_t srclen);
-#define OMP_PATHS(X) X(diffusion7, omp_d7_exact, NULL)
+/* fast mode: diffusion7's exact path (within any bound, and faster than the
+ * generic fast sweep); every other stencil the generic fma sweep */
+#define OMP_PATHS(X) X(diffusion7, omp_d7_exact, omp_d7_exact)
 #define OMP_PATH_NAME(NAME, EXACT, FAST) #NAME,
 #define OMP_PATH_ENTRY(NAME, EXACT, FAST) {EXACT, FAST},
 static const char *const omp_fast_paths[] = {OMP_PATHS(OMP_PATH_NAME) NULL};
@@ -300,23 +303,6 @@ static int omp_d7_exact(omp_ctx *c, size_t bytes, char *tiling_src, size_t srcle
     }
     /* streamed output rows: the AVX-512 block rows (with byte counts) only */
     c->nt_out = c->cnt8 && c->tblock > 0 && ps_omp_auto_nt_out(&c->knobs, bytes);
-    return PS_OK;
-}
-
-/* diffusion7's fast mode: the fast row (ps_openmp_rows.h, row_fast), single-step sweeps */
-static int omp_d7_fast(omp_ctx *c, size_t bytes, char *tiling_src, size_t srclen)
-{
-    (void)bytes;
-    (void)tiling_src;
-    (void)srclen;
-    const ps_omp_rows *t = &ps_omp_rows_base;
-#ifdef PS_HAVE_OMP_AVX2
-    t = ps_omp_use_fma(&c->knobs) ? &ps_omp_rows_fma
-        : ps_omp_use_avx2(&c->knobs) ? &ps_omp_rows_avx2 : t;
-#endif
-    c->row32 = t->fast32;
-    c->row64 = t->fast64;
-    c->isa = t->isa;
     return PS_OK;
 }
 

@@ -63,8 +63,8 @@ typedef void (*rowsz_f64_fn)(const ps_omp_zl_rows *, double);
 /** The row kernels of one instruction set (NULL where the variant has none). */
 typedef struct ps_omp_rows {
     const char *isa;                      /* "baseline", "avx2", "avx2+fma" */
-    row_f32_fn exact32, exact_nt32, fast32;
-    row_f64_fn exact64, exact_nt64, fast64;
+    row_f32_fn exact32, exact_nt32;
+    row_f64_fn exact64, exact_nt64;
     rowp_f32_fn exact_p32;
     rowp_f64_fn exact_p64;
     rowz_f32_fn zl_p32;
@@ -76,7 +76,6 @@ typedef struct ps_omp_rows {
 extern const ps_omp_rows ps_omp_rows_base;
 #ifdef PS_HAVE_OMP_AVX2
 extern const ps_omp_rows ps_omp_rows_avx2;
-extern const ps_omp_rows ps_omp_rows_fma;
 #endif
 #ifdef PS_HAVE_OMP_AVX512
 extern const ps_omp_rows ps_omp_rows_avx512;   /* zero-land rows only */

@@ -2,13 +2,9 @@
  * diffusion7's fast-path row kernels (ps_openmp_rows.h) for one instruction
  * set: this file is compiled once per variant by build rule
  * (backends/openmp/local.mk) with that variant's flags and PS_OMP_ISA set to
- * base, avx2 or fma, and exports the table ps_omp_rows_<PS_OMP_ISA>. The
- * backend picks a table once per context from what the CPU supports.
- *
- * Exact mode never fuses: the library is compiled with -ffp-contract=off, and
- * the exact kernels are taken only from the base and avx2 variants, whose
- * flags do not enable FMA; the fma variant contributes only the fast-mode
- * kernels, whose multiply-adds are explicit fma() calls (ROW_FMA).
+ * base or avx2, and exports the table ps_omp_rows_<PS_OMP_ISA>. The backend
+ * picks a table once per context from what the CPU supports. No variant
+ * contracts: the library is compiled with -ffp-contract=off and without FMA.
  */
 #include "config.h"
 #include "ps_openmp_internal.h"
@@ -17,7 +13,7 @@
 #include <string.h>
 
 #ifndef PS_OMP_ISA
-#  error "compile with -DPS_OMP_ISA=base|avx2|fma"
+#  error "compile with -DPS_OMP_ISA=base|avx2"
 #endif
 
 #define PS_REAL float
@@ -66,33 +62,22 @@ static inline void stream_f64(double *d, const double *s, size_t n)
 }
 #endif
 
-#define PS_UNFUSED(a, b, c) ((a) * (b) + (c))
 #define ROW_ATTR __attribute__((unused))
 
 /* float32, then float64 (ps_openmp_rows.h undefines these four) */
 #define PS_REAL float
 #define PS_SUFFIX _f32
 #define ROW_STREAM stream_f32
-#define ROW_FMA_FN __builtin_fmaf
 #include "ps_openmp_rows.h"
 
 #define PS_REAL double
 #define PS_SUFFIX _f64
 #define ROW_STREAM stream_f64
-#define ROW_FMA_FN __builtin_fma
 #include "ps_openmp_rows.h"
 
 #define PS_OMP_ROWS_CAT_(a, b) a##b
 #define PS_OMP_ROWS_CAT(a, b) PS_OMP_ROWS_CAT_(a, b)
 
-#if defined(PS_OMP_ROW_FMA)
-/* fast mode only: exact kernels never come from a variant that has FMA */
-const ps_omp_rows PS_OMP_ROWS_CAT(ps_omp_rows_, PS_OMP_ISA) = {
-    .isa = "avx2+fma",
-    .fast32 = row_fast_f32,
-    .fast64 = row_fast_f64,
-};
-#else
 const ps_omp_rows PS_OMP_ROWS_CAT(ps_omp_rows_, PS_OMP_ISA) = {
 #if defined(__AVX2__)
     .isa = "avx2",
@@ -101,13 +86,10 @@ const ps_omp_rows PS_OMP_ROWS_CAT(ps_omp_rows_, PS_OMP_ISA) = {
 #endif
     .exact32 = row_exact_f32,
     .exact_nt32 = row_exact_nt_f32,
-    .fast32 = row_fast_f32,
     .exact64 = row_exact_f64,
     .exact_nt64 = row_exact_nt_f64,
-    .fast64 = row_fast_f64,
     .exact_p32 = row_exact_p_f32,
     .exact_p64 = row_exact_p_f64,
     .zl_p32 = row_zl_p_f32,
     .zl_p64 = row_zl_p_f64,
 };
-#endif

@@ -6,12 +6,9 @@
  *   PS_SUFFIX     _f32 / _f64 (names the shared kernel instantiation and,
  *                 appended, each row function: row_exact_f32, ...)
  *   ROW_ATTR      function attributes
- *   ROW_FMA_FN    the precision's fma builtin: the fast kernel's a*b+c where
- *                 the target has FMA (PS_OMP_ROW_FMA); an unfused
- *                 multiply-add (PS_UNFUSED) elsewhere
  *   ROW_VBYTES    vector width of the target in bytes (16 or 32)
  *   ROW_STREAM    non-temporal copy of a computed chunk (see row_exact_nt)
- * and undefines PS_REAL, PS_SUFFIX, ROW_FMA_FN and ROW_STREAM at its end, so
+ * and undefines PS_REAL, PS_SUFFIX and ROW_STREAM at its end, so
  * that the next precision can be defined and included.
  *
  * A row function updates the interior cells i = 1..nx-2 of one row (k, j):
@@ -21,11 +18,6 @@
  */
 
 #define ROW_NAME(x) PS_CAT(x, PS_SUFFIX)
-#if defined(PS_OMP_ROW_FMA)
-#define ROW_FMA ROW_FMA_FN
-#else
-#define ROW_FMA PS_UNFUSED
-#endif
 
 /*
  * exact mode: the one shared definition, kernels/diffusion7.h.
@@ -73,47 +65,6 @@ static void ROW_ATTR ROW_NAME(row_exact)(PS_REAL *restrict dst, const PS_REAL *r
     const PS_REAL *restrict jm = src - nx;
     const PS_REAL *restrict jp = src + nx;
     ROW_VECTORS(ROW_EXACT_CELL);
-}
-
-/*
- * fast mode: same neighbour sum and count (so the NaN mask and the n == 0
- * rule are identical), then
- *     T' = c + (D * (1/n)) * (s - n*c)
- * with 1/n taken from constants by selects (a reciprocal, no division) and
- * both multiply-adds fused where the target has FMA. Error bound: see
- * docs/numerical-contract.md.
- */
-static void ROW_ATTR ROW_NAME(row_fast)(PS_REAL *restrict dst, const PS_REAL *restrict src,
-                                        size_t plane, size_t nx, PS_REAL d)
-{
-    const PS_REAL *restrict km = src - plane;
-    const PS_REAL *restrict kp = src + plane;
-    const PS_REAL *restrict jm = src - nx;
-    const PS_REAL *restrict jp = src + nx;
-    size_t i;
-    for (i = 1; i < nx - 1; i++) {
-        PS_REAL c = src[i];
-        PS_REAL s = (PS_REAL)0, n = (PS_REAL)0, inv, t2, r;
-#define ROW_ACC(x)                                        \
-        s = s + (((x) == (x)) ? (x) : (PS_REAL)0);        \
-        n = n + (((x) == (x)) ? (PS_REAL)1 : (PS_REAL)0)
-        ROW_ACC(km[i]);
-        ROW_ACC(kp[i]);
-        ROW_ACC(jm[i]);
-        ROW_ACC(jp[i]);
-        ROW_ACC(src[i - 1]);
-        ROW_ACC(src[i + 1]);
-#undef ROW_ACC
-        /* 1/n for n = 1..6 without a division: selects between constants */
-        inv = (n == (PS_REAL)1) ? (PS_REAL)1 : (PS_REAL)(1.0 / 6.0);
-        inv = (n == (PS_REAL)2) ? (PS_REAL)0.5 : inv;
-        inv = (n == (PS_REAL)3) ? (PS_REAL)(1.0 / 3.0) : inv;
-        inv = (n == (PS_REAL)4) ? (PS_REAL)0.25 : inv;
-        inv = (n == (PS_REAL)5) ? (PS_REAL)0.2 : inv;
-        t2 = ROW_FMA(-n, c, s);
-        r = ROW_FMA(d * inv, t2, c);
-        dst[i] = (c != c || n == (PS_REAL)0) ? c : r;
-    }
 }
 
 /*
@@ -202,9 +153,7 @@ static void ROW_ATTR ROW_NAME(row_zl_p)(PS_REAL *restrict dst, const PS_REAL *re
 #undef ROW_ZL_CELL
 #undef ROW_VECTORS
 #undef ROW_NAME
-#undef ROW_FMA
 #undef ROW_CHUNK
-#undef ROW_FMA_FN
 #undef ROW_STREAM
 #undef PS_REAL
 #undef PS_SUFFIX

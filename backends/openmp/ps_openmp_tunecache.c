@@ -75,9 +75,6 @@ void ps_omp_describe_choices(omp_ctx *c, const char *src)
                  "fused, %zu tiles of %zu rows", c->isa, c->tblock, c->tblock == 1 ? "" : "s",
                  c->gen_tiles, c->gen_slot_rows - 2 * (size_t)(c->tblock - 1) *
                  (size_t)c->gen_rj);
-    else if (c->cfg.mode == PS_MODE_FAST)
-        snprintf(c->choices, sizeof c->choices, "%s rows, single-step sweeps, tiles of %zu "
-                 "rows", c->isa, c->jb);
     else if (c->stream)
         snprintf(c->choices, sizeof c->choices, "%s rows with streaming stores, single-step "
                  "sweeps, tiles of %zu rows", c->isa, c->jb);
