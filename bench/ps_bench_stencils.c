@@ -4,7 +4,9 @@
  * its fast path, on the built-in ocean (its coordinates for stencils that
  * need them): the median time per step over interleaved repeats (each
  * repeat runs every case once, so a change of load hits them alike) as
- * ms/step and Gcell/s, with the min-max range, and each case's checksum
+ * ms/step and Gcell/s, with the min-max range, the process CPU time per
+ * step (with one thread, the figure a loaded machine disturbs least), and
+ * each case's checksum
  * against the generic path's (exact mode: they must agree).
  */
 #include "config.h"
@@ -15,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define PSB_MAX_CASES 64
 
@@ -24,6 +27,7 @@ typedef struct psb_case {
     ps_kernel kernel;
     ps_params params;
     double ms[64];
+    double cpu[64]; /* process CPU ms per step */
     uint64_t sum;
     int failed;
 } psb_case;
@@ -46,12 +50,19 @@ static uint64_t fnv(const void *p, size_t n)
 }
 
 /* one timed run of a case: create, upload, one warm-up step, then steps */
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 static int run_case(psb_case *c, const ps_bench_stencils_options *o, const ps_field *in,
-                    void *out, double *ms)
+                    void *out, double *ms, double *cpu)
 {
     ps_config cfg;
     ps_context *ctx = NULL;
-    double t0;
+    double t0, c0;
     int st;
     ps_config_init(&cfg, in->grid, in->precision);
     cfg.mode = o->mode;
@@ -68,11 +79,13 @@ static int run_case(psb_case *c, const ps_bench_stencils_options *o, const ps_fi
     if (!st)
         st = ps_context_finish(ctx);
     t0 = ps_now();
+    c0 = cpu_now();
     if (!st)
         st = ps_context_step(ctx, o->steps);
     if (!st)
         st = ps_context_finish(ctx);
     *ms = (ps_now() - t0) * 1e3 / (double)o->steps;
+    *cpu = (cpu_now() - c0) * 1e3 / (double)o->steps;
     if (!st)
         st = ps_context_download(ctx, out, NULL);
     ps_context_destroy(ctx);
@@ -157,7 +170,7 @@ int ps_bench_stencils(const ps_bench_stencils_options *o, FILE *f)
             psb_case *c = &cases[i];
             if (c->failed)
                 continue;
-            if (run_case(c, o, &in, work.data, &c->ms[r])) {
+            if (run_case(c, o, &in, work.data, &c->ms[r], &c->cpu[r])) {
                 c->failed = 1;
                 fprintf(f, "  %s %s %s: %s\n", ps_backend_name(c->b), c->s->name,
                         ps_kernel_name(c->kernel), ps_error_detail());
@@ -170,11 +183,11 @@ int ps_bench_stencils(const ps_bench_stencils_options *o, FILE *f)
                 "%ld steps, %ld interleaved repeats (median, min-max)\n",
                 in.grid.nz, in.grid.ny, in.grid.nx, cells, ps_precision_name(in.precision),
                 ps_mode_name(o->mode), o->steps, o->repeat);
-        fprintf(f, "  %-10s %-11s %-8s %10s %9s %19s  %s\n", "backend", "stencil", "kernel",
-                "ms/step", "Gcell/s", "range ms/step", "checksum");
+        fprintf(f, "  %-10s %-11s %-8s %10s %9s %19s %9s  %s\n", "backend", "stencil",
+                "kernel", "ms/step", "Gcell/s", "range ms/step", "cpu ms", "checksum");
         for (i = 0; i < nc; i++) {
             psb_case *c = &cases[i];
-            double m[64], med;
+            double m[64], med, cm;
             const char *agree = "";
             if (c->failed)
                 continue;
@@ -182,6 +195,12 @@ int ps_bench_stencils(const ps_bench_stencils_options *o, FILE *f)
             qsort(m, (size_t)o->repeat, sizeof m[0], cmp_double);
             med = o->repeat % 2 ? m[o->repeat / 2]
                                 : (m[o->repeat / 2 - 1] + m[o->repeat / 2]) / 2;
+            memcpy(m, c->cpu, sizeof(double) * (size_t)o->repeat);
+            qsort(m, (size_t)o->repeat, sizeof m[0], cmp_double);
+            cm = o->repeat % 2 ? m[o->repeat / 2]
+                               : (m[o->repeat / 2 - 1] + m[o->repeat / 2]) / 2;
+            memcpy(m, c->ms, sizeof(double) * (size_t)o->repeat);
+            qsort(m, (size_t)o->repeat, sizeof m[0], cmp_double);
             for (k = 0; k < nc; k++)
                 if (cases[k].b == c->b && cases[k].s == c->s && !cases[k].failed &&
                     c->kernel == PS_KERNEL_FAST && cases[k].kernel == PS_KERNEL_GENERIC) {
@@ -191,9 +210,9 @@ int ps_bench_stencils(const ps_bench_stencils_options *o, FILE *f)
                                       "the generic path in exact mode", ps_backend_name(c->b),
                                       c->s->name);
                 }
-            fprintf(f, "  %-10s %-11s %-8s %10.3f %9.3f %9.3f-%-9.3f  %016llx%s\n",
+            fprintf(f, "  %-10s %-11s %-8s %10.3f %9.3f %9.3f-%-9.3f %9.3f  %016llx%s\n",
                     ps_backend_name(c->b), c->s->name, ps_kernel_name(c->kernel), med,
-                    (double)cells / med * 1e-6, m[0], m[o->repeat - 1],
+                    (double)cells / med * 1e-6, m[0], m[o->repeat - 1], cm,
                     (unsigned long long)c->sum, agree);
         }
     }
