@@ -229,13 +229,10 @@ nomem:
  */
 typedef int (*omp_path_fn)(omp_ctx *c, size_t bytes, char *tiling_src, size_t srclen);
 static int omp_d7_exact(omp_ctx *c, size_t bytes, char *tiling_src, size_t srclen);
-/* fast mode: diffusion7's exact path (within any bound, and faster than the
- * generic fast sweep); every other stencil the generic fma sweep */
-#define OMP_PATHS(X) X(diffusion7, omp_d7_exact, omp_d7_exact)
-#define OMP_PATH_NAME(NAME, EXACT, FAST) #NAME,
-#define OMP_PATH_ENTRY(NAME, EXACT, FAST) {EXACT, FAST},
-static const char *const omp_fast_paths[] = {OMP_PATHS(OMP_PATH_NAME) NULL};
-static const omp_path_fn omp_paths[][2] = {OMP_PATHS(OMP_PATH_ENTRY)};
+/* the stencils (ops.fast_paths) and, in the same order, {exact mode, fast mode}; fast
+ * mode: diffusion7's exact path (within any bound, faster than the generic fma sweep) */
+static const char *const omp_fast_paths[] = {"diffusion7", NULL};
+static const omp_path_fn omp_paths[][2] = {{omp_d7_exact, omp_d7_exact}};
 
 static omp_path_fn omp_path_find(const ps_config *cfg)
 {
