@@ -20,7 +20,7 @@ for k in generic fast auto; do
 done
 cmp -s sum.generic sum.fast || fail "generic $(cat sum.generic) and fast $(cat sum.fast) differ"
 cmp -s sum.fast sum.auto || fail "auto $(cat sum.auto) is not the fast path's $(cat sum.fast)"
-grep -q '^generic path (.*ocean rows.*steps fused' path.generic ||
+grep -q '^generic path .*steps fused' path.generic ||
   fail "--kernel generic: kernel path '$(cat path.generic)' (expected fused generic sweeps)"
 grep -q '^generic' path.fast && fail "--kernel fast ran the generic path"
 # every stencil takes the fused generic sweeps on openmp when asked

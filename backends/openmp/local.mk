@@ -28,15 +28,8 @@ backends_openmp_libps_omp_base_la_CFLAGS = $(PS_OMP_FLAGS)
 backends_openmp_libps_omp_gen_base_la_SOURCES = backends/openmp/ps_openmp_generic.c
 backends_openmp_libps_omp_gen_base_la_CPPFLAGS = $(AM_CPPFLAGS) -DPS_OMP_ISA=base
 backends_openmp_libps_omp_gen_base_la_CFLAGS = $(PS_OMP_FLAGS)
-# the generic path's ocean rows (rows whose inputs are all finite): the same rows
-# with NaN tests folded away (-ffinite-math-only), never contracted
-noinst_LTLIBRARIES += backends/openmp/libps_omp_ocean_base.la
-backends_openmp_libps_omp_ocean_base_la_SOURCES = backends/openmp/ps_openmp_generic.c
-backends_openmp_libps_omp_ocean_base_la_CPPFLAGS = $(AM_CPPFLAGS) -DPS_OMP_ISA=base \
-	-DPS_OMP_GEN_OCEAN
-backends_openmp_libps_omp_ocean_base_la_CFLAGS = $(PS_OMP_FLAGS) -ffinite-math-only
 PS_BUILTIN_LIBS += backends/openmp/libps_openmp.la backends/openmp/libps_omp_base.la \
-	backends/openmp/libps_omp_gen_base.la backends/openmp/libps_omp_ocean_base.la
+	backends/openmp/libps_omp_gen_base.la
 if PS_OMP_AVX2
 noinst_LTLIBRARIES += backends/openmp/libps_omp_avx2.la \
 	backends/openmp/libps_omp_gen_avx2.la backends/openmp/libps_omp_gen_fma.la
@@ -50,12 +43,7 @@ backends_openmp_libps_omp_gen_avx2_la_CFLAGS = $(PS_OMP_FLAGS) -mavx2
 backends_openmp_libps_omp_gen_fma_la_SOURCES = backends/openmp/ps_openmp_generic.c
 backends_openmp_libps_omp_gen_fma_la_CPPFLAGS = $(AM_CPPFLAGS) -DPS_OMP_ISA=fma
 backends_openmp_libps_omp_gen_fma_la_CFLAGS = $(PS_OMP_FLAGS) -mavx2 -mfma -ffp-contract=fast
-noinst_LTLIBRARIES += backends/openmp/libps_omp_ocean_avx2.la
-backends_openmp_libps_omp_ocean_avx2_la_SOURCES = backends/openmp/ps_openmp_generic.c
-backends_openmp_libps_omp_ocean_avx2_la_CPPFLAGS = $(AM_CPPFLAGS) -DPS_OMP_ISA=avx2 \
-	-DPS_OMP_GEN_OCEAN
-backends_openmp_libps_omp_ocean_avx2_la_CFLAGS = $(PS_OMP_FLAGS) -mavx2 -ffinite-math-only
-PS_BUILTIN_LIBS += backends/openmp/libps_omp_avx2.la backends/openmp/libps_omp_ocean_avx2.la \
+PS_BUILTIN_LIBS += backends/openmp/libps_omp_avx2.la \
 	backends/openmp/libps_omp_gen_avx2.la backends/openmp/libps_omp_gen_fma.la
 endif
 endif

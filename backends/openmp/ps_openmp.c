@@ -100,7 +100,6 @@ static void fill_both(omp_ctx *c, const void *src, size_t spl, size_t srp)
     long r, q;
     int bad = 0, bad_rest = 0;
     c->cnt8_stale = 1; /* every count is rewritten */
-    c->gen_clean_stale = 1;
 #pragma omp parallel num_threads(c->threads)
     {
         /* the two loops write disjoint rows and read only src: no barrier between */
@@ -195,19 +194,6 @@ static int omp_generic_create(omp_ctx *c, char *why, size_t whylen)
     if (!c->params)
         goto nomem;
     ps_params_pack(cfg, c->params);
-    /* ocean rows: the exact variants' rows compiled without NaN tests */
-    if (cfg->mode == PS_MODE_EXACT) {
-#ifdef PS_HAVE_OMP_AVX2
-        if (!strcmp(c->isa, "avx2"))
-            c->gen_ocean = ps_omp_gen_ocean_find_avx2(name);
-#endif
-        if (!strcmp(c->isa, "baseline"))
-            c->gen_ocean = ps_omp_gen_ocean_find_base(name);
-        if (c->gen_ocean &&
-            !(c->gen_clean = calloc(2 * c->g.nz * c->g.ny + 2, sizeof *c->gen_clean)))
-            goto nomem;
-        c->gen_clean_stale = 1;
-    }
     T = ps_omp_auto_tblock(&c->knobs, &c->g, c->es, c->threads);
     tj = c->knobs.openmp_tj.source != PS_KNOB_UNSET ? (size_t)c->knobs.openmp_tj.value : 0;
     if (T < 1)
@@ -438,7 +424,6 @@ static int omp_upload_pitched(void *vc, const void *host, size_t rp, size_t pp,
         return PS_OK;
     }
     /* a halo or sub-block: into both buffers, so the outermost layer agrees */
-    c->gen_clean_stale = 1;
     for (k = 0; c->zl && k < r->count.nz; k++)
         for (j = 0; j < r->count.ny; j++)
             bad |= ps_omp_zl_bad(c, HOST_ROW(h, k, j, pp, rp), r->count.nx);
@@ -528,70 +513,6 @@ static int omp_download(void *vc, void *host, const ps_region *r)
         }                                                                                      \
     } while (0)
 
-/*
- * The generic path's ocean rows: gen_clean[2 (k ny + j)] and [+1] are the
- * columns [lo, hi) of row (k, j) whose every input (the rows its neighbours
- * are on, its own, and the cells within the neighbours' reach along i) is
- * finite: each row's longest run of finite values, intersected over the rows
- * read, less the reach along i. A step keeps every value finite (else the
- * sweep turns the ocean rows off and is done again, ps_openmp_generic.c), so
- * the intervals hold until the next upload.
- */
-static void omp_gen_clean(omp_ctx *c)
-{
-    const ps_stencil *st = c->cfg.stencil;
-    const long nz = (long)c->g.nz, ny = (long)c->g.ny, nx = (long)c->g.nx;
-    int *run = malloc(2 * (size_t)(nz * ny) * sizeof *run);
-    long q, ri = 0;
-    int n;
-    if (!run) { /* no intervals: every row takes the exact rows */
-        memset(c->gen_clean, 0, 2 * (size_t)(nz * ny) * sizeof *c->gen_clean);
-        return;
-    }
-    for (n = 0; n < st->nneighbours; n++)
-        ri = labs((long)st->offsets[n][2]) > ri ? labs((long)st->offsets[n][2]) : ri;
-#pragma omp parallel num_threads(c->threads)
-    {
-#pragma omp for schedule(static)
-        for (q = 0; q < nz * ny; q++) {
-            long i, b = 0, bs = 0, be = 0;
-            for (i = 0; i <= nx; i++) {
-                int fin = 0;
-                if (i < nx)
-                    fin = c->es == sizeof(float)
-                              ? __builtin_isfinite(((const float *)c->cur)[q * nx + i])
-                              : __builtin_isfinite(((const double *)c->cur)[q * nx + i]);
-                if (!fin) {
-                    if (i - b > be - bs)
-                        bs = b, be = i;
-                    b = i + 1;
-                }
-            }
-            run[2 * q] = (int)bs;
-            run[2 * q + 1] = (int)be;
-        }
-#pragma omp for schedule(static)
-        for (q = 0; q < nz * ny; q++) {
-            const long k = q / ny, j = q % ny;
-            long lo = run[2 * q], hi = run[2 * q + 1];
-            int m;
-            for (m = 0; m < st->nneighbours; m++) {
-                const long kk = k + st->offsets[m][0], jj = j + st->offsets[m][1];
-                if (kk < 0 || kk >= nz || jj < 0 || jj >= ny) {
-                    hi = lo;
-                    break;
-                }
-                lo = run[2 * (kk * ny + jj)] > lo ? run[2 * (kk * ny + jj)] : lo;
-                hi = run[2 * (kk * ny + jj) + 1] < hi ? run[2 * (kk * ny + jj) + 1] : hi;
-            }
-            c->gen_clean[2 * q] = (int)(lo + ri);
-            c->gen_clean[2 * q + 1] = (int)(hi - ri);
-        }
-    }
-    free(run);
-    c->gen_clean_stale = 0;
-}
-
 static int omp_step(void *vc, long nsteps)
 {
     omp_ctx *c = vc;
@@ -600,12 +521,7 @@ static int omp_step(void *vc, long nsteps)
     if (nsteps <= 0)
         return PS_OK;
     if (c->gen) {
-        if (c->gen_ocean && c->gen_clean_stale && !c->gen_ocean_off)
-            omp_gen_clean(c);
         ps_omp_gen_sweep s = {
-            .ocean_row = !c->gen_ocean ? NULL : c->es == sizeof(float) ? c->gen_ocean->f32
-                                                                       : c->gen_ocean->f64,
-            .clean = c->gen_clean, .ocean_off = &c->gen_ocean_off,
             .cfg = &c->cfg, .threads = c->threads, .params = c->params, .cur = &c->cur,
             .next = &c->next, .nsteps = nsteps, .tblock = c->tblock, .rk = c->gen_rk,
             .rj = c->gen_rj, .tiles = c->gen_tiles,
@@ -668,7 +584,6 @@ static void omp_destroy(void *vc)
     free(c->cnt);
     free(c->cnt8);
     free(c->params);
-    free(c->gen_clean);
     free(c);
 }
 

@@ -25,15 +25,6 @@
  * and columns (within r of a face of the box) never change: they are read
  * from A, and a slot row's boundary columns are copied from A.
  *
- * Ocean rows: built with PS_OMP_GEN_OCEAN, this file gives only the rows,
- * compiled with -ffinite-math-only, so the compiler folds the point
- * function's NaN tests (v == v true, c != c false) and the selects they
- * feed. The sweep runs them on the columns of a row whose every input is
- * finite (ps_openmp.c, omp_gen_clean), where those tests have exactly those
- * values, so the cell gets the same operations on the same operands; a
- * sweep that makes a finite cell non-finite (overflow) is done again on the
- * exact rows alone, which then stay (the flag s->ocean_off).
- *
  * Bitwise: every cell of every step gets the stencil's point function with
  * the same neighbour values, scalars and coefficients as the reference
  * (Jacobi: level l reads only level l-1); the variants base and avx2 never
@@ -51,7 +42,10 @@
 
 #include "ps_skeleton_all.h"
 
-typedef ps_omp_gen_row_fn gen_row_fn;
+/* a row: cells i0..i1-1 of dst from rp[q] (the row of neighbour q, cell 0)
+ * and rp[nnb] (the centre row); geo = gk, gj, oi, gz, gy, gx */
+typedef void (*gen_row_fn)(void *dst, const void *const *rp, const void *params,
+                           const long *geo, long i0, long i1);
 
 typedef struct gen_desc {
     int r, nnb; /* radius (the unwritten layer at every face), neighbours */
@@ -110,22 +104,6 @@ typedef struct gen_desc {
         }                                                                               \
     }
 
-#ifdef PS_OMP_GEN_OCEAN
-#define GEN_ROWS(NAME) GEN_ROW(NAME, float, _f32) GEN_ROW(NAME, double, _f64)
-PS_STENCIL_LIST(GEN_ROWS)
-#define GEN_OCEAN_ENTRY(NAME) {#NAME, grow_##NAME##_f32, grow_##NAME##_f64},
-static const ps_omp_gen_ocean PS_OMP_GEN_OCEAN_TABLE[] = {
-    PS_STENCIL_LIST(GEN_OCEAN_ENTRY){NULL, NULL, NULL}};
-
-const ps_omp_gen_ocean *PS_OMP_GEN_OCEAN_LOOKUP(const char *name)
-{
-    const ps_omp_gen_ocean *g;
-    for (g = PS_OMP_GEN_OCEAN_TABLE; g->name; g++)
-        if (!strcmp(g->name, name))
-            return g;
-    return NULL;
-}
-#else
 /* row j of plane k of level L as the sweep reads it: the field A for level
  * 0 and for boundary planes and rows, else the level's slot */
 static const char *gen_src(const gen_desc *d, const ps_omp_gen_sweep *s, int L, long k,
@@ -141,7 +119,7 @@ static const char *gen_src(const gen_desc *d, const ps_omp_gen_sweep *s, int L, 
 
 /* One tile: output rows [j0, j1) of every interior plane, T steps A -> B. */
 static void gen_tile(const gen_desc *d, const ps_omp_gen_sweep *s, const char *A, char *B,
-                     long j0, long j1, int T, char *scr, int ocean)
+                     long j0, long j1, int T, char *scr)
 {
     const ps_box *b = &s->cfg->box;
     const long r = d->r, nz = (long)b->extent.nz, ny = (long)b->extent.ny,
@@ -176,21 +154,7 @@ static void gen_tile(const gen_desc *d, const ps_omp_gen_sweep *s, const char *A
                     rp[q] = gen_src(d, s, l - 1, k + d->dk[q], j + d->dj[q], A, scr, lo);
                 rp[d->nnb] = gen_src(d, s, l - 1, k, j, A, scr, lo);
                 geo[1] = (long)b->origin[1] + j;
-                if (ocean) { /* the ocean columns [a, e) on the ocean rows */
-                    const int *cl = s->clean + 2 * ((size_t)k * (size_t)ny + (size_t)j);
-                    const long a = cl[0] > r ? cl[0] : r, e = cl[1] < nx - r ? cl[1] : nx - r;
-                    if (a < e) {
-                        if (a > r)
-                            d->row(dst, rp, s->params, geo, r, a);
-                        s->ocean_row(dst, rp, s->params, geo, a, e);
-                        if (e < nx - r)
-                            d->row(dst, rp, s->params, geo, e, nx - r);
-                    } else {
-                        d->row(dst, rp, s->params, geo, r, nx - r);
-                    }
-                } else {
-                    d->row(dst, rp, s->params, geo, r, nx - r);
-                }
+                d->row(dst, rp, s->params, geo, r, nx - r);
                 if (l < T) { /* a slot row's boundary columns: A's */
                     const char *a = A + ((size_t)k * (size_t)ny + (size_t)j) * rowb;
                     memcpy(dst, a, (size_t)r * es);
@@ -201,30 +165,10 @@ static void gen_tile(const gen_desc *d, const ps_omp_gen_sweep *s, const char *A
         }
 }
 
-/* nonzero if a cell finite in A is not finite in B */
-static int gen_new_nonfinite(size_t es, const void *A, const void *B, size_t n, int threads)
-{
-    long i;
-    int bad = 0;
-    if (es == sizeof(float)) {
-        const float *a = A, *b = B;
-#pragma omp parallel for schedule(static) num_threads(threads) reduction(| : bad)
-        for (i = 0; i < (long)n; i++)
-            bad |= __builtin_isfinite(a[i]) && !__builtin_isfinite(b[i]);
-    } else {
-        const double *a = A, *b = B;
-#pragma omp parallel for schedule(static) num_threads(threads) reduction(| : bad)
-        for (i = 0; i < (long)n; i++)
-            bad |= __builtin_isfinite(a[i]) && !__builtin_isfinite(b[i]);
-    }
-    return bad;
-}
-
 static void gen_run(const gen_desc *d, const ps_omp_gen_sweep *s)
 {
     const ps_grid *g = &s->cfg->box.extent;
     const long r = d->r, nj = (long)g->ny - 2 * r;
-    int ocean = s->ocean_row && s->clean && !*s->ocean_off;
     long done;
     if ((long)g->nz <= 2 * r || (long)g->ny <= 2 * r || (long)g->nx <= 2 * r)
         return; /* no interior cell: a step changes nothing */
@@ -237,13 +181,7 @@ static void gen_run(const gen_desc *d, const ps_omp_gen_sweep *s)
 #pragma omp parallel for schedule(static) num_threads(s->threads)
         for (q = 0; q < (long)s->tiles; q++)
             gen_tile(d, s, A, B, r + q * nj / (long)s->tiles,
-                     r + (q + 1) * nj / (long)s->tiles, T, s->scratch[omp_get_thread_num()],
-                     ocean);
-        if (ocean && gen_new_nonfinite(d->es, A, B, g->nz * g->ny * g->nx, s->threads)) {
-            *s->ocean_off = 1; /* the sweep again, on the exact rows alone */
-            ocean = 0;
-            continue;
-        }
+                     r + (q + 1) * nj / (long)s->tiles, T, s->scratch[omp_get_thread_num()]);
         tmp = *s->cur;
         *s->cur = *s->next;
         *s->next = tmp;
@@ -283,4 +221,3 @@ const ps_omp_generic *PS_OMP_GEN_LOOKUP(const char *name)
             return g;
     return NULL;
 }
-#endif /* PS_OMP_GEN_OCEAN */

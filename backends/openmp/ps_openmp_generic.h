@@ -13,11 +13,6 @@
 
 #define PS_TB_MAX 16 /* most steps fused into one sweep */
 
-/* a row of the generic path: cells i0..i1-1 of dst from rp[q] (the row of
- * neighbour q, cell 0) and rp[nnb] (the centre row); geo = gk, gj, oi, gz, gy, gx */
-typedef void (*ps_omp_gen_row_fn)(void *dst, const void *const *rp, const void *params,
-                                  const long *geo, long i0, long i1);
-
 /** One call's work for a generic sweep (see ps_openmp_generic.c). */
 typedef struct ps_omp_gen_sweep {
     const ps_config *cfg;
@@ -31,9 +26,6 @@ typedef struct ps_omp_gen_sweep {
     size_t slot_rows;   /* rows of a scratch plane slot */
     size_t spitch;      /* cells between a slot's rows (whole 64-byte lines) */
     char **scratch;     /* per thread: ps_omp_gen_tiling()'s bytes */
-    ps_omp_gen_row_fn ocean_row; /* the ocean rows (NULL: none) for the columns */
-    const int *clean;   /* [lo, hi) of row (k, j) at clean[2 (k ny + j)]: every input finite */
-    int *ocean_off;     /* set to 1 by a sweep whose ocean rows made a value non-finite */
 } ps_omp_gen_sweep;
 
 /** Advance s->nsteps steps, s->tblock fused per sweep. */
@@ -90,18 +82,6 @@ static inline size_t ps_omp_gen_tiling(const ps_grid *g, size_t es, int r, int r
 #define PS_OMP_CAT(a, b) PS_OMP_CAT_(a, b)
 #define PS_OMP_GEN_TABLE PS_OMP_CAT(ps_omp_generic_table_, PS_OMP_ISA)
 #define PS_OMP_GEN_LOOKUP PS_OMP_CAT(ps_omp_generic_find_, PS_OMP_ISA)
-#define PS_OMP_GEN_OCEAN_TABLE PS_OMP_CAT(ps_omp_gen_ocean_table_, PS_OMP_ISA)
-#define PS_OMP_GEN_OCEAN_LOOKUP PS_OMP_CAT(ps_omp_gen_ocean_find_, PS_OMP_ISA)
-
-/** One stencil's ocean rows (ps_openmp_generic.c built with PS_OMP_GEN_OCEAN). */
-typedef struct ps_omp_gen_ocean {
-    const char *name;
-    ps_omp_gen_row_fn f32, f64;
-} ps_omp_gen_ocean;
-
-/** The ocean rows of stencil @p name per variant (NULL if not listed). */
-const ps_omp_gen_ocean *ps_omp_gen_ocean_find_base(const char *name);
-const ps_omp_gen_ocean *ps_omp_gen_ocean_find_avx2(const char *name);
 
 /** The generic sweeps of stencil @p name in each variant (NULL if not listed);
  *  the fma variant (contraction and reciprocals) is for fast mode only. */

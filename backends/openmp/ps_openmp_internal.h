@@ -117,10 +117,6 @@ typedef struct omp_ctx {
     void *params;              /* its packed parameters */
     size_t gen_tiles, gen_slot_rows, gen_spitch; /* its tiling (ps_omp_gen_tiling) */
     int gen_rk, gen_rj;                          /* its reach (ps_omp_gen_reach) */
-    const ps_omp_gen_ocean *gen_ocean; /* its ocean rows (NULL: none) */
-    int *gen_clean;            /* per (k, j) row: its ocean columns [lo, hi) (omp_gen_clean) */
-    int gen_clean_stale;       /* an upload since gen_clean was made */
-    int gen_ocean_off;         /* the ocean rows turned off (a value became non-finite) */
     char err[512];
 } omp_ctx;
 
