@@ -1,0 +1,4 @@
+# Real data and pictures at any size (issue 28 points 5 and 8).
+# docs/real-data.md run as written on ferret-datasets: outputs CF- and CDO-clean.
+TESTS += tests/real_data.sh
+EXTRA_DIST += tests/real_data.sh
