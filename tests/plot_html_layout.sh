@@ -1,6 +1,7 @@
 #!/bin/sh
 # The interactive pages at any window size (issue 28 point 5): plot animate
 # and plot cube load in headless Chromium at 200x150, 300x1200, 500x700,
+# 2000x500,
 # 1000x700 and 3000x1000 with no JavaScript error (tests/plot_lib.sh,
 # browser_check), and in the drawn page (its DOM): Play/Pause and the slider
 # sit below the longitude axis title (placed in pixels, not in fractions of
@@ -22,7 +23,7 @@ expect_exit 0 "$PSTENCIL" plot cube run.nc -o c.html
 grep -q "xaxis:Object.assign({title:{text:'Longitude'}},geoTicks(lon,false" c.html ||
   fail "the cube's longitude axis is not labelled by geoTicks"
 flags="--headless --no-sandbox --disable-gpu --enable-unsafe-swiftshader --no-first-run --hide-scrollbars --user-data-dir=$TMP/chromium-profile"
-for size in 200,150 300,1200 500,700 1000,700 3000,1000; do
+for size in 200,150 300,1200 500,700 1000,700 2000,500 3000,1000; do
   for page in a c; do
     timeout 120 "$CHROMIUM" $flags --virtual-time-budget=8000 --window-size=$size --dump-dom \
       "file://$TMP/$page.html" >"dom_$page.html" 2>>chromium.log || fail "chromium on $page.html at $size"

@@ -16,6 +16,11 @@ numpy is used when present for speed). Usage:
       colour bar's labels (the dark rows just right of the bar, its frame
       excepted) are at least two separate bands, none taller than twice the
       title: labels do not run into each other.
+  plot_png.py titles FILE.png W H N
+      the page is W x H; above the map (its top frame line, less the tick
+      band of 1.5 % of the height, over the frame's columns) lie at least N separate lines of
+      text (a title wrapped, not cut, to the page's width), none taller than
+      twice the shortest: lines do not run into each other.
 """
 import struct
 import sys
@@ -226,11 +231,52 @@ def page(path, W, H):
           % (path, w, h, th, len(lb), right))
 
 
+def titles(path, W, H, N):
+    w, h, px = read_png(path)
+    if (w, h) != (W, H):
+        fail(path, "size %dx%d, expected %dx%d" % (w, h, W, H))
+    dark = lambda c: max(c) < 90
+    # the map's top frame: the first row with a dark run no text has
+    need, top = max(30, w // 20), None
+    for y in range(h):
+        run = 0
+        for x in range(w):
+            run = run + 1 if dark(px[y][x]) else 0
+            if run >= need:
+                top, x0 = y, x - run + 1
+                break
+        if top is not None:
+            break
+    if top is None:
+        fail(path, "no map frame")
+    x1 = x0
+    while x1 + 1 < w and dark(px[top][x1 + 1]):
+        x1 += 1
+    top -= max(4, int(0.015 * h))
+    # over the map's columns only: the colour bar's top label is no title
+    dark = lambda c: max(c) < 90
+    lines = bands([y for y in range(top) if any(dark(px[y][x]) for x in range(x0, x1 + 1))])
+    # an underscore below its line is a fragment, not a line (under 0.3 of the tallest)
+    if lines:
+        tall = max(b - a + 1 for a, b in lines)
+        lines = [(a, b) for a, b in lines if b - a + 1 >= 0.3 * tall]
+    if len(lines) < N:
+        fail(path, "%d lines of text above the map (rows %s), at least %d expected: "
+             "a title cut instead of wrapped?" % (len(lines), lines, N))
+    hs = [b - a + 1 for a, b in lines]
+    if max(hs) > 2 * min(hs):
+        fail(path, "a text line above the map is %d px tall, the shortest %d: lines run together"
+             % (max(hs), min(hs)))
+    print("%s: %d lines of text above the map, %d..%d px tall" % (path, len(lines), min(hs), max(hs)))
+
+
 if __name__ == '__main__':
     if sys.argv[1] == 'gradient':
         gradient(sys.argv[2])
     elif sys.argv[1] == 'page':
         page(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
+    elif sys.argv[1] == 'titles':
+        titles(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]))
     elif sys.argv[1] == 'layout':
         layout(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5]),
                len(sys.argv) > 6 and sys.argv[6] == 'bar')
