@@ -1,8 +1,7 @@
 #!/bin/sh
 # The interactive pages at any window size (issue 28 point 5): plot animate
 # and plot cube load in headless Chromium at 200x150, 300x1200, 500x700,
-# 2000x500,
-# 1000x700 and 3000x1000 with no JavaScript error (tests/plot_lib.sh,
+# 1000x700, 2000x500 and 3000x1000 with no JavaScript error (tests/plot_lib.sh,
 # browser_check), and in the drawn page (its DOM): Play/Pause and the slider
 # sit below the longitude axis title (placed in pixels, not in fractions of
 # the plot), the slider starts right of the buttons, and longitudes are
