@@ -1,6 +1,6 @@
 #!/bin/bash
 # CI job: the CF checker on pstencil's outputs. Debian packages no CF checker,
-# so the main job skips tests/io_cf_check.sh; here the IOOS compliance-checker
+# so the main job skips tests/io/cf_check.sh; here the IOOS compliance-checker
 # is installed from PyPI into a virtual environment (build-cf/venv) and the
 # test runs against the main job's build. No network: skipped (77).
 set -u
@@ -13,9 +13,9 @@ if ! build-cf/venv/bin/pip install -q compliance-checker > build-cf/pip.log 2>&1
   echo "compliance-checker could not be installed from PyPI (no network?)"
   exit 77
 fi
-PATH=$PWD/build-cf/venv/bin:$PATH make check TESTS=tests/io_cf_check.sh > build-cf/check.log 2>&1
+PATH=$PWD/build-cf/venv/bin:$PATH make check TESTS=tests/io/cf_check.sh > build-cf/check.log 2>&1
 rc=$?
-cat tests/io_cf_check.log
-grep -q '^SKIP' tests/io_cf_check.log && { echo "io_cf_check skipped"; exit 1; }
+cat tests/io/cf_check.log
+grep -q '^SKIP' tests/io/cf_check.log && { echo "io_cf_check skipped"; exit 1; }
 [ $rc -eq 0 ] && echo "1 passed, 0 failed, 0 skipped" || echo "0 passed, 1 failed, 0 skipped"
 exit $rc
