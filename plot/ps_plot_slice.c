@@ -138,7 +138,7 @@ static double ps_nice_step(double span, double maxn)
 
 /* Width of a text line in pixels at character height @p ch_px: PLplot 5.15
  * exports no string measure; the cairo sans glyphs average under 0.9
- * character heights (digits and lower case; tests/plot_sizes.sh checks the
+ * character heights (digits and lower case; tests/plot/sizes.sh checks the
  * titles stay on the page). */
 #define PS_CHAR_W 0.9
 static double ps_text_px(const char *t, double ch_px)

@@ -3,9 +3,9 @@
 # (compliance-checker --criteria normal --test cf:1.8). Debian packages no CF
 # checker, so the main job skips these checks; here the IOOS compliance-checker
 # is installed from PyPI into a virtual environment (build-cf/venv) and two
-# tests run against the main job's build: tests/io_cf_check.sh (the built-in
+# tests run against the main job's build: tests/io/cf_check.sh (the built-in
 # ocean through hdiff, calendars, bounds, NEMO, a Levitus-shaped file) and
-# tests/real_data.sh (docs/real-data.md on ferret-datasets' Levitus and ocean
+# tests/io/real_data.sh (docs/real-data.md on ferret-datasets' Levitus and ocean
 # atlas subset, which must be installed: tools/install-deps.sh). No PyPI:
 # skipped (77).
 set -u
@@ -19,9 +19,9 @@ if ! build-cf/venv/bin/pip install -q compliance-checker > build-cf/pip.log 2>&1
   exit 77
 fi
 passed=0 failed=0
-for t in io_cf_check real_data; do
+for t in io/cf_check io/real_data; do
   PATH=$PWD/build-cf/venv/bin:$PATH PSTENCIL_REQUIRE_CF_CHECKER=1 \
-    make check TESTS=tests/$t.sh > build-cf/$t.log 2>&1
+    make check TESTS=tests/$t.sh > build-cf/${t#io/}.log 2>&1
   rc=$?
   cat tests/$t.log
   if [ $rc -eq 0 ] && ! grep -q '^SKIP' tests/$t.log; then
