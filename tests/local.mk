@@ -32,16 +32,18 @@ check-depth:
 	  PS_CHECK_FULL=1
 .PHONY: check-full check-depth
 
-include $(srcdir)/tests/project/local.mk
-include $(srcdir)/tests/stencils/local.mk
+# make -j runs the tests in this order: the areas with the longest tests
+# first, so that none of them is left running alone at the end
+include $(srcdir)/tests/gpu/local.mk
 include $(srcdir)/tests/backends/local.mk
 include $(srcdir)/tests/decomposition/local.mk
+include $(srcdir)/tests/plot/local.mk
+include $(srcdir)/tests/project/local.mk
+include $(srcdir)/tests/stencils/local.mk
 include $(srcdir)/tests/io/local.mk
 include $(srcdir)/tests/cli/local.mk
 include $(srcdir)/tests/job/local.mk
 include $(srcdir)/tests/python/local.mk
-include $(srcdir)/tests/plot/local.mk
 include $(srcdir)/tests/bench/local.mk
-include $(srcdir)/tests/gpu/local.mk
 include $(srcdir)/tests/mpi/local.mk
 include $(srcdir)/tests/fuzz/local.mk

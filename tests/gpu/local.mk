@@ -68,6 +68,7 @@ backends_cuda_pstencil_gpumock_la_LDFLAGS = -module -avoid-version -shared -rpat
 # The GPU plugin's host code and kernels over the host-memory mock, every
 # stencil, bitwise, and once under AddressSanitizer.
 TESTS += tests/gpu/mock.sh
+SAMPLED_TESTS += tests/gpu/mock.sh
 # ... and once under AddressSanitizer (rules in backends/gpu/local.mk)
 tests/gpu/mock.log: backends/gpu/asan/pstencil_gpumock.so
 

@@ -38,23 +38,18 @@ grep -q "^ok: gpumock diffusion7 float64 box 8x11x15 at (3,4,7) .*, generic, " "
   fail "diffusion7's generic kernel did not run"
 echo "$(grep -c '^ok: ' "$TMP/run1") cases passed ($(echo $stencils))"
 # graphs off gives the same bits
-expect_exit 0 env PSTENCIL_GPU_GRAPH_STEPS=0 "$T" --backend gpumock
-# deferred streams: operations run when waited for, downloads scribbled on
-# submit; every case again (a missing event or stream wait fails here)
 expect_exit 0 env PSTENCIL_MOCK_DEFERRED=1 "$T" --backend gpumock
 [ "$(grep -c '^ok: ' "$TMP/out")" -eq "$(grep -c '^ok: ' "$TMP/run1")" ] ||
   fail "deferred mode ran $(grep -c '^ok: ' "$TMP/out") cases, not $(grep -c '^ok: ' "$TMP/run1")"
-# diffusion7's variants of the tuned kernel (PSTENCIL_GPU_KERNEL, docs/gpu.md):
-# every case again with each (the register-capped ones fall back to d7_step
-# for the 512-thread block case; the launcher refuses them there)
-for v in d7pf d7lb d7pflb d7x2 d7zl d7tb; do
-  expect_exit 0 env PSTENCIL_GPU_KERNEL=$v "$T" --backend gpumock
+# graphs off and each variant of the tuned kernel: the quick suite runs a
+# sample (ps_sample), make check-full all of them
+for v in $(ps_sample 3 graphs-off d7pf d7lb d7pflb d7x2 d7zl d7tb); do
+  case $v in
+    graphs-off) expect_exit 0 env PSTENCIL_GPU_GRAPH_STEPS=0 "$T" --backend gpumock ;;
+    *) expect_exit 0 env PSTENCIL_GPU_KERNEL=$v "$T" --backend gpumock ;;
+  esac
   [ "$(grep -c '^ok: ' "$TMP/out")" -eq "$(grep -c '^ok: ' "$TMP/run1")" ] || fail "$v: fewer cases passed"
 done
-# d7tb4 (4 steps per launch: each block's halo recomputed 4 times, slow on
-# the mock's fibers) on every case but those of the 50x222x241 grid, with
-# programmatic dependent launch selected (the mock launches plainly: this
-# checks the selection path; tests/gpu/ptx.sh checks the kernels' wait)
 expect_exit 0 env PSTENCIL_GPU_KERNEL=d7tb4 PSTENCIL_GPU_PDL=1 PSTENCIL_TEST_MAX_CELLS=1000000 \
   "$T" --backend gpumock
 cp "$TMP/out" "$TMP/tb4"
@@ -83,11 +78,14 @@ expect_exit 0 env LD_PRELOAD="$rt" ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 
 grep -q "^ok: gpumock diffusion7 float32 box 8x11x15 at (3,4,7) .*, tuned, " "$TMP/out" ||
   { cat "$TMP/out"; fail "the ASan run did not run the tuned kernel"; }
 echo "ASan + deferred: $(grep -c '^ok: ' "$TMP/out") cases passed"
-# ... and d7tb4's shared-memory indexing under ASan (its large cases skipped)
-expect_exit 0 env LD_PRELOAD="$rt" ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 \
-  PSTENCIL_PLUGIN_PATH="$A" PSTENCIL_MOCK_DEFERRED=1 PSTENCIL_GPU_KERNEL=d7tb4 \
-  PSTENCIL_TEST_MAX_CELLS=1000000 "$T" --backend gpumock
-echo "ASan + deferred, d7tb4: $(grep -c '^ok: ' "$TMP/out") cases passed"
+# ... and d7tb4's shared-memory indexing under ASan (its large cases
+# skipped; make check-full only: the quick suite ran d7tb4 above without ASan)
+if ps_full; then
+  expect_exit 0 env LD_PRELOAD="$rt" ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 \
+    PSTENCIL_PLUGIN_PATH="$A" PSTENCIL_MOCK_DEFERRED=1 PSTENCIL_GPU_KERNEL=d7tb4 \
+    PSTENCIL_TEST_MAX_CELLS=1000000 "$T" --backend gpumock
+  echo "ASan + deferred, d7tb4: $(grep -c '^ok: ' "$TMP/out") cases passed"
+fi
 # no device: probe fails with the runtime's reason
 expect_exit 1 env PSTENCIL_MOCK_DEVICES=0 "$T" --probe gpumock
 grep -Eq "gpumock: no CUDA device: cudaGetDeviceCount|gpumock: no .*device" "$TMP/out" ||
