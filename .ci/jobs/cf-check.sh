@@ -4,7 +4,7 @@
 # checker, so the main job skips these checks; here the IOOS compliance-checker
 # is installed from PyPI into a virtual environment (build-cf/venv) and two
 # tests run against the main job's build: tests/io/cf_check.sh (the built-in
-# ocean through hdiff, calendars, bounds, NEMO, a Levitus-shaped file) and
+# ocean through a physical stencil, calendars, bounds, NEMO, a Levitus-shaped file) and
 # tests/io/real_data.sh (docs/real-data.md on ferret-datasets' Levitus and ocean
 # atlas subset, which must be installed: tools/install-deps.sh). No PyPI:
 # skipped (77).
