@@ -25,7 +25,11 @@ TESTS += tests/cli/outputs_nonregular.sh
 TESTS += tests/cli/threads_env.sh
 # An interrupted run keeps its finished records and can be continued.
 TESTS += tests/cli/interrupt.sh
+# The report names where the time went (choosing the backend, preparing,
+# opening the output...); auto's line is short for machines without a GPU.
+TESTS += tests/cli/report.sh
 
 EXTRA_DIST += tests/cli/basics.sh tests/cli/run.sh tests/cli/run_python.sh \
 	tests/cli/bad_input.sh tests/cli/reliability.sh tests/cli/restart.sh tests/cli/options.sh \
-	tests/cli/outputs_nonregular.sh tests/cli/threads_env.sh tests/cli/interrupt.sh
+	tests/cli/outputs_nonregular.sh tests/cli/threads_env.sh tests/cli/interrupt.sh \
+	tests/cli/report.sh
