@@ -140,7 +140,7 @@ int ps_cmd_backends(int argc, char **argv)
             knobs = 1;
             continue;
         }
-        if (c != 'h') /* no option but --help, --knobs: the old wording, tests/loader_cli.sh */
+        if (c != 'h') /* no option but --help, --knobs: the old wording, tests/backends/loader_cli.sh */
             return ps_cli_error("backends: unexpected argument '%s' (try 'pstencil backends "
                                 "--help')", argv[optind - 1]);
         usage(stdout);

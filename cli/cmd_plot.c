@@ -75,6 +75,13 @@ static const struct option plot_options[] = {
 };
 
 /* Options every subcommand shares; a difference map has its own colour rules. */
+/* " UNITS" after a printed value, or nothing for a field without units (no
+ * stray space before the next separator). */
+static const char *units_after(const char *units)
+{
+    return units && *units ? " " : "";
+}
+
 static void help_common(FILE *f, int diff)
 {
     char names[256] = "", one[64];
@@ -587,8 +594,9 @@ static int plot_slice(int argc, char **argv)
         goto done;
     }
     ps_plot_level_label(&ds, k, lev, sizeof lev);
-    printf("wrote %s: %s at %s, time index %ld; colour limits %.6g .. %.6g %s; %zu ocean, %zu land cells\n",
-           a.out, ds.var_name, lev, (long)t, info.vmin, info.vmax, ds.units, info.ocean, info.land);
+    printf("wrote %s: %s at %s, time index %ld; colour limits %.6g .. %.6g%s%s; %zu ocean, %zu land cells\n",
+           a.out, ds.var_name, lev, (long)t, info.vmin, info.vmax, units_after(ds.units), ds.units,
+           info.ocean, info.land);
     if (a.have_lon || a.have_lat)
         printf("window: %zu longitudes from %g to %g, %zu latitudes\n", info.nx, info.lon0,
                info.lon1, info.ny);
@@ -675,7 +683,7 @@ static int plot_diff(int argc, char **argv)
     else
         printf("wrote %s: B - A = %s at %s, time index %zu of B, %zu of A\n", a.out, what, lev,
                tb, ta);
-    printf("max |B - A| = %.9g %s", di.max_abs, da.units);
+    printf("max |B - A| = %.9g%s%s", di.max_abs, units_after(da.units), da.units);
     if (di.max_abs > 0)
         printf(" at latitude index %zu, longitude index %zu", di.max_j, di.max_i);
     printf("; %zu of %zu ocean cells differ; %zu land/sea mismatches\n", di.differing, di.compared,
@@ -892,7 +900,8 @@ static int plot_page(const char *sub, int argc, char **argv)
         printf(", %zu levels", nlev);
     else
         printf(" at %s", lev);
-    printf("; colour limits %.6g .. %.6g %s; %s; %.1f MB\n", info.vmin, info.vmax, ds.units,
+    printf("; colour limits %.6g .. %.6g%s%s; %s; %.1f MB\n", info.vmin, info.vmax,
+           units_after(ds.units), ds.units,
            info.stride > 1 ? "decimated" : "full resolution", info.bytes / 1e6);
 done:
     if (labels)

@@ -66,6 +66,9 @@ static void report(const ps_job *j, const ps_run_front *f, run_report *rep)
     rep->stable_limit = r->stable_limit;
     rep->stats = &r->stats;
     rep->read_s = r->read_s;
+    rep->backend_s = r->backend_s;
+    rep->prepare_s = r->prepare_s;
+    rep->open_s = r->open_s;
     rep->commit_s = r->commit_s;
     rep->total_s = r->total_s;
     rep->threads = r->threads;

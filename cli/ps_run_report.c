@@ -100,8 +100,9 @@ void ps_run_report_print(FILE *f, const run_report *r)
     size_t cells = ps_field_cells(r->field);
     double per_step = s->steps > 0 ? s->step_s / (double)s->steps : 0;
     double write_s = s->snapshot_s + r->commit_s;
-    double other = r->total_s - (r->read_s + s->create_s + s->upload_s + s->step_s +
-                                 s->download_s + write_s);
+    double other = r->total_s - (r->read_s + r->backend_s + r->prepare_s + r->open_s +
+                                 s->create_s + s->upload_s + s->step_s + s->download_s +
+                                 write_s);
     fprintf(f, "pstencil run: %ld step%s of %s (", s->steps, s->steps == 1 ? "" : "s",
             r->stencil->name);
     print_options(f, r);
@@ -165,6 +166,12 @@ void ps_run_report_print(FILE *f, const run_report *r)
     fprintf(f, "  output      : %s\n", r->output);
     fprintf(f, "  where the time went:\n");
     phase(f, "read input", r->read_s, r->total_s);
+    if (r->backend_s > 0)
+        phase(f, "choose backend", r->backend_s, r->total_s);
+    if (r->prepare_s > 0)
+        phase(f, "prepare", r->prepare_s, r->total_s);
+    if (r->open_s > 0)
+        phase(f, "open output", r->open_s, r->total_s);
     phase(f, "backend set-up", s->create_s, r->total_s);
     phase(f, "upload", s->upload_s, r->total_s);
     phase(f, "time steps", s->step_s, r->total_s);
@@ -244,6 +251,9 @@ int ps_run_report_json(const char *path, const run_report *r, int force)
     ps_json_object_begin(&j);
     ps_json_compact(&j);
     ps_json_knumber_fmt(&j, "read", r->read_s, "%.9f");
+    ps_json_knumber_fmt(&j, "choose_backend", r->backend_s, "%.9f");
+    ps_json_knumber_fmt(&j, "prepare", r->prepare_s, "%.9f");
+    ps_json_knumber_fmt(&j, "open_output", r->open_s, "%.9f");
     ps_json_knumber_fmt(&j, "setup", s->create_s, "%.9f");
     ps_json_knumber_fmt(&j, "upload", s->upload_s, "%.9f");
     ps_json_knumber_fmt(&j, "steps", s->step_s, "%.9f");

@@ -22,6 +22,9 @@ typedef struct run_report {
     double stable_limit;        /* largest stable time step in s (0 = not known) */
     const ps_run_stats *stats;
     double read_s;   /* reading (or generating) the input */
+    double backend_s; /* choosing, loading and probing the backend */
+    double prepare_s; /* the stencil's parameters, the input checks, the plan */
+    double open_s;    /* checking and opening the output */
     double commit_s; /* closing and renaming the output */
     double total_s;  /* the whole command */
     int threads;            /* --threads (0: OpenMP's default) */

@@ -6,7 +6,7 @@
  *        from libpstencil.
  *
  * This header is the one place that reads a knob's environment variable
- * (tests/knobs_getenv.sh checks that no other product file does). A backend
+ * (tests/project/knobs_getenv.sh checks that no other product file does). A backend
  * fills each of its knobs in one function when it creates a context:
  *
  *     ps_knob_take(PS_KNOB_ID_openmp_tblock, &cfg->knobs, &c->knobs, why, len);
@@ -27,7 +27,7 @@
 #include "ps_status.h"
 
 /**
- * Every knob, grouped by backend (tests/cli_backends_knobs.sh checks that
+ * Every knob, grouped by backend (tests/backends/knobs_cli.sh checks that
  * each field of ps_knobs has one entry here):
  * X(field, backends, type, min, max, choices, env, env_field, meaning, rule).
  */

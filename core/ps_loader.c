@@ -596,7 +596,7 @@ int ps_backend_open_auto(ps_backend **out, char *why, size_t whylen)
 {
     const char *const *names;
     auto_cand cand[64];
-    char skipped[2048] = "", unloaded[512] = "", path[1100], searched[2048];
+    char skipped[2048] = "", nodev[256] = "", unloaded[512] = "", path[1100], searched[2048];
     int nnames, ncand = 0, i, j, pick = -1;
     *out = NULL;
     ps_backend_known(&names, &nnames);
@@ -641,6 +641,13 @@ int ps_backend_open_auto(ps_backend **out, char *why, size_t whylen)
                 continue; /* closed below, never picked */
         }
         st = ps_backend_probe(b, devs, 16, &n);
+        if (st == PS_ENODEVICE) {
+            /* no such device or driver on this machine: the usual case, named
+             * only (pstencil backends says why); other failures in full */
+            size_t used = strlen(nodev);
+            snprintf(nodev + used, sizeof nodev - used, "%s%s", used ? ", " : "", b->ops->name);
+            continue;
+        }
         if (!st && (b->ops->flags & PS_BACKEND_GPU)) {
             /* a GPU backend on a CPU device (OpenCL on PoCL) is not preferred */
             for (d = 0; d < n; d++)
@@ -673,13 +680,16 @@ int ps_backend_open_auto(ps_backend **out, char *why, size_t whylen)
         ps_backend_close(cand[i].b);
     }
     if (pick < 0) {
-        snprintf(why, whylen, "no backend can run: %s", skipped[0] ? skipped : "none loads");
+        snprintf(why, whylen, "no backend can run: %s%s%s", skipped[0] ? skipped : "none loads",
+                 nodev[0] ? "; no device here for " : "", nodev);
         return ps_error(PS_ENOBACKEND, "%s", why);
     }
     {
         size_t used = strlen(why);
-        snprintf(why + used, whylen - used, "%s%s%s%s", skipped[0] ? "; passed over: " : "",
-                 skipped, unloaded[0] ? "; not loaded (lower priority): " : "", unloaded);
+        snprintf(why + used, whylen - used, "%s%s%s%s%s%s%s", skipped[0] ? "; passed over: " : "",
+                 skipped, nodev[0] ? "; no device here for " : "", nodev,
+                 nodev[0] ? " (pstencil backends says why)" : "",
+                 unloaded[0] ? "; not loaded (lower priority): " : "", unloaded);
     }
     *out = cand[pick].b;
     return PS_OK;

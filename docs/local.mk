@@ -15,7 +15,7 @@ dist_ps_docimg_DATA = $(ps_doc_images)
 ps_doc_files = docs/architecture.md docs/dependencies.md docs/file-conventions.md \
 	docs/model.md docs/user-guide.md docs/adding-a-backend.md docs/numerical-contract.md \
 	docs/opencl.md docs/gpu.md docs/pictures.md docs/performance.md docs/adding-a-stencil.md \
-	docs/reliability.md docs/knobs.md docs/python.md
+	docs/reliability.md docs/knobs.md docs/python.md docs/real-data.md
 ps_doc_images = docs/img/slice.png docs/img/slice_100m_thermal.png docs/img/run_diff.png \
 	docs/img/animate.png docs/img/cube.png docs/img/bench_runtime_steps.png \
 	docs/img/bench_runtime_steps_log.png docs/img/bench_throughput_grid.png \

@@ -96,34 +96,44 @@ static int plan(ps_job *j)
 int ps_job_prepare_local(ps_job *j)
 {
     char source[1024];
+    double t = ps_now();
     int st;
     /* every file the job writes is checked before anything runs */
     if (j->output && (st = ps_outfile_check(j->output, j->input ? j->input : j->cont,
                                             j->force, "output")))
         return strstr(ps_error_detail(), j->output)
                    ? st : ps_error(st, "%s: %s", j->output, ps_error_detail());
+    j->rep.open_s = ps_now() - t;
     if ((st = ps_job_read_input(j)))
         return st;
+    t = ps_now();
     if ((st = ps_job_check_ocean(j, &j->field, ps_field_cells(&j->field))))
         return st;
     /* the stencil's parameters, before anything is written: a bad option, missing
      * coordinates or an unstable time step fails with no output */
     if ((st = ps_job_prepare_stencil(j, j->field.grid)))
         return st;
+    j->rep.prepare_s = ps_now() - t;
+    t = ps_now();
     if ((st = ps_job_open_backend(j)))
         return st;
+    j->rep.backend_s = ps_now() - t;
     j->dev = j->device < 0 ? 0 : (int)j->device;
     if (j->dev >= j->ndev)
         return ps_error(PS_EINVAL, "--device %d: backend '%s' has %d device%s (0..%d)", j->dev,
                         ps_backend_name(j->b), j->ndev, j->ndev == 1 ? "" : "s", j->ndev - 1);
     j->rep.device = j->devs[j->dev];
+    t = ps_now();
     if ((st = plan(j)))
         return st;
+    j->rep.prepare_s += ps_now() - t;
     snprintf(source, sizeof source, "pstencil %s, backend %s, device %s, %s, %s mode",
              PACKAGE_VERSION, ps_backend_name(j->b), j->devs[j->dev].name,
              ps_precision_name(j->precision), ps_mode_name(j->mode));
+    t = ps_now();
     if ((st = ps_job_open_output(j, NULL, source)))
         return st;
+    j->rep.open_s += ps_now() - t;
     if (j->keep_initial) {
         st = ps_field_alloc(&j->initial, j->field.grid, j->field.precision);
         if (!st)

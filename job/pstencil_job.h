@@ -168,6 +168,9 @@ typedef struct ps_job_report {
     uint64_t checksum;          /**< FNV-1a of the final field (ps_field_checksum()) */
     ps_run_stats stats;         /**< what the driver measured (step_times owned by the job) */
     double read_s;              /**< reading or generating the input */
+    double backend_s;           /**< choosing, loading and probing the backend */
+    double prepare_s;           /**< the stencil's parameters, the input checks, the plan */
+    double open_s;              /**< checking and opening the output */
     double commit_s;            /**< closing and publishing the output */
     double total_s;             /**< the whole job, prepare and run */
     /* several ranks */

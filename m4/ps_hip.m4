@@ -2,7 +2,7 @@ dnl PS_CHECK_HIP: the hip plugin (--enable-hip[=PATH], --with-hip-arch=LIST).
 dnl Built when hipcc is found and compiles a kernel for the targets and
 dnl libamdhip64 exists; --enable-hip makes their absence an error. Sets
 dnl HIPCC, HIP_OFFLOAD, HIP_LDFLAGS, HIP_TARGETS (the targets, space-separated;
-dnl also PS_HIP_TARGETS in config.h for tests/gpu_hip_ir.sh); the user may add
+dnl also PS_HIP_TARGETS in config.h for tests/gpu/hip_ir.sh); the user may add
 dnl HIPCCFLAGS.
 AC_DEFUN([PS_CHECK_HIP], [
   AC_ARG_ENABLE([hip],

@@ -138,7 +138,7 @@ static double ps_nice_step(double span, double maxn)
 
 /* Width of a text line in pixels at character height @p ch_px: PLplot 5.15
  * exports no string measure; the cairo sans glyphs average under 0.9
- * character heights (digits and lower case; tests/plot_sizes.sh checks the
+ * character heights (digits and lower case; tests/plot/sizes.sh checks the
  * titles stay on the page). */
 #define PS_CHAR_W 0.9
 static double ps_text_px(const char *t, double ch_px)
@@ -146,34 +146,92 @@ static double ps_text_px(const char *t, double ch_px)
     return (double)strlen(t) * PS_CHAR_W * ch_px;
 }
 
-/* The title line @p text at @p line character heights above the viewport,
- * centred: at scale @p fs, or smaller (down to PS_MIN_CHAR_PX) so it fits
- * the page's @p width less two characters, and cut with "..." if even that
- * does not fit. */
-static void ps_fit_mtex(double line, const char *text, double fs, double width,
-                        double px_per_mm)
+/* A title block: the text wrapped at spaces into at most PS_TITLE_LINES
+ * lines (and @p maxlines), each no wider than the page less two characters, at a scale that
+ * is the block's own or smaller (down to PS_MIN_CHAR_PX) when one line then
+ * fits; only a last line that still does not fit is cut with "...". */
+#define PS_TITLE_LINES 4
+#define PS_TITLE_LEN 256
+typedef struct ps_title {
+    int n;                                     /* lines */
+    double scale;                              /* PLplot character scale */
+    double px;                                 /* character height in pixels */
+    char line[PS_TITLE_LINES][PS_TITLE_LEN];
+} ps_title;
+
+/* @p unit_px: the character height in pixels at scale 1; @p width: the
+ * page's width in pixels. */
+static void ps_title_fit(ps_title *b, const char *text, double scale, double unit_px,
+                         double width, int maxlines)
 {
-    char buf[1024];
-    PLFLT def, ht;
-    double avail, len, scale = fs;
-    size_t n;
-    snprintf(buf, sizeof buf, "%s", text);
-    plschr(0.0, scale);
-    plgchr(&def, &ht);
-    avail = width - 2.0 * ht * px_per_mm;
-    len = ps_text_px(buf, ht * px_per_mm);
-    if (len > avail && len > 0) {
-        double min_scale = scale * PS_MIN_CHAR_PX / (ht * px_per_mm);
-        scale = fmax(scale * avail / len, fmin(min_scale, scale));
-        plschr(0.0, scale);
-        plgchr(&def, &ht);
-        len = ps_text_px(buf, ht * px_per_mm);
-        for (n = strlen(buf); len > avail && n > 4; n--) {
-            memcpy(buf + n - 4, "...", 4);
-            len = ps_text_px(buf, ht * px_per_mm);
+    double avail, len, min_scale = PS_MIN_CHAR_PX / unit_px;
+    const char *p = text ? text : "";
+    int k;
+    memset(b, 0, sizeof *b);
+    b->scale = scale;
+    avail = width - 2.0 * scale * unit_px;
+    len = ps_text_px(p, scale * unit_px);
+    if (len > avail && len > 0 && scale > min_scale) {
+        /* shrink, but not below the smallest readable character */
+        b->scale = fmax(scale * avail / len, min_scale);
+        avail = width - 2.0 * b->scale * unit_px;
+    }
+    b->px = b->scale * unit_px;
+    if (maxlines > PS_TITLE_LINES)
+        maxlines = PS_TITLE_LINES;
+    if (maxlines < 1)
+        maxlines = 1;
+    for (k = 0; k < maxlines; k++) {
+        size_t n, fit = 0, i;
+        int cut = 0;
+        while (*p == ' ')
+            p++;
+        if (!*p)
+            break;
+        n = strlen(p);
+        /* the longest run of whole words that fits */
+        for (i = 1; i <= n && i < PS_TITLE_LEN; i++)
+            if ((i == n || p[i] == ' ') && (double)i * PS_CHAR_W * b->px <= avail)
+                fit = i;
+        if (k == maxlines - 1 && fit < n) { /* the last line takes the rest */
+            fit = n;
+            cut = 1;
+        } else if (fit == 0) { /* one word wider than the page */
+            for (fit = 1; fit < n && p[fit] != ' '; fit++)
+                ;
+            cut = 1;
+        }
+        if (fit >= PS_TITLE_LEN)
+            fit = PS_TITLE_LEN - 1;
+        memcpy(b->line[k], p, fit);
+        b->line[k][fit] = '\0';
+        p += fit;
+        if (cut) {
+            size_t m;
+            for (m = strlen(b->line[k]); m > 4 && ps_text_px(b->line[k], b->px) > avail; m--)
+                memcpy(b->line[k] + m - 4, "...", 4);
+            if (k == maxlines - 1)
+                p += strlen(p);
         }
     }
-    plmtex("t", line * fs / scale, 0.5, 0.5, buf);
+    b->n = k;
+}
+
+/* The height a block adds above its first line: 1.7 of its character
+ * height for each further line. */
+static double ps_title_extra(const ps_title *b)
+{
+    return b->n > 1 ? 1.7 * b->px * (b->n - 1) : 0.0;
+}
+
+/* Draw block @p b centred on the page, its last line's reference point
+ * @p base_px pixels above the viewport's top, the others above it. */
+static void ps_title_draw(const ps_title *b, double base_px)
+{
+    int k;
+    plschr(0.0, b->scale);
+    for (k = 0; k < b->n; k++)
+        plmtex("t", (base_px + 1.7 * b->px * (b->n - 1 - k)) / b->px, 0.5, 0.5, b->line[k]);
 }
 
 /* Axis labels: 10°W, 5°E, 30°N, 2°S. */
@@ -247,7 +305,8 @@ static int ps_pl_draw(const ps_slice *s, const ps_image_options *o, const ps_cma
     PLINT old_strm = 0, strm = 0;
     volatile int started = 0;
     double x0, x1, y0, y1, latmid, ratio, vx0, vx1, vy0, vy1, fs, ch = 14.0, map_w = 500.0;
-    double map_h = 350.0, px_per_mm = 4.0;
+    double map_h = 350.0, px_per_mm = 4.0, unit_px = 16.0;
+    ps_title tb, sb;
     double range[2] = {vmin, vmax};
     char opt[64];
     PLcGrid cgrid;
@@ -295,6 +354,7 @@ static int ps_pl_draw(const ps_slice *s, const ps_image_options *o, const ps_cma
             plschr(0.0, 0.95 * fs);
         }
         px_per_mm = o->width / (sx1 - sx0);
+        unit_px = def * px_per_mm; /* character height in pixels at scale 1 */
     }
 
     x0 = fmin(xe[0], xe[s->nx]);
@@ -314,7 +374,17 @@ static int ps_pl_draw(const ps_slice *s, const ps_image_options *o, const ps_cma
          * and label below */
         char l0[64], l1[64];
         size_t lw;
-        double ml, mr, mt = 5.2 * ch, mb = 4.8 * ch;
+        double ml, mr, mt, mb = 4.8 * ch;
+        /* the titles wrapped to the page's width: each further line widens
+         * the top margin, by at most a tenth of the page's height in all
+         * (the map keeps its room on a 200x150 page), the title first */
+        double budget = 0.1 * o->height, step = 1.7 * 0.95 * fs * unit_px;
+        ps_title_fit(&tb, s->title, 0.95 * fs, unit_px, o->width, 1 + (int)(budget / step));
+        budget -= ps_title_extra(&tb);
+        step = 1.7 * 0.8 * fs * unit_px;
+        ps_title_fit(&sb, s->subtitle && *s->subtitle ? s->subtitle : "", 0.8 * fs, unit_px,
+                     o->width, 1 + (int)(fmax(0.0, budget) / step));
+        mt = 5.2 * ch + ps_title_extra(&tb) + ps_title_extra(&sb);
         ps_bar_label(PL_Y_AXIS, vmin, l0, sizeof l0, range);
         ps_bar_label(PL_Y_AXIS, vmax, l1, sizeof l1, range);
         lw = strlen(l0) > strlen(l1) ? strlen(l0) : strlen(l1);
@@ -384,10 +454,10 @@ static int ps_pl_draw(const ps_slice *s, const ps_image_options *o, const ps_cma
     if (s->subtitle && *s->subtitle) {
         /* the subtitle clear of the top latitude label (half a character
          * above the map's edge) */
-        ps_fit_mtex(3.1, s->title ? s->title : "", 0.95 * fs, o->width, px_per_mm);
-        ps_fit_mtex(1.6, s->subtitle, 0.8 * fs, o->width, px_per_mm);
+        ps_title_draw(&sb, 1.28 * fs * unit_px);
+        ps_title_draw(&tb, 1.28 * fs * unit_px + ps_title_extra(&sb) + 1.665 * fs * unit_px);
     } else {
-        ps_fit_mtex(2.0, s->title ? s->title : "", 0.95 * fs, o->width, px_per_mm);
+        ps_title_draw(&tb, 1.9 * fs * unit_px);
     }
     plschr(0.0, 0.95 * fs);
     plvpor(vx0, vx1, vy0, vy1);

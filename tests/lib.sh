@@ -21,3 +21,33 @@ skip_under_sanitizer() {
   [ -n "${PSTENCIL_TEST_SANITIZER:-}" ] && skip "under $PSTENCIL_TEST_SANITIZER sanitizers: $*"
   return 0
 }
+# ps_full: true when the exhaustive sweeps run (make check-full, or
+# PS_CHECK_FULL=1); the quick suite (make check) samples them.
+ps_full() { [ "${PS_CHECK_FULL:-}" = 1 ]; }
+# ps_sample K ITEMS...: print ITEMS, one per line: all of them under ps_full,
+# otherwise every K-th one starting at an offset taken from the test's name
+# (deterministic, and different tests keep different items), so that a sweep
+# over N items runs about N/K of them in the quick suite.
+ps_sample() {
+  _ps_k=$1; shift
+  if ps_full || [ "$_ps_k" -le 1 ]; then printf '%s\n' "$@"; return 0; fi
+  _ps_off=$(printf '%s' "${0##*/}" | cksum | cut -d' ' -f1)
+  _ps_i=0
+  for _ps_x in "$@"; do
+    [ $(( (_ps_i + _ps_off) % _ps_k )) -eq 0 ] && printf '%s\n' "$_ps_x"
+    _ps_i=$((_ps_i + 1))
+  done
+}
+# ps_rotate K I ITEMS...: print ITEMS, one per line: all of them under
+# ps_full, otherwise K of them starting at item I (mod their count), so that a
+# loop calling it with I = 0, 1, 2... over its combinations still runs every
+# item on some of them.
+ps_rotate() {
+  _ps_k=$1; _ps_s=$2; shift 2
+  if ps_full || [ "$_ps_k" -ge $# ]; then printf '%s\n' "$@"; return 0; fi
+  _ps_n=$#; _ps_i=0
+  for _ps_x in "$@"; do
+    [ $(( (_ps_i - _ps_s % _ps_n + _ps_n) % _ps_n )) -lt "$_ps_k" ] && printf '%s\n' "$_ps_x"
+    _ps_i=$((_ps_i + 1))
+  done
+}

@@ -1,7 +1,7 @@
 /*
  * The C tests' shared header: failure counting, skips, synthetic fields and
  * coordinates, and stencil parameters for any registered stencil. Header-only
- * (static functions), included by each tests/test_*.c after pstencil.h.
+ * (static functions), included by each area's test_*.c after pstencil.h.
  */
 #ifndef PS_TEST_H
 #define PS_TEST_H
@@ -43,6 +43,14 @@ static int ps_test_failures __attribute__((unused)), ps_test_checks __attribute_
     CHECK(cond, "%s:%d: %s (%s)", __FILE__, __LINE__, #cond, ps_error_detail())
 
 /** Print the summary and return main()'s exit status. */
+/* Nonzero when the exhaustive sweeps run (make check-full, PS_CHECK_FULL=1);
+ * the quick suite (make check) samples them (tests/README.md). */
+static inline int ps_test_full(void)
+{
+    const char *v = getenv("PS_CHECK_FULL");
+    return v && strcmp(v, "1") == 0;
+}
+
 static inline int ps_test_finish(const char *name)
 {
     printf("%s: %d check(s), %d failure(s)\n", name, ps_test_checks, ps_test_failures);

@@ -4,7 +4,7 @@
 # wall-clock A/B runs (tools/compare-builds.sh) drown in the load: a single
 # thread's CPU time counts only the time it ran. Each side is an environment
 # (e.g. "PSTENCIL_OPENMP_ISA=avx2"; "-" for none) given to
-# tests/test_openmp_bench --cpu-time. Prints each round and the median of the
+# tests/backends/test_openmp_bench --cpu-time. Prints each round and the median of the
 # rounds' medians. Cache sharing with other jobs still shows in CPU time, so run
 # an A/A comparison first to see the noise floor.
 #
@@ -18,8 +18,8 @@ ROUNDS=8
 if [ $# -gt 0 ] && [ "$1" != "--" ]; then ROUNDS=$1; shift; fi
 [ $# -gt 0 ] && [ "$1" = "--" ] && shift
 [ $# -gt 0 ] || set -- --steps 8 --reps 10
-BENCH=${BENCH:-tests/test_openmp_bench}
-[ -x "$BENCH" ] || { echo "$0: $BENCH not built (make tests/test_openmp_bench)" >&2; exit 2; }
+BENCH=${BENCH:-tests/backends/test_openmp_bench}
+[ -x "$BENCH" ] || { echo "$0: $BENCH not built (make tests/backends/test_openmp_bench)" >&2; exit 2; }
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 one() {

@@ -12,7 +12,7 @@ PKGS="build-essential autoconf automake libtool pkg-config
   ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo
   libplplot-dev plplot-driver-cairo
   libhwloc-dev
-  cdo nco
+  cdo nco ferret-datasets
   doxygen
   clang libomp-dev valgrind python3-h5py time
   python3-numpy python3-xarray python3-netcdf4 python3-plotly esbuild python3-cftime python3-venv

@@ -12,10 +12,10 @@ start=$(date +%s)
 CC=clang "$PS_JOB_CONFIGURE" --disable-hip --disable-cuda > configure.log 2>&1 || { tail -40 configure.log; echo "configure failed"; exit 1; }
 make -j2 > make.log 2>&1 || { tail -60 make.log; echo "build failed"; exit 1; }
 built=$(date +%s)
-CLANG_TESTS="tests/test_reference tests/test_openmp tests/test_cell_update tests/test_oracle
-  tests/test_decompose tests/test_decomp_engine tests/test_ooc_plan tests/test_io_read tests/test_io_write
-  tests/test_json tests/validate_reference.sh tests/validate_openmp.sh tests/validate_openmp_variants.sh
-  tests/validate_opencl.sh tests/cli_run.sh tests/cli_split.sh"
+CLANG_TESTS="tests/stencils/test_reference tests/backends/test_openmp tests/stencils/test_cell_update tests/stencils/test_oracle
+  tests/decomposition/test_decompose tests/decomposition/test_decomp_engine tests/decomposition/test_ooc_plan tests/io/test_io_read tests/io/test_io_write
+  tests/project/test_json tests/backends/validate_reference.sh tests/backends/validate_openmp.sh tests/backends/validate_openmp_variants.sh
+  tests/backends/validate_opencl.sh tests/cli/run.sh tests/decomposition/cli_split.sh"
 # the tests that exercise what the compiler decides: every backend bitwise
 # against the reference, the kernels, the engine, the reader and writer, a run
 make -j2 check TESTS="$(echo $CLANG_TESTS)" > check.log 2>&1

@@ -56,7 +56,7 @@ echo "build $((built - start)) s, make check $(($(date +%s) - built)) s;" \
   "cpu (user, system): $(times | tail -1)"
 ps_suite_counts test-suite.log 300
 if [ -f test-suite.log ]; then
-  grep -h '^SKIP: .*sanitizer' tests/*.log 2>/dev/null | sort -u
+  find tests backends -name "*.log" -exec grep -h "^SKIP: .*sanitizer" {} + 2>/dev/null | sort -u
 fi
 [ $rc -ne 0 ] && [ "$fail" -eq 0 ] && { tail -60 check.log; fail=1; }
 echo "${pass} passed, ${fail} failed, ${skip} skipped"

@@ -1,3 +1,6 @@
 #!/bin/sh
-# The check backend validated against the reference (tests/validate_backend.sh).
-exec ${SHELL:-/bin/sh} "$top_srcdir/tests/validate_backend.sh" check
+# The check backend validated against the reference (tests/backends/validate_backend.sh).
+# the quick suite validates the --quick cases (steps 1, 2, 7); make
+# check-full every case at every step count
+[ "${PS_CHECK_FULL:-}" = 1 ] || set -- --quick
+exec ${SHELL:-/bin/sh} "$top_srcdir/tests/backends/validate_backend.sh" check "$@"

@@ -66,7 +66,7 @@ backends/cuda/ps_gpu_launch_fast.lo: $(top_srcdir)/backends/gpu/ps_gpu_launch.cp
 	  -x cu -c $(top_srcdir)/backends/gpu/ps_gpu_launch.cpp \
 	  -o backends/cuda/.libs/ps_gpu_launch_fast.o && \
 	$(PS_LIBTOOL_OBJECT) backends/cuda ps_gpu_launch_fast
-# PTX of both kernel units with the very flags of the objects (tests/gpu_ptx.sh)
+# PTX of both kernel units with the very flags of the objects (tests/gpu/ptx.sh)
 PS_CUDA_PTX = backends/cuda/ps_cuda_exact.ptx backends/cuda/ps_cuda_fast.ptx
 backends/cuda/ps_cuda_exact.ptx: $(top_srcdir)/backends/gpu/ps_gpu_launch.cpp $(PS_GPU_DEPS)
 	@$(MKDIR_P) backends/cuda
@@ -106,7 +106,7 @@ backends/hip/ps_gpu_launch_fast.lo: $(top_srcdir)/backends/gpu/ps_gpu_launch.cpp
 	  -x hip -c $(top_srcdir)/backends/gpu/ps_gpu_launch.cpp \
 	  -o backends/hip/.libs/ps_gpu_launch_fast.o && \
 	$(PS_LIBTOOL_OBJECT) backends/hip ps_gpu_launch_fast
-# device LLVM IR of both kernel units for EVERY target (tests/gpu_hip_ir.sh)
+# device LLVM IR of both kernel units for EVERY target (tests/gpu/hip_ir.sh)
 PS_HIP_IR = $(foreach t,$(HIP_TARGETS),backends/hip/ps_hip_exact-$(t).ll \
 	backends/hip/ps_hip_fast-$(t).ll)
 backends/hip/ps_hip_exact-%.ll: $(top_srcdir)/backends/gpu/ps_gpu_launch.cpp $(PS_GPU_DEPS)
@@ -145,7 +145,7 @@ backends/gpu/mock/ps_gpu_launch_fast.lo: $(top_srcdir)/backends/gpu/ps_gpu_launc
 	$(PS_LIBTOOL_OBJECT) backends/gpu/mock ps_gpu_launch_fast
 CLEANFILES += backends/gpu/mock/*.lo backends/gpu/mock/*.o backends/gpu/mock/.libs/*.o
 
-# ---- gpumock under AddressSanitizer (tests/gpu_mock.sh runs it once) -------
+# ---- gpumock under AddressSanitizer (tests/gpu/mock.sh runs it once) -------
 # The same units with -fsanitize=address, linked straight into
 # backends/gpu/asan/pstencil_gpumock.so (a test-only plugin on no default
 # path: the test points PSTENCIL_PLUGIN_PATH at it and preloads the runtime).

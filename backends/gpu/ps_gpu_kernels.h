@@ -69,7 +69,7 @@ namespace PS_GPU_KNS {
  * of every kernel here (grid (ceil(nx/bx), ceil(ny/by), ceil(nz/kchunk)),
  * block (bx, by, 1), built by ps_gpu_launch.cpp). The mock runtime sets the
  * built-in variables as a device does and runs these very kernels, so a
- * wrong mapping fails tests/gpu_mock.sh.
+ * wrong mapping fails tests/gpu/mock.sh.
  */
 struct thread_cell {
     long long i, j, k0;

@@ -8,7 +8,7 @@
  * is copied. Every stencil in kernels/ps_stencils.h is instantiated here for
  * float32 and float64 by X-macro, so adding a stencil touches nothing in this
  * file. The reference is itself checked against independent literal
- * implementations of the models written in the tests (tests/ps_oracle.c), so
+ * implementations of the models written in the tests (tests/stencils/ps_oracle.c), so
  * a mistake in a kernel file cannot hide by being copied into the oracle.
  */
 #include "config.h"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Write the hand-made hostile files of the fuzz regression corpus into the
 folder given (classic and CDF5 headers with forged counts or names).
-tests/fuzz_regressions.sh runs it at test time and replays its files with the
+tests/fuzz/replay_regressions.sh runs it at test time and replays its files with the
 committed ones of tests/fuzz/regressions (those found by the fuzzer or made
 by other tools); `make fuzz` adds them to its corpus."""
 import struct, sys, os

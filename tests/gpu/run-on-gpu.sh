@@ -25,7 +25,7 @@
 # validation: PSTENCIL_GPU_VALIDATE_S, default 120).
 #
 # --no-gpu (or PSTENCIL_GPU_SKIP=1): build and the static stages only, then
-# exit 0 (CI: .ci/jobs/gpu-direct.sh; make check: tests/gpu_direct_build.sh).
+# exit 0 (CI: .ci/jobs/gpu-direct.sh; make check: tests/gpu/direct_build.sh).
 # Without --no-gpu and without a device: the same, exit 77.
 # PSTENCIL_GPU_BENCH_BACKEND=gpumock runs the GPU stages on the host-memory
 # mock (built then too) with the small sizes of PSTENCIL_GPU_SMALL=1: how the
@@ -60,7 +60,7 @@ PS_GPU_DIR="backends/gpu"
 PS_GPU_KERNEL_UNIT="ps_gpu_launch.cpp"
 # the programs linked against the engine
 PS_BENCH_SRC="bench/gpu_bench.c"
-PS_TEST_SRC="tests/test_gpu_backend.c"
+PS_TEST_SRC="tests/gpu/test_gpu_backend.c"
 
 NO_GPU=${PSTENCIL_GPU_SKIP:-0}
 while [ $# -gt 0 ]; do
@@ -364,7 +364,7 @@ FFMA_EXACT=$(sed -n 's/^exact: \([0-9]*\) FFMA.*/\1/p' "$B/stages/static.log" 2>
 FFMA_FAST=$(sed -n 's/^fast: \([0-9]*\) FFMA.*/\1/p' "$B/stages/static.log" 2>/dev/null)
 # (recorded, not judged: IEEE division div.rn compiles to a correctly rounded
 # sequence with FFMA/DFMA refinement, so the exact unit has some; that the
-# stencil arithmetic is not contracted is proven on the PTX, tests/gpu_ptx.sh)
+# stencil arithmetic is not contracted is proven on the PTX, tests/gpu/ptx.sh)
 
 # ---- the device stages, most valuable first ----------------------------------
 RUN_GPU=0
@@ -418,7 +418,7 @@ if [ $RUN_GPU = 1 ]; then
         left=$((end - $(date +%s)))
         if [ $left -lt 2 ]; then echo "variant $v: not run (the stage time is spent)"; continue; fi
         case $v in pdl) k=""; p=1 ;; *+pdl) k=${v%+pdl}; p=1 ;; *) k=$v; p="" ;; esac
-        mc="" # on the mock, d7tb4 skips the 50x222x241 cases (as tests/gpu_mock.sh)
+        mc="" # on the mock, d7tb4 skips the 50x222x241 cases (as tests/gpu/mock.sh)
         [ "$3" = gpumock ] && [ "$k" = d7tb4 ] && mc=1000000
         PSTENCIL_TEST_MAX_CELLS=$mc PSTENCIL_GPU_KERNEL=$k PSTENCIL_GPU_PDL=$p timeout -k 2 $left "$2" --backend "$3" > "$4/valvar-$v.txt" 2>&1
         rc=$?

@@ -7,7 +7,7 @@
  * but no GPU: the 2.5-D indexing, the chunking along k and "every output
  * cell written" are checked by nvcc's own host compilation of the kernel
  * code. Compiled with the exact-mode flags. (The generic kernels and the
- * whole launch path run in the gpumock plugin: tests/gpu_mock.sh.)
+ * whole launch path run in the gpumock plugin: tests/gpu/mock.sh.)
  */
 #include "config.h"
 #define PS_GPU_KNS ps_emul

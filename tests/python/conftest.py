@@ -1,4 +1,4 @@
-"""Shared fixtures of the Python package's tests (run by tests/python_*.sh,
+"""Shared fixtures of the Python package's tests (run by tests/python/*.sh,
 which put the build tree's package first on PYTHONPATH and $PSTENCIL in the
 environment)."""
 import os
@@ -39,7 +39,7 @@ def cli():
     """Run the program: cli(args...) -> CompletedProcess (text)."""
     exe = os.environ.get("PSTENCIL")
     if not exe:
-        pytest.skip("PSTENCIL is not set (run through tests/python_*.sh)")
+        pytest.skip("PSTENCIL is not set (run through tests/python/*.sh)")
 
     def run(*args, check=True):
         p = subprocess.run([exe] + [str(a) for a in args], capture_output=True, text=True)

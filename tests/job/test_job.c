@@ -1,0 +1,253 @@
+/*
+ * The job layer through its C API alone (no program, no file unless asked):
+ * a field in the caller's memory runs bitwise as the engine runs it, the
+ * input is left untouched or stepped in place as asked, records reach the
+ * callback, a cancel keeps what was completed, an output file written from
+ * memory reads back, and bad options fail with the program's messages.
+ */
+#include "config.h"
+#include "pstencil_job.h"
+#include "../ps_test.h"
+
+#include <unistd.h>
+
+static const ps_grid G = {9, 13, 17};
+
+/* the engine's result: the reference backend stepping @p in for @p steps */
+static int engine_result(const char *stencil, const double *opts, const ps_test_coords *c,
+                         const ps_field *in, long steps, ps_field *out)
+{
+    const ps_stencil *s = ps_stencil_find(stencil);
+    ps_backend *b = NULL;
+    ps_config cfg;
+    ps_stencil_setup su;
+    ps_stencil_report rep;
+    ps_params p;
+    int st;
+    memset(&su, 0, sizeof su);
+    memset(&p, 0, sizeof p);
+    su.grid = in->grid;
+    su.depth = c ? c->depth : NULL;
+    su.lat = c ? c->lat : NULL;
+    su.lon = c ? c->lon : NULL;
+    su.options = opts;
+    if ((st = ps_stencil_prepare(s, &su, &p, &rep)) || (st = ps_backend_open("reference", &b)))
+        return st;
+    ps_config_init(&cfg, in->grid, in->precision);
+    cfg.stencil = s;
+    cfg.params = p;
+    st = ps_field_alloc(out, in->grid, in->precision);
+    if (!st)
+        st = ps_test_run(b, &cfg, in, out, steps);
+    ps_params_free(&p);
+    ps_backend_close(b);
+    return st;
+}
+
+static int count_records(void *user, long step, const ps_field *f)
+{
+    long *n = user;
+    (void)step;
+    (void)f;
+    (*n)++;
+    return 0;
+}
+
+static int stop_after(void *user)
+{
+    long *n = user;
+    return *n >= 3 ? 15 : 0;
+}
+
+static const char *reason(void *user, int code)
+{
+    (void)user;
+    return code == 15 ? "SIGTERM" : "?";
+}
+
+static ps_job *new_job(const char *stencil, const char *steps)
+{
+    ps_job *j = NULL;
+    int st = ps_job_create(&j);
+    if (!st)
+        st = ps_job_set(j, "stencil", stencil);
+    if (!st)
+        st = ps_job_set(j, "steps", steps);
+    if (!st)
+        st = ps_job_set(j, "backend", "reference");
+    CHECK(!st, "creating a job: %s", ps_error_detail());
+    return j;
+}
+
+int main(void)
+{
+    ps_field in, keep, res, want;
+    ps_test_coords c;
+    ps_job *j;
+    double d7[1] = {0.15}, hd[3] = {500, 2e-5, NAN};
+    long n = 0;
+    int st;
+    char path[64];
+
+    ps_field_alloc(&in, G, PS_FLOAT32);
+    ps_field_alloc(&keep, G, PS_FLOAT32);
+    ps_field_alloc(&res, G, PS_FLOAT32);
+    ps_test_fill(&in, 7, 0.2);
+    memcpy(keep.data, in.data, ps_field_cells(&in) * 4);
+    ps_test_coords_make(&c, G);
+
+    /* 1. diffusion7 on the caller's field into the caller's result: bitwise the engine,
+     * the input untouched, the result in the caller's buffer */
+    j = new_job("diffusion7", "11");
+    CHECK(!ps_job_set(j, "coeff", "0.15"), "--coeff: %s", ps_error_detail());
+    CHECK(!ps_job_set_input_field(j, &in, NULL), "input field");
+    CHECK(!ps_job_set_result(j, &res), "result field");
+    st = ps_job_prepare(j);
+    CHECK(!st, "prepare: %s", ps_error_detail());
+    st = st ? st : ps_job_run(j);
+    CHECK(!st, "run: %s", ps_error_detail());
+    CHECK(!engine_result("diffusion7", d7, NULL, &in, 11, &want), "engine");
+    CHECK(ps_test_same(&res, &want), "diffusion7 from memory differs from the engine");
+    CHECK(ps_job_result(j)->data == res.data, "the result is not in the caller's buffer");
+    CHECK(ps_test_same(&in, &keep), "the input field was changed");
+    CHECK(ps_job_get_report(j)->checksum == ps_field_checksum(&want), "report checksum");
+    CHECK(ps_job_get_report(j)->steps == 11, "report steps %ld", ps_job_get_report(j)->steps);
+    CHECK(!strcmp(ps_job_get_report(j)->input, "in-memory field"), "report input");
+    CHECK(ps_job_get_report(j)->output == NULL, "an output was reported with none asked");
+    CHECK(ps_job_set(j, "steps", "3") == PS_EINVAL, "a prepared job took an option");
+    CHECK(ps_job_run(j) == PS_EINVAL, "a job ran twice");
+    ps_job_destroy(j);
+    ps_field_free(&want);
+
+    /* 2. stepped in place (result = input), hdiff with the caller's coordinates */
+    {
+        ps_grid_coords gc = {c.depth, c.lat, c.lon};
+        CHECK(!engine_result("hdiff", hd, &c, &in, 6, &want), "engine hdiff");
+        j = new_job("hdiff", "6");
+        CHECK(!ps_job_set(j, "kh", "500") && !ps_job_set(j, "kv", "2e-5") &&
+                  !ps_job_set(j, "dt", "auto"), "hdiff options: %s", ps_error_detail());
+        ps_job_set_input_field(j, &keep, &gc);
+        ps_job_set_result(j, &keep);
+        st = ps_job_prepare(j);
+        CHECK(!st, "hdiff prepare: %s", ps_error_detail());
+        st = st ? st : ps_job_run(j);
+        CHECK(!st, "hdiff run: %s", ps_error_detail());
+        CHECK(ps_test_same(&keep, &want), "hdiff in place differs from the engine");
+        CHECK(ps_job_get_report(j)->seconds_per_step > 0, "hdiff's auto dt not reported");
+        ps_job_destroy(j);
+        ps_field_free(&want);
+        memcpy(keep.data, in.data, ps_field_cells(&in) * 4);
+    }
+
+    /* 3. hdiff without coordinates: refused, naming them */
+    j = new_job("hdiff", "2");
+    ps_job_set_input_field(j, &in, NULL);
+    CHECK(ps_job_prepare(j) == PS_EINVAL && strstr(ps_error_detail(), "coordinates"),
+          "hdiff without coordinates: '%s'", ps_error_detail());
+    ps_job_destroy(j);
+
+    /* 4. records to the callback (no file), every 4 steps of 10: 0 4 8 10 */
+    {
+        ps_job_callbacks cb = {.record = count_records, .user = &n};
+        j = new_job("smooth2", "10");
+        ps_job_set(j, "output-every", "4");
+        ps_job_set_input_field(j, &in, NULL);
+        ps_job_set_callbacks(j, &cb);
+        st = ps_job_prepare(j);
+        st = st ? st : ps_job_run(j);
+        CHECK(!st, "records: %s", ps_error_detail());
+        CHECK(n == 4 && ps_job_get_report(j)->records == 4, "records %ld, reported %zu", n,
+              ps_job_get_report(j)->records);
+        ps_job_destroy(j);
+    }
+
+    /* 5. a cancel after 3 records: PS_ECANCELED, those kept, in the file too */
+    snprintf(path, sizeof path, "test_job_%ld.nc", (long)getpid());
+    unlink(path);
+    {
+        ps_job_callbacks cb = {.record = count_records, .cancel = stop_after,
+                               .cancel_reason = reason, .user = &n};
+        n = 0;
+        j = new_job("diffusion7", "40");
+        ps_job_set(j, "output-every", "2");
+        ps_job_set(j, "output", path);
+        ps_job_set_input_field(j, &in, NULL);
+        ps_job_set_callbacks(j, &cb);
+        st = ps_job_prepare(j);
+        CHECK(!st, "cancel prepare: %s", ps_error_detail());
+        st = st ? st : ps_job_run(j);
+        CHECK(st == PS_ECANCELED, "cancel: status %d (%s)", st, ps_error_detail());
+        CHECK(ps_job_get_report(j)->interrupted && ps_job_get_report(j)->cancel_code == 15,
+              "cancel not reported");
+        CHECK(ps_job_get_report(j)->records == 3 && ps_job_get_report(j)->last_step == 4,
+              "kept %zu records to step %ld", ps_job_get_report(j)->records,
+              ps_job_get_report(j)->last_step);
+        CHECK(strstr(ps_job_get_report(j)->interrupted_why, "SIGTERM after step 4 of 40"),
+              "reason '%s'", ps_job_get_report(j)->interrupted_why);
+        ps_job_destroy(j);
+    }
+    {
+        ps_dataset ds;
+        ps_field last;
+        st = ps_dataset_open(&ds, path, NULL);
+        CHECK(!st, "the kept output does not open: %s", ps_error_detail());
+        if (!st) {
+            CHECK(ds.ntime == 3, "the kept output has %zu records", ds.ntime);
+            CHECK(!ps_dataset_read(&ds, 2, PS_FLOAT32, &last), "read record 2");
+            CHECK(!engine_result("diffusion7", (double[]){0.1}, NULL, &in, 4, &want), "engine");
+            CHECK(ps_test_same(&last, &want), "record 2 of the kept output is not step 4");
+            ps_field_free(&last);
+            ps_field_free(&want);
+            ps_dataset_close(&ds);
+        }
+        unlink(path);
+    }
+
+    /* 6. options: the program's messages */
+    j = new_job("smooth2", "2");
+    CHECK(ps_job_set(j, "nonesuch", "1") == PS_EINVAL &&
+              strstr(ps_error_detail(), "unknown option --nonesuch"), "unknown option");
+    CHECK(ps_job_set(j, "steps", "-1") == PS_EINVAL && strstr(ps_error_detail(), "--steps"),
+          "steps -1: '%s'", ps_error_detail());
+    CHECK(ps_job_set(j, "w", "abc") == PS_EINVAL &&
+              strstr(ps_error_detail(), "--w: 'abc' is not a number"), "w abc");
+    CHECK(!ps_job_set(j, "w", "1.5"), "w 1.5 is checked when the stencil is known");
+    ps_job_set_input_field(j, &in, NULL);
+    CHECK(ps_job_prepare(j) == PS_EINVAL &&
+              strstr(ps_error_detail(), "--w 1.5 is out of range: smooth2's option --w takes 0..1"),
+          "w 1.5: '%s'", ps_error_detail());
+    ps_job_destroy(j);
+    j = new_job("diffusion7", "2");
+    ps_job_set(j, "coeff", "1.5");
+    ps_job_set_input_field(j, &in, NULL);
+    CHECK(ps_job_prepare(j) == PS_ERANGE && strstr(ps_error_detail(), "stable only for"),
+          "coeff 1.5: '%s'", ps_error_detail());
+    ps_job_destroy(j);
+    j = new_job("diffusion7", "2");
+    ps_job_set(j, "precision", "double");
+    ps_job_set_input_field(j, &in, NULL);
+    CHECK(ps_job_prepare(j) == PS_EINVAL && strstr(ps_error_detail(), "precision"),
+          "a float field in a double job: '%s'", ps_error_detail());
+    ps_job_destroy(j);
+
+    /* 7. the table holds every option of every stencil, and the aliases they declare */
+    {
+        int i, o;
+        for (i = 0; i < ps_stencil_count(); i++)
+            for (o = 0; o < ps_stencil_at(i)->noptions; o++) {
+                const ps_stencil_option *so = &ps_stencil_at(i)->options[o];
+                CHECK(ps_job_option_find(so->name) != NULL, "option --%s of %s not in the table",
+                      so->name, ps_stencil_at(i)->name);
+                if (so->alias)
+                    CHECK(ps_job_option_short(so->alias) &&
+                              !strcmp(ps_job_option_short(so->alias)->name, so->name),
+                          "-%c is not --%s", so->alias, so->name);
+            }
+    }
+
+    ps_test_coords_free(&c);
+    ps_field_free(&in);
+    ps_field_free(&keep);
+    ps_field_free(&res);
+    return ps_test_finish("test_job");
+}

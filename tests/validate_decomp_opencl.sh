@@ -1,3 +1,0 @@
-#!/bin/sh
-# The decomposition and out-of-core cases of `pstencil validate --decomp` on opencl.
-exec ${SHELL:-/bin/sh} "$top_srcdir/tests/validate_decomp.sh" opencl

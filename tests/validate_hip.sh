@@ -1,3 +1,0 @@
-#!/bin/sh
-# Validate the hip backend against the reference (exit 77 if it cannot run here).
-exec ${SHELL:-/bin/sh} "$top_srcdir/tests/validate_backend.sh" hip 
