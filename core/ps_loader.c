@@ -577,11 +577,17 @@ void ps_backend_close(ps_backend *b)
     free(b);
 }
 
+/* Append @p what to @p list, after @p sep unless the list is empty. */
+static void note_sep(char *list, size_t len, const char *sep, const char *what)
+{
+    size_t used = strlen(list);
+    snprintf(list + used, len - used, "%s%s", used ? sep : "", what);
+}
+
 /* Append "; what" to a passed-over list. */
 static void note(char *list, size_t len, const char *what)
 {
-    size_t used = strlen(list);
-    snprintf(list + used, len - used, "%s%s", used ? "; " : "", what);
+    note_sep(list, len, "; ", what);
 }
 
 /* A backend `auto` may try: built-ins open (no dlopen), plugins that
@@ -644,8 +650,7 @@ int ps_backend_open_auto(ps_backend **out, char *why, size_t whylen)
         if (st == PS_ENODEVICE) {
             /* no such device or driver on this machine: the usual case, named
              * only (pstencil backends says why); other failures in full */
-            size_t used = strlen(nodev);
-            snprintf(nodev + used, sizeof nodev - used, "%s%s", used ? ", " : "", b->ops->name);
+            note_sep(nodev, sizeof nodev, ", ", b->ops->name);
             continue;
         }
         if (!st && (b->ops->flags & PS_BACKEND_GPU)) {
@@ -672,11 +677,7 @@ int ps_backend_open_auto(ps_backend **out, char *why, size_t whylen)
         if (i == pick)
             continue;
         if (!cand[i].b && pick >= 0 && i > pick)
-        {
-            size_t used = strlen(unloaded);
-            snprintf(unloaded + used, sizeof unloaded - used, "%s%s", used ? ", " : "",
-                     cand[i].name);
-        }
+            note_sep(unloaded, sizeof unloaded, ", ", cand[i].name);
         ps_backend_close(cand[i].b);
     }
     if (pick < 0) {
