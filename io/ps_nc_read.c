@@ -1112,7 +1112,7 @@ static int read_block(ps_dataset *ds, size_t t, size_t k0, size_t nk, size_t j0,
     unpack u;
     void *buf = NULL;
     ps_grid g = ds->grid;
-    int rev = ds->axes[PS_AXIS_DEPTH].reversed, identity;
+    int rev = ds->axes[PS_AXIS_DEPTH].reversed, identity, direct = 0;
     size_t first[4] = {0};
 
     memset(out, 0, sizeof *out);
@@ -1174,14 +1174,7 @@ static int read_block(ps_dataset *ds, size_t t, size_t k0, size_t nk, size_t j0,
         return st;
     if ((st = ps_field_alloc(out, g, p)))
         return st;
-    buf = malloc((blk_cells ? blk_cells : 1) * sizeof(double));
-    if (!buf) {
-        st = ps_error(PS_ENOMEM, "out of memory reading %s", ds->path);
-        goto done;
-    }
     setup_unpack(ds, &u);
-    read_cache(ds, 1, slow, start, len);
-    count[slow] = 1;
     {
         /* spatial roles in file order depth, lat, lon, depth not flipped */
         int want = PS_AXIS_DEPTH;
@@ -1193,6 +1186,17 @@ static int read_block(ps_dataset *ds, size_t t, size_t k0, size_t nk, size_t j0,
                 identity = 0;
         }
     }
+    /* a level read straight into the field where the file's order and element
+     * type are the field's: converted in place, no read buffer */
+    direct = identity && (vt == NC_FLOAT && float_passthrough(&u) ? p == PS_FLOAT32
+                                                                    : p == PS_FLOAT64);
+    buf = direct ? NULL : malloc((blk_cells ? blk_cells : 1) * sizeof(double));
+    if (!direct && !buf) {
+        st = ps_error(PS_ENOMEM, "out of memory reading %s", ds->path);
+        goto done;
+    }
+    read_cache(ds, 1, slow, start, len);
+    count[slow] = 1;
     for (b = 0; b < nblk; b++) {
         size_t idx[4] = {0}, base = 0;
         int use_float = vt == NC_FLOAT && float_passthrough(&u);
@@ -1200,6 +1204,8 @@ static int read_block(ps_dataset *ds, size_t t, size_t k0, size_t nk, size_t j0,
                              .rank = nd, .start = start, .count = count, .cap = blk_cells,
                              .as_float = use_float};
         start[slow] = first[slow] + b;
+        if (direct)
+            buf = (char *)out->data + b * blk_cells * ps_precision_size(p);
         if ((st = ps_nc_get(&r, buf))) {
             char what[NC_MAX_NAME + 64];
             snprintf(what, sizeof what, "'%s' (time %zu)", ds->var_name, t);
@@ -1293,7 +1299,8 @@ static int read_block(ps_dataset *ds, size_t t, size_t k0, size_t nk, size_t j0,
     st = check_plausible(ds, &u, t, k0, j0, i0, out);
 done:
     read_cache(ds, 0, slow, start, len);
-    free(buf);
+    if (!direct)
+        free(buf);
     if (st)
         ps_field_free(out);
     return st;
