@@ -32,7 +32,7 @@
  * Rows are visited in tiles of jb rows over j (outer), then k, then j inside
  * the tile (openmp_jblock). Exact mode fuses up to 16 steps of one step()
  * call into one sweep (openmp_tblock, tiles of openmp_tj rows) and keeps land
- * as +0.0 with a per-cell neighbour count (openmp_zero_land), in both
+ * as +0.0 with a per-cell count byte (openmp_zero_land), in both
  * modes; the streaming-store rows (openmp_stream) take the single-step path
  * with NaN land. Every knob (core/ps_knobs.h) is decided in ps_openmp_tune.c.
  */
@@ -292,7 +292,7 @@ static int omp_d7_exact(omp_ctx *c, size_t bytes, char *tiling_src, size_t srcle
         c->tblock = ps_omp_auto_tblock(&c->knobs, &c->g, c->es, c->threads);
         c->tj = c->knobs.openmp_tj.source != PS_KNOB_UNSET ? (size_t)c->knobs.openmp_tj.value : 0;
     }
-    /* streamed output rows: the AVX-512 block rows (with byte counts) only */
+    /* streamed output rows: the AVX-512 block rows only */
     c->nt_out = c->rowsz32 && c->zl && c->tblock > 0 && ps_omp_auto_nt_out(&c->knobs, bytes);
     return PS_OK;
 }

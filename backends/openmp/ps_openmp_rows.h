@@ -142,9 +142,33 @@ typedef unsigned char ROW_NAME(zl_vb) __attribute__((vector_size(ROW_VBYTES / si
 typedef int ROW_NAME(zl_vi)
     __attribute__((vector_size(ROW_VBYTES / sizeof(PS_REAL) * sizeof(int))));
 typedef PS_REAL ROW_NAME(zl_vr) __attribute__((vector_size(ROW_VBYTES)));
+#if ROW_VBYTES == 16 && defined(__SSE2__) && !defined(__AVX__)
+/* SSE2 has no byte-to-int conversion: gcc goes through general registers; the
+ * bytes are widened with unpacks instead (the low W lanes of one vector) */
+#define ROW_ZL_WIDEN(i0)                                                                  \
+    do {                                                                                  \
+        const __m128i z_ = _mm_setzero_si128();                                           \
+        int w_ = 0;                                                                       \
+        __m128i x_;                                                                       \
+        memcpy(&w_, cnt + (i0), sizeof nf_ / sizeof nf_[0]);                              \
+        x_ = _mm_and_si128(_mm_cvtsi32_si128(w_), _mm_set1_epi8((char)PS_OMP_ZL_COUNT));  \
+        x_ = _mm_unpacklo_epi16(_mm_unpacklo_epi8(x_, z_), z_);                           \
+        ROW_ZL_STORE(nf_, x_);                                                            \
+    } while (0)
+#endif
 #define ROW_ZL_PREP(i0, n)                                                                \
     do {                                                                                  \
         if ((n) > 1) {                                                                    \
+            ROW_ZL_VECTOR(i0);                                                            \
+        } else                                                                            \
+            nf_[0] = (PS_REAL)(int)(cnt[i0] & PS_OMP_ZL_COUNT);                           \
+    } while (0)
+#ifdef ROW_ZL_WIDEN
+#define ROW_ZL_VECTOR(i0) ROW_ZL_WIDEN(i0)
+#else
+#define ROW_ZL_VECTOR(i0)                                                                 \
+    do {                                                                                  \
+        {                                                                                 \
             ROW_NAME(zl_vb) b_;                                                           \
             ROW_NAME(zl_vr) v_;                                                           \
             memcpy(&b_, cnt + (i0), sizeof b_);                                           \
@@ -152,9 +176,9 @@ typedef PS_REAL ROW_NAME(zl_vr) __attribute__((vector_size(ROW_VBYTES)));
             v_ = __builtin_convertvector(__builtin_convertvector(b_, ROW_NAME(zl_vi)),    \
                                          ROW_NAME(zl_vr));                                \
             memcpy(nf_, &v_, sizeof v_);                                                  \
-        } else                                                                            \
-            nf_[0] = (PS_REAL)(int)(cnt[i0] & PS_OMP_ZL_COUNT);                           \
+        }                                                                                 \
     } while (0)
+#endif
 #define ROW_ZL_CELL(q)                                                                    \
     do {                                                                                  \
         PS_REAL c_ = src[q], n_ = nf_[(q) - i];                                           \
@@ -181,6 +205,8 @@ static void ROW_ATTR ROW_NAME(row_zl_p)(PS_REAL *restrict dst, const PS_REAL *re
 }
 #undef ROW_ZL_CELL
 #undef ROW_ZL_PREP
+#undef ROW_ZL_VECTOR
+#undef ROW_ZL_WIDEN
 #undef ROW_VECTORS_PREP
 #undef ROW_NO_PREP
 #undef ROW_VECTORS

@@ -109,7 +109,7 @@ static inline unsigned lanes(long b, long lo, long hi, int w)
  * with the same bits (dst never aliases an input). Every load and store is
  * inside the row; only the loads of the first aligned vector and the one
  * before it are masked. PS_ZL_ROW makes the masked short-row function, FN
- * with REAL counts and with byte counts, the table's row function and the
+ * with plain and with streamed stores, the table's row function and the
  * block function.
  */
 #define PS_ZL_LONG(FN, REAL, V, W, M, SETZERO, SET1, LOADU, STOREU, LOADF, STOREF, ADD, SUB, \
