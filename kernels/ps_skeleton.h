@@ -20,8 +20,8 @@
  * order, and their count n), the same include also defines
  *     PS_REAL ps_NAME_apply_landsum<SUFFIX>(in, cnt, p, sk, sj, params, gk, gj, gi, gz, gy, gx)
  * for land held as +0.0: s is the plain sum of the neighbours, n = cnt[p]
- * (the cell's ocean neighbours; 0 for a land cell), and the cell keeps its
- * value where n == 0. Adding a +0.0 land value is what the NaN-masked sum
+ * (the cell's ocean neighbours; 0 or NaN for a land cell), and the cell keeps
+ * its value where !(n > 0). Adding a +0.0 land value is what the NaN-masked sum
  * does, so the result is bitwise the stencil's point update.
  *
  * @c params is the packed parameter block (core/ps_plugin.h,
@@ -114,8 +114,8 @@
         q = 0;                                                                          \
         PS_##NAME##_ARRAYS(PS_SK_AR)                                                    \
         (void)q;                                                                        \
-        return n == (PS_REAL)0 ? c                                                      \
-                               : PS_CAT(ps_##NAME##_sumcount, PS_SUFFIX)(c, s, n, sc, ar); \
+        return n > (PS_REAL)0 ? PS_CAT(ps_##NAME##_sumcount, PS_SUFFIX)(c, s, n, sc, ar)  \
+                              : c;                                                      \
     }
 /** PS_SKELETON_LANDSUM_DEFINE for NAME if its PS_NAME_LAND_SUM list names it. */
 #define PS_SKELETON_LANDSUM_OF(NAME) PS_##NAME##_LAND_SUM(PS_SKELETON_LANDSUM_DEFINE)
