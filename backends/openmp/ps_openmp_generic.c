@@ -156,19 +156,6 @@ typedef struct gen_desc {
         return bad;                                                                     \
     }
 
-/* row j of plane k of level L as the sweep reads it: the field A for level
- * 0 and for boundary planes and rows, else the level's slot */
-static const char *gen_src(const gen_desc *d, const ps_omp_gen_sweep *s, int L, long k,
-                           long j, const char *A, const char *scr, const size_t *lo)
-{
-    const long r = d->r, nz = (long)s->cfg->box.extent.nz, ny = (long)s->cfg->box.extent.ny;
-    const size_t nx = s->cfg->box.extent.nx, es = d->es, S = (size_t)(2 * d->rk + 1);
-    if (L == 0 || k < r || k >= nz - r || j < r || j >= ny - r)
-        return A + ((size_t)k * (size_t)ny + (size_t)j) * nx * es;
-    return scr + (((size_t)(L - 1) * S + (size_t)k % S) * s->slot_rows +
-                  ((size_t)j - lo[L])) * s->spitch * es;
-}
-
 /* One tile: output rows [j0, j1) of every interior plane, T steps A -> B;
  * nonzero if a land-sum row wrote a NaN. */
 static int gen_tile(const gen_desc *d, const ps_omp_gen_sweep *s, const char *A, char *B,
@@ -179,6 +166,9 @@ static int gen_tile(const gen_desc *d, const ps_omp_gen_sweep *s, const char *A,
                nx = (long)b->extent.nx;
     const size_t es = d->es, rowb = (size_t)nx * es, S = (size_t)(2 * d->rk + 1);
     const void *rp[64];
+    const char *pa[64], *ps[64];
+    char *dplane;
+    int fa[64];
     long geo[6] = {0, 0, (long)b->origin[2], (long)b->global.nz, (long)b->global.ny,
                    (long)b->global.nx};
     size_t lo[PS_TB_MAX + 1], hi[PS_TB_MAX + 1];
@@ -198,14 +188,29 @@ static int gen_tile(const gen_desc *d, const ps_omp_gen_sweep *s, const char *A,
             if (k < r || k >= nz - r)
                 continue;
             geo[0] = (long)b->origin[0] + k;
+            /* where each neighbour's (and the centre's) rows of this plane come
+             * from, once per plane: the field A (level 0, a boundary plane) or
+             * the previous level's slot; a boundary row is A's in either case */
+            for (q = 0; q <= d->nnb; q++) {
+                const long kq = k + (q < d->nnb ? d->dk[q] : 0);
+                pa[q] = A + (size_t)kq * (size_t)ny * rowb;
+                fa[q] = l == 1 || kq < r || kq >= nz - r;
+                ps[q] = fa[q] ? NULL
+                              : scr + ((size_t)(l - 2) * S + (size_t)kq % S) * s->slot_rows *
+                                          s->spitch * es;
+            }
+            dplane = l == T ? B + (size_t)k * (size_t)ny * rowb
+                            : scr + ((size_t)(l - 1) * S + (size_t)k % S) * s->slot_rows *
+                                        s->spitch * es;
             for (j = r0; j < r1; j++) {
-                char *dst = l == T ? B + ((size_t)k * (size_t)ny + (size_t)j) * rowb
-                                   : scr + (((size_t)(l - 1) * S + (size_t)k % S) *
-                                                s->slot_rows + ((size_t)j - lo[l])) *
-                                               s->spitch * es;
-                for (q = 0; q < d->nnb; q++)
-                    rp[q] = gen_src(d, s, l - 1, k + d->dk[q], j + d->dj[q], A, scr, lo);
-                rp[d->nnb] = gen_src(d, s, l - 1, k, j, A, scr, lo);
+                char *dst = l == T ? dplane + (size_t)j * rowb
+                                   : dplane + ((size_t)j - lo[l]) * s->spitch * es;
+                for (q = 0; q <= d->nnb; q++) {
+                    const long jq = j + (q < d->nnb ? d->dj[q] : 0);
+                    rp[q] = fa[q] || jq < r || jq >= ny - r
+                                ? pa[q] + (size_t)jq * rowb
+                                : ps[q] + ((size_t)jq - lo[l - 1]) * s->spitch * es;
+                }
                 if (s->cnt) /* the counts never change with the level */
                     rp[d->nnb + 1] = (const char *)s->cnt + ((size_t)k * (size_t)ny +
                                                              (size_t)j) * rowb;
