@@ -151,22 +151,27 @@ typedef struct ps_roofline_result {
     int samples;        /**< timed samples */
     const char *isa;    /**< instruction set of the sweep ("avx512", "avx2", "baseline") */
     const char *stencil; /**< the stencil swept: the registry's default */
-    int loads;          /**< loads per cell: the cell and its neighbours */
+    int landsum;        /**< 1: its land-sum form (land +0.0, counts precomputed) */
+    int loads;          /**< loads per cell: the cell, its neighbours (and its count) */
     double best_gcells; /**< best sample: interior cells updated per ns, all threads */
     double mean_gcells; /**< mean over the samples */
 } ps_roofline_result;
 
 /**
  * The compute ceiling of the default stencil on this CPU (bench/ps_roofline.c):
- * every thread sweeps its own nz x ny x nx block (two float32 arrays, ping-pong,
- * about a quarter of the cells land) with the stencil's exact cell update (its
- * default options), 1 + neighbours loads and 1 store per interior cell, no
- * temporal blocking, repeatedly inside one parallel region; samples of at
- * least 2 ms and 2 M cells per thread, the best reported. Size the block so
- * its two arrays fit the cache level to be measured (L1 or L2); it must be at
- * least 2 radius + 1 cells deep and wide and 2 radius + 16 long.
+ * every thread sweeps its own nz x ny x nx block (float32, ping-pong, about a
+ * quarter of the cells land) with the stencil's exact cell update (its
+ * default options), one step per sweep, repeatedly inside one parallel
+ * region; samples of at least 2 ms and 2 M cells per thread, the best
+ * reported. The update is the cheapest exact form the stencil declares: for
+ * a land-sum stencil (PS_STENCIL_LAND_SUM) land held as +0.0 with the
+ * ocean-neighbour counts precomputed (2 + neighbours loads and 1 store per
+ * cell, three arrays) unless @p masked, otherwise the NaN-masked point update
+ * (1 + neighbours loads, two arrays). Size the block so its arrays fit the
+ * cache level to be measured (L1 or L2); it must be at least 2 radius + 1
+ * cells deep and wide and 2 radius + 16 long.
  */
-int ps_roofline_sweep(size_t nz, size_t ny, size_t nx, int threads, int samples,
+int ps_roofline_sweep(size_t nz, size_t ny, size_t nx, int threads, int samples, int masked,
                       ps_roofline_result *r);
 
 /** Mean and sample standard deviation (n-1; 0 when n < 2) of @p x. */

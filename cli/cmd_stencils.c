@@ -90,6 +90,9 @@ static void print_stencil(const ps_stencil *s, const st_backend *be, int nbe)
                                        ? "needed (depth, latitude and longitude of the input)"
                                        : "not needed");
     printf("  test stencil: %s\n", (s->flags & PS_STENCIL_TEST) ? "yes" : "no");
+    printf("  land-sum    : %s\n", (s->flags & PS_STENCIL_LAND_SUM)
+                                       ? "yes (reads neighbours as their ocean sum and count)"
+                                       : "no");
     printf("  fast paths  :");
     for (i = 0; i < nbe; i++)
         if (be[i].loaded && has_fast_path(&be[i], s->name)) {

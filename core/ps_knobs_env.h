@@ -51,7 +51,8 @@
       "rows per tile of the fused sweep; tuned",                                            \
       "the tallest tile whose working set fits a thread's share of the cache, >= 8 rows")  \
     X(openmp_zero_land, "openmp", PS_KNOB_BOOL, 0, 1, NULL, "PSTENCIL_OPENMP_ZERO_LAND", 0,  \
-      "zero-land in exact mode (land as +0.0; needs 0 <= D <= 1)", "1")                     \
+      "land as +0.0 with counts: the fast path (needs 0 <= D <= 1) and the generic "      \
+      "land-sum form", "1")                                                                  \
     X(opencl_kernel, "opencl", PS_KNOB_CHOICE, 0, 2, "ij|ijk|row", "PSTENCIL_OPENCL_KERNEL", \
       0, "kernel shape: work-item per column (ij), cell (ijk) or row",                      \
       "row on CPU devices, ij elsewhere")                                                   \

@@ -31,6 +31,7 @@
         PS_##NAME##_OPTIONS(REG_OPT){.name = NULL}};
 PS_STENCIL_LIST(REG_TABLES)
 
+#define REG_LAND_SUM(NAME) | PS_STENCIL_LAND_SUM
 #define REG_ENTRY(NAME)                                                                 \
     {                                                                                   \
         .name = #NAME,                                                                  \
@@ -46,7 +47,7 @@ PS_STENCIL_LIST(REG_TABLES)
         .noptions = PS_STENCIL_NOPT(NAME),                                              \
         .options = reg_opt_##NAME,                                                      \
         .prepare = ps_##NAME##_prepare,                                                 \
-        .flags = PS_##NAME##_FLAGS,                                                       \
+        .flags = PS_##NAME##_FLAGS | (0u PS_##NAME##_LAND_SUM(REG_LAND_SUM)),           \
         .arrays_read = 1,                                                               \
         .arrays_written = 1,                                                            \
     },

@@ -39,7 +39,11 @@ enum ps_axis_bits {
 /** Stencil flags. */
 enum ps_stencil_flags {
     PS_STENCIL_COORDS = 1u << 0, /**< needs the grid's coordinates (prepare reads them) */
-    PS_STENCIL_TEST = 1u << 1    /**< a test stencil, not a model */
+    PS_STENCIL_TEST = 1u << 1,   /**< a test stencil, not a model */
+    /** the update reads its neighbours only as the ocean ones' sum and count, so
+     *  land may be held as +0.0 with the counts precomputed (set by the registry
+     *  from PS_NAME_LAND_SUM; kernels/ps_skeleton.h, ps_NAME_apply_landsum) */
+    PS_STENCIL_LAND_SUM = 1u << 2
 };
 
 /** A user option of a stencil (a command-line --NAME VALUE). */

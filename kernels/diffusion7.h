@@ -40,6 +40,12 @@
 #define PS_diffusion7_SCALARS(X) X(D)
 /** Coefficient arrays (name, axes): none. */
 #define PS_diffusion7_ARRAYS(X)
+/**
+ * The update reads its neighbours only as the sum s of the ocean ones and their
+ * count n (ps_diffusion7_sumcount below), so land may be held as +0.0 with n
+ * precomputed.
+ */
+#define PS_diffusion7_LAND_SUM(X) X(diffusion7)
 /** User options (name, unit, default, "auto" allowed, valid min, max, short alias, help). */
 #define PS_diffusion7_OPTIONS(X) \
     X(coeff, "1", 0.1, 0, -1.7976931348623157e308, 1.7976931348623157e308, 'D', \
@@ -72,6 +78,18 @@ PS_KERNEL_FN PS_REAL PS_CAT(ps_diffusion7_update, PS_SUFFIX)(PS_REAL c, PS_REAL 
     t3 = d * t2;
     t4 = PS_DIV(t3, n);
     return c + t4;
+}
+
+/**
+ * The update of an ocean cell with n > 0 ocean neighbours summing to s (the
+ * land-sum form of PS_diffusion7_LAND_SUM): sc[0] = D, no arrays.
+ */
+PS_KERNEL_FN PS_REAL PS_CAT(ps_diffusion7_sumcount, PS_SUFFIX)(PS_REAL c, PS_REAL s, PS_REAL n,
+                                                               const PS_REAL *sc,
+                                                               const PS_REAL *ar)
+{
+    (void)ar;
+    return PS_CAT(ps_diffusion7_update, PS_SUFFIX)(c, s, n, sc[0]);
 }
 
 /**

@@ -33,6 +33,8 @@
 #define PS_hdiff_ARRAYS(X) \
     X(c_up, PS_AXIS_K) X(c_down, PS_AXIS_K) X(c_south, PS_AXIS_J) X(c_north, PS_AXIS_J) \
     X(c_east_west, PS_AXIS_J)
+/** Not a land-sum stencil: each face has its own coefficient and term. */
+#define PS_hdiff_LAND_SUM(X)
 /** User options (name, unit, default, "auto" allowed, valid min, max, short alias, help). */
 #define PS_hdiff_OPTIONS(X)                                                         \
     X(kh, "m2/s", 1000.0, 0, 0.0, 1e30, 0, "horizontal diffusivity")             \

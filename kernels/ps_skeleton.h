@@ -15,6 +15,15 @@
  * cells at least PS_NAME_RADIUS away from every face of its box and copies the
  * others.
  *
+ * For a stencil whose PS_NAME_LAND_SUM list names it (its update reads the
+ * neighbours only as the sum s of the ocean ones, from +0.0 in neighbour
+ * order, and their count n), the same include also defines
+ *     PS_REAL ps_NAME_apply_landsum<SUFFIX>(in, cnt, p, sk, sj, params, gk, gj, gi, gz, gy, gx)
+ * for land held as +0.0: s is the plain sum of the neighbours, n = cnt[p]
+ * (the cell's ocean neighbours; 0 or NaN for a land cell), and the cell keeps
+ * its value where !(n > 0). Adding a +0.0 land value is what the NaN-masked sum
+ * does, so the result is bitwise the stencil's point update.
+ *
  * @c params is the packed parameter block (core/ps_plugin.h,
  * ps_params_pack()): the kernel scalars in PS_NAME_SCALARS order, then each
  * coefficient array of PS_NAME_ARRAYS over the global extents of its axes.
@@ -50,6 +59,8 @@
 
 /** Skeleton step: gathers neighbour (dk, dj, di) of cell p into nb[]. */
 #define PS_SK_NB(dk, dj, di) nb[q++] = in[p + (long)(dk)*sk + (long)(dj)*sj + (long)(di)];
+/** Land-sum skeleton step: adds neighbour (dk, dj, di) of cell p to s. */
+#define PS_SK_SUM(dk, dj, di) s = s + in[p + (long)(dk)*sk + (long)(dj)*sj + (long)(di)];
 /** Skeleton step: copies the next kernel scalar from params into sc[]. */
 #define PS_SK_SC(name) sc[q] = params[q]; q++;
 /** Skeleton step: this cell's value of the next coefficient array into ar[]. */
@@ -82,4 +93,30 @@
         (void)q;                                                                        \
         return PS_CAT(ps_##NAME##_point, PS_SUFFIX)(in[p], nb, sc, ar);                 \
     }
+#undef PS_SKELETON_LANDSUM_DEFINE
+/** Define ps_NAME_apply_landsum<PS_SUFFIX> for one land-sum stencil (file comment). */
+#define PS_SKELETON_LANDSUM_DEFINE(NAME)                                                \
+    PS_KERNEL_FN PS_REAL PS_CAT(ps_##NAME##_apply_landsum, PS_SUFFIX)(                  \
+        PS_GLOBAL const PS_REAL *in, PS_GLOBAL const PS_REAL *cnt, long p, long sk,     \
+        long sj, PS_GLOBAL const PS_REAL *params, long gk, long gj, long gi, long gz,    \
+        long gy, long gx)                                                               \
+    {                                                                                   \
+        PS_REAL sc[PS_STENCIL_NSC(NAME) + 1];                                           \
+        PS_REAL ar[PS_STENCIL_NAR(NAME) + 1];                                           \
+        PS_REAL s = (PS_REAL)0;                                                         \
+        const PS_REAL n = cnt[p], c = in[p];                                            \
+        int q = 0;                                                                      \
+        long off = PS_STENCIL_NSC(NAME);                                                \
+        (void)sk; (void)sj; (void)params; (void)gk; (void)gj; (void)gi;                 \
+        (void)gz; (void)gy; (void)gx; (void)off;                                        \
+        PS_##NAME##_NEIGHBOURS(PS_SK_SUM)                                               \
+        PS_##NAME##_SCALARS(PS_SK_SC)                                                   \
+        q = 0;                                                                          \
+        PS_##NAME##_ARRAYS(PS_SK_AR)                                                    \
+        (void)q;                                                                        \
+        return n > (PS_REAL)0 ? PS_CAT(ps_##NAME##_sumcount, PS_SUFFIX)(c, s, n, sc, ar)  \
+                              : c;                                                      \
+    }
+/** PS_SKELETON_LANDSUM_DEFINE for NAME if its PS_NAME_LAND_SUM list names it. */
+#define PS_SKELETON_LANDSUM_OF(NAME) PS_##NAME##_LAND_SUM(PS_SKELETON_LANDSUM_DEFINE)
 #endif /* PS_REAL */

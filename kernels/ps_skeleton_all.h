@@ -16,6 +16,7 @@
 #include "ps_stencils.h"
 #include "ps_skeleton.h"
 PS_STENCIL_LIST(PS_SKELETON_DEFINE)
+PS_STENCIL_LIST(PS_SKELETON_LANDSUM_OF)
 #undef PS_REAL
 #undef PS_SUFFIX
 #define PS_REAL double
@@ -23,6 +24,7 @@ PS_STENCIL_LIST(PS_SKELETON_DEFINE)
 #include "ps_stencils.h"
 #include "ps_skeleton.h"
 PS_STENCIL_LIST(PS_SKELETON_DEFINE)
+PS_STENCIL_LIST(PS_SKELETON_LANDSUM_OF)
 #undef PS_REAL
 #undef PS_SUFFIX
 /** @endcond */

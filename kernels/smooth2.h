@@ -25,6 +25,8 @@
 #define PS_smooth2_SCALARS(X)
 /** Coefficient arrays (name, axes): a weight per longitude. */
 #define PS_smooth2_ARRAYS(X) X(weight, PS_AXIS_I)
+/** The update reads its neighbours only as their ocean sum and count. */
+#define PS_smooth2_LAND_SUM(X) X(smooth2)
 /** User options (name, unit, default, "auto" allowed, help). */
 #define PS_smooth2_OPTIONS(X) X(w, "1", 0.5, 0, 0.0, 1.0, 0, "smoothing weight (0..1)")
 
@@ -33,22 +35,31 @@
     s = s + (((v) == (v)) ? (v) : (PS_REAL)0);                 \
     n = n + (((v) == (v)) ? (PS_REAL)1 : (PS_REAL)0)
 
+/** An ocean cell with n > 0 ocean neighbours summing to s; ar[0] = w_i. */
+PS_KERNEL_FN PS_REAL PS_CAT(ps_smooth2_sumcount, PS_SUFFIX)(PS_REAL c, PS_REAL s, PS_REAL n,
+                                                            const PS_REAL *sc, const PS_REAL *ar)
+{
+    PS_REAL t1, t2, t3;
+    (void)sc;
+    t1 = PS_DIV(s, n);
+    t2 = t1 - c;
+    t3 = ar[0] * t2;
+    return c + t3;
+}
+
 /** nb[] in PS_smooth2_NEIGHBOURS order, ar[0] = w_i. */
 PS_KERNEL_FN PS_REAL PS_CAT(ps_smooth2_point, PS_SUFFIX)(PS_REAL c, const PS_REAL *nb,
                                                          const PS_REAL *sc, const PS_REAL *ar)
 {
     PS_REAL s = (PS_REAL)0;
     PS_REAL n = (PS_REAL)0;
-    PS_REAL t1, t2, t3;
-    (void)sc;
+    PS_REAL r;
     PS_SMOOTH2_ACC(nb[0]);
     PS_SMOOTH2_ACC(nb[1]);
     PS_SMOOTH2_ACC(nb[2]);
     PS_SMOOTH2_ACC(nb[3]);
-    t1 = PS_DIV(s, n);
-    t2 = t1 - c;
-    t3 = ar[0] * t2;
-    return (c != c || n == (PS_REAL)0) ? c : c + t3;
+    r = PS_CAT(ps_smooth2_sumcount, PS_SUFFIX)(c, s, n, sc, ar);
+    return (c != c || n == (PS_REAL)0) ? c : r;
 }
 #undef PS_SMOOTH2_ACC
 #endif /* PS_REAL */

@@ -12,6 +12,7 @@
  * single-step loop), ps_openmp_rows.c (row kernels, compiled per instruction
  * set by build rule), ps_openmp_generic.c (the generic path, likewise),
  * ps_openmp_tblock.c (fused steps), ps_openmp_zeroland.c (land as +0.0),
+ * ps_openmp_landsum.c (the generic path's land as +0.0, any land-sum stencil),
  * ps_openmp_tune.c (instruction set and defaults chosen at run time),
  * ps_openmp_tunecache.c (fused steps and tiles measured by `pstencil tune`).
  *
@@ -152,7 +153,10 @@ static void fill_both(omp_ctx *c, const void *src, size_t spl, size_t srp)
     if (c->zl && (ps_omp_zl_odd_end(c, odd) || bad || bad_rest)) {
         ps_omp_zl_off(c);
         fill_both(c, src, spl, srp);
+        return;
     }
+    if (c->ls)
+        ps_omp_ls_fill(c);
 }
 
 static void omp_destroy(void *vc);
@@ -193,6 +197,14 @@ static int omp_generic_create(omp_ctx *c, char *why, size_t whylen)
     if (!c->params)
         goto nomem;
     ps_params_pack(cfg, c->params);
+    /* land as +0.0 with counts where the stencil declares the land-sum form */
+    if (c->gen->landsum && (cfg->stencil->flags & PS_STENCIL_LAND_SUM) &&
+        ps_omp_auto_gen_land_sum(&c->knobs)) {
+        size_t n = c->g.nz * c->g.ny * c->g.nx * c->es;
+        if (!(c->ls_cnt = aligned_alloc(64, (n + 63) & ~(size_t)63)))
+            goto nomem;
+        c->ls = 1;
+    }
     T = ps_omp_auto_tblock(&c->knobs, &c->g, c->es, c->threads);
     tj = c->knobs.openmp_tj.source != PS_KNOB_UNSET ? (size_t)c->knobs.openmp_tj.value : 0;
     if (T < 1)
@@ -427,6 +439,8 @@ static int omp_upload_pitched(void *vc, const void *host, size_t rp, size_t pp,
         }
     if (c->zl)
         ps_omp_zl_region(c, r);
+    if (c->ls)
+        ps_omp_ls_region(c, r);
     return PS_OK;
 }
 
@@ -467,6 +481,8 @@ static int omp_download_pitched(void *vc, void *host, size_t rp, size_t pp,
         char *h = HOST_ROW((char *)host, k, j, pp, rp);
         if (zl)
             ps_omp_zl_copy_out(c, h, b, cx);
+        else if (c->ls)
+            ps_omp_ls_copy_out(c, h, b, cx);
         else
             memcpy(h, (const char *)c->cur + b * c->es, cx * c->es);
     }
@@ -516,8 +532,16 @@ static int omp_step(void *vc, long nsteps)
             .next = &c->next, .nsteps = nsteps, .tblock = c->tblock, .rk = c->gen_rk,
             .rj = c->gen_rj, .tiles = c->gen_tiles,
             .slot_rows = c->gen_slot_rows, .spitch = c->gen_spitch, .scratch = c->scratch,
+            .cnt = c->ls ? c->ls_cnt : NULL,
         };
-        (c->es == sizeof(float) ? c->gen->f32 : c->gen->f64)(&s);
+        const ps_omp_generic_fn f = c->es == sizeof(float) ? c->gen->f32 : c->gen->f64;
+        long done = f(&s);
+        if (done < nsteps) { /* an ocean cell turned NaN: from this sweep on, NaN land */
+            ps_omp_ls_leave(c);
+            s.cnt = NULL;
+            s.nsteps = nsteps - done;
+            f(&s);
+        }
         return PS_OK;
     }
     if (rows == 0)
@@ -573,6 +597,7 @@ static void omp_destroy(void *vc)
     free(c->next);
     free(c->cnt);
     free(c->odd);
+    free(c->ls_cnt);
     free(c->params);
     free(c);
 }

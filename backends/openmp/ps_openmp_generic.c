@@ -42,21 +42,24 @@
 
 #include "ps_skeleton_all.h"
 
-/* a row: cells i0..i1-1 of dst from rp[q] (the row of neighbour q, cell 0)
- * and rp[nnb] (the centre row); geo = gk, gj, oi, gz, gy, gx */
-typedef void (*gen_row_fn)(void *dst, const void *const *rp, const void *params,
-                           const long *geo, long i0, long i1);
+/* a row: cells i0..i1-1 of dst from rp[q] (the row of neighbour q, cell 0),
+ * rp[nnb] (the centre row) and, in the land-sum form, rp[nnb+1] (the centre
+ * row's counts); geo = gk, gj, oi, gz, gy, gx. Returns nonzero if the
+ * land-sum form wrote a NaN (an ocean cell turned NaN; the masked rows: 0). */
+typedef int (*gen_row_fn)(void *dst, const void *const *rp, const void *params,
+                          const long *geo, long i0, long i1);
 
 typedef struct gen_desc {
     int r, nnb; /* radius (the unwritten layer at every face), neighbours */
     int rk, rj; /* reach of the neighbours along k and j (the wavefront and the halos) */
     const int *dk, *dj;
-    gen_row_fn row;
+    gen_row_fn row; /* the masked rows, or the land-sum rows when the sweep has counts */
     size_t es;
 } gen_desc;
 
 /* description steps of the row function */
 #define GEN_NB(dk, dj, di) nb[q] = nbr[q][i + (di)]; q++;
+#define GEN_SUM(dk, dj, di) s = s + nbr[q][i + (di)]; q++;
 #define GEN_SC(name) sc[q] = P[q]; q++;
 #define GEN_AROW(name, A)                                                               \
     aoff[q] = off;                                                                      \
@@ -71,8 +74,8 @@ typedef struct gen_desc {
 
 
 #define GEN_ROW(NAME, REAL, SFX)                                                        \
-    static void grow_##NAME##SFX(void *vdst, const void *const *vrp, const void *vP,    \
-                                 const long *geo, long i0, long i1)                     \
+    static int grow_##NAME##SFX(void *vdst, const void *const *vrp, const void *vP,     \
+                                const long *geo, long i0, long i1)                      \
     {                                                                                   \
         REAL *restrict dst = vdst;                                                      \
         const REAL *restrict P = vP;                                                    \
@@ -102,35 +105,75 @@ typedef struct gen_desc {
             (void)q;                                                                    \
             dst[i] = ps_##NAME##_point##SFX(c[i], nb, sc, ar);                          \
         }                                                                               \
+        return 0;                                                                       \
     }
 
-/* row j of plane k of level L as the sweep reads it: the field A for level
- * 0 and for boundary planes and rows, else the level's slot */
-static const char *gen_src(const gen_desc *d, const ps_omp_gen_sweep *s, int L, long k,
-                           long j, const char *A, const char *scr, const size_t *lo)
-{
-    const long r = d->r, nz = (long)s->cfg->box.extent.nz, ny = (long)s->cfg->box.extent.ny;
-    const size_t nx = s->cfg->box.extent.nx, es = d->es, S = (size_t)(2 * d->rk + 1);
-    if (L == 0 || k < r || k >= nz - r || j < r || j >= ny - r)
-        return A + ((size_t)k * (size_t)ny + (size_t)j) * nx * es;
-    return scr + (((size_t)(L - 1) * S + (size_t)k % S) * s->slot_rows +
-                  ((size_t)j - lo[L])) * s->spitch * es;
-}
+/*
+ * The land-sum rows of a stencil that declares the form (PS_NAME_LAND_SUM):
+ * land held as +0.0, the centre's count row cn (ocean neighbours; land: its
+ * NaN, a value !(n > 0) like 0), s the plain sum of the neighbours in their
+ * order, ps_NAME_sumcount where n > 0: bitwise the masked rows' result as
+ * long as no ocean cell turns NaN (the masked rows would then count it as
+ * land); the row reports a NaN it writes, and the sweep is then redone masked.
+ */
+#define GEN_ROW_LS(NAME, REAL, SFX)                                                     \
+    static int glrow_##NAME##SFX(void *vdst, const void *const *vrp, const void *vP,    \
+                                 const long *geo, long i0, long i1)                     \
+    {                                                                                   \
+        REAL *restrict dst = vdst;                                                      \
+        const REAL *restrict P = vP;                                                    \
+        const REAL *restrict c = vrp[PS_STENCIL_NNB(NAME)];                             \
+        const REAL *restrict cn = vrp[PS_STENCIL_NNB(NAME) + 1];                        \
+        const REAL *nbr[PS_STENCIL_NNB(NAME) + 1];                                      \
+        REAL sc[PS_STENCIL_NSC(NAME) + 1], arow[PS_STENCIL_NAR(NAME) + 1];              \
+        long aoff[PS_STENCIL_NAR(NAME) + 1];                                            \
+        const long gk = geo[0], gj = geo[1], oi = geo[2], gz = geo[3], gy = geo[4],     \
+                   gx = geo[5];                                                         \
+        long off = PS_STENCIL_NSC(NAME), i;                                             \
+        int q, bad = 0;                                                                 \
+        (void)gk; (void)gj; (void)oi; (void)gz; (void)gy; (void)gx; (void)off;          \
+        (void)aoff; (void)arow; (void)sc;                                               \
+        for (q = 0; q < PS_STENCIL_NNB(NAME); q++)                                      \
+            nbr[q] = vrp[q];                                                            \
+        q = 0;                                                                          \
+        PS_##NAME##_SCALARS(GEN_SC)                                                     \
+        q = 0;                                                                          \
+        PS_##NAME##_ARRAYS(GEN_AROW)                                                    \
+        _Pragma("GCC ivdep")                                                            \
+        for (i = i0; i < i1; i++) {                                                     \
+            REAL s = (REAL)0, ar[PS_STENCIL_NAR(NAME) + 1], v;                          \
+            const REAL n = cn[i];                                                       \
+            int q = 0;                                                                  \
+            PS_##NAME##_NEIGHBOURS(GEN_SUM)                                             \
+            q = 0;                                                                      \
+            PS_##NAME##_ARRAYS(GEN_AR)                                                  \
+            (void)q;                                                                    \
+            v = ps_##NAME##_sumcount##SFX(c[i], s, n, sc, ar);                          \
+            v = n > (REAL)0 ? v : c[i];                                                 \
+            dst[i] = v;                                                                 \
+            bad |= v != v;                                                              \
+        }                                                                               \
+        return bad;                                                                     \
+    }
 
-/* One tile: output rows [j0, j1) of every interior plane, T steps A -> B. */
-static void gen_tile(const gen_desc *d, const ps_omp_gen_sweep *s, const char *A, char *B,
-                     long j0, long j1, int T, char *scr)
+/* One tile: output rows [j0, j1) of every interior plane, T steps A -> B;
+ * nonzero if a land-sum row wrote a NaN. */
+static int gen_tile(const gen_desc *d, const ps_omp_gen_sweep *s, const char *A, char *B,
+                    long j0, long j1, int T, char *scr)
 {
     const ps_box *b = &s->cfg->box;
     const long r = d->r, nz = (long)b->extent.nz, ny = (long)b->extent.ny,
                nx = (long)b->extent.nx;
     const size_t es = d->es, rowb = (size_t)nx * es, S = (size_t)(2 * d->rk + 1);
     const void *rp[64];
+    const char *pa[64], *ps[64];
+    char *dplane;
+    int fa[64];
     long geo[6] = {0, 0, (long)b->origin[2], (long)b->global.nz, (long)b->global.ny,
                    (long)b->global.nx};
     size_t lo[PS_TB_MAX + 1], hi[PS_TB_MAX + 1];
     long kk, j;
-    int l, q;
+    int l, q, bad = 0;
     for (l = 1; l <= T; l++) {
         long h = (long)(T - l) * d->rj;
         lo[l] = (size_t)(j0 - h > 0 ? j0 - h : 0);
@@ -145,16 +188,34 @@ static void gen_tile(const gen_desc *d, const ps_omp_gen_sweep *s, const char *A
             if (k < r || k >= nz - r)
                 continue;
             geo[0] = (long)b->origin[0] + k;
+            /* where each neighbour's (and the centre's) rows of this plane come
+             * from, once per plane: the field A (level 0, a boundary plane) or
+             * the previous level's slot; a boundary row is A's in either case */
+            for (q = 0; q <= d->nnb; q++) {
+                const long kq = k + (q < d->nnb ? d->dk[q] : 0);
+                pa[q] = A + (size_t)kq * (size_t)ny * rowb;
+                fa[q] = l == 1 || kq < r || kq >= nz - r;
+                ps[q] = fa[q] ? NULL
+                              : scr + ((size_t)(l - 2) * S + (size_t)kq % S) * s->slot_rows *
+                                          s->spitch * es;
+            }
+            dplane = l == T ? B + (size_t)k * (size_t)ny * rowb
+                            : scr + ((size_t)(l - 1) * S + (size_t)k % S) * s->slot_rows *
+                                        s->spitch * es;
             for (j = r0; j < r1; j++) {
-                char *dst = l == T ? B + ((size_t)k * (size_t)ny + (size_t)j) * rowb
-                                   : scr + (((size_t)(l - 1) * S + (size_t)k % S) *
-                                                s->slot_rows + ((size_t)j - lo[l])) *
-                                               s->spitch * es;
-                for (q = 0; q < d->nnb; q++)
-                    rp[q] = gen_src(d, s, l - 1, k + d->dk[q], j + d->dj[q], A, scr, lo);
-                rp[d->nnb] = gen_src(d, s, l - 1, k, j, A, scr, lo);
+                char *dst = l == T ? dplane + (size_t)j * rowb
+                                   : dplane + ((size_t)j - lo[l]) * s->spitch * es;
+                for (q = 0; q <= d->nnb; q++) {
+                    const long jq = j + (q < d->nnb ? d->dj[q] : 0);
+                    rp[q] = fa[q] || jq < r || jq >= ny - r
+                                ? pa[q] + (size_t)jq * rowb
+                                : ps[q] + ((size_t)jq - lo[l - 1]) * s->spitch * es;
+                }
+                if (s->cnt) /* the counts never change with the level */
+                    rp[d->nnb + 1] = (const char *)s->cnt + ((size_t)k * (size_t)ny +
+                                                             (size_t)j) * rowb;
                 geo[1] = (long)b->origin[1] + j;
-                d->row(dst, rp, s->params, geo, r, nx - r);
+                bad |= d->row(dst, rp, s->params, geo, r, nx - r);
                 if (l < T) { /* a slot row's boundary columns: A's */
                     const char *a = A + ((size_t)k * (size_t)ny + (size_t)j) * rowb;
                     memcpy(dst, a, (size_t)r * es);
@@ -163,55 +224,81 @@ static void gen_tile(const gen_desc *d, const ps_omp_gen_sweep *s, const char *A
                 }
             }
         }
+    return bad;
 }
 
-static void gen_run(const gen_desc *d, const ps_omp_gen_sweep *s)
+/* The steps done: all, or those before a land-sum sweep that wrote a NaN
+ * (that sweep is discarded: *s->cur is still its input). */
+static long gen_run(const gen_desc *d, const ps_omp_gen_sweep *s)
 {
     const ps_grid *g = &s->cfg->box.extent;
     const long r = d->r, nj = (long)g->ny - 2 * r;
     long done;
     if ((long)g->nz <= 2 * r || (long)g->ny <= 2 * r || (long)g->nx <= 2 * r)
-        return; /* no interior cell: a step changes nothing */
+        return s->nsteps; /* no interior cell: a step changes nothing */
     for (done = 0; done < s->nsteps;) {
         const int T = s->nsteps - done < s->tblock ? (int)(s->nsteps - done) : s->tblock;
         const char *A = *s->cur;
         char *B = *s->next;
         void *tmp;
         long q;
-#pragma omp parallel for schedule(static) num_threads(s->threads)
+        int bad = 0;
+#pragma omp parallel for schedule(static) num_threads(s->threads) reduction(| : bad)
         for (q = 0; q < (long)s->tiles; q++)
-            gen_tile(d, s, A, B, r + q * nj / (long)s->tiles,
-                     r + (q + 1) * nj / (long)s->tiles, T, s->scratch[omp_get_thread_num()]);
+            bad |= gen_tile(d, s, A, B, r + q * nj / (long)s->tiles,
+                            r + (q + 1) * nj / (long)s->tiles, T,
+                            s->scratch[omp_get_thread_num()]);
+        if (bad)
+            return done;
         tmp = *s->cur;
         *s->cur = *s->next;
         *s->next = tmp;
         done += T;
     }
+    return done;
 }
+
+/* the land-sum rows of the stencils that declare the form */
+#define GEN_LS_F32(NAME) GEN_ROW_LS(NAME, float, _f32)
+#define GEN_LS_F64(NAME) GEN_ROW_LS(NAME, double, _f64)
+#define GEN_LS_OF(NAME) PS_##NAME##_LAND_SUM(GEN_LS_F32) PS_##NAME##_LAND_SUM(GEN_LS_F64)
+PS_STENCIL_LIST(GEN_LS_OF)
+#define GEN_LSREF_f32(NAME) glrow_##NAME##_f32,
+#define GEN_LSREF_f64(NAME) glrow_##NAME##_f64,
 
 #define GEN_STEP(NAME, REAL, SFX)                                                       \
     GEN_ROW(NAME, REAL, SFX)                                                            \
-    static void gen_##NAME##SFX(const ps_omp_gen_sweep *s)                              \
+    static long gen_##NAME##SFX(const ps_omp_gen_sweep *s)                              \
     {                                                                                   \
         static const int dk[] = {PS_##NAME##_NEIGHBOURS(GEN_DK) 0};                     \
         static const int dj[] = {PS_##NAME##_NEIGHBOURS(GEN_DJ) 0};                     \
+        static const gen_row_fn ls[] = {PS_##NAME##_LAND_SUM(GEN_LSREF##SFX) NULL};     \
         gen_desc d = {PS_##NAME##_RADIUS, PS_STENCIL_NNB(NAME), 0, 0, dk, dj,           \
                       grow_##NAME##SFX, sizeof(REAL)};                                  \
         d.rk = s->rk;                                                                   \
         d.rj = s->rj;                                                                   \
-        gen_run(&d, s);                                                                 \
+        if (s->cnt) {                                                                   \
+            if (!ls[0])                                                                 \
+                return 0; /* not a land-sum stencil: the caller never asks */          \
+            d.row = ls[0];                                                              \
+        }                                                                               \
+        return gen_run(&d, s);                                                          \
     }
 #define GEN_F32(NAME) GEN_STEP(NAME, float, _f32)
 #define GEN_F64(NAME) GEN_STEP(NAME, double, _f64)
 PS_STENCIL_LIST(GEN_F32)
 PS_STENCIL_LIST(GEN_F64)
 
-/* a row gathers at most 63 neighbours (gen_tile's rp[]) */
-#define GEN_NNB_OK(NAME) typedef char gen_nnb_##NAME[PS_STENCIL_NNB(NAME) < 64 ? 1 : -1];
+/* a row gathers at most 62 neighbours (gen_tile's rp[]: them, the centre, the counts) */
+#define GEN_NNB_OK(NAME) typedef char gen_nnb_##NAME[PS_STENCIL_NNB(NAME) < 63 ? 1 : -1];
 PS_STENCIL_LIST(GEN_NNB_OK)
 
-#define GEN_ENTRY(NAME) {#NAME, PS_##NAME##_RADIUS, gen_##NAME##_f32, gen_##NAME##_f64},
-static const ps_omp_generic PS_OMP_GEN_TABLE[] = {PS_STENCIL_LIST(GEN_ENTRY){NULL, 0, NULL, NULL}};
+#define GEN_ONE(NAME) +1
+#define GEN_ENTRY(NAME)                                                                 \
+    {#NAME, PS_##NAME##_RADIUS, (0 PS_##NAME##_LAND_SUM(GEN_ONE)), gen_##NAME##_f32,    \
+     gen_##NAME##_f64},
+static const ps_omp_generic PS_OMP_GEN_TABLE[] = {
+    PS_STENCIL_LIST(GEN_ENTRY){NULL, 0, 0, NULL, NULL}};
 
 const ps_omp_generic *PS_OMP_GEN_LOOKUP(const char *name)
 {

@@ -26,15 +26,20 @@ typedef struct ps_omp_gen_sweep {
     size_t slot_rows;   /* rows of a scratch plane slot */
     size_t spitch;      /* cells between a slot's rows (whole 64-byte lines) */
     char **scratch;     /* per thread: ps_omp_gen_tiling()'s bytes */
+    const void *cnt;    /* the land-sum form (land +0.0 in the fields): per cell the
+                         * ocean neighbours' count, land its NaN; NULL: NaN land, masked */
 } ps_omp_gen_sweep;
 
-/** Advance s->nsteps steps, s->tblock fused per sweep. */
-typedef void (*ps_omp_generic_fn)(const ps_omp_gen_sweep *s);
+/** Advance s->nsteps steps, s->tblock fused per sweep; returns the steps done:
+ *  fewer when a land-sum sweep turned an ocean cell NaN (that sweep is
+ *  discarded, *s->cur is its input; the caller goes on with NaN land). */
+typedef long (*ps_omp_generic_fn)(const ps_omp_gen_sweep *s);
 
 /** One stencil's generic sweeps. */
 typedef struct ps_omp_generic {
     const char *name;
     int radius;
+    int landsum; /* its sweeps take cnt (the stencil declares the land-sum form) */
     ps_omp_generic_fn f32, f64;
 } ps_omp_generic;
 

@@ -129,6 +129,8 @@ typedef struct omp_ctx {
     void *params;              /* its packed parameters */
     size_t gen_tiles, gen_slot_rows, gen_spitch; /* its tiling (ps_omp_gen_tiling) */
     int gen_rk, gen_rj;                          /* its reach (ps_omp_gen_reach) */
+    int ls;      /* nonzero: the generic land-sum form (ps_openmp_landsum.c) */
+    void *ls_cnt; /* its per cell ocean-neighbour count, or land's NaN */
     char err[512];
 } omp_ctx;
 
@@ -167,6 +169,9 @@ int ps_omp_auto_tblock(ps_knobs *k, const ps_grid *g, size_t es, int threads);
 /* the fused sweep's output rows streamed, for a field of @p bytes */
 int ps_omp_auto_nt_out(ps_knobs *k, size_t bytes);
 int ps_omp_auto_zero_land(ps_knobs *k, double coeff);
+/* the generic path's land-sum form for a stencil that declares it (knob
+ * openmp_zero_land; no parameter condition: a NaN it writes is caught) */
+int ps_omp_auto_gen_land_sum(ps_knobs *k);
 
 /* ps_openmp_tunecache.c: the tuning cache (core/ps_tunecache.h) and describe() */
 /* the cache key of a context (threads, grid, es, zl and isa already chosen) */
@@ -213,6 +218,13 @@ void ps_omp_zl_copy_out(const omp_ctx *c, void *host, size_t box_off, size_t len
 void ps_omp_zl_leave(omp_ctx *c);
 void ps_omp_zl_off(omp_ctx *c);
 void ps_omp_zl_region(omp_ctx *c, const ps_region *r);
+/* the generic land-sum form (ps_openmp_landsum.c): after a whole upload
+ * into both fields, the counts and land as +0.0; after a region upload; a
+ * downloaded run with land's NaN; back to NaN land for good */
+void ps_omp_ls_fill(omp_ctx *c);
+void ps_omp_ls_region(omp_ctx *c, const ps_region *r);
+void ps_omp_ls_copy_out(const omp_ctx *c, void *host, size_t box_off, size_t len);
+void ps_omp_ls_leave(omp_ctx *c);
 
 /* ps_openmp_tblock.c: several steps fused into one sweep */
 int ps_omp_step_tblock(omp_ctx *c, long nsteps);

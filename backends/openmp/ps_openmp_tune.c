@@ -260,6 +260,12 @@ int ps_omp_auto_tblock(ps_knobs *k, const ps_grid *g, size_t es, int threads)
 }
 
 /* Zero-land (ps_openmp_zeroland.c) where it applies, 0 <= D <= 1. Rule: on. */
+int ps_omp_auto_gen_land_sum(ps_knobs *k)
+{
+    ps_knob_rule(&k->openmp_zero_land, 1);
+    return k->openmp_zero_land.value != 0;
+}
+
 int ps_omp_auto_zero_land(ps_knobs *k, double coeff)
 {
     ps_knob_rule(&k->openmp_zero_land, 1);

@@ -71,8 +71,9 @@ void ps_omp_describe_choices(omp_ctx *c, const char *src)
 {
     const char *land = c->zl ? ", zero-land" : "";
     if (c->gen)
-        snprintf(c->choices, sizeof c->choices, "generic path (%s rows); tiling: %d step%s "
-                 "fused, %zu tiles of %zu rows", c->isa, c->tblock, c->tblock == 1 ? "" : "s",
+        snprintf(c->choices, sizeof c->choices, "generic path (%s rows%s); tiling: %d step%s "
+                 "fused, %zu tiles of %zu rows", c->isa, c->ls ? ", land-sum" : "", c->tblock,
+                 c->tblock == 1 ? "" : "s",
                  c->gen_tiles, c->gen_slot_rows - 2 * (size_t)(c->tblock - 1) *
                  (size_t)c->gen_rj);
     else if (c->stream)

@@ -416,6 +416,7 @@ def stencils():
             "description": _text(s.description),
             "needs_coordinates": bool(s.flags & lib.PS_STENCIL_COORDS),
             "test": bool(s.flags & lib.PS_STENCIL_TEST),
+            "land_sum": bool(s.flags & lib.PS_STENCIL_LAND_SUM),
             "radius": s.radius,
             "options": opts,
         }

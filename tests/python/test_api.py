@@ -145,6 +145,7 @@ def test_listings():
     s = pstencil.stencils()
     assert "diffusion7" in s and "hdiff" in s
     assert s["hdiff"]["needs_coordinates"] and not s["diffusion7"]["needs_coordinates"]
+    assert s["diffusion7"]["land_sum"] and not s["hdiff"]["land_sum"]
     assert s["diffusion7"]["options"]["coeff"]["default"] == 0.1
     o = s["diffusion7"]["options"]["coeff"]
     assert o["min"] <= o["default"] <= o["max"] and o["help"]

@@ -20,6 +20,12 @@ tests_stencils_test_oracle_SOURCES = tests/stencils/test_oracle.c tests/stencils
 	tests/stencils/ps_oracle.h
 tests_stencils_test_oracle_LDADD = core/libpstencil.la -lm
 TESTS += tests/stencils/test_oracle
+# Every land-sum stencil's zero-land form (land +0.0, counts precomputed)
+# gives the bits of its NaN-masked point update, both precisions.
+check_PROGRAMS += tests/stencils/test_landsum
+tests_stencils_test_landsum_SOURCES = tests/stencils/test_landsum.c
+tests_stencils_test_landsum_LDADD = -lm
+TESTS += tests/stencils/test_landsum
 # hdiff conserves heat in a closed basin to rounding.
 check_PROGRAMS += tests/stencils/test_hdiff_conserve
 tests_stencils_test_hdiff_conserve_SOURCES = tests/stencils/test_hdiff_conserve.c \
