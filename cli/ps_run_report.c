@@ -87,10 +87,10 @@ static void phase(FILE *f, const char *name, double s, double total)
     fprintf(f, "    %-22s %9.3f s  %5.1f%%\n", name, s, total > 0 ? 100.0 * s / total : 0.0);
 }
 
-/* Peak resident set of this process in MiB (bench's reader; 0 when unknown). */
-static double peak_rss_mib(void)
+/* Peak resident set of this process in MiB: the job's, else bench's reader (0 when unknown). */
+static double peak_rss_mib(const run_report *r)
 {
-    double mb = ps_bench_peak_host_mb();
+    double mb = r->host_peak_mib > 0 ? r->host_peak_mib : ps_bench_peak_host_mb();
     return isnan(mb) ? 0 : mb;
 }
 
@@ -159,7 +159,7 @@ void ps_run_report_print(FILE *f, const run_report *r)
                 s->ooc_passes == 1 ? "" : "es",
                 s->steps > 0 ? s->ooc_bytes / (double)s->steps : 0.0);
     fprintf(f, "  memory      : host peak %.1f MiB (RSS), device %.1f MiB held%s\n",
-            peak_rss_mib(), (double)s->device_bytes_held / 1048576.0,
+            peak_rss_mib(r), (double)s->device_bytes_held / 1048576.0,
             s->ooc_slabs > 1 ? " (one slab at a time)" : "");
     fprintf(f, "  checksum    : 0x%016llx (FNV-1a of the final field's bits)\n",
             (unsigned long long)ps_field_checksum(r->field));
@@ -238,7 +238,7 @@ int ps_run_report_json(const char *path, const run_report *r, int force)
     ps_json_key(&j, "memory");
     ps_json_object_begin(&j);
     ps_json_compact(&j);
-    ps_json_knumber_fmt(&j, "host_peak_rss_mib", peak_rss_mib(), "%.3f");
+    ps_json_knumber_fmt(&j, "host_peak_rss_mib", peak_rss_mib(r), "%.3f");
     ps_json_kint(&j, "device_bytes_held", (long long)r->stats->device_bytes_held);
     ps_json_kint(&j, "boxes", r->stats->boxes);
     ps_json_kint(&j, "ooc_slabs", r->stats->ooc_slabs);

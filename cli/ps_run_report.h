@@ -32,6 +32,7 @@ typedef struct run_report {
     ps_grid grid;           /* the grid, when there is no whole field (ranks) */
     uint64_t checksum;      /* the final field's checksum, when there is no whole field */
     int have_checksum;
+    double host_peak_mib;   /* the job report's peak RSS (0: read it when printing) */
 } run_report;
 
 /** Print the human report, with "where the time went". */

@@ -133,3 +133,12 @@ unsigned long long ps_mem_available(const char **why)
         *why = w;
     return best;
 }
+
+unsigned long long ps_mem_peak_rss(void)
+{
+    unsigned long long v = proc_kb("/proc/self/status", "VmHWM:");
+    struct rusage ru;
+    if (!v && getrusage(RUSAGE_SELF, &ru) == 0 && ru.ru_maxrss > 0)
+        v = (unsigned long long)ru.ru_maxrss * 1024; /* kB on Linux */
+    return v;
+}

@@ -15,4 +15,11 @@
  */
 unsigned long long ps_mem_available(const char **why);
 
+/**
+ * The peak resident set of this process so far: VmHWM of /proc/self/status,
+ * else getrusage()'s ru_maxrss.
+ * @return the bytes, or 0 when neither is known.
+ */
+unsigned long long ps_mem_peak_rss(void);
+
 #endif

@@ -1069,6 +1069,35 @@ int ps_dataset_check_memory(const ps_dataset *ds, ps_precision p, size_t nfields
 static int check_plausible(const ps_dataset *ds, const unpack *u, size_t t, size_t k0,
                            size_t j0, size_t i0, const ps_field *f);
 
+/*
+ * The variable's chunk cache while blocks of one index along file dimension
+ * @p slow are read (the other dimensions from @p start, @p len cells): the
+ * chunks one block touches when a chunk is deeper than one index along
+ * @p slow (each is then decompressed once, not once per block), none when
+ * every chunk is one index deep there (each is read once). netCDF's default
+ * cache (16 MiB a variable) would otherwise stay allocated while the file is
+ * open, the whole run. @p on zero: none, the cache freed. A file without
+ * chunks (netCDF-3) has no cache: errors are ignored.
+ */
+static void read_cache(const ps_dataset *ds, int on, int slow, const size_t *start,
+                       const size_t *len)
+{
+    size_t ch[NC_MAX_VAR_DIMS], bytes = 0, es = 0, nchunks = 1;
+    int storage = 0, d;
+    if (on && ds->rank <= 4 &&
+        !nc_inq_var_chunking(ds->ncid, ds->varid, &storage, ch) && storage == NC_CHUNKED &&
+        !nc_inq_type(ds->ncid, ds->var_nc_type, NULL, &es) && ch[slow] > 1) {
+        bytes = es;
+        for (d = 0; d < ds->rank; d++) {
+            size_t n = d == slow ? 1 : (start[d] % ch[d] + len[d] + ch[d] - 1) / ch[d];
+            nchunks *= n;
+            bytes *= n * ch[d];
+        }
+    }
+    (void)nc_set_var_chunk_cache(ds->ncid, ds->varid, bytes, bytes ? 2 * nchunks + 1 : 1,
+                                 0.75f);
+}
+
 /* Levels k0 .. k0 + nk - 1 (k = 0 the surface), rows j0 .. j0 + nj - 1 and
  * columns i0 .. i0 + ni - 1 of time index t, as a field of nk x nj x ni
  * cells: the whole grid for ps_dataset_read(), one level for
@@ -1083,7 +1112,7 @@ static int read_block(ps_dataset *ds, size_t t, size_t k0, size_t nk, size_t j0,
     unpack u;
     void *buf = NULL;
     ps_grid g = ds->grid;
-    int rev = ds->axes[PS_AXIS_DEPTH].reversed, identity;
+    int rev = ds->axes[PS_AXIS_DEPTH].reversed, identity, direct = 0;
     size_t first[4] = {0};
 
     memset(out, 0, sizeof *out);
@@ -1145,13 +1174,7 @@ static int read_block(ps_dataset *ds, size_t t, size_t k0, size_t nk, size_t j0,
         return st;
     if ((st = ps_field_alloc(out, g, p)))
         return st;
-    buf = malloc((blk_cells ? blk_cells : 1) * sizeof(double));
-    if (!buf) {
-        st = ps_error(PS_ENOMEM, "out of memory reading %s", ds->path);
-        goto done;
-    }
     setup_unpack(ds, &u);
-    count[slow] = 1;
     {
         /* spatial roles in file order depth, lat, lon, depth not flipped */
         int want = PS_AXIS_DEPTH;
@@ -1163,6 +1186,17 @@ static int read_block(ps_dataset *ds, size_t t, size_t k0, size_t nk, size_t j0,
                 identity = 0;
         }
     }
+    /* a level read straight into the field where the file's order and element
+     * type are the field's: converted in place, no read buffer */
+    direct = identity && (vt == NC_FLOAT && float_passthrough(&u) ? p == PS_FLOAT32
+                                                                    : p == PS_FLOAT64);
+    buf = direct ? NULL : malloc((blk_cells ? blk_cells : 1) * sizeof(double));
+    if (!direct && !buf) {
+        st = ps_error(PS_ENOMEM, "out of memory reading %s", ds->path);
+        goto done;
+    }
+    read_cache(ds, 1, slow, start, len);
+    count[slow] = 1;
     for (b = 0; b < nblk; b++) {
         size_t idx[4] = {0}, base = 0;
         int use_float = vt == NC_FLOAT && float_passthrough(&u);
@@ -1170,6 +1204,8 @@ static int read_block(ps_dataset *ds, size_t t, size_t k0, size_t nk, size_t j0,
                              .rank = nd, .start = start, .count = count, .cap = blk_cells,
                              .as_float = use_float};
         start[slow] = first[slow] + b;
+        if (direct)
+            buf = (char *)out->data + b * blk_cells * ps_precision_size(p);
         if ((st = ps_nc_get(&r, buf))) {
             char what[NC_MAX_NAME + 64];
             snprintf(what, sizeof what, "'%s' (time %zu)", ds->var_name, t);
@@ -1262,7 +1298,9 @@ static int read_block(ps_dataset *ds, size_t t, size_t k0, size_t nk, size_t j0,
     }
     st = check_plausible(ds, &u, t, k0, j0, i0, out);
 done:
-    free(buf);
+    read_cache(ds, 0, slow, start, len);
+    if (!direct)
+        free(buf);
     if (st)
         ps_field_free(out);
     return st;

@@ -1025,6 +1025,11 @@ static int define(ps_writer *w, const ps_grid *g)
         return st;
     if ((rc = nc_enddef(w->ncid)))
         return nc_fail(w, rc, "header");
+    /* one process writes every chunk (one level) whole, once: no chunk cache
+     * (netCDF's default holds up to 64 MiB until the file is closed; set after
+     * the header, as each filter's definition sizes it again) */
+    if (!w->parallel && (rc = nc_set_var_chunk_cache(w->ncid, w->var_id, 0, 1, 0.75f)))
+        return nc_fail(w, rc, "chunk cache");
     if (w->parallel && w->par.defined && (st = w->par.defined(w->par.user, w->ncid)))
         return st;
     for (a = 1; a < 4; a++)

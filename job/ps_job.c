@@ -5,6 +5,7 @@
  */
 #include "config.h"
 #include "ps_job_internal.h"
+#include "ps_mem.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -520,6 +521,7 @@ int ps_job_run(ps_job *j)
     j->ran = 1;
     st = j->ranked ? ps_job_run_ranks(j) : ps_job_run_local(j);
     j->rep.total_s = ps_now() - j->t0;
+    j->rep.host_peak_bytes = ps_mem_peak_rss();
     return st;
 }
 

@@ -147,16 +147,27 @@ int ps_job_check_ocean(ps_job *j, const ps_field *f, size_t ncells)
     const ps_dataset *ds = &j->ds;
     const ps_grid *g = &f->grid;
     int st;
-    j->land = malloc(ncells + 1);
-    if (!j->land)
-        return ps_error(PS_ENOMEM, "out of memory (land mask of %zu cells)", ncells);
+    if ((st = ps_job_land_alloc(j, ncells)))
+        return st;
     if (!j->have_ds) { /* no description: the caller's field */
         memset(&mem, 0, sizeof mem);
         snprintf(mem.path, sizeof mem.path, "in-memory field");
         mem.ncid = -1;
         ds = &mem;
     }
-    st = ps_field_check_ocean(ds, (size_t)j->time_index, f, j->keep_nonfinite, j->land, &n);
+    st = ps_field_check_ocean(ds, (size_t)j->time_index, f, j->keep_nonfinite, NULL, &n);
+    if (!st) {
+        size_t c;
+        if (f->precision == PS_FLOAT64) {
+            const double *v = f->data;
+            for (c = 0; c < ncells; c++)
+                j->land[c >> 6] |= (uint64_t)(v[c] != v[c]) << (c & 63);
+        } else {
+            const float *v = f->data;
+            for (c = 0; c < ncells; c++)
+                j->land[c >> 6] |= (uint64_t)(v[c] != v[c]) << (c & 63);
+        }
+    }
     if (st == PS_ERANGE)
         return ps_error(PS_EINVAL, "%s; refused (give --keep-nonfinite to keep them)",
                         ps_error_detail());
@@ -168,6 +179,13 @@ int ps_job_check_ocean(ps_job *j, const ps_field *f, size_t ncells)
                     n.inf, n.inf == 1 ? " is" : "s are", n.first_inf / (g->nx * g->ny),
                     n.first_inf / g->nx % g->ny, n.first_inf % g->nx);
     return PS_OK;
+}
+
+int ps_job_land_alloc(ps_job *j, size_t n)
+{
+    free(j->land);
+    j->land = calloc(n / 64 + 1, sizeof *j->land);
+    return j->land ? PS_OK : ps_error(PS_ENOMEM, "out of memory (land mask of %zu cells)", n);
 }
 
 /* The grid's coordinates for a stencil that needs them, then its parameters. */

@@ -54,7 +54,8 @@ struct ps_job {
     ps_field field;       /* the state stepped: the job's, or a view of the caller's */
     int field_owned;
     ps_field initial;
-    unsigned char *land;  /* 1 where the input is land, per (owned) cell */
+    uint64_t *land;       /* one bit per (owned) cell, set where the input is land
+                             (ps_job_land_at(); 1/8 byte a cell) */
     ps_grid_coords coords;
     ps_params params;
     ps_stencil_report srep;
@@ -87,6 +88,13 @@ int ps_job_read_input(ps_job *j);            /* the whole field into j->field */
 int ps_job_prepare_stencil(ps_job *j, ps_grid global); /* coordinates, parameters */
 int ps_job_open_backend(ps_job *j);          /* by name or auto, probed */
 int ps_job_check_kernel(ps_job *j);          /* --kernel against the backend's fast paths */
+/* whether cell @p c is land in the mask @p land (one bit a cell) */
+static inline int ps_job_land_at(const uint64_t *land, size_t c)
+{
+    return (int)(land[c >> 6] >> (c & 63)) & 1;
+}
+/* a cleared mask of @p n cells into j->land */
+int ps_job_land_alloc(ps_job *j, size_t n);
 /* ps_job_input.c: the input's ocean: finite, not all land; fills j->land */
 int ps_job_check_ocean(ps_job *j, const ps_field *f, size_t ncells);
 

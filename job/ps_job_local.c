@@ -166,7 +166,7 @@ static int check_finite(ps_job *j, long step, const ps_field *f)
     size_t n = g->nx * g->ny * g->nz, c, bad = 0, first = 0;
     char clean[96];
     for (c = 0; c < n; c++)
-        if (!isfinite(value_at(f, c)) && !j->land[c] && !bad++)
+        if (!isfinite(value_at(f, c)) && !ps_job_land_at(j->land, c) && !bad++)
             first = c;
     if (!bad) {
         j->last_clean = step;

@@ -130,15 +130,15 @@ static int check_ocean(ps_job *j)
     const ps_region *r = &j->own_r;
     long long cnt[2] = {0, 0};
     size_t k, jj, i, c = 0;
-    j->land = malloc(r->count.nz * r->count.ny * r->count.nx + 1);
-    if (!j->land)
-        return ps_error(PS_ENOMEM, "out of memory for the land mask");
+    int st = ps_job_land_alloc(j, r->count.nz * r->count.ny * r->count.nx);
+    if (st)
+        return st;
     for (k = 0; k < r->count.nz; k++)
         for (jj = 0; jj < r->count.ny; jj++)
             for (i = 0; i < r->count.nx; i++, c++) {
                 double v = value_at(&j->field, ps_index(&j->field.grid, r->start[0] + k,
                                                         r->start[1] + jj, r->start[2] + i));
-                j->land[c] = isnan(v) ? 1 : 0;
+                j->land[c >> 6] |= (uint64_t)(isnan(v) ? 1 : 0) << (c & 63);
                 cnt[0] += !isnan(v);
                 cnt[1] += isinf(v) ? 1 : 0;
             }
@@ -266,7 +266,7 @@ static int record(ps_job *j, long done)
     long long bad = 0;
     int st = ps_context_download(j->ctx, j->own.data, &j->own_r);
     for (c = 0; !st && c < n; c++)
-        if (!j->land[c] && !isfinite(value_at(&j->own, c)))
+        if (!ps_job_land_at(j->land, c) && !isfinite(value_at(&j->own, c)))
             bad++;
     if ((st = agree(j, st)))
         return st;

@@ -181,6 +181,9 @@ typedef struct ps_job_report {
     long messages;              /**< messages rank 0 sent */
     double message_bytes;       /**< bytes rank 0 sent */
     double rank_s[5];           /**< largest over ranks: read, setup, step, exchange, write */
+    /** The process's peak resident set when the run ended, in bytes (this rank's under
+     *  ranks; 0: not known): what the run needed, the caller's own memory included. */
+    unsigned long long host_peak_bytes;
 } ps_job_report;
 
 /** Create a job with the defaults (the default stencil, 100 steps, float, exact, auto

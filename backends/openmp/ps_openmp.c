@@ -33,7 +33,7 @@
  * Rows are visited in tiles of jb rows over j (outer), then k, then j inside
  * the tile (openmp_jblock). Exact mode fuses up to 16 steps of one step()
  * call into one sweep (openmp_tblock, tiles of openmp_tj rows) and keeps land
- * as +0.0 with a per-cell neighbour count (openmp_zero_land), in both
+ * as +0.0 with a per-cell count byte (openmp_zero_land), in both
  * modes; the streaming-store rows (openmp_stream) take the single-step path
  * with NaN land. Every knob (core/ps_knobs.h) is decided in ps_openmp_tune.c.
  */
@@ -89,20 +89,22 @@ static int omp_probe(ps_device_info *devs, int max, int *ndevs, char *why, size_
  * owns its pages), then the outermost layer. Row (k,j) of the box is read
  * from src + (k * spl + j * srp) elements (the dense box: spl = ny * nx,
  * srp = nx; a box of a larger host array: that array's pitches). Zero-land:
- * a value that rules it out (ps_omp_zl_bad) is seen as the rows are copied,
- * and the context then leaves zero-land with the field equal to src.
+ * a value that rules it out (ps_omp_zl_bad), or land with too many odd NaNs
+ * (ps_omp_zl_odd_end), is seen as the rows are copied, and the context then
+ * takes NaN land and copies src again.
  */
 static void fill_both(omp_ctx *c, const void *src, size_t spl, size_t srp)
 {
     const size_t nz = c->g.nz, ny = c->g.ny, nx = c->g.nx, es = c->es;
     const size_t rows = ps_omp_interior_rows(c), rowb = nx * es;
-    char *a = c->cur, *b = c->next, *cnt = c->cnt;
+    char *a = c->cur, *b = c->next;
     const char *s = src;
+    ps_omp_zl_odd *odd = c->zl ? ps_omp_zl_odd_begin(c) : NULL;
     long r, q;
     int bad = 0, bad_rest = 0;
-    c->cnt8_stale = 1; /* every count is rewritten */
 #pragma omp parallel num_threads(c->threads)
     {
+        ps_omp_zl_odd *mine = ps_omp_zl_odd_of(odd, omp_get_thread_num());
         /* the two loops write disjoint rows and read only src: no barrier between */
 #pragma omp for schedule(static) reduction(| : bad) nowait
         for (r = 0; r < (long)rows; r++) {
@@ -113,7 +115,7 @@ static void fill_both(omp_ctx *c, const void *src, size_t spl, size_t srp)
             sr = s ? s + (k * spl + j * srp) * es : NULL;
             if (s && c->zl) {
                 /* the count reads the mask from src (read only): no race */
-                bad |= ps_omp_zl_fill(c, a, b, cnt, sr, off / es, spl, srp);
+                bad |= ps_omp_zl_fill(c, a, b, sr, off / es, spl, srp, mine);
                 continue;
             }
             if (s) {
@@ -124,13 +126,8 @@ static void fill_both(omp_ctx *c, const void *src, size_t spl, size_t srp)
                 memset(b + off, 0, rowb);
             }
             if (c->zl) { /* no source here: all ocean, six neighbours each */
-                ps_omp_zl_convert(c, a + off, b + off, cnt + off, nx);
-                for (size_t i = 1; i < nx - 1; i++) {
-                    if (es == sizeof(float))
-                        ((float *)(cnt + off))[i] = 6.0f;
-                    else
-                        ((double *)(cnt + off))[i] = 6.0;
-                }
+                ps_omp_zl_convert(c, a, b, off / es, nx, mine);
+                memset(c->cnt + off / es + 1, 6, nx - 2);
             }
         }
         /* the rest: planes k = 0, nz-1 and rows j = 0, ny-1 (all rows if no interior) */
@@ -150,11 +147,14 @@ static void fill_both(omp_ctx *c, const void *src, size_t spl, size_t srp)
                 memset(b + off, 0, rowb);
             }
             if (c->zl)
-                ps_omp_zl_convert(c, a + off, b + off, cnt + off, nx);
+                ps_omp_zl_convert(c, a, b, off / es, nx, mine);
         }
     }
-    if (bad || bad_rest)
-        ps_omp_zl_leave(c);
+    if (c->zl && (ps_omp_zl_odd_end(c, odd) || bad || bad_rest)) {
+        ps_omp_zl_off(c);
+        fill_both(c, src, spl, srp);
+        return;
+    }
     if (c->ls)
         ps_omp_ls_fill(c);
 }
@@ -263,7 +263,7 @@ static int omp_d7_exact(omp_ctx *c, size_t bytes, char *tiling_src, size_t srcle
     c->stream = ps_omp_auto_stream(&c->knobs);
     c->zl = !c->stream && ps_omp_auto_zero_land(&c->knobs, cfg->params.scalars[0]);
     if (c->zl) {
-        size_t al = (bytes + 63) & ~(size_t)63;
+        size_t al = (bytes / c->es + 63) & ~(size_t)63;
         c->cnt = aligned_alloc(64, al < 64 ? 64 : al);
         if (!c->cnt)
             return PS_ENOMEM;
@@ -281,15 +281,10 @@ static int omp_d7_exact(omp_ctx *c, size_t bytes, char *tiling_src, size_t srcle
     if (c->zl && ps_omp_use_avx512(&c->knobs)) {
         const ps_omp_rows *z = ps_omp_use_avx512(&c->knobs) == 2 ? &ps_omp_rows_avx512vl
                                                          : &ps_omp_rows_avx512;
-        const size_t al8 = (bytes / c->es + 63) & ~(size_t)63;
         c->rowz32 = z->zl_p32;
         c->rowz64 = z->zl_p64;
         c->rowsz32 = z->zl_rows32;
         c->rowsz64 = z->zl_rows64;
-        c->cnt8 = aligned_alloc(64, al8 < 64 ? 64 : al8);
-        if (!c->cnt8)
-            return PS_ENOMEM;
-        c->cnt8_stale = 1;
         c->isa = z == &ps_omp_rows_avx512 ? "avx512 (zero-land rows), avx2"
                                           : "avx512vl (zero-land rows), avx2";
     }
@@ -309,8 +304,8 @@ static int omp_d7_exact(omp_ctx *c, size_t bytes, char *tiling_src, size_t srcle
         c->tblock = ps_omp_auto_tblock(&c->knobs, &c->g, c->es, c->threads);
         c->tj = c->knobs.openmp_tj.source != PS_KNOB_UNSET ? (size_t)c->knobs.openmp_tj.value : 0;
     }
-    /* streamed output rows: the AVX-512 block rows (with byte counts) only */
-    c->nt_out = c->cnt8 && c->tblock > 0 && ps_omp_auto_nt_out(&c->knobs, bytes);
+    /* streamed output rows: the AVX-512 block rows only */
+    c->nt_out = c->rowsz32 && c->zl && c->tblock > 0 && ps_omp_auto_nt_out(&c->knobs, bytes);
     return PS_OK;
 }
 
@@ -419,7 +414,6 @@ static int omp_upload_pitched(void *vc, const void *host, size_t rp, size_t pp,
     const char *h = host;
     const size_t ny = c->g.ny, nx = c->g.nx, es = c->es;
     size_t k, j;
-    int bad = 0;
     if (ps_region_check(&c->g, r)) {
         snprintf(c->err, sizeof c->err, "upload: %s", ps_error_detail());
         return PS_ERANGE;
@@ -435,10 +429,7 @@ static int omp_upload_pitched(void *vc, const void *host, size_t rp, size_t pp,
         return PS_OK;
     }
     /* a halo or sub-block: into both buffers, so the outermost layer agrees */
-    for (k = 0; c->zl && k < r->count.nz; k++)
-        for (j = 0; j < r->count.ny; j++)
-            bad |= ps_omp_zl_bad(c, HOST_ROW(h, k, j, pp, rp), r->count.nx);
-    if (bad)
+    if (c->zl && ps_omp_zl_region_check(c, host, rp, pp, r))
         ps_omp_zl_leave(c);
     for (k = 0; k < r->count.nz; k++)
         for (j = 0; j < r->count.ny; j++) {
@@ -522,7 +513,7 @@ static int omp_download(void *vc, void *host, const ps_region *r)
             if (c->zl)                                                                         \
                 c->rowz##B((REAL *)dst + off, (const REAL *)src + off - plane,                 \
                            (const REAL *)src + off, (const REAL *)src + off + plane,           \
-                           (const REAL *)c->cnt + off, nx, nx, d);                             \
+                           c->cnt + off, nx, nx, d);                                           \
             else                                                                               \
                 c->row##B((REAL *)dst + off, (const REAL *)src + off, plane, nx, d);           \
         }                                                                                      \
@@ -605,7 +596,7 @@ static void omp_destroy(void *vc)
     free(c->cur);
     free(c->next);
     free(c->cnt);
-    free(c->cnt8);
+    free(c->odd);
     free(c->ls_cnt);
     free(c->params);
     free(c);

@@ -7,6 +7,7 @@
 #define PS_OPENMP_INTERNAL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "ps_backend.h"
 #include "ps_openmp_generic.h"
@@ -32,30 +33,34 @@ typedef void (*rowp_f32_fn)(float *restrict, const float *restrict, const float 
 typedef void (*rowp_f64_fn)(double *restrict, const double *restrict, const double *restrict,
                             const double *restrict, size_t, size_t, double);
 typedef void (*rowz_f32_fn)(float *restrict, const float *restrict, const float *restrict,
-                            const float *restrict, const float *restrict, size_t, size_t,
+                            const float *restrict, const unsigned char *restrict, size_t, size_t,
                             float);
 typedef void (*rowz_f64_fn)(double *restrict, const double *restrict, const double *restrict,
-                            const double *restrict, const double *restrict, size_t, size_t,
-                            double);
+                            const double *restrict, const unsigned char *restrict, size_t,
+                            size_t, double);
+
+/* A zero-land count byte (ps_openmp_zeroland.c): the ocean neighbours in the low
+ * bits (PS_OMP_ZL_COUNT), PS_OMP_ZL_LAND set for a land cell (whose count bits
+ * are 0: a kernel reading cnt & PS_OMP_ZL_COUNT keeps it) */
+#define PS_OMP_ZL_LAND 0x80u
+#define PS_OMP_ZL_COUNT 0x7fu
 
 /**
  * A block of consecutive rows for the zero-land row kernels (one plane of a
  * fused sweep's tile): row q of each array starts at its pointer plus q times
  * its pitch (elements); rows j-1 and j+1 of the centre plane are src -/+
  * cpitch. Cells 1..nx-2 of every row are computed; with bcols set, cells 0
- * and nx-1 of each dst row are copied from the same src row. cnt8, when not
- * NULL, holds the same counts as bytes (npitch apart too): a quarter of the
- * traffic of cnt, which the kernels then read only for rows too short for
- * their vectors.
+ * and nx-1 of each dst row are copied from the same src row. cnt holds the
+ * count bytes (npitch apart too).
  */
 typedef struct ps_omp_zl_rows {
     void *dst;
-    const void *km, *src, *kp, *cnt;
-    const unsigned char *cnt8;
+    const void *km, *src, *kp;
+    const unsigned char *cnt;
     size_t dpitch, mpitch, cpitch, ppitch, npitch;
     size_t nx, nrows;
     int bcols;
-    int nt; /* with cnt8: the rows' stores streamed (non-temporal) */
+    int nt; /* the rows' stores streamed (non-temporal) */
 } ps_omp_zl_rows;
 typedef void (*rowsz_f32_fn)(const ps_omp_zl_rows *, float);
 typedef void (*rowsz_f64_fn)(const ps_omp_zl_rows *, double);
@@ -82,6 +87,12 @@ extern const ps_omp_rows ps_omp_rows_avx512;   /* zero-land rows only */
 extern const ps_omp_rows ps_omp_rows_avx512vl; /* the same on 256-bit vectors */
 #endif
 
+/* a land cell whose NaN is not the context's nan_bits */
+typedef struct ps_omp_zl_nan {
+    size_t cell;   /* box cell (C order) */
+    uint64_t bits; /* its NaN's bits (float: the low 32) */
+} ps_omp_zl_nan;
+
 typedef struct omp_ctx {
     ps_config cfg;
     ps_grid g;
@@ -100,13 +111,14 @@ typedef struct omp_ctx {
     char **scratch;      /* per thread: rolling plane slots of the fused sweep */
     size_t scratch_size; /* bytes of each */
     int zl;              /* nonzero: zero-land fields (ps_openmp_zeroland.c) */
-    void *cnt;           /* zero-land: per cell neighbour count, or land's NaN */
+    unsigned char *cnt;  /* zero-land: per cell a count byte (PS_OMP_ZL_LAND, ..._COUNT) */
+    uint64_t nan_bits;   /* zero-land: the bits of land's NaN, but for the cells of odd */
+    ps_omp_zl_nan *odd;  /* zero-land: land cells whose NaN has other bits, by cell */
+    size_t nodd, odd_cap;
     rowz_f32_fn rowz32;
     rowz_f64_fn rowz64;
     rowsz_f32_fn rowsz32; /* NULL: rowz32 row by row */
     rowsz_f64_fn rowsz64;
-    unsigned char *cnt8;  /* with rowsz: the counts of cnt as bytes (0 for land) */
-    int cnt8_stale;       /* cnt changed since cnt8 was made */
     int nt_out;           /* the fused sweep's output rows streamed (ps_omp_auto_nt_out) */
     const char *isa;
     char choices[768];         /* what describe() says: rows, tiling and its source */
@@ -170,20 +182,41 @@ int ps_omp_tune_apply(omp_ctx *c, char *src, size_t srclen);
 /* c->choices from the context's choices; @p src says where the tiling came from */
 void ps_omp_describe_choices(omp_ctx *c, const char *src);
 
-/* ps_openmp_zeroland.c: land as +0.0 with per-cell neighbour counts */
-void ps_omp_zl_convert(const omp_ctx *c, void *a, void *b, void *cnt, size_t len);
+/* ps_openmp_zeroland.c: land as +0.0 with per-cell count bytes */
+/* one thread's odd NaNs found by a whole upload (ps_omp_zl_odd_begin .. _end) */
+typedef struct ps_omp_zl_odd ps_omp_zl_odd;
+/* per thread lists for a whole upload (NULL: out of memory; _end then says so);
+ * nan_bits set, the odd list emptied */
+ps_omp_zl_odd *ps_omp_zl_odd_begin(omp_ctx *c);
+ps_omp_zl_odd *ps_omp_zl_odd_of(ps_omp_zl_odd *lists, int thread);
+/* the lists merged into the context's odd list and freed; nonzero if there are
+ * too many odd NaNs (or no memory) for zero-land: the caller takes NaN land */
+int ps_omp_zl_odd_end(omp_ctx *c, ps_omp_zl_odd *lists);
+/* cells off..off+len-1 of a and b (holding the uploaded values): NaN -> +0.0,
+ * their count bytes LAND or 0, land's odd NaNs into @p odd */
+void ps_omp_zl_convert(const omp_ctx *c, void *a, void *b, size_t off, size_t len,
+                       ps_omp_zl_odd *odd);
 /* an interior row (element offset @p off) of a whole upload from the source row
  * @p srow (its neighbouring planes and rows @p spl and @p srp elements away) into
- * a, b and cnt in one pass: the copies, ps_omp_zl_convert and ps_omp_zl_count
- * fused; returns nonzero if a value rules zero-land out (as ps_omp_zl_bad) */
-int ps_omp_zl_fill(const omp_ctx *c, void *a, void *b, void *cnt, const void *srow,
-                   size_t off, size_t spl, size_t srp);
-void ps_omp_zl_count(const omp_ctx *c, void *cnt, const void *land, size_t off, size_t i0,
-                     size_t i1);
+ * a, b and the count bytes in one pass: the copies, ps_omp_zl_convert and
+ * ps_omp_zl_count fused; returns nonzero if a value rules zero-land out (as
+ * ps_omp_zl_bad) */
+int ps_omp_zl_fill(const omp_ctx *c, void *a, void *b, const void *srow, size_t off,
+                   size_t spl, size_t srp, ps_omp_zl_odd *odd);
+/* ocean cells i0..i1-1 of the row at cell @p off: their counts from the land flags */
+void ps_omp_zl_count(const omp_ctx *c, size_t off, size_t i0, size_t i1);
 int ps_omp_zl_bad(const omp_ctx *c, const void *h, size_t len);
+/* a region upload from @p host (pitches in bytes): nonzero if it rules zero-land
+ * out (a value as ps_omp_zl_bad, or too many odd NaNs); else room for its odd
+ * NaNs is reserved for ps_omp_zl_region */
+int ps_omp_zl_region_check(omp_ctx *c, const void *host, size_t rp, size_t pp,
+                           const ps_region *r);
 /* a downloaded run (box offset @p box_off) of the current field, land with its NaN */
 void ps_omp_zl_copy_out(const omp_ctx *c, void *host, size_t box_off, size_t len);
+/* NaN land: ps_omp_zl_leave puts land's NaN into both fields first, ps_omp_zl_off
+ * only frees (the caller rewrites the fields) */
 void ps_omp_zl_leave(omp_ctx *c);
+void ps_omp_zl_off(omp_ctx *c);
 void ps_omp_zl_region(omp_ctx *c, const ps_region *r);
 /* the generic land-sum form (ps_openmp_landsum.c): after a whole upload
  * into both fields, the counts and land as +0.0; after a region upload; a
@@ -192,9 +225,6 @@ void ps_omp_ls_fill(omp_ctx *c);
 void ps_omp_ls_region(omp_ctx *c, const ps_region *r);
 void ps_omp_ls_copy_out(const omp_ctx *c, void *host, size_t box_off, size_t len);
 void ps_omp_ls_leave(omp_ctx *c);
-
-/* cnt8 from cnt where it is stale (before a fused sweep) */
-void ps_omp_zl_cnt8(omp_ctx *c);
 
 /* ps_openmp_tblock.c: several steps fused into one sweep */
 int ps_omp_step_tblock(omp_ctx *c, long nsteps);

@@ -68,12 +68,16 @@ static inline void stream_f64(double *d, const double *s, size_t n)
 #define PS_REAL float
 #define PS_SUFFIX _f32
 #define ROW_STREAM stream_f32
+#define ROW_ZL_STORE(nf, x) _mm_storeu_ps((nf), _mm_cvtepi32_ps(x))
 #include "ps_openmp_rows.h"
+#undef ROW_ZL_STORE
 
 #define PS_REAL double
 #define PS_SUFFIX _f64
 #define ROW_STREAM stream_f64
+#define ROW_ZL_STORE(nf, x) _mm_storeu_pd((nf), _mm_cvtepi32_pd(x))
 #include "ps_openmp_rows.h"
+#undef ROW_ZL_STORE
 
 #define PS_OMP_ROWS_CAT_(a, b) a##b
 #define PS_OMP_ROWS_CAT(a, b) PS_OMP_ROWS_CAT_(a, b)

@@ -30,14 +30,18 @@
  * tests compile to unpredictable branches. Rows shorter than one vector use
  * the scalar loop. Shared by row_exact, row_exact_p and row_zl_p as the last
  * statement of their body (it returns: written so, the three compile to the
- * very instructions the three hand-written loops did).
+ * very instructions the three hand-written loops did). ROW_VECTORS_PREP runs
+ * PREP(i, n) before the cells i..i+n-1 (n = W, or 1 in the scalar loop).
  */
-#define ROW_VECTORS(CELL)                                                                 \
+#define ROW_NO_PREP(i0, n) ((void)0)
+#define ROW_VECTORS(CELL) ROW_VECTORS_PREP(ROW_NO_PREP, CELL)
+#define ROW_VECTORS_PREP(PREP, CELL)                                                      \
     do {                                                                                  \
         enum { W = ROW_VBYTES / (int)sizeof(PS_REAL) };                                   \
         size_t i = 1, q;                                                                  \
         if (nx - 2 >= (size_t)W) {                                                        \
             for (;;) {                                                                    \
+                PREP(i, W);                                                               \
                 for (q = i; q < i + W; q++)                                               \
                     CELL(q);                                                              \
                 if (i + W == nx - 1)                                                      \
@@ -48,8 +52,10 @@
             }                                                                             \
             return;                                                                       \
         }                                                                                 \
-        for (; i < nx - 1; i++)                                                           \
+        for (; i < nx - 1; i++) {                                                         \
+            PREP(i, 1);                                                                   \
             CELL(i);                                                                      \
+        }                                                                                 \
     } while (0)
 
 /* The exact cell update of cell q (src, km, kp, jm, jp as in row_exact_p). */
@@ -119,17 +125,63 @@ static void ROW_ATTR ROW_NAME(row_exact_p)(PS_REAL *restrict dst, const PS_REAL 
 
 /*
  * exact mode on zeroed-land fields (ps_openmp.c, "zero-land"): land cells
- * hold +0.0 in the working fields and cnt holds, per cell, the number of
- * ocean neighbours (ocean cells) or the cell's original NaN (land cells).
+ * hold +0.0 in the working fields and cnt holds, per cell, a byte whose
+ * PS_OMP_ZL_COUNT bits are the number of ocean neighbours (ocean cells) or
+ * 0 (land cells, flagged PS_OMP_ZL_LAND; ps_openmp_zeroland.c).
  * The neighbour sum is then a plain sum from +0.0 in the contract's order:
  * a land neighbour adds +0.0, the identity on a sum that can never be -0.0,
  * so s is bitwise the masked sum, and n is bitwise the masked count. Cells
- * with !(n > 0) (land: NaN, isolated: 0) keep c. Pointers as row_exact_p,
- * cnt at cell (k, j, 0) of the count array; same overlapping-vector loop.
+ * with !(n > 0) (land and isolated ocean: 0) keep c. Pointers as
+ * row_exact_p, cnt at cell (k, j, 0) of the count bytes; same
+ * overlapping-vector loop, each vector's counts converted first into nf_ by
+ * ROW_ZL_PREP as one vector (GCC vector extensions: converted cell by cell
+ * inside the cell loop, or through a loop of its own, gcc 12 splits the
+ * floats into half-width vectors or stalls on the array's store forwarding).
  */
+typedef unsigned char ROW_NAME(zl_vb) __attribute__((vector_size(ROW_VBYTES / sizeof(PS_REAL))));
+typedef int ROW_NAME(zl_vi)
+    __attribute__((vector_size(ROW_VBYTES / sizeof(PS_REAL) * sizeof(int))));
+typedef PS_REAL ROW_NAME(zl_vr) __attribute__((vector_size(ROW_VBYTES)));
+#if ROW_VBYTES == 16 && defined(__SSE2__) && !defined(__AVX__)
+/* SSE2 has no byte-to-int conversion: gcc goes through general registers; the
+ * bytes are widened with unpacks instead (the low W lanes of one vector) */
+#define ROW_ZL_WIDEN(i0)                                                                  \
+    do {                                                                                  \
+        const __m128i z_ = _mm_setzero_si128();                                           \
+        int w_ = 0;                                                                       \
+        __m128i x_;                                                                       \
+        memcpy(&w_, cnt + (i0), sizeof nf_ / sizeof nf_[0]);                              \
+        x_ = _mm_and_si128(_mm_cvtsi32_si128(w_), _mm_set1_epi8((char)PS_OMP_ZL_COUNT));  \
+        x_ = _mm_unpacklo_epi16(_mm_unpacklo_epi8(x_, z_), z_);                           \
+        ROW_ZL_STORE(nf_, x_);                                                            \
+    } while (0)
+#endif
+#define ROW_ZL_PREP(i0, n)                                                                \
+    do {                                                                                  \
+        if ((n) > 1) {                                                                    \
+            ROW_ZL_VECTOR(i0);                                                            \
+        } else                                                                            \
+            nf_[0] = (PS_REAL)(int)(cnt[i0] & PS_OMP_ZL_COUNT);                           \
+    } while (0)
+#ifdef ROW_ZL_WIDEN
+#define ROW_ZL_VECTOR(i0) ROW_ZL_WIDEN(i0)
+#else
+#define ROW_ZL_VECTOR(i0)                                                                 \
+    do {                                                                                  \
+        {                                                                                 \
+            ROW_NAME(zl_vb) b_;                                                           \
+            ROW_NAME(zl_vr) v_;                                                           \
+            memcpy(&b_, cnt + (i0), sizeof b_);                                           \
+            b_ &= (unsigned char)PS_OMP_ZL_COUNT;                                         \
+            v_ = __builtin_convertvector(__builtin_convertvector(b_, ROW_NAME(zl_vi)),    \
+                                         ROW_NAME(zl_vr));                                \
+            memcpy(nf_, &v_, sizeof v_);                                                  \
+        }                                                                                 \
+    } while (0)
+#endif
 #define ROW_ZL_CELL(q)                                                                    \
     do {                                                                                  \
-        PS_REAL c_ = src[q], n_ = cnt[q];                                                 \
+        PS_REAL c_ = src[q], n_ = nf_[(q) - i];                                           \
         PS_REAL s_ = (PS_REAL)0 + km[q];                                                  \
         s_ = s_ + kp[q];                                                                  \
         s_ = s_ + jm[q];                                                                  \
@@ -143,14 +195,20 @@ static void ROW_ATTR ROW_NAME(row_exact_p)(PS_REAL *restrict dst, const PS_REAL 
 static void ROW_ATTR ROW_NAME(row_zl_p)(PS_REAL *restrict dst, const PS_REAL *restrict km,
                                         const PS_REAL *restrict src,
                                         const PS_REAL *restrict kp,
-                                        const PS_REAL *restrict cnt, size_t nx, size_t pitch,
-                                        PS_REAL d)
+                                        const unsigned char *restrict cnt, size_t nx,
+                                        size_t pitch, PS_REAL d)
 {
     const PS_REAL *restrict jm = src - pitch;
     const PS_REAL *restrict jp = src + pitch;
-    ROW_VECTORS(ROW_ZL_CELL);
+    PS_REAL nf_[ROW_VBYTES / sizeof(PS_REAL)];
+    ROW_VECTORS_PREP(ROW_ZL_PREP, ROW_ZL_CELL);
 }
 #undef ROW_ZL_CELL
+#undef ROW_ZL_PREP
+#undef ROW_ZL_VECTOR
+#undef ROW_ZL_WIDEN
+#undef ROW_VECTORS_PREP
+#undef ROW_NO_PREP
 #undef ROW_VECTORS
 #undef ROW_NAME
 #undef ROW_CHUNK

@@ -109,15 +109,15 @@ static inline unsigned lanes(long b, long lo, long hi, int w)
  * with the same bits (dst never aliases an input). Every load and store is
  * inside the row; only the loads of the first aligned vector and the one
  * before it are masked. PS_ZL_ROW makes the masked short-row function, FN
- * with REAL counts and with byte counts, the table's row function and the
+ * with plain and with streamed stores, the table's row function and the
  * block function.
  */
 #define PS_ZL_LONG(FN, REAL, V, W, M, SETZERO, SET1, LOADU, STOREU, LOADF, STOREF, ADD, SUB, \
                    MUL, DIV, CMP, CMPF, BLEND, ALIGNR, CI, CO, CNT, SHORT, ALIGNP)           \
     static inline __attribute__((always_inline)) void FN(                                    \
         REAL *restrict dst, const REAL *restrict km, const REAL *restrict src,               \
-        const REAL *restrict kp, const REAL *restrict cnt,                                   \
-        const unsigned char *restrict cnt8, size_t nx, size_t pitch, REAL d)                 \
+        const REAL *restrict kp, const unsigned char *restrict cnt, size_t nx, size_t pitch, \
+        REAL d)                                                                              \
     {                                                                                        \
         const REAL *jm = src - pitch, *jp = src + pitch;                                     \
         const long n = (long)nx;                                                             \
@@ -154,7 +154,8 @@ static inline unsigned lanes(long b, long lo, long hi, int w)
      * then keeps more pointers in registers) */                                             \
     static __attribute__((noinline)) void NAME##_short(                                     \
         REAL *restrict dst, const REAL *restrict km, const REAL *restrict src,               \
-        const REAL *restrict kp, const REAL *restrict cnt, size_t nx, size_t pitch, REAL d)  \
+        const REAL *restrict kp, const unsigned char *restrict cnt, size_t nx, size_t pitch, \
+        REAL d)                                                                              \
     {                                                                                        \
         const REAL *jm = src - pitch, *jp = src + pitch;                                     \
         const long n = (long)nx;                                                             \
@@ -171,37 +172,32 @@ static inline unsigned lanes(long b, long lo, long hi, int w)
             cur = nxt;                                                                       \
         }                                                                                    \
     }                                                                                        \
-    PS_ZL_LONG(NAME##_f, REAL, V, W, M, SETZERO, SET1, LOADU, STOREU, LOADF, STOREF, ADD, SUB, \
-               MUL, DIV, CMP, CMPF, BLEND, ALIGNR, CI, CO, CNTF, NAME##_short, src)          \
     PS_ZL_LONG(NAME##_b, REAL, V, W, M, SETZERO, SET1, LOADU, STOREU, LOADF, STOREF, ADD, SUB, \
                MUL, DIV, CMP, CMPF, BLEND, ALIGNR, CI, CO, CNTB, NAME##_short, src)          \
     /* byte counts, the body's stores streamed (non-temporal) to dst-aligned   \
      * vectors: the fused sweep's output rows on large grids */                             \
     PS_ZL_LONG(NAME##_nt, REAL, V, W, M, SETZERO, SET1, LOADU, STREAM, LOADF, STOREF, ADD,    \
                SUB, MUL, DIV, CMP, CMPF, BLEND, ALIGNR, CI, CO, CNTB, NAME##_short, dst)     \
-    /* the table's row function: counts as REAL */                                           \
+    /* the table's row function */                                                           \
     static void NAME(REAL *restrict dst, const REAL *restrict km, const REAL *restrict src,  \
-                     const REAL *restrict kp, const REAL *restrict cnt, size_t nx,            \
+                     const REAL *restrict kp, const unsigned char *restrict cnt, size_t nx,   \
                      size_t pitch, REAL d)                                                   \
     {                                                                                        \
-        NAME##_f(dst, km, src, kp, cnt, NULL, nx, pitch, d);                                 \
+        NAME##_b(dst, km, src, kp, cnt, nx, pitch, d);                                       \
     }                                                                                        \
-    /* a block of rows (ps_omp_zl_rows): one call per plane of a tile, counts   \
-     * as bytes (cnt8) where the rows are long enough, else as REAL */                      \
+    /* a block of rows (ps_omp_zl_rows): one call per plane of a tile */                     \
     static void NAME##_rows(const ps_omp_zl_rows *rb, REAL d)                                \
     {                                                                                        \
         REAL *dst = rb->dst;                                                                 \
-        const REAL *km = rb->km, *src = rb->src, *kp = rb->kp, *cnt = rb->cnt;               \
-        const unsigned char *cnt8 = rb->cnt8;                                                \
+        const REAL *km = rb->km, *src = rb->src, *kp = rb->kp;                               \
+        const unsigned char *cnt = rb->cnt;                                                  \
         const size_t nx = rb->nx, cp = rb->cpitch;                                           \
         size_t q;                                                                            \
         for (q = 0; q < rb->nrows; q++) {                                                    \
-            if (cnt8 && rb->nt)                                                              \
-                NAME##_nt(dst, km, src, kp, cnt, cnt8, nx, cp, d);                           \
-            else if (cnt8)                                                                   \
-                NAME##_b(dst, km, src, kp, cnt, cnt8, nx, cp, d);                            \
+            if (rb->nt)                                                                      \
+                NAME##_nt(dst, km, src, kp, cnt, nx, cp, d);                                 \
             else                                                                             \
-                NAME##_f(dst, km, src, kp, cnt, NULL, nx, cp, d);                            \
+                NAME##_b(dst, km, src, kp, cnt, nx, cp, d);                                  \
             if (rb->bcols) {                                                                 \
                 dst[0] = src[0];                                                             \
                 dst[nx - 1] = src[nx - 1];                                                   \
@@ -211,29 +207,29 @@ static inline unsigned lanes(long b, long lo, long hi, int w)
             src += cp;                                                                       \
             kp += rb->ppitch;                                                                \
             cnt += rb->npitch;                                                               \
-            if (cnt8)                                                                        \
-                cnt8 += rb->npitch;                                                          \
         }                                                                                    \
-        if (cnt8 && rb->nt)                                                                  \
+        if (rb->nt)                                                                          \
             FENCE(); /* the streamed stores before the sweep's barrier */                    \
     }
 
 /*
- * Count loaders CNT(mask, B) for cells B..B+W-1: as REAL (masked: the short
- * rows), or as bytes (cnt8, only in the unmasked long-row code: every lane in
- * the row) converted exactly to REAL (integers 0..6).
+ * Count loaders CNT(mask, B) for cells B..B+W-1: the count bytes (their
+ * PS_OMP_ZL_COUNT bits: land's are 0) converted exactly to REAL (integers
+ * 0..6); masked (the short rows: only the lanes of the mask are read) or not
+ * (the long-row code: every lane in the row).
  */
-#define PS_CNTF_F32_Z(m, b) _mm512_maskz_loadu_ps((m), cnt + (b))
+#define PS_CNTV(v) _mm_and_si128((v), _mm_set1_epi8((char)PS_OMP_ZL_COUNT))
 #define PS_CNTB_F32_Z(m, b)                                                                 \
-    _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(cnt8 + (b)))))
-#define PS_CNTF_F64_Z(m, b) _mm512_maskz_loadu_pd((m), cnt + (b))
+    _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(PS_CNTV(_mm_loadu_si128((const __m128i *)(cnt + (b))))))
 #define PS_CNTB_F64_Z(m, b)                                                                 \
-    _mm512_cvtepi32_pd(_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(cnt8 + (b)))))
-#define PS_CNTF_F32_Y(m, b) _mm256_maskz_loadu_ps((m), cnt + (b))
+    _mm512_cvtepi32_pd(_mm256_cvtepu8_epi32(PS_CNTV(_mm_loadl_epi64((const __m128i *)(cnt + (b))))))
 #define PS_CNTB_F32_Y(m, b)                                                                 \
-    _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(cnt8 + (b)))))
-#define PS_CNTF_F64_Y(m, b) _mm256_maskz_loadu_pd((m), cnt + (b))
-#define PS_CNTB_F64_Y(m, b) _mm256_cvtepi32_pd(_mm_cvtepu8_epi32(load4(cnt8 + (b))))
+    _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(PS_CNTV(_mm_loadl_epi64((const __m128i *)(cnt + (b))))))
+#define PS_CNTB_F64_Y(m, b) _mm256_cvtepi32_pd(_mm_cvtepu8_epi32(PS_CNTV(load4(cnt + (b)))))
+#define PS_CNTF_F32_Z(m, b) _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(PS_CNTV(loadm(cnt, (b), (m)))))
+#define PS_CNTF_F64_Z(m, b) _mm512_cvtepi32_pd(_mm256_cvtepu8_epi32(PS_CNTV(loadm(cnt, (b), (m)))))
+#define PS_CNTF_F32_Y(m, b) _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(PS_CNTV(loadm(cnt, (b), (m)))))
+#define PS_CNTF_F64_Y(m, b) _mm256_cvtepi32_pd(_mm_cvtepu8_epi32(PS_CNTV(loadm(cnt, (b), (m)))))
 
 /* streamed stores of a whole vector (STOREU's signature; the mask is all
  * lanes where they are used) */
@@ -248,6 +244,18 @@ static inline __m128i load4(const unsigned char *p)
     int v;
     memcpy(&v, p, sizeof v);
     return _mm_cvtsi32_si128(v);
+}
+
+/* the bytes p[b + l] of the lanes l set in @p m (at most 16), the others 0: the
+ * short rows' masked count loads (AVX-512F/VL has no masked byte load) */
+static inline __m128i loadm(const unsigned char *p, long b, unsigned m)
+{
+    unsigned char v[16] = {0};
+    int l;
+    for (l = 0; l < 16; l++)
+        if (m >> l & 1u)
+            v[l] = p[b + l];
+    return _mm_loadu_si128((const __m128i *)v);
 }
 
 PS_ZL_ROW(row_zl_p_f32_z, float, __m512, 16, __mmask16, _mm512_setzero_ps, _mm512_set1_ps,

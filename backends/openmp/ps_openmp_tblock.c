@@ -113,8 +113,7 @@ static void tb_tile(const omp_ctx *c, const char *A, char *B, size_t j0, size_t 
                 rb.km = sm + (r0 - mlo) * mpb;
                 rb.src = sc + (r0 - clo) * cpb;
                 rb.kp = sp + (r0 - plo) * ppb;
-                rb.cnt = (const char *)c->cnt + k * planeb + r0 * rowb;
-                rb.cnt8 = c->cnt8 ? c->cnt8 + (k * ny + r0) * nx : NULL;
+                rb.cnt = c->cnt + (k * ny + r0) * nx;
                 rb.dpitch = dpb / es;
                 rb.mpitch = mpb / es;
                 rb.cpitch = cpb / es;
@@ -137,15 +136,13 @@ static void tb_tile(const omp_ctx *c, const char *A, char *B, size_t j0, size_t 
                            *rp = sp + (j - plo) * ppb;
                 const size_t pitch = cpb / es; /* rows j-1, j+1 of the centre plane */
                 if (c->zl) {
-                    const char *rn = (const char *)c->cnt + k * planeb + j * rowb;
+                    const unsigned char *rn = c->cnt + (k * ny + j) * nx;
                     if (es == sizeof(float))
                         c->rowz32(d32, (const float *)rm, (const float *)rc, (const float *)rp,
-                                  (const float *)rn, nx, pitch,
-                                  (float)c->cfg.params.scalars[0]);
+                                  rn, nx, pitch, (float)c->cfg.params.scalars[0]);
                     else
                         c->rowz64(d64, (const double *)rm, (const double *)rc,
-                                  (const double *)rp, (const double *)rn, nx, pitch,
-                                  c->cfg.params.scalars[0]);
+                                  (const double *)rp, rn, nx, pitch, c->cfg.params.scalars[0]);
                 } else if (es == sizeof(float))
                     c->rowp32(d32, (const float *)rm, (const float *)rc, (const float *)rp, nx,
                               pitch, (float)c->cfg.params.scalars[0]);
@@ -214,7 +211,6 @@ int ps_omp_step_tblock(omp_ctx *c, long nsteps)
     size_t line = 64 / c->es, spitch = (c->g.nx + line - 1) / line * line;
     size_t need = (size_t)(T > 1 ? T - 1 : 1) * 3 * slot_rows * spitch * c->es;
     long done;
-    ps_omp_zl_cnt8(c);
     if (tb_scratch(c, need)) {
         snprintf(c->err, sizeof c->err, "step: cannot allocate %d x %zu bytes of scratch",
                  c->threads, need);

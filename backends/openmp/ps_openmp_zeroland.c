@@ -1,27 +1,34 @@
 /*
  * The openmp backend's zero-land representation of diffusion7's fast path:
- * land kept as +0.0 in the working fields, with a per-cell neighbour count.
+ * land kept as +0.0 in the working fields, with a per-cell count byte.
  */
 #include "config.h"
 #include "ps_openmp_internal.h"
 
 #include <float.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 /*
  * Zero-land (exact mode, default; PSTENCIL_OPENMP_ZERO_LAND=0 turns it off).
  * The NaN mask never changes during a run, so inside the backend the working
- * fields hold land as +0.0 and a count array holds, per cell, the number of
- * ocean neighbours (ocean cells) or the cell's original NaN, payload and all
- * (land cells). The row kernel (row_zl_p) then sums the six neighbours
- * without masking: a land neighbour adds +0.0, the identity on a sum that
+ * fields hold land as +0.0 and a count byte per cell holds the number of
+ * ocean neighbours (ocean cells) or PS_OMP_ZL_LAND with a count of 0 (land
+ * cells); land's NaN, payload and all, is kept as one bit pattern (nan_bits,
+ * the default quiet NaN's) and, sorted by cell, the cells whose NaN has other
+ * bits (odd): one byte a cell in all. The row kernel (row_zl_p) then sums
+ * the six neighbours without masking: a land neighbour adds +0.0, the identity on a sum that
  * starts at +0.0 and so can never be -0.0, and an ocean -0.0 adds the same
  * as in the masked sum; the count is the masked count; the update is the
- * shared ps_diffusion7_update; cells with !(n > 0) keep their value. Land
- * is told from the count array, never from a value (ocean -0.0 survives).
+ * shared ps_diffusion7_update; cells with !(n > 0) keep their value (n is
+ * the byte's count bits: 0 for land). Land is told from the count byte,
+ * never from a value (ocean -0.0 survives).
  * Uploads convert NaN to +0.0 and recount the cells whose neighbourhood they
- * touch; downloads put the original NaN back.
+ * touch; downloads put the original NaN back. A whole upload whose land has
+ * more than ZL_ODD_MAX odd NaNs takes NaN land instead (the same bits, more
+ * slowly): the odd list stays under a quarter of a byte a cell.
  *
  * The argument needs the mask to stay fixed, i.e. no ocean cell may turn NaN
  * (the reference would then mask it). That can only happen through overflow,
@@ -32,77 +39,165 @@
  *
  * Evidence: docs/performance.md, "openmp tuning".
  */
+/* odd NaNs a whole upload keeps at most (16 bytes each: a quarter of a byte a cell) */
+#define ZL_ODD_MAX(cells) ((cells) / 64 + 1024)
+
+/* One thread's odd NaNs during a whole upload (merged and sorted after). */
+struct ps_omp_zl_odd {
+    ps_omp_zl_nan *v;
+    size_t n, cap, max;
+    int full;
+};
+
+static void zl_odd_push(ps_omp_zl_odd *l, size_t cell, uint64_t bits)
+{
+    if (l->full)
+        return;
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 64;
+        ps_omp_zl_nan *v;
+        if (l->n >= l->max || !(v = realloc(l->v, cap * sizeof *v))) {
+            l->full = 1;
+            return;
+        }
+        l->v = v;
+        l->cap = cap;
+    }
+    l->v[l->n].cell = cell;
+    l->v[l->n++].bits = bits;
+}
+
+static uint64_t zl_bits_f32(float v)
+{
+    uint32_t u;
+    memcpy(&u, &v, sizeof u);
+    return u;
+}
+
+static uint64_t zl_bits_f64(double v)
+{
+    uint64_t u;
+    memcpy(&u, &v, sizeof u);
+    return u;
+}
+
+static float zl_from_f32(uint64_t b)
+{
+    uint32_t u = (uint32_t)b;
+    float v;
+    memcpy(&v, &u, sizeof v);
+    return v;
+}
+
+static double zl_from_f64(uint64_t b)
+{
+    double v;
+    memcpy(&v, &b, sizeof v);
+    return v;
+}
+
+/* the first entry of the odd list at or after box cell @p cell */
+static size_t zl_odd_find(const omp_ctx *c, size_t cell)
+{
+    size_t lo = 0, hi = c->nodd;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (c->odd[mid].cell < cell)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Land cell @p cell's NaN is @p bits (a region upload): listed unless they are
+ * nan_bits. The room was reserved (ps_omp_zl_region_check). */
+static void zl_odd_set(omp_ctx *c, size_t cell, uint64_t bits)
+{
+    size_t q = zl_odd_find(c, cell);
+    int have = q < c->nodd && c->odd[q].cell == cell;
+    if (bits == c->nan_bits) {
+        if (have) {
+            memmove(c->odd + q, c->odd + q + 1, (c->nodd - q - 1) * sizeof *c->odd);
+            c->nodd--;
+        }
+        return;
+    }
+    if (have) {
+        c->odd[q].bits = bits;
+        return;
+    }
+    if (c->nodd == c->odd_cap)
+        return; /* not reached: reserved */
+    memmove(c->odd + q + 1, c->odd + q, (c->nodd - q) * sizeof *c->odd);
+    c->odd[q].cell = cell;
+    c->odd[q].bits = bits;
+    c->nodd++;
+}
+
 #define ZL_FUNCS(T, SFX, TMAX)                                                           \
-    /* NaN -> +0.0 in a and b, cnt = the NaN (land) or 0 (ocean, counted later) */ \
-    static void zl_convert##SFX(T *a, T *b, T *cnt, size_t len)                          \
+    /* NaN -> +0.0 in a and b, cnt LAND (land) or 0 (ocean, counted later); land's \
+     * odd NaNs (box cells @p cell0..) into @p odd */                                  \
+    static void zl_convert##SFX(T *a, T *b, unsigned char *cnt, size_t len, size_t cell0, \
+                                uint64_t nanb, ps_omp_zl_odd *odd)                       \
     {                                                                                    \
         size_t i;                                                                        \
         for (i = 0; i < len; i++) {                                                      \
             T v = a[i];                                                                  \
             if (v != v) {                                                                \
-                cnt[i] = v;                                                              \
+                if (zl_bits##SFX(v) != nanb)                                             \
+                    zl_odd_push(odd, cell0 + i, zl_bits##SFX(v));                        \
+                cnt[i] = PS_OMP_ZL_LAND;                                                 \
                 a[i] = b[i] = (T)0;                                                      \
             } else                                                                       \
-                cnt[i] = (T)0;                                                           \
+                cnt[i] = 0;                                                              \
         }                                                                                \
     }                                                                                    \
-    /* a region's row: like zl_convert, but an ocean cell that was ocean keeps its   \
-     * count; returns nonzero if a cell changed between land and ocean */           \
-    static int zl_reconvert##SFX(T *a, T *b, T *cnt, size_t len)                       \
+    /* a region's row (box cells @p cell0..): like zl_convert, but an ocean cell     \
+     * that was ocean keeps its count, and land's NaN goes to the context's odd     \
+     * list; returns nonzero if a cell changed between land and ocean */             \
+    static int zl_reconvert##SFX(omp_ctx *c, T *a, T *b, unsigned char *cnt, size_t len, \
+                                 size_t cell0)                                           \
     {                                                                                    \
         size_t i;                                                                        \
         int changed = 0;                                                                 \
         for (i = 0; i < len; i++) {                                                      \
             T v = a[i];                                                                  \
             if (v != v) {                                                                \
-                changed |= cnt[i] == cnt[i];                                             \
-                cnt[i] = v;                                                              \
+                changed |= !(cnt[i] & PS_OMP_ZL_LAND);                                   \
+                cnt[i] = PS_OMP_ZL_LAND;                                                 \
+                if (c->nodd || zl_bits##SFX(v) != c->nan_bits)                           \
+                    zl_odd_set(c, cell0 + i, zl_bits##SFX(v));                           \
                 a[i] = b[i] = (T)0;                                                      \
-            } else if (cnt[i] != cnt[i]) {                                               \
+            } else if (cnt[i] & PS_OMP_ZL_LAND) {                                        \
                 changed = 1;                                                             \
-                cnt[i] = (T)0;                                                           \
+                cnt[i] = 0;                                                              \
+                zl_odd_set(c, cell0 + i, c->nan_bits); /* unlisted */                     \
             }                                                                            \
         }                                                                                \
         return changed;                                                                  \
     }                                                                                    \
-    /* ocean cells i0..i1-1 of row off: count the neighbours land[] marks ocean */     \
-    static void zl_count##SFX(T *cnt, const T *land, size_t off, size_t plane, size_t nx, \
-                              size_t i0, size_t i1)                                      \
-    {                                                                                    \
-        size_t i;                                                                        \
-        for (i = off + i0; i < off + i1; i++) {                                          \
-            T n = (T)0;                                                                  \
-            if (land[i] != land[i])                                                      \
-                continue;                                                                \
-            n += land[i - plane] == land[i - plane] ? (T)1 : (T)0;                       \
-            n += land[i + plane] == land[i + plane] ? (T)1 : (T)0;                       \
-            n += land[i - nx] == land[i - nx] ? (T)1 : (T)0;                             \
-            n += land[i + nx] == land[i + nx] ? (T)1 : (T)0;                             \
-            n += land[i - 1] == land[i - 1] ? (T)1 : (T)0;                               \
-            n += land[i + 1] == land[i + 1] ? (T)1 : (T)0;                               \
-            cnt[i] = n;                                                                  \
-        }                                                                                \
-    }                                                                                    \
     /* an interior row of a whole upload in one pass: the source row @p r      \
      * (cells of neighbouring planes and rows @p spl and @p srow cells away)      \
-     * copied into row offset @p off of a with land as +0.0, cnt its NaN or its \
+     * copied into row offset @p off of a with land as +0.0, cnt LAND or its     \
      * ocean neighbour count (0 at the row's ends, as zl_convert leaves them);  \
      * the same bits as the copies, zl_convert and zl_count in turn. Of b only  \
      * the row's two boundary cells: a step writes every other cell of it      \
      * before any step reads it (diffusion7 has radius 1), so copying them too  \
-     * would be a third stream of writes for nothing. Returns nonzero if a      \
-     * value rules zero-land out (as zl_bad).                                   */ \
-    static int zl_fill##SFX(T *restrict a, T *restrict b, T *restrict cnt,              \
+     * would be a third stream of writes for nothing. Land's odd NaNs go to     \
+     * @p odd. Returns nonzero if a value rules zero-land out (as zl_bad).     */ \
+    static int zl_fill##SFX(T *restrict a, T *restrict b, unsigned char *restrict cnt,   \
                             const T *restrict r, size_t off, size_t spl, size_t srow,    \
-                            size_t nx)                                                   \
+                            size_t nx, uint64_t nanb, ps_omp_zl_odd *odd)                \
     {                                                                                    \
         size_t i;                                                                        \
-        int bad = 0;                                                                     \
+        int bad = 0, land = 0; /* land: a NaN in the row */                             \
         a += off, b += off, cnt += off;                                                  \
         for (i = 0; i < nx; i += nx > 1 ? nx - 1 : 1) {                                  \
             T v = r[i];                                                                  \
             a[i] = b[i] = v != v ? (T)0 : v;                                             \
-            cnt[i] = v != v ? v : (T)0;                                                  \
+            cnt[i] = v != v ? PS_OMP_ZL_LAND : 0;                                        \
+            land |= v != v;                                                              \
             bad |= v == v && !(v <= (T)((TMAX) / 64) && v >= (T)(-(TMAX) / 64));         \
         }                                                                                \
         for (i = 1; i + 1 < nx; i++) {                                                   \
@@ -114,9 +209,13 @@
             n += r[i - 1] == r[i - 1] ? (T)1 : (T)0;                                     \
             n += r[i + 1] == r[i + 1] ? (T)1 : (T)0;                                     \
             a[i] = v != v ? (T)0 : v; /* b: the first step writes it */                 \
-            cnt[i] = v != v ? v : n;                                                     \
+            cnt[i] = (unsigned char)(v != v ? (int)PS_OMP_ZL_LAND : (int)n);             \
+            land |= v != v;                                                              \
             bad |= v == v && !(v <= (T)((TMAX) / 64) && v >= (T)(-(TMAX) / 64));         \
         }                                                                                \
+        for (i = 0; land && i < nx; i++)                                                 \
+            if (r[i] != r[i] && zl_bits##SFX(r[i]) != nanb)                              \
+                zl_odd_push(odd, off + i, zl_bits##SFX(r[i]));                           \
         return bad;                                                                      \
     }                                                                                    \
     /* nonzero if a value rules zero-land out (see above) */                            \
@@ -128,42 +227,68 @@
             bad |= h[i] == h[i] && !(h[i] <= (T)((TMAX) / 64) && h[i] >= (T)(-(TMAX) / 64)); \
         return bad;                                                                      \
     }                                                                                    \
-    /* a downloaded row in one pass: the field's values, land cells their NaN */        \
-    static void zl_copy_out##SFX(T *restrict h, const T *restrict v, const T *restrict cnt, \
+    /* land cells of @p h whose NaN is not @p nanb */                                   \
+    static size_t zl_odd_count##SFX(const T *h, size_t len, uint64_t nanb)               \
+    {                                                                                    \
+        size_t i, n = 0;                                                                 \
+        for (i = 0; i < len; i++)                                                        \
+            n += h[i] != h[i] && zl_bits##SFX(h[i]) != nanb;                             \
+        return n;                                                                        \
+    }                                                                                    \
+    /* box cells @p cell0.. (@p len of them) of @p v into @p h in one pass, land    \
+     * cells with their NaN (the odd ones patched after) */                             \
+    static void zl_copy_out##SFX(const omp_ctx *c, T *restrict h, const T *restrict v,  \
+                                 const unsigned char *restrict cnt, size_t cell0,        \
                                  size_t len)                                             \
     {                                                                                    \
-        size_t i;                                                                        \
+        const T nan = zl_from##SFX(c->nan_bits);                                         \
+        size_t i, q;                                                                     \
         for (i = 0; i < len; i++)                                                        \
-            h[i] = cnt[i] != cnt[i] ? cnt[i] : v[i];                                     \
+            h[i] = (cnt[i] & PS_OMP_ZL_LAND) ? nan : v[i];                               \
+        for (q = zl_odd_find(c, cell0); q < c->nodd && c->odd[q].cell < cell0 + len; q++) \
+            h[c->odd[q].cell - cell0] = zl_from##SFX(c->odd[q].bits);                    \
     }
 ZL_FUNCS(float, _f32, FLT_MAX)
 ZL_FUNCS(double, _f64, DBL_MAX)
 #undef ZL_FUNCS
 
-void ps_omp_zl_convert(const omp_ctx *c, void *a, void *b, void *cnt, size_t len)
+void ps_omp_zl_convert(const omp_ctx *c, void *a, void *b, size_t off, size_t len,
+                       ps_omp_zl_odd *odd)
 {
     if (c->es == sizeof(float))
-        zl_convert_f32(a, b, cnt, len);
+        zl_convert_f32((float *)a + off, (float *)b + off, c->cnt + off, len, off,
+                       c->nan_bits, odd);
     else
-        zl_convert_f64(a, b, cnt, len);
+        zl_convert_f64((double *)a + off, (double *)b + off, c->cnt + off, len, off,
+                       c->nan_bits, odd);
 }
 
-void ps_omp_zl_count(const omp_ctx *c, void *cnt, const void *land, size_t off, size_t i0,
-                     size_t i1)
+/* ocean cells i0..i1-1 of row @p off: count their neighbours not flagged land */
+void ps_omp_zl_count(const omp_ctx *c, size_t off, size_t i0, size_t i1)
 {
-    const size_t plane = c->g.ny * c->g.nx;
-    if (c->es == sizeof(float))
-        zl_count_f32(cnt, land, off, plane, c->g.nx, i0, i1);
-    else
-        zl_count_f64(cnt, land, off, plane, c->g.nx, i0, i1);
+    const size_t plane = c->g.ny * c->g.nx, nx = c->g.nx;
+    unsigned char *cnt = c->cnt;
+    size_t i;
+    for (i = off + i0; i < off + i1; i++) {
+        unsigned n = 0;
+        if (cnt[i] & PS_OMP_ZL_LAND)
+            continue;
+        n += !(cnt[i - plane] & PS_OMP_ZL_LAND);
+        n += !(cnt[i + plane] & PS_OMP_ZL_LAND);
+        n += !(cnt[i - nx] & PS_OMP_ZL_LAND);
+        n += !(cnt[i + nx] & PS_OMP_ZL_LAND);
+        n += !(cnt[i - 1] & PS_OMP_ZL_LAND);
+        n += !(cnt[i + 1] & PS_OMP_ZL_LAND);
+        cnt[i] = (unsigned char)n;
+    }
 }
 
-int ps_omp_zl_fill(const omp_ctx *c, void *a, void *b, void *cnt, const void *srow,
-                   size_t off, size_t spl, size_t srp)
+int ps_omp_zl_fill(const omp_ctx *c, void *a, void *b, const void *srow, size_t off,
+                   size_t spl, size_t srp, ps_omp_zl_odd *odd)
 {
     if (c->es == sizeof(float))
-        return zl_fill_f32(a, b, cnt, srow, off, spl, srp, c->g.nx);
-    return zl_fill_f64(a, b, cnt, srow, off, spl, srp, c->g.nx);
+        return zl_fill_f32(a, b, c->cnt, srow, off, spl, srp, c->g.nx, c->nan_bits, odd);
+    return zl_fill_f64(a, b, c->cnt, srow, off, spl, srp, c->g.nx, c->nan_bits, odd);
 }
 
 int ps_omp_zl_bad(const omp_ctx *c, const void *h, size_t len)
@@ -171,7 +296,100 @@ int ps_omp_zl_bad(const omp_ctx *c, const void *h, size_t len)
     return c->es == sizeof(float) ? zl_bad_f32(h, len) : zl_bad_f64(h, len);
 }
 
-/* Back to NaN land for good (an upload ruled zero-land out). */
+int ps_omp_zl_region_check(omp_ctx *c, const void *host, size_t rp, size_t pp,
+                           const ps_region *r)
+{
+    const size_t cells = c->g.nz * c->g.ny * c->g.nx;
+    const char *h = host;
+    size_t k, j, odd = 0, need;
+    int bad = 0;
+    for (k = 0; k < r->count.nz; k++)
+        for (j = 0; j < r->count.ny; j++) {
+            const void *row = h + k * pp + j * rp;
+            bad |= ps_omp_zl_bad(c, row, r->count.nx);
+            odd += c->es == sizeof(float)
+                       ? zl_odd_count_f32(row, r->count.nx, c->nan_bits)
+                       : zl_odd_count_f64(row, r->count.nx, c->nan_bits);
+        }
+    need = c->nodd + odd;
+    if (bad || need > ZL_ODD_MAX(cells))
+        return 1;
+    if (need > c->odd_cap) {
+        ps_omp_zl_nan *v = realloc(c->odd, need * sizeof *v);
+        if (!v)
+            return 1;
+        c->odd = v;
+        c->odd_cap = need;
+    }
+    return 0;
+}
+
+ps_omp_zl_odd *ps_omp_zl_odd_begin(omp_ctx *c)
+{
+    const size_t cells = c->g.nz * c->g.ny * c->g.nx;
+    ps_omp_zl_odd *l = calloc((size_t)c->threads, sizeof *l);
+    int t;
+    for (t = 0; l && t < c->threads; t++)
+        l[t].max = ZL_ODD_MAX(cells);
+    c->nan_bits = c->es == sizeof(float) ? zl_bits_f32((float)NAN) : zl_bits_f64((double)NAN);
+    c->nodd = 0;
+    return l;
+}
+
+ps_omp_zl_odd *ps_omp_zl_odd_of(ps_omp_zl_odd *lists, int thread)
+{
+    return lists ? &lists[thread] : NULL;
+}
+
+static int zl_nan_cmp(const void *a, const void *b)
+{
+    size_t x = ((const ps_omp_zl_nan *)a)->cell, y = ((const ps_omp_zl_nan *)b)->cell;
+    return (x > y) - (x < y);
+}
+
+int ps_omp_zl_odd_end(omp_ctx *c, ps_omp_zl_odd *lists)
+{
+    const size_t cells = c->g.nz * c->g.ny * c->g.nx;
+    size_t n = 0;
+    int t, over = !lists;
+    for (t = 0; lists && t < c->threads; t++) {
+        over |= lists[t].full;
+        n += lists[t].n;
+    }
+    over |= n > ZL_ODD_MAX(cells);
+    free(c->odd);
+    c->odd = NULL;
+    c->nodd = c->odd_cap = 0;
+    if (!over && n && !(c->odd = malloc(n * sizeof *c->odd)))
+        over = 1;
+    for (t = 0; !over && t < c->threads; t++) {
+        if (lists[t].n)
+            memcpy(c->odd + c->nodd, lists[t].v, lists[t].n * sizeof *c->odd);
+        c->nodd += lists[t].n;
+    }
+    if (!over) {
+        c->odd_cap = n;
+        qsort(c->odd, n, sizeof *c->odd, zl_nan_cmp);
+    }
+    for (t = 0; lists && t < c->threads; t++)
+        free(lists[t].v);
+    free(lists);
+    return over;
+}
+
+/* NaN land from now on: the count bytes and the odd list freed (the caller
+ * rewrites the fields, or ps_omp_zl_leave has put land's NaN back). */
+void ps_omp_zl_off(omp_ctx *c)
+{
+    c->zl = 0;
+    free(c->cnt);
+    c->cnt = NULL;
+    free(c->odd);
+    c->odd = NULL;
+    c->nodd = c->odd_cap = 0;
+}
+
+/* Back to NaN land for good (an upload ruled zero-land out): land's NaN into both fields. */
 void ps_omp_zl_leave(omp_ctx *c)
 {
     const size_t n = c->g.nz * c->g.ny * c->g.nx;
@@ -179,48 +397,22 @@ void ps_omp_zl_leave(omp_ctx *c)
     if (!c->zl)
         return;
     for (i = 0; i < n; i++) {
-        if (c->es == sizeof(float)) {
-            float v = ((float *)c->cnt)[i];
-            if (v != v)
-                ((float *)c->cur)[i] = ((float *)c->next)[i] = v;
-        } else {
-            double v = ((double *)c->cnt)[i];
-            if (v != v)
-                ((double *)c->cur)[i] = ((double *)c->next)[i] = v;
-        }
+        if (!(c->cnt[i] & PS_OMP_ZL_LAND))
+            continue;
+        if (c->es == sizeof(float))
+            ((float *)c->cur)[i] = ((float *)c->next)[i] = zl_from_f32(c->nan_bits);
+        else
+            ((double *)c->cur)[i] = ((double *)c->next)[i] = zl_from_f64(c->nan_bits);
     }
-    c->zl = 0;
-    free(c->cnt);
-    c->cnt = NULL;
-    free(c->cnt8);
-    c->cnt8 = NULL;
-}
-
-/*
- * The byte copy of the counts the AVX-512 block rows read (ps_omp_zl_rows):
- * a count 1..6 where cnt holds one, 0 where it holds 0 (isolated, box faces)
- * or a NaN (land). Remade from cnt before a fused sweep whenever cnt changed
- * (a whole upload, or a region upload that moves land and ocean, marks it
- * stale; a halo upload of a decomposition does not).
- */
-void ps_omp_zl_cnt8(omp_ctx *c)
-{
-    const long n = (long)(c->g.nz * c->g.ny * c->g.nx);
-    long i;
-    if (!c->zl || !c->cnt8 || !c->cnt8_stale)
-        return;
-    if (c->es == sizeof(float)) {
-        const float *f = c->cnt;
-#pragma omp parallel for schedule(static) num_threads(c->threads)
-        for (i = 0; i < n; i++)
-            c->cnt8[i] = f[i] > 0.0f ? (unsigned char)f[i] : 0;
-    } else {
-        const double *f = c->cnt;
-#pragma omp parallel for schedule(static) num_threads(c->threads)
-        for (i = 0; i < n; i++)
-            c->cnt8[i] = f[i] > 0.0 ? (unsigned char)f[i] : 0;
+    for (i = 0; i < c->nodd; i++) {
+        if (c->es == sizeof(float))
+            ((float *)c->cur)[c->odd[i].cell] = ((float *)c->next)[c->odd[i].cell] =
+                zl_from_f32(c->odd[i].bits);
+        else
+            ((double *)c->cur)[c->odd[i].cell] = ((double *)c->next)[c->odd[i].cell] =
+                zl_from_f64(c->odd[i].bits);
     }
-    c->cnt8_stale = 0;
+    ps_omp_zl_off(c);
 }
 
 /*
@@ -230,31 +422,28 @@ void ps_omp_zl_cnt8(omp_ctx *c)
  * neighbourhood it can change). A halo upload of a decomposition never
  * changes the mask (land is fixed), so it costs one pass over the region and
  * no recount: ocean cells keep their counts, land cells take the uploaded
- * NaN. Serial; the mask is read from the count array, whose NaN-ness the
- * recount does not change.
+ * NaN. Serial; the mask is read from the count bytes' land flags, which the
+ * recount does not change. The odd list's room was reserved by
+ * ps_omp_zl_region_check.
  */
 void ps_omp_zl_region(omp_ctx *c, const ps_region *r)
 {
     const size_t nz = c->g.nz, ny = c->g.ny, nx = c->g.nx, es = c->es;
     size_t k, j, lo[3], hi[3], ext[3] = {nz, ny, nx};
     int a;
-    char *A = c->cur, *B = c->next, *N = c->cnt;
+    char *A = c->cur, *B = c->next;
     int changed = 0;
     for (k = r->start[0]; k < r->start[0] + r->count.nz; k++)
         for (j = r->start[1]; j < r->start[1] + r->count.ny; j++) {
-            size_t off = ((k * ny + j) * nx + r->start[2]) * es;
+            size_t cell = (k * ny + j) * nx + r->start[2], off = cell * es;
             if (es == sizeof(float))
-                changed |= zl_reconvert_f32((float *)(A + off), (float *)(B + off),
-                                            (float *)(N + off), r->count.nx);
+                changed |= zl_reconvert_f32(c, (float *)(A + off), (float *)(B + off),
+                                            c->cnt + cell, r->count.nx, cell);
             else
-                changed |= zl_reconvert_f64((double *)(A + off), (double *)(B + off),
-                                            (double *)(N + off), r->count.nx);
+                changed |= zl_reconvert_f64(c, (double *)(A + off), (double *)(B + off),
+                                            c->cnt + cell, r->count.nx, cell);
         }
-    if (changed)
-        c->cnt8_stale = 1; /* land and ocean moved: counts change */
-    if (!changed || nz < 3 || ny < 3 || nx < 3)
-        return;
-    {
+    if (changed && nz >= 3 && ny >= 3 && nx >= 3) {
         size_t cnt3[3] = {r->count.nz, r->count.ny, r->count.nx};
         for (a = 0; a < 3; a++) {
             lo[a] = r->start[a] > 1 ? r->start[a] - 1 : 1;
@@ -262,11 +451,11 @@ void ps_omp_zl_region(omp_ctx *c, const ps_region *r)
             if (hi[a] > ext[a] - 1)
                 hi[a] = ext[a] - 1;
         }
+        for (k = lo[0]; k < hi[0]; k++)
+            for (j = lo[1]; j < hi[1]; j++)
+                if (lo[2] < hi[2])
+                    ps_omp_zl_count(c, (k * ny + j) * nx, lo[2], hi[2]);
     }
-    for (k = lo[0]; k < hi[0]; k++)
-        for (j = lo[1]; j < hi[1]; j++)
-            if (lo[2] < hi[2])
-                ps_omp_zl_count(c, N, N, (k * ny + j) * nx, lo[2], hi[2]);
 }
 
 /* A downloaded run of @p len cells (box offset @p box_off) of the current field, land
@@ -274,9 +463,9 @@ void ps_omp_zl_region(omp_ctx *c, const ps_region *r)
 void ps_omp_zl_copy_out(const omp_ctx *c, void *host, size_t box_off, size_t len)
 {
     if (c->es == sizeof(float))
-        zl_copy_out_f32(host, (const float *)c->cur + box_off, (const float *)c->cnt + box_off,
+        zl_copy_out_f32(c, host, (const float *)c->cur + box_off, c->cnt + box_off, box_off,
                         len);
     else
-        zl_copy_out_f64(host, (const double *)c->cur + box_off,
-                        (const double *)c->cnt + box_off, len);
+        zl_copy_out_f64(c, host, (const double *)c->cur + box_off, c->cnt + box_off,
+                        box_off, len);
 }

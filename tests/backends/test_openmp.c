@@ -10,6 +10,9 @@
  *    the steps of one step() call are fused, uploads in between are seen;
  *  - repeated upload on one context (no state left from the previous run);
  *  - pitched uploads and downloads (a box inside a larger host array);
+ *  - land whose NaNs carry many payloads: zero-land keeps up to a bound of
+ *    them beside its count bytes and takes NaN land past it (whole upload or
+ *    region), every payload kept;
  *  - errors: region outside the box, no such device, negative threads.
  */
 #include "config.h"
@@ -369,6 +372,77 @@ static void check_special(ps_precision p, double coeff, int big, int threads, in
     ps_field_free(&go);
 }
 
+/* the first @p limit land cells of @p f (from cell @p from) get distinct NaN payloads */
+static size_t odd_payloads(ps_field *f, size_t from, size_t limit)
+{
+    size_t n = ps_field_cells(f), q, done = 0;
+    for (q = from; q < n && done < limit; q++) {
+        if (f->precision == PS_FLOAT64) {
+            double *v = (double *)f->data + q;
+            uint64_t b = 0x7ff8000000000001ull + q;
+            if (*v == *v)
+                continue;
+            memcpy(v, &b, 8);
+        } else {
+            float *v = (float *)f->data + q;
+            uint32_t b = 0x7fc00001u + (uint32_t)q;
+            if (*v == *v)
+                continue;
+            memcpy(v, &b, 4);
+        }
+        done++;
+    }
+    return done;
+}
+
+/*
+ * Zero-land keeps land's NaN as one pattern plus a list of the cells whose
+ * NaN differs, at most cells/64 + 1024 of them (ps_openmp_zeroland.c): @p odd
+ * such cells in the whole upload, and the halo field's land all distinct (its
+ * region uploads add theirs): under the bound, at it, over it in the first
+ * upload, and pushed over by the regions. Bitwise the reference's, payloads
+ * and all.
+ */
+static void check_odd_nans(ps_precision p, size_t odd, int threads)
+{
+    const ps_grid g = {20, 40, 40};
+    ps_field in, halo, e, eo, got, go;
+    ps_config cfg;
+    ps_validate_diff d;
+    char desc[600];
+    int a;
+    ps_field_alloc(&in, g, p);
+    ps_field_alloc(&halo, g, p);
+    ps_field_alloc(&e, g, p);
+    ps_field_alloc(&eo, g, p);
+    ps_field_alloc(&got, g, p);
+    ps_field_alloc(&go, g, p);
+    fill(&in, 11);
+    fill(&halo, 12);
+    CHECK(odd_payloads(&in, 0, odd) == odd, "only %zu land cells for %zu payloads",
+          ps_field_cells(&in), odd);
+    odd_payloads(&halo, 0, ps_field_cells(&halo));
+    ps_config_init(&cfg, g, p);
+    cfg.params.scalars[0] = 0.1;
+    CHECK(sequence(ref, &cfg, &in, &halo, &e, &eo) == 0, "reference: %s", ps_error_detail());
+    cfg.threads = threads;
+    CHECK(sequence(omp, &cfg, &in, &halo, &got, &go) == 0, "openmp: %s", ps_error_detail());
+    for (a = 0; a < 2; a++) {
+        ps_validate_compare(a ? &eo : &e, a ? &go : &got, &d);
+        ps_validate_diff_describe(&d, desc, sizeof desc);
+        CHECK(d.differ == 0 && !memcmp(a ? eo.data : e.data, a ? go.data : got.data,
+                                       ps_field_cells(&e) * ps_precision_size(p)),
+              "%zu odd NaNs %s threads %d: %s: %s", odd, ps_precision_name(p), threads,
+              a ? "region download" : "final field", desc);
+    }
+    ps_field_free(&in);
+    ps_field_free(&halo);
+    ps_field_free(&e);
+    ps_field_free(&eo);
+    ps_field_free(&got);
+    ps_field_free(&go);
+}
+
 int main(void)
 {
     static const ps_grid grids[] = {{6, 20, 33}, {5, 9, 8}, {12, 31, 17}};
@@ -411,6 +485,19 @@ int main(void)
             check_special(pr, 1.5, 0, 2, gen);
             check_special(pr, 0.1, 1, 2, gen);
             check_special(pr, 0.1, 2, 2, gen);
+        }
+    }
+
+    /* land's NaN payloads: under zero-land's bound, just under it (the regions
+     * push it over), and over it in the whole upload */
+    setenv("PSTENCIL_OPENMP_ZERO_LAND", "1", 1);
+    for (ti = 0; ti < 2; ti++) {
+        setenv("PSTENCIL_OPENMP_TBLOCK", ti ? "0" : "4", 1);
+        for (p = 0; p < 2; p++) {
+            ps_precision pr = p ? PS_FLOAT64 : PS_FLOAT32;
+            check_odd_nans(pr, 10, 2);
+            check_odd_nans(pr, 32000 / 64 + 1024 - 50, 2);
+            check_odd_nans(pr, 32000 / 64 + 1024 + 1, 1);
         }
     }
 

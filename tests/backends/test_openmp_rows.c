@@ -6,14 +6,14 @@
  *  - the zero-land rows (zl_p) and the NaN-masked rows (exact_p);
  *  - every row length from 3 to 140 cells and some longer ones, every
  *    alignment of the row within a 64-byte line, several row pitches;
- *  - values with +0.0 and -0.0, subnormals, huge values, NaN land, and counts
- *    of land (NaN), isolated cells (0) and 1..6 neighbours;
+ *  - values with +0.0 and -0.0, subnormals, huge values, NaN land, and count
+ *    bytes of land (PS_OMP_ZL_LAND), isolated cells (0) and 1..6 neighbours;
  *  - cells 0 and nx-1 and the memory around the row are never written;
  *  - no kernel reads outside its rows: each input row block sits against an
  *    inaccessible page (PROT_NONE), once ending at it and once starting at it;
  *  - the block functions (zl_rows: a plane's rows in one call, each array
- *    with its own pitch, with and without the boundary-column copy, counts
- *    as REAL or as bytes) equal the same table's row function called row by
+ *    with its own pitch, with and without the boundary-column copy, stores
+ *    plain or streamed) equal the same table's row function called row by
  *    row.
  * The field-level validation (pstencil validate) covers the same kernels
  * through the backend; this test reaches every row length and alignment,
@@ -91,10 +91,11 @@ static double value(int zero_land)
     return ((double)(next() % 20000) - 5000.0) * 0.00173;
 }
 
-static double count(void)
+/* a count byte: land, an isolated cell (0) or 1..6 neighbours */
+static unsigned char count(void)
 {
     unsigned r = next() % 10;
-    return r == 0 ? NAN : r == 1 ? 0.0 : (double)(r % 6 + 1);
+    return (unsigned char)(r == 0 ? PS_OMP_ZL_LAND : r == 1 ? 0 : r % 6 + 1);
 }
 
 /*
@@ -108,11 +109,12 @@ static double count(void)
     {                                                                                       \
         const size_t es = sizeof(REAL), rows = 2 * pitch + nx;                              \
         guarded gs, gm, gp, gc, gd;                                                         \
-        REAL *src, *km, *kp, *cnt, *dst, *want;                                             \
+        REAL *src, *km, *kp, *dst, *want;                                                   \
+        unsigned char *cnt;                                                                 \
         const REAL d = (REAL)0.137;                                                         \
         size_t q, guard = 16;                                                               \
         if (guarded_alloc(&gs, rows * es) || guarded_alloc(&gm, nx * es) ||                 \
-            guarded_alloc(&gp, nx * es) || guarded_alloc(&gc, nx * es) ||                   \
+            guarded_alloc(&gp, nx * es) || guarded_alloc(&gc, nx) ||                        \
             guarded_alloc(&gd, (nx + 2 * guard) * es)) {                                    \
             printf("FAIL: cannot map guarded memory\n");                                   \
             exit(1);                                                                        \
@@ -121,7 +123,7 @@ static double count(void)
         src = (REAL *)(at_end ? gs.data + gs.len - rows * es : gs.data) + pitch;            \
         km = (REAL *)(at_end ? gm.data + gm.len - nx * es : gm.data);                       \
         kp = (REAL *)(at_end ? gp.data + gp.len - nx * es : gp.data);                       \
-        cnt = (REAL *)(at_end ? gc.data + gc.len - nx * es : gc.data);                      \
+        cnt = (unsigned char *)(at_end ? gc.data + gc.len - nx : gc.data);                  \
         dst = (REAL *)gd.data + guard;                                                      \
         want = malloc((nx + 2 * guard) * es);                                               \
         for (q = 0; q < rows; q++)                                                          \
@@ -129,27 +131,28 @@ static double count(void)
         for (q = 0; q < nx; q++) {                                                          \
             km[q] = (REAL)value(zl);                                                        \
             kp[q] = (REAL)value(zl);                                                        \
-            cnt[q] = (REAL)count();                                                         \
+            cnt[q] = count();                                                               \
         }                                                                                   \
         for (q = 0; q < nx + 2 * guard; q++)                                                \
             want[q] = dst[(long)q - (long)guard] = (REAL)(-777.0 - (double)q);              \
         for (q = 1; q + 1 < nx; q++) {                                                      \
             REAL *w = want + guard;                                                         \
             if (zl) {                                                                       \
-                REAL s = (REAL)0 + km[q];                                                   \
+                REAL s = (REAL)0 + km[q], n;                                                \
                 s = s + kp[q];                                                              \
                 s = s + src[q - pitch];                                                     \
                 s = s + src[q + pitch];                                                     \
                 s = s + src[q - 1];                                                         \
                 s = s + src[q + 1];                                                         \
-                w[q] = cnt[q] > (REAL)0 ? UPDATE(src[q], s, cnt[q], d) : src[q];            \
+                n = (REAL)(cnt[q] & PS_OMP_ZL_COUNT);                                       \
+                w[q] = n > (REAL)0 ? UPDATE(src[q], s, n, d) : src[q];                      \
             } else                                                                          \
                 w[q] = CELL(src[q], km[q], kp[q], src[q - pitch], src[q + pitch],           \
                             src[q - 1], src[q + 1], d);                                     \
         }                                                                                   \
         if (zl)                                                                             \
             ((void (*)(REAL *restrict, const REAL *restrict, const REAL *restrict,          \
-                       const REAL *restrict, const REAL *restrict, size_t, size_t,          \
+                       const REAL *restrict, const unsigned char *restrict, size_t, size_t, \
                        REAL))fn)(dst, km, src, kp, cnt, nx, pitch, d);                      \
         else                                                                                \
             ((void (*)(REAL *restrict, const REAL *restrict, const REAL *restrict,          \
@@ -184,14 +187,14 @@ PS_ROWS_CASE(case_f64, double, ps_diffusion7_update_f64, ps_diffusion7_cell_f64)
  */
 #define PS_BLOCK_CASE(NAME, REAL, ROWFN, ROWSFN)                                            \
     static void NAME(const char *isa, ROWFN row, ROWSFN rows, size_t nx, size_t nrows,      \
-                     int bcols, int bytes)                                                  \
+                     int bcols, int nt)                                                     \
     {                                                                                       \
         const size_t dp = nx + 3, mp = nx + 5, cp = nx + 16, pp = nx, np = nx + 1;          \
         const size_t nsrc = (nrows + 2) * cp + 1, nd = nrows * dp;                          \
         REAL *km = malloc(nrows * mp * sizeof(REAL)), *kp = malloc(nrows * pp * sizeof(REAL)); \
-        REAL *src = malloc(nsrc * sizeof(REAL)), *cnt = malloc(nrows * np * sizeof(REAL));  \
+        REAL *src = malloc(nsrc * sizeof(REAL));                                            \
         REAL *want = malloc(nd * sizeof(REAL)), *got = malloc(nd * sizeof(REAL));           \
-        unsigned char *cnt8 = malloc(nrows * np);                                           \
+        unsigned char *cnt = malloc(nrows * np);                                            \
         const REAL d = (REAL)0.21;                                                          \
         ps_omp_zl_rows rb;                                                                  \
         size_t q;                                                                           \
@@ -201,10 +204,8 @@ PS_ROWS_CASE(case_f64, double, ps_diffusion7_update_f64, ps_diffusion7_cell_f64)
             kp[q] = (REAL)value(1);                                                         \
         for (q = 0; q < nsrc; q++)                                                          \
             src[q] = (REAL)value(1);                                                        \
-        for (q = 0; q < nrows * np; q++) {                                                  \
-            cnt[q] = (REAL)count();                                                         \
-            cnt8[q] = cnt[q] > (REAL)0 ? (unsigned char)cnt[q] : 0;                         \
-        }                                                                                   \
+        for (q = 0; q < nrows * np; q++)                                                    \
+            cnt[q] = count();                                                               \
         for (q = 0; q < nd; q++)                                                            \
             want[q] = got[q] = (REAL)(-555.0 - (double)q);                                  \
         for (q = 0; q < nrows; q++) {                                                       \
@@ -220,8 +221,7 @@ PS_ROWS_CASE(case_f64, double, ps_diffusion7_update_f64, ps_diffusion7_cell_f64)
         rb.src = src + cp + 1;                                                              \
         rb.kp = kp;                                                                         \
         rb.cnt = cnt;                                                                       \
-        rb.cnt8 = bytes ? cnt8 : NULL;                                                      \
-        rb.nt = bytes == 2;                                                                 \
+        rb.nt = nt;                                                                         \
         rb.dpitch = dp;                                                                     \
         rb.mpitch = mp;                                                                     \
         rb.cpitch = cp;                                                                     \
@@ -233,16 +233,14 @@ PS_ROWS_CASE(case_f64, double, ps_diffusion7_update_f64, ps_diffusion7_cell_f64)
         rows(&rb, d);                                                                       \
         checks++;                                                                           \
         if (memcmp(want, got, nd * sizeof(REAL)) && ++failures <= 20)                       \
-            printf("FAIL: %s zl_rows %s nx=%zu nrows=%zu bcols=%d counts as %s differs from "  \
-                   "row by row\n", isa, #REAL, nx, nrows, bcols,                            \
-                   bytes == 2 ? "bytes, streamed" : bytes ? "bytes" : #REAL);                  \
+            printf("FAIL: %s zl_rows %s nx=%zu nrows=%zu bcols=%d stores %s differs from "     \
+                   "row by row\n", isa, #REAL, nx, nrows, bcols, nt ? "streamed" : "plain"); \
         free(km);                                                                           \
         free(kp);                                                                           \
         free(src);                                                                          \
         free(cnt);                                                                          \
         free(want);                                                                         \
         free(got);                                                                          \
-        free(cnt8);                                                                         \
     }
 
 PS_BLOCK_CASE(block_f32, float, rowz_f32_fn, rowsz_f32_fn)
@@ -268,8 +266,7 @@ static void table(const ps_omp_rows *t)
                 if (t->exact_p64)
                     case_f64(t->isa, "exact_p", (void *)t->exact_p64, 0, nx, pitch, at_end);
             }
-        for (at_end = 0; at_end < 6; at_end++) { /* bcols x counts as REAL, bytes,
-                                                    bytes with streamed stores */
+        for (at_end = 0; at_end < 4; at_end++) { /* bcols x plain or streamed stores */
             if (t->zl_rows32)
                 block_f32(t->isa, t->zl_p32, t->zl_rows32, nx, 1 + nx % 5, at_end & 1,
                           at_end >> 1);

@@ -8,6 +8,11 @@ tests_job_test_job_SOURCES = tests/job/test_job.c tests/ps_test.h
 tests_job_test_job_LDADD = job/libpstencil-job.la io/libpstencil-io.la core/libpstencil.la -lm
 TESTS += tests/job/test_job
 
+# A run's peak RSS grows by at most its budget of bytes a cell (openmp, and
+# opencl on a CPU device), its fixed part bounded.
+TESTS += tests/job/peak_rss.sh
+EXTRA_DIST += tests/job/peak_rss.sh
+
 # The installed example (docs/examples/job.c) builds against the headers as
 # installed and runs hdiff on a field in its own memory.
 check_PROGRAMS += tests/job/example_job

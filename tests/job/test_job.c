@@ -114,6 +114,10 @@ int main(void)
     CHECK(ps_job_get_report(j)->steps == 11, "report steps %ld", ps_job_get_report(j)->steps);
     CHECK(!strcmp(ps_job_get_report(j)->input, "in-memory field"), "report input");
     CHECK(ps_job_get_report(j)->output == NULL, "an output was reported with none asked");
+    /* the peak resident set: at least the caller's two fields and the backend's two */
+    CHECK(ps_job_get_report(j)->host_peak_bytes >= 4 * ps_field_cells(&in) * 4,
+          "report peak RSS %llu bytes for 4 fields of %zu cells",
+          ps_job_get_report(j)->host_peak_bytes, ps_field_cells(&in));
     CHECK(ps_job_set(j, "steps", "3") == PS_EINVAL, "a prepared job took an option");
     CHECK(ps_job_run(j) == PS_EINVAL, "a job ran twice");
     ps_job_destroy(j);
