@@ -50,7 +50,8 @@ ps_mk_sources() { # FILE VAR...: the .c files assigned to VAR (=, += and continu
     { cont = /\\$/ }' "$1"
 }
 # compiled once per instruction set (as backends/openmp/local.mk does):
-# -DPS_OMP_ISA=base; avx2 with -mavx2; the rows also fma with -mavx2 -mfma
+# -DPS_OMP_ISA=base; avx2 with -mavx2; the generic sweeps also fma with
+# -mavx2 -mfma -ffp-contract=fast (fast mode only)
 PS_ENGINE_ISA_SRCS="backends/openmp/ps_openmp_generic.c backends/openmp/ps_openmp_rows.c"
 # include directories (the public headers include io/ps_io.h: declarations only)
 PS_ENGINE_INCS="core kernels io backends/openmp"
@@ -278,8 +279,8 @@ printf '{ global: ps_backend_plugin_entry; local: *; };\n' > "$M/obj/plugin.map"
       echo "bg gcc $CFL $OMPFL -O3 -fno-trapping-math -mavx2 -DPS_OMP_ISA=avx2 -c '$SRC/$f' -o $o-avx2.o"
       objs="$objs $o-avx2.o"
       case $f in
-        *_rows.c)
-          echo "bg gcc $CFL $OMPFL -O3 -fno-trapping-math -mavx2 -mfma -DPS_OMP_ISA=fma -DPS_OMP_ROW_FMA -c '$SRC/$f' -o $o-fma.o"
+        *_generic.c)
+          echo "bg gcc $CFL $OMPFL -O3 -fno-trapping-math -mavx2 -mfma -ffp-contract=fast -DPS_OMP_ISA=fma -c '$SRC/$f' -o $o-fma.o"
           objs="$objs $o-fma.o" ;;
       esac
     fi
