@@ -77,6 +77,7 @@ typedef struct ocl_ctx {
     size_t fglobal[3], flocal[3];   /* the fused range (third entries 1) */
     cl_uint fdims;          /* its dimensions: 2 (local-memory tiles) or 1 (wavefront) */
     cl_mem wscratch;        /* the wavefront's intermediate steps (when fdims == 1) */
+    int fuse_gen;           /* kf is the generic wavefront (else zero-land's, off with zl.on) */
     ps_ocl_zl zl;           /* zero-land state (ps_opencl_zeroland.c) */
     char kname[128];        /* the kernel in use */
     int div;                /* enum ps_ocl_div for exact float32 (opencl_divide) */
@@ -233,7 +234,7 @@ static int ocl_step(void *vc, long nsteps)
             }
             evp = &c->ev[c->nev];
         }
-        if (c->fuse > 1 && nsteps - t >= (long)c->fuse) { /* zero-land or generic */
+        if ((c->zl.on || c->fuse_gen) && c->fuse > 1 && nsteps - t >= (long)c->fuse) {
             k = c->kf[c->cur];
             m = c->fuse;
             global = c->fglobal;
@@ -700,6 +701,7 @@ static int gen_wave_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
     n = snprintf(kname, sizeof kname, "ps_gen_%s_wave", c->cfg.stencil->name);
     if (n < 0 || (size_t)n >= sizeof kname)
         return PS_OK;
+    c->fuse_gen = 1;
     return wave_setup(c, prog, kname, (size_t)c->cfg.stencil->radius, 0, why, whylen);
 }
 
