@@ -12,6 +12,7 @@
  *               [:key=val,...] with kernel=NAME (knob gpu_kernel: the
  *               kernel variant, docs/gpu.md), graph=N (gpu_graph_steps),
  *               pdl=0|1 (gpu_pdl: programmatic dependent launch; docs/knobs.md),
+ *               fuse=1|2|4 (gpu_fuse: the generic kernels' steps per launch),
  *               block=XxY[xK], mode=exact|fast, generic=1; each case is timed
  *               (and validated) on its own.
  * Timing: after --warmup steps, steps run until --warmup-ms have passed (the
@@ -55,6 +56,7 @@ typedef struct bench_case {
     char kernel[32]; /* knob gpu_kernel, "" = unset (its variable's, or the rule) */
     char graph[16];  /* knob gpu_graph_steps, "" = unset */
     char pdl[4];     /* knob gpu_pdl, "" = unset */
+    char fuse[4];    /* knob gpu_fuse, "" = unset */
     int block[3];
     int mode;        /* -1: the command line's */
     int generic;
@@ -86,6 +88,8 @@ static int parse_case(const char *s, bench_case *c)
             strcpy(c->graph, v);
         else if (!strcmp(tok, "pdl") && (!strcmp(v, "0") || !strcmp(v, "1")))
             strcpy(c->pdl, v);
+        else if (!strcmp(tok, "fuse") && strlen(v) < sizeof c->fuse)
+            strcpy(c->fuse, v);
         else if (!strcmp(tok, "block")) {
             if (sscanf(v, "%dx%dx%d", &c->block[0], &c->block[1], &c->block[2]) < 2)
                 goto bad;
@@ -101,7 +105,7 @@ static int parse_case(const char *s, bench_case *c)
     return 0;
 bad:
     fprintf(stderr, "gpu_bench: bad case '%s' (LABEL[:kernel=NAME,graph=N,pdl=0|1,"
-                    "block=XxY[xK],mode=exact|fast,generic=1])\n", s);
+                    "fuse=1|2|4,block=XxY[xK],mode=exact|fast,generic=1])\n", s);
     return -1;
 }
 
@@ -414,15 +418,17 @@ int main(int argc, char **argv)
         memcpy(cfg.block, cs->block[0] ? cs->block : o.block, sizeof cfg.block);
         if (case_knob(&cfg.knobs, "gpu_kernel", cs->kernel) ||
             case_knob(&cfg.knobs, "gpu_graph_steps", cs->graph) ||
-            case_knob(&cfg.knobs, "gpu_pdl", cs->pdl)) {
+            case_knob(&cfg.knobs, "gpu_pdl", cs->pdl) ||
+            case_knob(&cfg.knobs, "gpu_fuse", cs->fuse)) {
             rc = 2;
             goto done;
         }
-        printf("case %s: kernel %s%s, graph steps %s, block %d,%d,%d, %s mode%s\n", cs->label,
-               *cs->kernel ? cs->kernel : "default", !strcmp(cs->pdl, "1") ? "+pdl" : "",
-               *cs->graph ? cs->graph : "default",
+        printf("case %s: kernel %s%s, graph steps %s, block %d,%d,%d, %s mode%s%s%s\n",
+               cs->label, *cs->kernel ? cs->kernel : "default",
+               !strcmp(cs->pdl, "1") ? "+pdl" : "", *cs->graph ? cs->graph : "default",
                cfg.block[0], cfg.block[1], cfg.block[2], ps_mode_name(cfg.mode),
-               cs->generic ? ", generic kernel" : "");
+               cs->generic ? ", generic kernel" : "", *cs->fuse ? ", steps per launch " : "",
+               cs->fuse);
         if ((st = timed_run(b, &cfg, work.data, o.warmup, o.warmup_ms, o.steps, o.repeat, ms,
                             &tim, &used))) {
             printf("gpu_bench: %s\n", ps_error_detail());

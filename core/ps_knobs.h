@@ -156,6 +156,11 @@ typedef struct ps_knobs {
      *  up to an even number of launches). Rule: 32. Env
      *  PSTENCIL_GPU_GRAPH_STEPS. */
     ps_knob gpu_graph_steps;
+    /** cuda/hip: steps per launch of the generic kernels, a choice: 0 "1"
+     *  (one step per launch, the column walk), 1 "2", 2 "4" (temporal
+     *  blocking in shared-memory tiles; ignored where no tile fits or with
+     *  profiling). Rule: 0. Env PSTENCIL_GPU_FUSE. */
+    ps_knob gpu_fuse;
 
     /* ---- text knobs ---- */
     /** opencl: the device as PLATFORM:DEVICE indices (e.g. 0:1), in place of

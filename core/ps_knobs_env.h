@@ -86,7 +86,10 @@
     X(gpu_pdl, "cuda hip", PS_KNOB_BOOL, 0, 1, NULL, "PSTENCIL_GPU_PDL", 0,                  \
       "programmatic dependent launch (compute capability 9 and up)", "0")                   \
     X(gpu_graph_steps, "cuda hip", PS_KNOB_INT, 0, 1L << 20, NULL, "PSTENCIL_GPU_GRAPH_STEPS", \
-      0, "steps per captured graph (0: no graphs; rounded up to whole launch pairs)", "32")
+      0, "steps per captured graph (0: no graphs; rounded up to whole launch pairs)", "32") \
+    X(gpu_fuse, "cuda hip", PS_KNOB_CHOICE, 0, 2, "1|2|4", "PSTENCIL_GPU_FUSE", 0,           \
+      "steps per launch of the generic kernels (2, 4: shared-memory tiles; ignored where "  \
+      "no tile fits or when profiling)", "1")
 
 /** A knob's index in PS_KNOB_TABLE: PS_KNOB_ID_<field>. */
 enum ps_knob_id {

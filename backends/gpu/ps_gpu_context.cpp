@@ -279,6 +279,28 @@ void ps_gpu_destroy(void *vc)
     free(c);
 }
 
+/* gpu_fuse's words as steps per launch, in the knob's order (core/ps_knobs_env.h) */
+static const int gpu_fuse_steps[] = {1, 2, 4};
+
+/* The reach of each listed stencil along k, j, i (the generic tiles' halos). */
+#define PS_GPU_REACH(NAME) {PS_GPU_RK(NAME), PS_GPU_RJ(NAME), PS_GPU_RI(NAME)},
+static const int stencil_reach[][3] = {PS_STENCIL_LIST(PS_GPU_REACH)};
+#undef PS_GPU_REACH
+
+/*
+ * Whether the generic kernel of stencil @p s fuses @p f steps per launch on
+ * this box: a tile fits the shared memory (ps_gpu_gtb_pick, the kernels'
+ * own rule) and its grid of tiles the device's grid limits.
+ */
+static bool gtb_fits(const ps_gpu_ctx *c, const gpuDeviceProp &p, int s, int f)
+{
+    const ps_gpu_gtb_dims d = ps_gpu_gtb_pick((int)c->es, f, stencil_reach[s][0],
+                                              stencil_reach[s][1], stencil_reach[s][2]);
+    return d.x > 0 && (c->g.nx + d.x - 1) / d.x <= (size_t)p.maxGridSize[0] &&
+           (c->g.ny + d.y - 1) / d.y <= (size_t)p.maxGridSize[1] &&
+           (c->g.nz + d.z - 1) / d.z <= (size_t)p.maxGridSize[2];
+}
+
 /* gpu_kernel's words, in the knob's order (core/ps_knobs_env.h) */
 static const char *const gpu_kernel_names[] = {"auto", "copy",  "d7pf",  "d7lb", "d7pflb",
                                                "d7x2", "d7tb", "d7tb4", "d7zl"};
@@ -287,12 +309,13 @@ static const char *const gpu_kernel_names[] = {"auto", "copy",  "d7pf",  "d7lb",
 static int gpu_knobs(const ps_knobs *asked, ps_knobs *k, char *why, size_t whylen)
 {
     static const int ids[] = {PS_KNOB_ID_gpu_kernel, PS_KNOB_ID_gpu_pdl,
-                              PS_KNOB_ID_gpu_graph_steps};
+                              PS_KNOB_ID_gpu_graph_steps, PS_KNOB_ID_gpu_fuse};
     if (ps_knobs_take(ids, sizeof ids / sizeof ids[0], asked, k, why, whylen))
         return PS_EINVAL;
     ps_knob_rule(&k->gpu_kernel, 0);
     ps_knob_rule(&k->gpu_pdl, 0);
     ps_knob_rule(&k->gpu_graph_steps, PS_GPU_GRAPH_STEPS);
+    ps_knob_rule(&k->gpu_fuse, 0);
     return PS_OK;
 }
 
@@ -380,6 +403,12 @@ int ps_gpu_create(const ps_config *cfg, void **out, char *why, size_t whylen)
     }
 
     c->fuse = c->launch.variant == PS_GPU_V_D7TB4 ? 4 : c->launch.variant == PS_GPU_V_D7TB ? 2 : 1;
+    if (!c->launch.tuned && c->launcher != copy_launch && !cfg->profile) {
+        /* the generic kernels: gpu_fuse steps per launch where a tile fits */
+        const int f = gpu_fuse_steps[c->knobs.gpu_fuse.value];
+        if (f > 1 && gtb_fits(c, p, stencil, f))
+            c->fuse = f;
+    }
     c->launch.pdl = c->knobs.gpu_pdl.value && p.major >= 9;
     c->graph_steps = (int)c->knobs.gpu_graph_steps.value; /* 0 disables graphs */
     /* rounded up to an even number of launches of fuse steps */

@@ -100,39 +100,102 @@ static __host__ __device__ __forceinline__ thread_cell map_thread(int kchunk, in
                        (long long)blockIdx.z * kchunk};
 }
 
-/* ---- the generic kernel ---------------------------------------------------- */
-
-/* The signature of ps_NAME_apply<SUFFIX> (kernels/ps_skeleton.h). */
-template <typename T>
-using apply_fn = T (*)(const T *, long, long, long, const T *, long, long, long, long, long,
-                       long);
+/* ---- the generic kernels ---------------------------------------------------- */
 
 /*
- * The work of one thread of a generic kernel: column (j, i), planes k0 ..
- * k0+kchunk-1. R is the stencil's radius, APPLY its point update.
+ * Built from a stencil's description alone (kernels/NAME.h: neighbours,
+ * radius, scalars, coefficient arrays over axes) around its point function
+ * ps_NAME_point: the same neighbour values in the listed order, the same
+ * scalars and coefficients, so every cell has the reference's bits.
+ *
+ * gen_NAME_f32 / gen_NAME_f64, one step per launch: each thread walks its
+ * column (j, i) through its chunk of planes keeping the column's values of
+ * planes k-R .. k+R in registers (R the radius), so each plane of the
+ * column is loaded once per chunk and a neighbour (dk, 0, 0) costs no load;
+ * the others are read through the read-only path (the tile's threads share
+ * their lines in L1/L2). The scalars, the coefficient arrays over axes
+ * without k (constant along the column) and the column's part of the index
+ * of the arrays over k are read or computed once per column; an array over
+ * k costs one load per cell (the same address for every thread of a plane).
+ *
+ * gtbF_NAME_f32 / _f64, F = 2 or 4 steps per launch (temporal blocking): a
+ * block loads its tile of the box (ps_gpu_gtb_pick in ps_gpu_port.h) grown by
+ * F times the stencil's reach along each axis (clipped to the box) into
+ * shared memory and steps it F times there: step s computes the cells at
+ * least s reaches from the loaded block's edge, which read only cells step
+ * s-1 made valid (or the load), so after F steps the tile is exact. Cells
+ * within R of a face of the box are kept at every step, as a single step
+ * keeps them; a cell outside the box is never read by an updated one.
  */
-template <typename T, int R, apply_fn<T> APPLY>
+
+/* Steps of the description lists (NAME's lists expand them inline). */
+#define PS_GPU_GEN_SC(name) sc[q] = params[q]; q++;
+/* an array's column part: index at k = 0, stride along k, the value where
+ * the array has no k axis (constant along the column) */
+#define PS_GPU_GEN_ACOL(name, A)                                                           \
+    ab[q] = off + PS_SK_AXIDX(A, 0LL, gj, gi, g.gy, g.gx);                                 \
+    ak[q] = ((A)&PS_AXIS_K) ? PS_SK_AXIDX(A, 1LL, 0LL, 0LL, g.gy, g.gx) : 0LL;             \
+    av[q] = params[((A)&PS_AXIS_K) ? 0LL : ab[q]];                                         \
+    off += PS_SK_AXLEN(A, g.gz, g.gy, g.gx);                                               \
+    q++;
+#define PS_GPU_GEN_AK(name, A)                                                             \
+    ar[q] = ((A)&PS_AXIS_K) ? params[ab[q] + (g.oz + k) * ak[q]] : av[q];                  \
+    q++;
+/* a neighbour in the column walk: (dk, 0, 0) from the registers, else a load */
+#define PS_GPU_GEN_NB(dk, dj, di)                                                          \
+    nb[q++] = ((dj) == 0 && (di) == 0)                                                     \
+                  ? w[gen_r + (dk)]                                                        \
+                  : s[(long long)(dk)*plane + (long long)(dj)*g.nx + (long long)(di)];
+/* a neighbour in a shared-memory tile of row pitch EX and plane pitch EP */
+#define PS_GPU_GTB_NB(dk, dj, di) nb[q++] = a[x + (dk)*B::EP + (dj)*B::EX + (di)];
+#define PS_GPU_GTB_AR(name, A)                                                             \
+    ar[q++] = params[off + PS_SK_AXIDX(A, g.oz + k, g.oy + j, g.ox + i, g.gy, g.gx)];        \
+    off += PS_SK_AXLEN(A, g.gz, g.gy, g.gx);
+
+/* an unrolling hint for the fixed-length register loops (host compilers unroll alone) */
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#  define PS_GPU_UNROLL _Pragma("unroll")
+#else
+#  define PS_GPU_UNROLL
+#endif
+
+/*
+ * The column walk of a generic kernel: column (j, i), planes k0 ..
+ * k0+kchunk-1 of a stencil of radius R. A column within R of a side face is
+ * copied; otherwise w[R + d] holds the column's value at plane k + d
+ * (d = -R..R, +0 outside the box: never read), planes within R of the top
+ * or bottom face are copied, and every other cell gets cell(src, w, k), the
+ * update of the cell at src (plane k).
+ */
+template <typename T, int R, typename CELL>
 static __host__ __device__ __forceinline__ void
-gen_column(const T *__restrict__ in, T *__restrict__ out, const T *__restrict__ params,
-           const ps_gpu_geom &g, long long i, long long j, long long k0)
+gen_walk(const T *__restrict__ in, T *__restrict__ out, const ps_gpu_geom &g, long long i,
+         long long j, long long k0, CELL cell)
 {
-    long long k, k1, p;
     if (i >= g.nx || j >= g.ny || k0 >= g.nz)
         return;
-    k1 = k0 + g.kchunk < g.nz ? k0 + g.kchunk : g.nz;
+    const long long k1 = k0 + g.kchunk < g.nz ? k0 + g.kchunk : g.nz;
     const long long plane = g.nx * g.ny;
-    p = (k0 * g.ny + j) * g.nx + i;
+    const T *__restrict__ src = in + (k0 * g.ny + j) * g.nx + i;
+    T *__restrict__ dst = out + (k0 * g.ny + j) * g.nx + i;
     if (i < R || j < R || i >= g.nx - R || j >= g.ny - R) {
-        for (k = k0; k < k1; k++, p += plane) /* a column near a side face: copied */
-            out[p] = in[p];
+        for (long long k = k0; k < k1; k++, src += plane, dst += plane)
+            *dst = *src; /* a column near a side face: copied */
         return;
     }
-    for (k = k0; k < k1; k++, p += plane)
-        out[p] = k < R || k >= g.nz - R
-                     ? in[p] /* near the top or bottom face: copied */
-                     : APPLY(in, (long)p, (long)plane, (long)g.nx, params, (long)(g.oz + k),
-                             (long)(g.oy + j), (long)(g.ox + i), (long)g.gz, (long)g.gy,
-                             (long)g.gx);
+    T w[2 * R + 1];
+    PS_GPU_UNROLL
+    for (int m = 0; m < 2 * R + 1; m++) {
+        const long long kk = k0 - R + m;
+        w[m] = kk >= 0 && kk < g.nz ? src[(long long)(m - R) * plane] : (T)0;
+    }
+    for (long long k = k0; k < k1; k++, src += plane, dst += plane) {
+        *dst = k < R || k >= g.nz - R ? w[R] : cell(src, (const T *)w, k);
+        PS_GPU_UNROLL
+        for (int m = 0; m < 2 * R; m++)
+            w[m] = w[m + 1];
+        w[2 * R] = k + 1 < k1 && k + 1 + R < g.nz ? src[(long long)(R + 1) * plane] : (T)0;
+    }
 }
 
 /*
@@ -144,14 +207,150 @@ gen_column(const T *__restrict__ in, T *__restrict__ out, const T *__restrict__ 
         gen_##NAME##SFX(const T *__restrict__ in, T *__restrict__ out,                     \
                         const T *__restrict__ params, ps_gpu_geom g)                       \
     {                                                                                      \
+        enum { gen_r = PS_##NAME##_RADIUS };                                               \
         const thread_cell t = map_thread(g.kchunk);                                        \
-        gen_column<T, PS_##NAME##_RADIUS, ps_##NAME##_apply##SFX>(in, out, params, g, t.i, \
-                                                                   t.j, t.k0);             \
+        T sc[PS_STENCIL_NSC(NAME) + 1], av[PS_STENCIL_NAR(NAME) + 1];                      \
+        long long ab[PS_STENCIL_NAR(NAME) + 1], ak[PS_STENCIL_NAR(NAME) + 1];              \
+        const long long plane = g.nx * g.ny, gj = g.oy + t.j, gi = g.ox + t.i;             \
+        long long off = PS_STENCIL_NSC(NAME);                                              \
+        int q = 0;                                                                         \
+        (void)plane; (void)gj; (void)gi; (void)off; (void)ab; (void)ak; (void)av;          \
+        if (t.i >= g.nx || t.j >= g.ny)                                                    \
+            return;                                                                        \
+        PS_##NAME##_SCALARS(PS_GPU_GEN_SC)                                                 \
+        q = 0;                                                                             \
+        PS_##NAME##_ARRAYS(PS_GPU_GEN_ACOL)                                                \
+        (void)q;                                                                           \
+        gen_walk<T, gen_r>(in, out, g, t.i, t.j, t.k0,                                     \
+                           [&](const T *__restrict__ s, const T *w, long long k) {         \
+                               T nb[PS_STENCIL_NNB(NAME) + 1], ar[PS_STENCIL_NAR(NAME) + 1]; \
+                               int q = 0;                                                  \
+                               (void)s; (void)w; (void)k;                                  \
+                               PS_##NAME##_NEIGHBOURS(PS_GPU_GEN_NB)                       \
+                               q = 0;                                                      \
+                               PS_##NAME##_ARRAYS(PS_GPU_GEN_AK)                           \
+                               (void)q;                                                    \
+                               return ps_##NAME##_point##SFX(s[0], nb, sc, ar);            \
+                           });                                                             \
     }
 #define PS_GPU_GEN_F32(NAME) PS_GPU_GEN_KERNEL(NAME, float, _f32)
 #define PS_GPU_GEN_F64(NAME) PS_GPU_GEN_KERNEL(NAME, double, _f64)
 PS_STENCIL_LIST(PS_GPU_GEN_F32)
 PS_STENCIL_LIST(PS_GPU_GEN_F64)
+
+/* The loaded block of a generic temporally blocked kernel: the tile
+ * (ps_gpu_gtb_pick) grown by F reaches on each side of each axis. */
+template <typename T, int F, int R, int RK, int RJ, int RI> struct gtb_block {
+    static constexpr ps_gpu_gtb_dims D = ps_gpu_gtb_pick((int)sizeof(T), F, RK, RJ, RI);
+    /* ok: a tile fits; otherwise a one-cell stand-in the context never launches */
+    static constexpr bool ok = D.x > 0;
+    static constexpr int X = ok ? D.x : 1, Y = ok ? D.y : 1, Z = ok ? D.z : 1;
+    static constexpr int HX = ok ? F * RI : 0, HY = ok ? F * RJ : 0, HZ = ok ? F * RK : 0;
+    static constexpr int EX = X + 2 * HX, EY = Y + 2 * HY, EZ = Z + 2 * HZ, EP = EX * EY,
+                         N = EP * EZ;
+    static_assert(2 * N * sizeof(T) <= PS_GPU_TB_SHARED, "gtb: the tile exceeds shared memory");
+};
+
+/*
+ * Steps S .. F of a loaded block (a: after step S-1, b: for step S; its
+ * first cell is (k0, j0, i0) of the box): the cells at least S reaches from
+ * the block's edge, each by thread tid of nt, cell(a, x, k, j, i) the update
+ * of the cell at index x of a, box cell (k, j, i); a barrier after each step.
+ */
+template <typename T, typename B, int F, int R, int S, typename CELL>
+static __device__ __forceinline__ void
+gtb_steps(T *__restrict__ a, T *__restrict__ b, const ps_gpu_geom &g, long long k0,
+          long long j0, long long i0, int tid, int nt, CELL cell)
+{
+    constexpr int SX = S * B::HX / F, SY = S * B::HY / F, SZ = S * B::HZ / F;
+    constexpr int RX = B::EX - 2 * SX, RY = B::EY - 2 * SY, RZ = B::EZ - 2 * SZ;
+    for (int r = tid; r < RX * RY * RZ; r += nt) {
+        const int x = SX + r % RX, y = SY + r / RX % RY, z = SZ + r / (RX * RY);
+        const int p = (z * B::EY + y) * B::EX + x;
+        const long long i = i0 + x, j = j0 + y, k = k0 + z;
+        if (i < 0 || j < 0 || k < 0 || i >= g.nx || j >= g.ny || k >= g.nz)
+            continue; /* outside the box */
+        b[p] = i < R || j < R || k < R || i >= g.nx - R || j >= g.ny - R || k >= g.nz - R
+                   ? a[p] /* within R of a face of the box: kept */
+                   : cell((const T *)a, p, k, j, i);
+    }
+    __syncthreads();
+    if constexpr (S < F)
+        gtb_steps<T, B, F, R, S + 1>(b, a, g, k0, j0, i0, tid, nt, cell);
+}
+
+/*
+ * F steps of the box in -> out through the shared buffers buf[2][B::N].
+ * Grid (ceil(nx/X), ceil(ny/Y), ceil(nz/Z)) of the tile; any block of at
+ * most PS_GPU_TB_THREADS threads (they stride over the loaded block).
+ */
+template <typename T, typename B, int F, int R, typename CELL>
+static __device__ __forceinline__ void gtb_run(T (*buf)[B::N], const T *__restrict__ in,
+                                               T *__restrict__ out, const ps_gpu_geom &g,
+                                               CELL cell)
+{
+    const long long i0 = (long long)blockIdx.x * B::X - B::HX,
+                    j0 = (long long)blockIdx.y * B::Y - B::HY,
+                    k0 = (long long)blockIdx.z * B::Z - B::HZ; /* the loaded block's first cell */
+    const int nt = (int)(blockDim.x * blockDim.y * blockDim.z);
+    const int tid = (int)(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
+    for (int q = tid; q < B::N; q += nt) {
+        const long long i = i0 + q % B::EX, j = j0 + q / B::EX % B::EY, k = k0 + q / B::EP;
+        buf[0][q] = i >= 0 && j >= 0 && k >= 0 && i < g.nx && j < g.ny && k < g.nz
+                        ? in[(k * g.ny + j) * g.nx + i]
+                        : (T)0; /* outside the box: never read */
+    }
+    __syncthreads();
+    gtb_steps<T, B, F, R, 1>(buf[0], buf[1], g, k0, j0, i0, tid, nt, cell);
+    const T *res = buf[F & 1];
+    for (int r = tid; r < B::X * B::Y * B::Z; r += nt) {
+        const int x = B::HX + r % B::X, y = B::HY + r / B::X % B::Y,
+                  z = B::HZ + r / (B::X * B::Y);
+        const long long i = i0 + x, j = j0 + y, k = k0 + z;
+        if (i < g.nx && j < g.ny && k < g.nz)
+            out[(k * g.ny + j) * g.nx + i] = res[(z * B::EY + y) * B::EX + x];
+    }
+}
+
+/*
+ * gtbF_NAME_f32 / _f64: F steps of stencil NAME in one launch (see the
+ * section comment); launched with PS_GPU_KERNEL_LAUNCH_SYNC.
+ */
+#define PS_GPU_GTB_BLOCK(NAME, T, F)                                                       \
+    PS_GPU_KNS::gtb_block<T, F, PS_##NAME##_RADIUS, PS_GPU_RK(NAME), PS_GPU_RJ(NAME),           \
+                          PS_GPU_RI(NAME)>
+#define PS_GPU_GTB_KERNEL(NAME, T, SFX, F)                                                 \
+    __global__ void __launch_bounds__(PS_GPU_TB_THREADS)                                   \
+        gtb##F##_##NAME##SFX(const T *__restrict__ in, T *__restrict__ out,                \
+                             const T *__restrict__ params, ps_gpu_geom g)                  \
+    {                                                                                      \
+        typedef PS_GPU_GTB_BLOCK(NAME, T, F) B;                                            \
+        __shared__ T buf[2][B::N];                                                         \
+        T sc[PS_STENCIL_NSC(NAME) + 1];                                                    \
+        int q = 0;                                                                         \
+        grid_dep_sync(); /* before any load or store (PDL) */                              \
+        PS_##NAME##_SCALARS(PS_GPU_GEN_SC)                                                 \
+        (void)q;                                                                           \
+        gtb_run<T, B, F, PS_##NAME##_RADIUS>(                                              \
+            buf, in, out, g,                                                               \
+            [&](const T *__restrict__ a, int x, long long k, long long j, long long i) {   \
+                T nb[PS_STENCIL_NNB(NAME) + 1], ar[PS_STENCIL_NAR(NAME) + 1];              \
+                long long off = PS_STENCIL_NSC(NAME);                                      \
+                int q = 0;                                                                 \
+                (void)k; (void)j; (void)i; (void)off;                                      \
+                PS_##NAME##_NEIGHBOURS(PS_GPU_GTB_NB)                                      \
+                q = 0;                                                                     \
+                PS_##NAME##_ARRAYS(PS_GPU_GTB_AR)                                          \
+                (void)q;                                                                   \
+                return ps_##NAME##_point##SFX(a[x], nb, sc, ar);                           \
+            });                                                                            \
+    }
+#define PS_GPU_GTB_F32(NAME) PS_GPU_GTB_KERNEL(NAME, float, _f32, 2) \
+    PS_GPU_GTB_KERNEL(NAME, float, _f32, 4)
+#define PS_GPU_GTB_F64(NAME) PS_GPU_GTB_KERNEL(NAME, double, _f64, 2) \
+    PS_GPU_GTB_KERNEL(NAME, double, _f64, 4)
+PS_STENCIL_LIST(PS_GPU_GTB_F32)
+PS_STENCIL_LIST(PS_GPU_GTB_F64)
 
 /* ---- diffusion7's tuned kernel (the fast path) --------------------------- */
 

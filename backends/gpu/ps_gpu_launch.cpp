@@ -68,6 +68,25 @@ template <int F> gpuError_t tb_launch_real(const ps_gpu_launch *l)
     return l->real == PS_GPU_F64 ? tb_launch<double, F>(l) : tb_launch<float, F>(l);
 }
 
+/*
+ * A generic temporally blocked kernel (gtbF_NAME, B its gtb_block): l->steps
+ * steps in one launch, one block per tile; refused where no tile fits.
+ */
+template <typename T, typename B>
+gpuError_t gtb_launch(const ps_gpu_launch *l,
+                      void (*kernel)(const T *, T *, const T *, ps_gpu_geom))
+{
+    const ps_gpu_geom &g = l->geom;
+    if (!B::ok)
+        return gpuErrorInvalidValue;
+    dim3 block(PS_GPU_TB_BX, PS_GPU_TB_BY, 1);
+    dim3 grid((unsigned)((g.nx + B::X - 1) / B::X), (unsigned)((g.ny + B::Y - 1) / B::Y),
+              (unsigned)((g.nz + B::Z - 1) / B::Z));
+    return PS_GPU_KERNEL_LAUNCH_SYNC_PDL(l->pdl, kernel, grid, block, l->stream,
+                                         (const T *)l->in, (T *)l->out, (const T *)l->params,
+                                         g);
+}
+
 } /* namespace */
 
 gpuError_t PS_GPU_LAUNCH_NAME(const ps_gpu_launch *l)
@@ -121,6 +140,19 @@ gpuError_t PS_GPU_LAUNCH_NAME(const ps_gpu_launch *l)
     switch (l->stencil) {
 #define PS_GPU_GEN_CASE(NAME)                                                              \
     case stencil_##NAME:                                                                   \
+        if (l->steps == 2 || l->steps == 4)                                                \
+            return f64 ? (l->steps == 2                                                    \
+                              ? gtb_launch<double, PS_GPU_GTB_BLOCK(NAME, double, 2)>(     \
+                                    l, PS_GPU_KNS::gtb2_##NAME##_f64)                      \
+                              : gtb_launch<double, PS_GPU_GTB_BLOCK(NAME, double, 4)>(     \
+                                    l, PS_GPU_KNS::gtb4_##NAME##_f64))                     \
+                       : (l->steps == 2                                                    \
+                              ? gtb_launch<float, PS_GPU_GTB_BLOCK(NAME, float, 2)>(       \
+                                    l, PS_GPU_KNS::gtb2_##NAME##_f32)                      \
+                              : gtb_launch<float, PS_GPU_GTB_BLOCK(NAME, float, 4)>(       \
+                                    l, PS_GPU_KNS::gtb4_##NAME##_f32));                    \
+        if (l->steps > 1)                                                                  \
+            return gpuErrorInvalidValue;                                                   \
         return f64 ? PS_GPU_KERNEL_LAUNCH_PDL(l->pdl, PS_GPU_KNS::gen_##NAME##_f64, grid,    \
                                               block, l->stream, (const double *)l->in,      \
                                               (double *)l->out, (const double *)l->params,  \

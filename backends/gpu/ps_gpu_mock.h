@@ -24,7 +24,11 @@
  * Small staging buffers and a short profiling ring make the chunked-copy
  * and harvesting paths run on small grids. Environment:
  * PSTENCIL_MOCK_DEVICES (default 1), PSTENCIL_MOCK_MEM_MB (free device
- * memory, default 1024), PSTENCIL_MOCK_DEFERRED and PSTENCIL_MOCK_FAIL.
+ * memory, default 1024), PSTENCIL_MOCK_DEFERRED, PSTENCIL_MOCK_FAIL and
+ * PSTENCIL_MOCK_TRACE=1 (each kernel, as it runs, prints "mock: kernel grid
+ * GXxGYxGZ block BXxBYxBZ barriers|plain" on stderr; barriers: launched with
+ * PS_GPU_KERNEL_LAUNCH_SYNC, the temporally blocked kernels), so tests see
+ * how many launches a run made and of which kind.
  */
 #ifndef PS_GPU_MOCK_H
 #define PS_GPU_MOCK_H
@@ -300,6 +304,10 @@ static inline gpuError_t ps_mock_launch(dim3 grid, dim3 block, gpuStream_t s,
         grid.y > 65535 || grid.z > 65535)
         return gpuErrorInvalidValue;
     return ps_mock_submit(s, [=]() {
+        static const int trace = ps_mock_env("PSTENCIL_MOCK_TRACE", 0);
+        if (trace)
+            fprintf(stderr, "mock: kernel grid %ux%ux%u block %ux%ux%u %s\n", grid.x, grid.y,
+                    grid.z, block.x, block.y, block.z, sync ? "barriers" : "plain");
         gridDim = grid;
         blockDim = block;
         for (unsigned bz = grid.z; bz-- > 0;)

@@ -74,6 +74,70 @@ template <> struct ps_gpu_tb_tile<double, 2> { static constexpr int X = 32, Y = 
 template <> struct ps_gpu_tb_tile<float, 4> { static constexpr int X = 32, Y = 4, Z = 4; };
 template <> struct ps_gpu_tb_tile<double, 4> { static constexpr int X = 16, Y = 4, Z = 2; };
 
+/** The static shared memory a block of a temporally blocked kernel may use (bytes). */
+#define PS_GPU_TB_SHARED (48 * 1024)
+
+/** The tile of a generic temporally blocked kernel: x, y, z cells (i, j, k) per block. */
+struct ps_gpu_gtb_dims {
+    int x, y, z;
+};
+
+/**
+ * The tile of the generic temporally blocked kernel gtb_NAME (ps_gpu_kernels.h)
+ * for elements of @p es bytes, @p f fused steps and a stencil reaching
+ * @p rk, @p rj, @p ri cells along k, j, i: the loaded block is the tile
+ * grown by f * reach cells on each side of each axis, and two buffers of it
+ * must fit PS_GPU_TB_SHARED. Among the tiles with x in {32, 64} (rows of
+ * whole 128-byte lines; 16 or 8 only where neither fits), y in 1..32 and z
+ * in 1..16 (powers of two), the one that writes the most cells per cell
+ * loaded (the least halo recomputed), the larger on a tie; {0, 0, 0} when
+ * none fits (the context then runs single steps).
+ */
+static __host__ __device__ constexpr ps_gpu_gtb_dims ps_gpu_gtb_pick(int es, int f, int rk,
+                                                                     int rj, int ri)
+{
+    ps_gpu_gtb_dims best{0, 0, 0};
+    long long bu = 0, bl = 1; /* the best's written and loaded cells */
+    const int xs[2][2] = {{32, 64}, {16, 8}};
+    for (int pass = 0; pass < 2 && !bu; pass++)
+        for (int a = 0; a < 2; a++)
+            for (int y = 1; y <= 32; y *= 2)
+                for (int z = 1; z <= 16; z *= 2) {
+                    const int x = xs[pass][a];
+                    const long long u = (long long)x * y * z,
+                                    l = (long long)(x + 2 * f * ri) * (y + 2 * f * rj) *
+                                        (z + 2 * f * rk);
+                    if (2 * l * es > PS_GPU_TB_SHARED)
+                        continue;
+                    if (u * bl > bu * l || (u * bl == bu * l && u > bu)) {
+                        best = ps_gpu_gtb_dims{x, y, z};
+                        bu = u;
+                        bl = l;
+                    }
+                }
+    return best;
+}
+
+/** |d|, for the reach of a stencil's neighbour list. */
+#define PS_GPU_ABS(d) ((d) < 0 ? -(d) : (d))
+/** List step: the reach of a neighbour along k, j or i (max'ed by ps_gpu_max). */
+#define PS_GPU_REACH_K(dk, dj, di) , PS_GPU_ABS(dk)
+#define PS_GPU_REACH_J(dk, dj, di) , PS_GPU_ABS(dj)
+#define PS_GPU_REACH_I(dk, dj, di) , PS_GPU_ABS(di)
+
+/** The largest of its arguments (at least 0). */
+template <typename... A> static __host__ __device__ constexpr int ps_gpu_max(A... a)
+{
+    int m = 0;
+    ((m = (int)a > m ? (int)a : m), ...);
+    return m;
+}
+
+/** The reach of stencil NAME along k, j, i: its largest |dk|, |dj|, |di|. */
+#define PS_GPU_RK(NAME) ps_gpu_max(0 PS_##NAME##_NEIGHBOURS(PS_GPU_REACH_K))
+#define PS_GPU_RJ(NAME) ps_gpu_max(0 PS_##NAME##_NEIGHBOURS(PS_GPU_REACH_J))
+#define PS_GPU_RI(NAME) ps_gpu_max(0 PS_##NAME##_NEIGHBOURS(PS_GPU_REACH_I))
+
 /** One step launch: which kernel, on which buffers, with which geometry. */
 typedef struct ps_gpu_launch {
     const void *in;     /**< field at step t (device) */
@@ -85,7 +149,7 @@ typedef struct ps_gpu_launch {
     int stencil;        /**< position of the stencil in PS_STENCIL_LIST */
     int tuned;          /**< nonzero: the stencil's tuned kernel (the fast path) */
     int variant;        /**< the tuned kernel's variant (enum ps_gpu_variant) */
-    int steps;          /**< steps this launch advances: 1, or d7tb's fused count */
+    int steps;          /**< steps this launch advances: 1, or the fused count (d7tb, gtb) */
     int pdl;            /**< nonzero: programmatic dependent launch (CUDA, sm_90+) */
     double coeff;       /**< the tuned diffusion7 kernel's D (params are on the device) */
     const unsigned char *zl_cnt; /**< d7zl: count byte per cell (device) */

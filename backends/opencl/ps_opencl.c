@@ -72,11 +72,12 @@ typedef struct ocl_ctx {
     size_t params_bytes;
     cl_kernel k[2];         /* k[b] reads buf[b], writes buf[1-b] */
     cl_kernel kzl[2];       /* the same in zero-land form (when zl.on) */
-    cl_kernel kf[2];        /* zero-land, fuse steps per launch (when zl.on, fuse > 1) */
+    cl_kernel kf[2];        /* fuse steps per launch, zero-land or generic (when fuse > 1) */
     cl_uint fuse;           /* steps per fused launch; 0: none */
     size_t fglobal[3], flocal[3];   /* the fused range (third entries 1) */
     cl_uint fdims;          /* its dimensions: 2 (local-memory tiles) or 1 (wavefront) */
     cl_mem wscratch;        /* the wavefront's intermediate steps (when fdims == 1) */
+    int fuse_gen;           /* kf is the generic wavefront (else zero-land's, off with zl.on) */
     ps_ocl_zl zl;           /* zero-land state (ps_opencl_zeroland.c) */
     char kname[128];        /* the kernel in use */
     int div;                /* enum ps_ocl_div for exact float32 (opencl_divide) */
@@ -233,7 +234,7 @@ static int ocl_step(void *vc, long nsteps)
             }
             evp = &c->ev[c->nev];
         }
-        if (c->zl.on && c->fuse > 1 && nsteps - t >= (long)c->fuse) {
+        if ((c->zl.on || c->fuse_gen) && c->fuse > 1 && nsteps - t >= (long)c->fuse) {
             k = c->kf[c->cur];
             m = c->fuse;
             global = c->fglobal;
@@ -591,25 +592,31 @@ static size_t host_l2(void)
 }
 
 /*
- * Fused zero-land steps as a wavefront (ps_zl_diffusion7_wave), T per launch
- * (opencl_wave). Rule: on CPU devices the rule of the openmp backend: on an
+ * Fused steps as a wavefront, T per launch (opencl_wave): @p kname, either
+ * zero-land diffusion7's (ps_zl_diffusion7_wave, @p zl: its count buffer is
+ * argument 12) or a generic kernel's (ps_gen_NAME_wave) for a stencil of
+ * radius @p r. Rule: on CPU devices the rule of the openmp backend: on an
  * Intel CPU (vendor id 0x8086) with an L2 of 1 MiB or more,
  * PS_OCL_WAVE_CPU_L2 steps and a work-item's intermediate steps within half
  * that L2; on other CPUs PS_OCL_WAVE_CPU steps within PS_OCL_WAVE_BYTES (their
  * L3 is fast); none elsewhere. One work-item per tile of TJ output rows
  * (opencl_wave_tj; rule: the rows split evenly over the compute units, at
- * most as many as keep its scratch within that budget), TJ halved until the
- * scratch is one allocation. Not fusing is never an error: it only costs
- * speed. Evidence: docs/performance.md, "OpenCL on PoCL".
+ * most as many as keep its scratch, (T-1) steps of 2r+1 planes of TJ +
+ * 2 (T-1) r rows, within that budget), TJ halved until the scratch is one
+ * allocation. Not fusing is never an error: it only costs speed. Evidence:
+ * docs/performance.md, "OpenCL on PoCL".
  */
-static int wave_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
+static int wave_setup(ocl_ctx *c, cl_program prog, const char *kname, size_t r, int zl,
+                      char *why, size_t whylen)
 {
     const int cpu = (c->dev->type & CL_DEVICE_TYPE_CPU) != 0;
     const size_t l2 = cpu && c->dev->vendor_id == 0x8086 ? host_l2() : 0;
     unsigned long t, tj = 0;
     size_t budget = l2 >= (1u << 20) ? l2 / 2 : PS_OCL_WAVE_BYTES;
     size_t groups, bytes, cu = c->dev->compute_units ? c->dev->compute_units : 1;
+    const size_t slots = 2 * r + 1; /* rolling planes per intermediate step */
     const int rule_tj = c->knobs.opencl_wave_tj.source == PS_KNOB_UNSET;
+    const cl_uint a0 = zl ? 13 : 12; /* the wavefront's own arguments */
     cl_uint targ[2];
     cl_int e;
     int b;
@@ -618,14 +625,14 @@ static int wave_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
     t = (unsigned long)c->knobs.opencl_wave.value;
     if (!rule_tj)
         tj = (unsigned long)c->knobs.opencl_wave_tj.value;
-    if (t < 2 || c->g.nz < 3 || c->g.ny < 3 || c->g.nx < 3)
+    if (t < 2 || c->g.nz <= 2 * r || c->g.ny <= 2 * r || c->g.nx <= 2 * r)
         return PS_OK;
     if (tj == 0) {
         /* the rows split over the compute units, at most as many as keep a
          * work-item's intermediate steps within the budget */
-        size_t fit = budget / ((t - 1) * 3 * c->g.nx * c->es);
+        size_t fit = budget / ((t - 1) * slots * c->g.nx * c->es);
         tj = (c->g.ny + cu - 1) / cu;
-        fit = fit > 2 * (t - 1) + 8 ? fit - 2 * (t - 1) : 8;
+        fit = fit > 2 * (t - 1) * r + 8 ? fit - 2 * (t - 1) * r : 8;
         if (tj > fit)
             tj = fit;
     }
@@ -633,7 +640,7 @@ static int wave_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
         tj = c->g.ny;
     for (;;) {
         groups = (c->g.ny + tj - 1) / tj;
-        bytes = groups * (t - 1) * 3 * (tj + 2 * (t - 1)) * c->g.nx * c->es;
+        bytes = groups * (t - 1) * slots * (tj + 2 * (t - 1) * r) * c->g.nx * c->es;
         if (bytes <= c->dev->max_alloc)
             break;
         if (tj == 1)
@@ -643,10 +650,10 @@ static int wave_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
     if (rule_tj)
         ps_knob_rule(&c->knobs.opencl_wave_tj, (long)tj);
     for (b = 0; b < 2; b++) {
-        c->kf[b] = clCreateKernel(prog, "ps_zl_diffusion7_wave", &e);
+        c->kf[b] = clCreateKernel(prog, kname, &e);
         if (e != CL_SUCCESS) {
             c->kf[b] = NULL;
-            return ps_ocl_fail(why, whylen, e, "clCreateKernel(ps_zl_diffusion7_wave)");
+            return ps_ocl_fail(why, whylen, e, "clCreateKernel(%s)", kname);
         }
     }
     c->wscratch = clCreateBuffer(c->clctx, CL_MEM_READ_WRITE, bytes, NULL, &e);
@@ -661,19 +668,42 @@ static int wave_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
     targ[0] = (cl_uint)t;
     targ[1] = (cl_uint)tj;
     for (b = 0; b < 2; b++) {
-        int st = set_zl_args(c, c->kf[b], b, "ps_zl_diffusion7_wave", why, whylen);
+        int st = zl ? set_zl_args(c, c->kf[b], b, kname, why, whylen)
+                    : set_args(c, c->kf[b], b, why, whylen);
         if (st)
             return st;
-        e = clSetKernelArg(c->kf[b], 13, sizeof c->wscratch, &c->wscratch);
+        e = clSetKernelArg(c->kf[b], a0, sizeof c->wscratch, &c->wscratch);
         if (e == CL_SUCCESS)
-            e = clSetKernelArg(c->kf[b], 14, sizeof targ[0], &targ[0]);
+            e = clSetKernelArg(c->kf[b], a0 + 1, sizeof targ[0], &targ[0]);
         if (e == CL_SUCCESS)
-            e = clSetKernelArg(c->kf[b], 15, sizeof targ[1], &targ[1]);
+            e = clSetKernelArg(c->kf[b], a0 + 2, sizeof targ[1], &targ[1]);
         if (e != CL_SUCCESS)
-            return ps_ocl_fail(why, whylen, e, "clSetKernelArg(ps_zl_diffusion7_wave)");
+            return ps_ocl_fail(why, whylen, e, "clSetKernelArg(%s)", kname);
     }
     c->fuse = (cl_uint)t;
     return PS_OK;
+}
+
+/*
+ * The generic kernels' fused steps (ps_gen_NAME_wave, the wavefront of
+ * wave_setup) where the generic kernel of the stencil runs and opencl_wave
+ * is given (by the caller or the environment), in both modes: each fused
+ * row is the unfused kernel's row cells. Opt-in: on PoCL (course grid,
+ * float32, 2 cores) it measured 1.4x (4 steps) to 1.6x (8) the time per step
+ * of the unfused row kernel, which PoCL vectorises across work-items
+ * (docs/opencl.md).
+ */
+static int gen_wave_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
+{
+    char kname[128];
+    int n;
+    if (strncmp(c->kname, "ps_gen_", 7) || !ps_knob_given(&c->knobs.opencl_wave))
+        return PS_OK;
+    n = snprintf(kname, sizeof kname, "ps_gen_%s_wave", c->cfg.stencil->name);
+    if (n < 0 || (size_t)n >= sizeof kname)
+        return PS_OK;
+    c->fuse_gen = 1;
+    return wave_setup(c, prog, kname, (size_t)c->cfg.stencil->radius, 0, why, whylen);
 }
 
 /*
@@ -693,7 +723,7 @@ static int fuse_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
     cl_int e;
     int b;
     if (!ps_knob_given(&c->knobs.opencl_fuse))
-        return wave_setup(c, prog, why, whylen);
+        return wave_setup(c, prog, "ps_zl_diffusion7_wave", 1, 1, why, whylen);
     ps_knob_rule(&c->knobs.opencl_fuse_tj, PS_OCL_FUSE_TJ);
     ps_knob_rule(&c->knobs.opencl_fuse_tk, PS_OCL_FUSE_TK);
     t = (unsigned long)c->knobs.opencl_fuse.value;
@@ -966,6 +996,8 @@ static int ocl_create(const ps_config *cfg, void **out, char *why, size_t whylen
     if (st)
         goto done;
     st = zl_setup(c, prog, why, whylen);
+    if (!st)
+        st = gen_wave_setup(c, prog, why, whylen);
     if (st)
         goto done;
     *out = c;

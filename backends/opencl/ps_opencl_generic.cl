@@ -6,9 +6,29 @@
  * -DPS_SUFFIX=_f32|_f64; it includes nothing and names no stencil.
  *
  * For each stencil NAME, three kernels, one per range shape (the host picks
- * one as for the fast path, backends/opencl/ps_opencl.c):
+ * one as for the fast path, backends/opencl/ps_opencl.c), and a fused one:
  *   ps_gen_NAME_row  2-D range over (j, k), each work-item one row along i
- *                    (the default on CPU devices);
+ *                    (the default on CPU devices): one pointer per
+ *                    neighbour row, the scalars and the coefficient arrays
+ *                    over axes without i read once per row
+ *                    (ps_gen_NAME_rowfn), a contiguous loop along i;
+ *   ps_gen_NAME_wave T steps per launch as a wavefront along k (the openmp
+ *                    backend's fused sweep, radius-aware): one work-item per
+ *                    tile of tj rows j, walking the planes; for kk, level
+ *                    l = 1..T computes plane k = kk - (l-1) R of step l from
+ *                    planes k-R..k+R of step l-1 (R the radius; step 0 and
+ *                    every cell within R of a face of the box: in, which a
+ *                    step never changes); level l covers the tile's rows
+ *                    grown by (T-l) R halo rows each side, so it reads only
+ *                    rows level l-1 made. Steps 1..T-1 live in the
+ *                    work-item's part of the scratch buffer, 2R+1 rolling
+ *                    planes of tj + 2 (T-1) R rows per step (plane k
+ *                    overwrites plane k-2R-1, which no level still needs);
+ *                    step T goes to out. Every row is ps_gen_NAME_rowfs's
+ *                    (rowfn's cells in strips), so every value is the
+ *                    unfused steps' value bitwise.
+ *                    Arguments: the others', then the scratch (work-items
+ *                    x (T-1) x (2R+1) x (tj + 2 (T-1) R) x nx values), T, tj;
  *   ps_gen_NAME_ij   2-D range over (i, j), each work-item one column along k
  *                    (the default elsewhere: consecutive work-items read
  *                    consecutive i);
@@ -41,6 +61,83 @@ PS_STENCIL_LIST(PS_SKELETON_DEFINE)
                                          ok + (long)(k), oj + (long)(j), oi + (long)(i), \
                                          gz, gy, gx)
 
+/* description steps of ps_gen_NAME_rowfn: scalars; an array's row value
+ * (arrays over i: their row offset); a neighbour */
+#define PS_GEN_SC(name) sc[q] = params[q]; q++;
+#define PS_GEN_AROW(name, A)                                                             \
+    abase[q] = off + PS_SK_AXIDX(A, gk, gj, oi, gy, gx);                                 \
+    arow[q] = params[((A)&PS_AXIS_I) ? 0 : abase[q]];                                    \
+    off += PS_SK_AXLEN(A, gz, gy, gx);                                                   \
+    q++;
+#define PS_GEN_AR(name, A)                                                               \
+    ar[q] = ((A)&PS_AXIS_I) ? params[abase[q] + (long)i] : arow[q];                      \
+    q++;
+#define PS_GEN_NB(dk, dj, di) nb[q] = rp[q][(long)i + (di)]; q++;
+/* cells per strip of ps_gen_NAME_rowfs */
+#define PS_GEN_VW 16
+
+/*
+ * ps_gen_NAME_rowfn: cells r..nx-r-1 of one row: o[i] from rp[q], the row of
+ * neighbour q (its (dk, dj) applied, not di), and rp[NNB], the centre row,
+ * at global row (gk, gj) with the row's first cell at global column oi.
+ * ps_gen_NAME_rowfs: the same in strips of PS_GEN_VW cells computed into a
+ * private array before they are stored, which PoCL vectorises where a
+ * work-item walks many rows alone (the wavefront: 5-7x faster than rowfn
+ * there); the row kernel keeps rowfn, which PoCL vectorises across
+ * work-items (strips measured 1.3x slower there). Same cells, same bits.
+ */
+#define PS_GEN_ROWFN(NAME, FN, STRIPS)                                                   \
+    static void ps_gen_##NAME##_##FN(__global PS_REAL *restrict o,                      \
+                                      __global const PS_REAL *const *rp,                 \
+                                      __global const PS_REAL *restrict params, uint nx,  \
+                                      long gk, long gj, long oi, long gz, long gy,       \
+                                      long gx)                                           \
+    {                                                                                    \
+        const uint r = PS_##NAME##_RADIUS;                                               \
+        __global const PS_REAL *restrict c = rp[PS_STENCIL_NNB(NAME)];                   \
+        PS_REAL sc[PS_STENCIL_NSC(NAME) + 1], arow[PS_STENCIL_NAR(NAME) + 1];            \
+        long abase[PS_STENCIL_NAR(NAME) + 1];                                            \
+        long off = PS_STENCIL_NSC(NAME);                                                 \
+        uint i;                                                                          \
+        int q = 0;                                                                       \
+        (void)gk; (void)gj; (void)oi; (void)gz; (void)gy; (void)gx; (void)off;           \
+        (void)abase; (void)arow;                                                         \
+        PS_##NAME##_SCALARS(PS_GEN_SC)                                                   \
+        q = 0;                                                                           \
+        PS_##NAME##_ARRAYS(PS_GEN_AROW)                                                  \
+        i = r;                                                                           \
+        for (; STRIPS && i + PS_GEN_VW <= nx - r; i += PS_GEN_VW) {                      \
+            PS_REAL v[PS_GEN_VW];                                                        \
+            const uint i0 = i;                                                           \
+            for (uint l = 0; l < PS_GEN_VW; l++) {                                       \
+                PS_REAL nb[PS_STENCIL_NNB(NAME) + 1], ar[PS_STENCIL_NAR(NAME) + 1];      \
+                i = i0 + l;                                                              \
+                q = 0;                                                                   \
+                PS_##NAME##_NEIGHBOURS(PS_GEN_NB)                                        \
+                q = 0;                                                                   \
+                PS_##NAME##_ARRAYS(PS_GEN_AR)                                            \
+                v[l] = PS_CAT(ps_##NAME##_point, PS_SUFFIX)(c[i], nb, sc, ar);           \
+            }                                                                            \
+            for (uint l = 0; l < PS_GEN_VW; l++)                                         \
+                o[i0 + l] = v[l];                                                        \
+            i = i0;                                                                      \
+        }                                                                                \
+        for (; i < nx - r; i++) {                                                        \
+            PS_REAL nb[PS_STENCIL_NNB(NAME) + 1], ar[PS_STENCIL_NAR(NAME) + 1];          \
+            q = 0;                                                                       \
+            PS_##NAME##_NEIGHBOURS(PS_GEN_NB)                                            \
+            q = 0;                                                                       \
+            PS_##NAME##_ARRAYS(PS_GEN_AR)                                                \
+            o[i] = PS_CAT(ps_##NAME##_point, PS_SUFFIX)(c[i], nb, sc, ar);               \
+        }                                                                                \
+    }
+#define PS_GEN_ROWFNS(NAME) PS_GEN_ROWFN(NAME, rowfn, 0) PS_GEN_ROWFN(NAME, rowfs, 1)
+PS_STENCIL_LIST(PS_GEN_ROWFNS)
+
+/* list step: the row of neighbour q of row (k, j) of the field at base */
+#define PS_GEN_RP(dk, dj, di)                                                            \
+    rp[q++] = in + (size_t)((long)k + (dk)) * plane + (size_t)((long)j + (dj)) * nx;
+
 /* whether index x along an axis of n cells is at least r away from both faces */
 #define PS_GEN_INNER(x, n, r) ((x) >= (r) && (x) + (r) < (n))
 
@@ -62,8 +159,14 @@ PS_STENCIL_LIST(PS_SKELETON_DEFINE)
         }                                                                                \
         for (i = 0; i < r; i++)                                                          \
             out[row + i] = in[row + i];                                                  \
-        for (i = r; i < nx - r; i++)                                                     \
-            out[row + i] = PS_GEN_APPLY(NAME, row + i, k, j, i);                         \
+        {                                                                                \
+            __global const PS_REAL *rp[PS_STENCIL_NNB(NAME) + 1];                        \
+            int q = 0;                                                                   \
+            PS_##NAME##_NEIGHBOURS(PS_GEN_RP)                                            \
+            rp[q] = in + row;                                                            \
+            ps_gen_##NAME##_rowfn(out + row, rp, params, nx, ok + (long)k, oj + (long)j, \
+                                  oi, gz, gy, gx);                                       \
+        }                                                                                \
         for (i = nx - r; i < nx; i++)                                                    \
             out[row + i] = in[row + i];                                                  \
     }                                                                                    \
@@ -108,3 +211,73 @@ PS_STENCIL_LIST(PS_SKELETON_DEFINE)
     }
 
 PS_STENCIL_LIST(PS_GEN_KERNELS)
+
+/* row J of plane K of step L as the wavefront reads it: in for step 0 and
+ * for every row within R of a face of the box, else the level's ring slot */
+#define PS_GEN_WROW(L, K, J)                                                             \
+    (((L) == 0 || (K) < r || (K) >= (long)nz - r || (J) < r || (J) >= (long)ny - r)      \
+         ? in + (size_t)(K)*plane + (size_t)(J)*nx                                       \
+         : ring + ((size_t)((L)-1) * S + (size_t)((K) % S)) * splane +                   \
+               (size_t)((J)-jlo) * nx)
+/* list step: the row of neighbour q of row (k, j) at step l-1 */
+#define PS_GEN_WRP(dk, dj, di) rp[q++] = PS_GEN_WROW(l - 1, k + (dk), j + (dj));
+
+#define PS_GEN_WAVE(NAME)                                                                \
+    __kernel void ps_gen_##NAME##_wave(PS_GEN_ARGS, __global PS_REAL *restrict scratch,  \
+                                       const uint T, const uint tj)                      \
+    {                                                                                    \
+        const long r = PS_##NAME##_RADIUS, S = 2 * r + 1;                                \
+        const long hj = (long)tj + 2 * (long)(T - 1) * r;                                \
+        const long j0 = (long)get_global_id(0) * tj; /* first output row */              \
+        const long j1 = j0 + (long)tj < (long)ny ? j0 + (long)tj : (long)ny;             \
+        const long jlo = j0 - (long)(T - 1) * r; /* ring row 0 */                        \
+        const size_t plane = (size_t)ny * nx, splane = (size_t)hj * nx;                  \
+        __global PS_REAL *ring =                                                         \
+            scratch + (size_t)get_global_id(0) * (T - 1) * (size_t)S * splane;           \
+        const long kend = (long)nz - r + (long)(T - 1) * r;                              \
+        long kk, j, k;                                                                   \
+        uint l, i;                                                                       \
+        if (j0 >= (long)ny)                                                              \
+            return;                                                                      \
+        /* the cells no step changes: copies */                                          \
+        for (k = 0; k < (long)nz; k++)                                                   \
+            for (j = j0; j < j1; j++) {                                                  \
+                const size_t row = (size_t)k * plane + (size_t)j * nx;                   \
+                if (k < r || k >= (long)nz - r || j < r || j >= (long)ny - r ||          \
+                    (long)nx <= 2 * r)                                                   \
+                    for (i = 0; i < nx; i++)                                             \
+                        out[row + i] = in[row + i];                                      \
+            }                                                                            \
+        if ((long)nx <= 2 * r)                                                           \
+            return; /* no interior cell */                                               \
+        for (kk = r; kk < kend; kk++)                                                    \
+            for (l = 1; l <= T; l++) {                                                   \
+                long ja = j0 - (long)(T - l) * r, jb = j1 + (long)(T - l) * r;           \
+                k = kk - (long)(l - 1) * r;                                              \
+                if (k < r || k >= (long)nz - r)                                          \
+                    continue;                                                            \
+                if (ja < r)                                                              \
+                    ja = r;                                                              \
+                if (jb > (long)ny - r)                                                   \
+                    jb = (long)ny - r;                                                   \
+                for (j = ja; j < jb; j++) {                                              \
+                    __global const PS_REAL *rp[PS_STENCIL_NNB(NAME) + 1];                \
+                    __global const PS_REAL *a = in + (size_t)k * plane + (size_t)j * nx; \
+                    __global PS_REAL *o =                                                \
+                        l == T ? out + (size_t)k * plane + (size_t)j * nx                \
+                               : ring + ((size_t)(l - 1) * S + (size_t)(k % S)) * splane + \
+                                     (size_t)(j - jlo) * nx;                             \
+                    int q = 0;                                                           \
+                    PS_##NAME##_NEIGHBOURS(PS_GEN_WRP)                                   \
+                    rp[q] = PS_GEN_WROW(l - 1, k, j);                                    \
+                    ps_gen_##NAME##_rowfs(o, rp, params, nx, ok + k, oj + j, oi, gz, gy, \
+                                          gx);                                           \
+                    for (i = 0; i < (uint)r; i++) { /* the row's face columns */         \
+                        o[i] = a[i];                                                     \
+                        o[nx - 1 - i] = a[nx - 1 - i];                                   \
+                    }                                                                    \
+                }                                                                        \
+            }                                                                            \
+    }
+
+PS_STENCIL_LIST(PS_GEN_WAVE)

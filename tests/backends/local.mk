@@ -151,6 +151,11 @@ TESTS += tests/backends/test_opencl
 # quotient in double) bitwise the same.
 TESTS += tests/backends/opencl_variants.sh
 SAMPLED_TESTS += tests/backends/opencl_variants.sh
+# The OpenCL generic kernels' fused wavefront (opencl_wave given): built only
+# then, and every stencil bitwise the reference with 2, 3 and 5 fused steps.
+TESTS += tests/backends/opencl_generic_wave.sh
+SAMPLED_TESTS += tests/backends/opencl_generic_wave.sh
+EXTRA_DIST += tests/backends/opencl_generic_wave.sh
 # With the ICD loader but no vendor driver, opencl says so and auto moves on.
 TESTS += tests/backends/opencl_no_platform.sh
 # opencl on the course grid next to the reference: bitwise, every step timed.

@@ -15,19 +15,23 @@ grep -q 'validated=yes' "$TMP/out" || fail "validation did not run or failed"
 expect_exit 0 "$BENCH" --backend reference --grid 4x5x6 --precision float64 --steps 2 --warmup 0
 grep -q 'precision=float64' "$TMP/out" || fail "float64 not reported"
 
-# cases on the mock GPU: graphs on/off, a block, the generic kernel, fast mode
+# cases on the mock GPU: graphs on/off, a block, the generic kernel (and 4
+# steps per launch), fast mode
 if [ -f "$top_builddir/backends/cuda/.libs/pstencil_gpumock.so" ]; then
   expect_exit 0 "$BENCH" --backend gpumock --grid 5x12x19 --steps 34 --warmup 1 --warmup-ms 1 \
     --repeat 3 --copy --validate 35 \
-    --cases "tuned nographs:graph=0 b16x4:block=16x4 generic:generic=1 fast:mode=fast"
-  [ "$(grep -c '^RESULT .* status=ok .* repeat=3 .*validated=yes$' "$TMP/out")" -eq 5 ] ||
-    { cat "$TMP/out"; fail "not five validated cases"; }
+    --cases "tuned nographs:graph=0 b16x4:block=16x4 generic:generic=1 gfuse4:generic=1,fuse=4 fast:mode=fast"
+  [ "$(grep -c '^RESULT .* status=ok .* repeat=3 .*validated=yes$' "$TMP/out")" -eq 6 ] ||
+    { cat "$TMP/out"; fail "not six validated cases"; }
+  grep -q '^case gfuse4: .*, generic kernel, steps per launch 4$' "$TMP/out" || fail "fuse case"
   grep -q '^RESULT backend=gpumock case=b16x4 .* block=16,4,0 ' "$TMP/out" || fail "block case"
   grep -q '^RESULT backend=gpumock case=fast .* mode=fast ' "$TMP/out" || fail "fast case"
   grep -q '^RESULT backend=gpumock case=tuned .* frac_of_copy=[0-9.]*[1-9]' "$TMP/out" ||
     fail "the first case has no copy bound"
   expect_exit 2 "$BENCH" --backend gpumock --cases "x:colour=red"
   expect_err "bad case 'x:colour=red'"
+  expect_exit 2 "$BENCH" --backend gpumock --cases "x:fuse=3"
+  expect_err "gpu_fuse='3'"
 fi
 
 expect_exit 2 "$BENCH" --grid 4x5

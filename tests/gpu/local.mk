@@ -71,6 +71,10 @@ TESTS += tests/gpu/mock.sh
 SAMPLED_TESTS += tests/gpu/mock.sh
 # ... and once under AddressSanitizer (rules in backends/gpu/local.mk)
 tests/gpu/mock.log: backends/gpu/asan/pstencil_gpumock.so
+# The generic kernels' fused steps (gpu_fuse) on the mock: the launches a run
+# makes, and every test_gpu_backend case bitwise with 2 and 4 steps fused.
+TESTS += tests/gpu/generic_fused.sh
+EXTRA_DIST += tests/gpu/generic_fused.sh
 
 # The mock's barriers: each block's threads as fibers when a kernel is
 # launched with PS_GPU_KERNEL_LAUNCH_SYNC; a kernel missing its

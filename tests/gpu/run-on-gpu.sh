@@ -396,10 +396,11 @@ if [ $RUN_GPU = 1 ]; then
   # 2. 400M cells float32 exact: copy bound (first case), every variant, 1 step validated
   stage big-f32 120 "$BENCH" --backend "$BE" --grid "$BIG" --steps $BIG_STEPS $W --copy \
     --validate 1 --cases "tuned generic:generic=1$vcases"
-  # 3. the course grid float32: graphs on/off, fast mode, the variants, 10 steps validated
+  # 3. the course grid float32: graphs on/off, fast mode, the generic kernel
+  # unfused and 2 and 4 steps per launch, the variants, 10 steps validated
   stage course-f32 90 "$BENCH" --backend "$BE" --ocean --scale $COURSE_SCALE \
     --steps $COURSE_STEPS $W --validate 10 \
-    --cases "graphs nographs:graph=0 fast:mode=fast generic:generic=1$cvcases"
+    --cases "graphs nographs:graph=0 fast:mode=fast generic:generic=1 gfuse2:generic=1,fuse=2 gfuse4:generic=1,fuse=4$cvcases"
   # 4. the course grid float64
   stage course-f64 60 "$BENCH" --backend "$BE" --ocean --scale $COURSE_SCALE --precision float64 \
     --steps $COURSE_STEPS $W --validate 10 --cases "graphs nographs:graph=0 fast:mode=fast"

@@ -1,0 +1,28 @@
+#!/bin/sh
+# The OpenCL generic kernels' fused steps (ps_gen_NAME_wave, opt-in through
+# opencl_wave): with the knob given, a generic run builds the wavefront (its
+# rows per work-item, opencl_wave_tj, are then decided and shown by
+# --explain; without the knob they are not), and every stencil (radius 1 and
+# 2), float32 and float64, exact mode, is bitwise the reference with 2 steps
+# on 1-row tiles, 3 on 2-row tiles and 5 on 3-row tiles (validate --quick:
+# steps 1, 2, 7, so full launches and single-step remainders).
+. "$top_srcdir/tests/lib.sh"
+P=$top_builddir/backends/opencl/.libs
+[ -f "$P/pstencil_opencl.so" ] || skip "the opencl plugin is not built"
+export PSTENCIL_PLUGIN_PATH="$P"
+"$PSTENCIL" backends 2>&1 | grep -q "^opencl .* ok" || skip "no OpenCL device"
+expect_exit 0 "$PSTENCIL" run --backend opencl --kernel generic --stencil smooth2 -n 3 \
+  --knob opencl_wave=3 --explain -o "$TMP/a.nc"
+grep -Eq "^ +opencl_wave_tj=[0-9]+ \(rule\)" "$TMP/out" ||
+  { cat "$TMP/out"; fail "opencl_wave=3: the generic wavefront was not built"; }
+expect_exit 0 "$PSTENCIL" run --backend opencl --kernel generic --stencil smooth2 -n 3 \
+  --explain -o "$TMP/b.nc"
+if grep -q "opencl_wave_tj=" "$TMP/out"; then
+  cat "$TMP/out"; fail "the generic wavefront was built without opencl_wave"
+fi
+expect_exit 0 "$PSTENCIL" compare -q "$TMP/a.nc" "$TMP/b.nc"
+for w in $(ps_sample 2 2,1 3,2 5,3); do
+  expect_exit 0 env PSTENCIL_OPENCL_WAVE=$w "$PSTENCIL" validate --backend opencl \
+    --kernel generic --quick --mode exact
+  grep -q "0 failed" "$TMP/out" || { cat "$TMP/out"; fail "PSTENCIL_OPENCL_WAVE=$w"; }
+done
