@@ -73,13 +73,10 @@ typedef struct gen_desc {
 #define GEN_DJ(dk, dj, di) (dj),
 
 
-#define GEN_ROW(NAME, REAL, SFX)                                                        \
-    static int grow_##NAME##SFX(void *vdst, const void *const *vrp, const void *vP,     \
-                                const long *geo, long i0, long i1)                      \
-    {                                                                                   \
-        REAL *restrict dst = vdst;                                                      \
-        const REAL *restrict P = vP;                                                    \
-        const REAL *restrict c = vrp[PS_STENCIL_NNB(NAME)];                             \
+/* a row function's set-up: the neighbour rows nbr[], the scalars sc[], the
+ * row's values of the arrays without i (arow[]) and the offsets of the others
+ * (aoff[]), from vrp, vP (as P) and geo; declares i and q */
+#define GEN_ROW_SETUP(NAME, REAL)                                                       \
         const REAL *nbr[PS_STENCIL_NNB(NAME) + 1];                                      \
         REAL sc[PS_STENCIL_NSC(NAME) + 1], arow[PS_STENCIL_NAR(NAME) + 1];              \
         long aoff[PS_STENCIL_NAR(NAME) + 1];                                            \
@@ -94,7 +91,16 @@ typedef struct gen_desc {
         q = 0;                                                                          \
         PS_##NAME##_SCALARS(GEN_SC)                                                     \
         q = 0;                                                                          \
-        PS_##NAME##_ARRAYS(GEN_AROW)                                                    \
+        PS_##NAME##_ARRAYS(GEN_AROW)
+
+#define GEN_ROW(NAME, REAL, SFX)                                                        \
+    static int grow_##NAME##SFX(void *vdst, const void *const *vrp, const void *vP,     \
+                                const long *geo, long i0, long i1)                      \
+    {                                                                                   \
+        REAL *restrict dst = vdst;                                                      \
+        const REAL *restrict P = vP;                                                    \
+        const REAL *restrict c = vrp[PS_STENCIL_NNB(NAME)];                             \
+        GEN_ROW_SETUP(NAME, REAL)                                                       \
         _Pragma("GCC ivdep")                                                            \
         for (i = i0; i < i1; i++) {                                                     \
             REAL nb[PS_STENCIL_NNB(NAME) + 1], ar[PS_STENCIL_NAR(NAME) + 1];            \
@@ -124,21 +130,8 @@ typedef struct gen_desc {
         const REAL *restrict P = vP;                                                    \
         const REAL *restrict c = vrp[PS_STENCIL_NNB(NAME)];                             \
         const REAL *restrict cn = vrp[PS_STENCIL_NNB(NAME) + 1];                        \
-        const REAL *nbr[PS_STENCIL_NNB(NAME) + 1];                                      \
-        REAL sc[PS_STENCIL_NSC(NAME) + 1], arow[PS_STENCIL_NAR(NAME) + 1];              \
-        long aoff[PS_STENCIL_NAR(NAME) + 1];                                            \
-        const long gk = geo[0], gj = geo[1], oi = geo[2], gz = geo[3], gy = geo[4],     \
-                   gx = geo[5];                                                         \
-        long off = PS_STENCIL_NSC(NAME), i;                                             \
-        int q, bad = 0;                                                                 \
-        (void)gk; (void)gj; (void)oi; (void)gz; (void)gy; (void)gx; (void)off;          \
-        (void)aoff; (void)arow; (void)sc;                                               \
-        for (q = 0; q < PS_STENCIL_NNB(NAME); q++)                                      \
-            nbr[q] = vrp[q];                                                            \
-        q = 0;                                                                          \
-        PS_##NAME##_SCALARS(GEN_SC)                                                     \
-        q = 0;                                                                          \
-        PS_##NAME##_ARRAYS(GEN_AROW)                                                    \
+        int bad = 0;                                                                    \
+        GEN_ROW_SETUP(NAME, REAL)                                                       \
         _Pragma("GCC ivdep")                                                            \
         for (i = i0; i < i1; i++) {                                                     \
             REAL s = (REAL)0, ar[PS_STENCIL_NAR(NAME) + 1], v;                          \
