@@ -369,7 +369,8 @@ int ps_omp_zl_odd_end(omp_ctx *c, ps_omp_zl_odd *lists)
     }
     if (!over) {
         c->odd_cap = n;
-        qsort(c->odd, n, sizeof *c->odd, zl_nan_cmp);
+        if (n) /* qsort's array may not be NULL, even for no element */
+            qsort(c->odd, n, sizeof *c->odd, zl_nan_cmp);
     }
     for (t = 0; lists && t < c->threads; t++)
         free(lists[t].v);
