@@ -43,7 +43,7 @@ typedef struct ps_omp_generic {
     ps_omp_generic_fn f32, f64;
 } ps_omp_generic;
 
-/** The largest |dk| (@p axis 0) or |dj| (1) of the stencil's neighbours. */
+/** The largest |dk| (@p axis 0), |dj| (1) or |di| (2) of the stencil's neighbours. */
 static inline int ps_omp_gen_reach(const ps_stencil *st, int axis)
 {
     int q, m = 0;

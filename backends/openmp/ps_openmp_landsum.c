@@ -72,6 +72,26 @@ static int ls_interior(const omp_ctx *c, size_t k, size_t j, size_t i, size_t r)
             if (cnt[p] != cnt[p])                                                         \
                 a[p] = b[p] = (T)0;                                                       \
     }                                                                                     \
+    /* a region's run of cells, copied into both fields with NaN land: land to +0.0  \
+     * with its NaN in cnt; returns nonzero if a cell changed between land and ocean */ \
+    static int ls_reconvert##SFX(T *a, T *b, T *cnt, size_t len)                          \
+    {                                                                                     \
+        size_t i;                                                                         \
+        int changed = 0;                                                                  \
+        for (i = 0; i < len; i++) {                                                       \
+            const T v = a[i];                                                             \
+            const int was_land = cnt[i] != cnt[i];                                        \
+            if (v != v) {                                                                 \
+                changed |= !was_land;                                                     \
+                cnt[i] = v;                                                               \
+                a[i] = b[i] = (T)0;                                                       \
+            } else if (was_land) {                                                        \
+                changed = 1;                                                              \
+                cnt[i] = (T)0;                                                            \
+            }                                                                             \
+        }                                                                                 \
+        return changed;                                                                   \
+    }                                                                                     \
     /* a downloaded run: the field's values, land cells their NaN */                     \
     static void ls_copy_out##SFX(T *restrict h, const T *restrict v, const T *restrict cnt,  \
                                  size_t len)                                              \
@@ -124,48 +144,26 @@ void ps_omp_ls_region(omp_ctx *c, const ps_region *r)
 {
     const size_t ny = c->g.ny, nx = c->g.nx, es = c->es;
     const ps_stencil *st = c->cfg.stencil;
-    size_t k, j, i, lo[3], hi[3], ext[3] = {c->g.nz, c->g.ny, c->g.nx};
+    size_t k, j, lo[3], hi[3], ext[3] = {c->g.nz, c->g.ny, c->g.nx};
     size_t cnt3[3] = {r->count.nz, r->count.ny, r->count.nx};
-    int changed = 0, a, q;
+    int changed = 0, a;
     long off[64];
     for (k = r->start[0]; k < r->start[0] + r->count.nz; k++)
-        for (j = r->start[1]; j < r->start[1] + r->count.ny; j++)
-            for (i = r->start[2]; i < r->start[2] + r->count.nx; i++) {
-                const size_t p = (k * ny + j) * nx + i;
-                if (es == sizeof(float)) {
-                    float *A = c->cur, *B = c->next, *N = c->ls_cnt, v = A[p];
-                    const int was_land = N[p] != N[p];
-                    if (v != v) {
-                        changed |= !was_land;
-                        N[p] = v;
-                        A[p] = B[p] = 0.0f;
-                    } else if (was_land) {
-                        changed = 1;
-                        N[p] = 0.0f;
-                    }
-                } else {
-                    double *A = c->cur, *B = c->next, *N = c->ls_cnt, v = A[p];
-                    const int was_land = N[p] != N[p];
-                    if (v != v) {
-                        changed |= !was_land;
-                        N[p] = v;
-                        A[p] = B[p] = 0.0;
-                    } else if (was_land) {
-                        changed = 1;
-                        N[p] = 0.0;
-                    }
-                }
-            }
+        for (j = r->start[1]; j < r->start[1] + r->count.ny; j++) {
+            const size_t p = (k * ny + j) * nx + r->start[2];
+            if (es == sizeof(float))
+                changed |= ls_reconvert_f32((float *)c->cur + p, (float *)c->next + p,
+                                            (float *)c->ls_cnt + p, r->count.nx);
+            else
+                changed |= ls_reconvert_f64((double *)c->cur + p, (double *)c->next + p,
+                                            (double *)c->ls_cnt + p, r->count.nx);
+        }
     if (!changed)
         return;
     /* recount the region grown by the neighbours' reach along each axis; the mask
      * is ls_cnt's NaN-ness, which counting ocean cells never changes */
     for (a = 0; a < 3; a++) {
-        int reach = 0;
-        for (q = 0; q < st->nneighbours; q++) {
-            int v = st->offsets[q][a] < 0 ? -st->offsets[q][a] : st->offsets[q][a];
-            reach = v > reach ? v : reach;
-        }
+        const int reach = ps_omp_gen_reach(st, a);
         lo[a] = r->start[a] > (size_t)reach ? r->start[a] - (size_t)reach : 0;
         hi[a] = r->start[a] + cnt3[a] + (size_t)reach;
         if (hi[a] > ext[a])
