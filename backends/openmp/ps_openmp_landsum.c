@@ -104,12 +104,9 @@ LS_FUNCS(float, _f32)
 LS_FUNCS(double, _f64)
 #undef LS_FUNCS
 
-/* rows of cells per parallel chunk: whole rows, so chunks never share a cell */
-#define LS_CHUNK(c) ((c)->g.nx)
-
 void ps_omp_ls_fill(omp_ctx *c)
 {
-    const size_t n = c->g.nz * c->g.ny * c->g.nx, rows = c->g.nz * c->g.ny, nx = c->g.nx;
+    const size_t rows = c->g.nz * c->g.ny, nx = c->g.nx;
     long off[64], t;
     ls_offsets(c, off);
     /* counts from the field (NaN land), then land zeroed: two passes, so no
@@ -131,7 +128,6 @@ void ps_omp_ls_fill(omp_ctx *c)
                 ls_zero_f64(c->cur, c->next, c->ls_cnt, (size_t)t * nx, (size_t)(t + 1) * nx);
         }
     }
-    (void)n;
 }
 
 /*
