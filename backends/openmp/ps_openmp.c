@@ -11,8 +11,9 @@
  * Files: ps_openmp.c (this: the ops table, contexts, upload/download, the
  * single-step loop), ps_openmp_rows.c (row kernels, compiled per instruction
  * set by build rule), ps_openmp_generic.c (the generic path, likewise),
- * ps_openmp_tblock.c (fused steps), ps_openmp_zeroland.c (land as +0.0),
- * ps_openmp_landsum.c (the generic path's land as +0.0, any land-sum stencil),
+ * ps_openmp_tblock.c (fused steps), ps_openmp_zeroland.c (land as +0.0 with
+ * count bytes: diffusion7's fast path and the generic sweeps of every land-sum
+ * stencil),
  * ps_openmp_tune.c (instruction set and defaults chosen at run time),
  * ps_openmp_tunecache.c (fused steps and tiles measured by `pstencil tune`).
  *
@@ -113,7 +114,7 @@ static void fill_both(omp_ctx *c, const void *src, size_t spl, size_t srp)
             ps_omp_row_of(c, (size_t)r, &k, &j);
             off = (k * ny + j) * rowb;
             sr = s ? s + (k * spl + j * srp) * es : NULL;
-            if (s && c->zl) {
+            if (s && c->zl && !c->ls) {
                 /* the count reads the mask from src (read only): no race */
                 bad |= ps_omp_zl_fill(c, a, b, sr, off / es, spl, srp, mine);
                 continue;
@@ -125,9 +126,12 @@ static void fill_both(omp_ctx *c, const void *src, size_t spl, size_t srp)
                 memset(a + off, 0, rowb);
                 memset(b + off, 0, rowb);
             }
-            if (c->zl) { /* no source here: all ocean, six neighbours each */
+            if (c->zl) {
                 ps_omp_zl_convert(c, a, b, off / es, nx, mine);
-                memset(c->cnt + off / es + 1, 6, nx - 2);
+                if (c->ls) /* the counts from the source's mask (read only): no race */
+                    ps_omp_zl_count_src(c, k, j, sr, spl, srp);
+                else /* no source here: all ocean, six neighbours each */
+                    memset(c->cnt + off / es + 1, 6, nx - 2);
             }
         }
         /* the rest: planes k = 0, nz-1 and rows j = 0, ny-1 (all rows if no interior) */
@@ -138,7 +142,7 @@ static void fill_both(omp_ctx *c, const void *src, size_t spl, size_t srp)
                 continue;
             if (s) {
                 const char *sr = s + (k * spl + j * srp) * es;
-                if (c->zl)
+                if (c->zl && !c->ls)
                     bad_rest |= ps_omp_zl_bad(c, sr, nx);
                 memcpy(a + off, sr, rowb);
                 memcpy(b + off, sr, rowb);
@@ -153,10 +157,7 @@ static void fill_both(omp_ctx *c, const void *src, size_t spl, size_t srp)
     if (c->zl && (ps_omp_zl_odd_end(c, odd) || bad || bad_rest)) {
         ps_omp_zl_off(c);
         fill_both(c, src, spl, srp);
-        return;
     }
-    if (c->ls)
-        ps_omp_ls_fill(c);
 }
 
 static void omp_destroy(void *vc);
@@ -197,13 +198,14 @@ static int omp_generic_create(omp_ctx *c, char *why, size_t whylen)
     if (!c->params)
         goto nomem;
     ps_params_pack(cfg, c->params);
-    /* land as +0.0 with counts where the stencil declares the land-sum form */
+    /* zero-land fields (a count byte a cell) where the stencil declares the
+     * land-sum form */
     if (c->gen->landsum && (cfg->stencil->flags & PS_STENCIL_LAND_SUM) &&
         ps_omp_auto_gen_land_sum(&c->knobs)) {
-        size_t n = c->g.nz * c->g.ny * c->g.nx * c->es;
-        if (!(c->ls_cnt = aligned_alloc(64, (n + 63) & ~(size_t)63)))
+        size_t n = c->g.nz * c->g.ny * c->g.nx;
+        if (!(c->cnt = aligned_alloc(64, (n + 63) & ~(size_t)63)))
             goto nomem;
-        c->ls = 1;
+        c->zl = c->ls = 1;
     }
     T = ps_omp_auto_tblock(&c->knobs, &c->g, c->es, c->threads);
     tj = c->knobs.openmp_tj.source != PS_KNOB_UNSET ? (size_t)c->knobs.openmp_tj.value : 0;
@@ -439,8 +441,6 @@ static int omp_upload_pitched(void *vc, const void *host, size_t rp, size_t pp,
         }
     if (c->zl)
         ps_omp_zl_region(c, r);
-    if (c->ls)
-        ps_omp_ls_region(c, r);
     return PS_OK;
 }
 
@@ -481,8 +481,6 @@ static int omp_download_pitched(void *vc, void *host, size_t rp, size_t pp,
         char *h = HOST_ROW((char *)host, k, j, pp, rp);
         if (zl)
             ps_omp_zl_copy_out(c, h, b, cx);
-        else if (c->ls)
-            ps_omp_ls_copy_out(c, h, b, cx);
         else
             memcpy(h, (const char *)c->cur + b * c->es, cx * c->es);
     }
@@ -532,12 +530,12 @@ static int omp_step(void *vc, long nsteps)
             .next = &c->next, .nsteps = nsteps, .tblock = c->tblock, .rk = c->gen_rk,
             .rj = c->gen_rj, .tiles = c->gen_tiles,
             .slot_rows = c->gen_slot_rows, .spitch = c->gen_spitch, .scratch = c->scratch,
-            .cnt = c->ls ? c->ls_cnt : NULL,
+            .cnt = c->ls ? c->cnt : NULL,
         };
         const ps_omp_generic_fn f = c->es == sizeof(float) ? c->gen->f32 : c->gen->f64;
         long done = f(&s);
         if (done < nsteps) { /* an ocean cell turned NaN: from this sweep on, NaN land */
-            ps_omp_ls_leave(c);
+            ps_omp_zl_leave(c);
             s.cnt = NULL;
             s.nsteps = nsteps - done;
             f(&s);
@@ -597,7 +595,6 @@ static void omp_destroy(void *vc)
     free(c->next);
     free(c->cnt);
     free(c->odd);
-    free(c->ls_cnt);
     free(c->params);
     free(c);
 }

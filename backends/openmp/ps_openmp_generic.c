@@ -42,29 +42,48 @@
 
 #include "ps_skeleton_all.h"
 
-/* a row: cells i0..i1-1 of dst from rp[q] (the row of neighbour q, cell 0),
- * rp[nnb] (the centre row) and, in the land-sum form, rp[nnb+1] (the centre
- * row's counts); geo = gk, gj, oi, gz, gy, gx. Returns nonzero if the
- * land-sum form wrote a NaN (an ocean cell turned NaN; the masked rows: 0). */
-typedef int (*gen_row_fn)(void *dst, const void *const *rp, const void *params,
-                          const long *geo, long i0, long i1);
+/*
+ * A plane's rows for a rows function: rows j0..j0+nrows-1 of one plane k,
+ * cells i0..i1-1 of each. Row pointers are at cell 0 of row j0 (of the
+ * neighbour's row j0 + dj for neighbour q) and advance by their pitch.
+ */
+typedef struct gen_rows {
+    char *dst;              /* output row j0 */
+    size_t dpitch;          /* bytes between output rows */
+    const char *src[64];    /* [q < nnb] neighbour q's row, [nnb] the centre row,
+                             * [nnb + 1] the centre's count row (land-sum form) */
+    size_t pitch[64];       /* bytes between successive rows of each */
+    long nrows, i0, i1;
+    long geo[6];            /* gk, gj of row j0, oi, gz, gy, gx */
+    int bcols;              /* copy the i0 boundary columns each side from the centre row */
+} gen_rows;
+
+/* the rows of one plane; nonzero if the land-sum form wrote a NaN (an ocean
+ * cell turned NaN; the masked rows: 0) */
+typedef int (*gen_rows_fn)(const gen_rows *rb, const void *params);
 
 typedef struct gen_desc {
     int r, nnb; /* radius (the unwritten layer at every face), neighbours */
     int rk, rj; /* reach of the neighbours along k and j (the wavefront and the halos) */
     const int *dk, *dj;
-    gen_row_fn row; /* the masked rows, or the land-sum rows when the sweep has counts */
+    gen_rows_fn rows; /* the masked rows, or the land-sum rows when the sweep has counts */
     size_t es;
 } gen_desc;
 
-/* description steps of the row function */
+/* bytes of the widest vector of the variant (the row loop's unit, GEN_CELLS) */
+#define GEN_VBYTES_base 16
+#define GEN_VBYTES_avx2 32
+#define GEN_VBYTES_fma 32
+#define GEN_VBYTES PS_OMP_CAT(GEN_VBYTES_, PS_OMP_ISA)
+
+/* description steps of the rows functions */
 #define GEN_NB(dk, dj, di) nb[q] = nbr[q][i + (di)]; q++;
 #define GEN_SUM(dk, dj, di) s = s + nbr[q][i + (di)]; q++;
 #define GEN_SC(name) sc[q] = P[q]; q++;
+#define GEN_AOFF(name, A) aoff[q] = off; off += PS_SK_AXLEN(A, gz, gy, gx); q++;
 #define GEN_AROW(name, A)                                                               \
-    aoff[q] = off;                                                                      \
-    arow[q] = ((A) & PS_AXIS_I) ? (P[0] * 0) : P[off + PS_SK_AXIDX(A, gk, gj, 0, gy, gx)]; \
-    off += PS_SK_AXLEN(A, gz, gy, gx); q++;
+    arow[q] = ((A) & PS_AXIS_I) ? (P[0] * 0) : P[aoff[q] + PS_SK_AXIDX(A, gk, gj, 0, gy, gx)]; \
+    q++;
 #define GEN_AR(name, A)                                                                 \
     ar[q] = ((A) & PS_AXIS_I) ? P[aoff[q] + PS_SK_AXIDX(A, gk, gj, oi + i, gy, gx)]     \
                               : arow[q];                                                \
@@ -72,150 +91,264 @@ typedef struct gen_desc {
 #define GEN_DK(dk, dj, di) (dk),
 #define GEN_DJ(dk, dj, di) (dj),
 
+/*
+ * The cell loop of a row: the cell statement (the variadic argument) for
+ * i = I0..I1-1, in whole vectors of W = GEN_VBYTES / sizeof(REAL) cells (a
+ * fixed-count inner loop the compiler turns into one vector operation per
+ * statement), the last vector moved back to end exactly at I1, overlapping
+ * the previous one: recomputing a few cells is harmless (dst is no input) and
+ * replaces a scalar remainder loop. PREP(a, n) runs before cells a..a+n-1
+ * and POST(a, n) after them (n = W, or 1 in the plain loop of a row shorter
+ * than W).
+ */
+#define GEN_NOP(a, n) ((void)0)
+#define GEN_CELLS_IN(REAL, I0, I1, PREP, POST, ...)                                     \
+    do {                                                                                \
+        enum { W_ = GEN_VBYTES / (int)sizeof(REAL) };                                   \
+        long a_ = (I0), i, t_;                                                          \
+        if ((I1) - (I0) >= W_) {                                                        \
+            for (;;) {                                                                  \
+                PREP(a_, W_);                                                           \
+                _Pragma("GCC ivdep")                                                    \
+                for (t_ = 0; t_ < W_; t_++) {                                           \
+                    i = a_ + t_;                                                        \
+                    __VA_ARGS__;                                                        \
+                }                                                                       \
+                POST(a_, W_);                                                           \
+                if (a_ + W_ == (I1))                                                    \
+                    break;                                                              \
+                a_ += W_;                                                               \
+                if (a_ + W_ > (I1))                                                     \
+                    a_ = (I1) - W_; /* the last vector, overlapping */                  \
+            }                                                                           \
+        } else                                                                          \
+            for (i = (I0); i < (I1); i++) {                                             \
+                PREP(i, 1);                                                             \
+                __VA_ARGS__;                                                            \
+                POST(i, 1);                                                             \
+            }                                                                           \
+    } while (0)
 
-/* a row function's set-up: the neighbour rows nbr[], the scalars sc[], the
- * row's values of the arrays without i (arow[]) and the offsets of the others
- * (aoff[]), from vrp, vP (as P) and geo; declares i and q */
-#define GEN_ROW_SETUP(NAME, REAL)                                                       \
-        const REAL *nbr[PS_STENCIL_NNB(NAME) + 1];                                      \
+/* a rows function's set-up and row loop around its body (the variadic
+ * argument; it sees dst, nbr[], c, cn, arow[], sc[], gk, gj, oi, gy, gx, i0_,
+ * i1_ and may set bad) */
+#define GEN_ROWS_FN(FN, NAME, REAL, ...)                                                \
+    static int FN(const gen_rows *rb, const void *vP)                                   \
+    {                                                                                   \
+        const REAL *restrict P = vP;                                                    \
+        const long gk = rb->geo[0], oi = rb->geo[2], gz = rb->geo[3], gy = rb->geo[4],  \
+                   gx = rb->geo[5], i0_ = rb->i0, i1_ = rb->i1;                         \
         REAL sc[PS_STENCIL_NSC(NAME) + 1], arow[PS_STENCIL_NAR(NAME) + 1];              \
-        long aoff[PS_STENCIL_NAR(NAME) + 1];                                            \
-        const long gk = geo[0], gj = geo[1], oi = geo[2], gz = geo[3], gy = geo[4],     \
-                   gx = geo[5];                                                         \
-        long off = PS_STENCIL_NSC(NAME), i;                                             \
-        int q;                                                                          \
-        (void)gk; (void)gj; (void)oi; (void)gz; (void)gy; (void)gx; (void)off;          \
-        (void)aoff; (void)arow; (void)sc;                                               \
-        for (q = 0; q < PS_STENCIL_NNB(NAME); q++)                                      \
-            nbr[q] = vrp[q];                                                            \
+        long aoff[PS_STENCIL_NAR(NAME) + 1], off = PS_STENCIL_NSC(NAME), j;             \
+        const char *rowp[PS_STENCIL_NNB(NAME) + 2];                                     \
+        char *drow = rb->dst;                                                           \
+        int q, bad = 0;                                                                 \
+        (void)gk; (void)oi; (void)gz; (void)gy; (void)gx; (void)off; (void)aoff;        \
+        (void)arow; (void)sc;                                                           \
         q = 0;                                                                          \
         PS_##NAME##_SCALARS(GEN_SC)                                                     \
         q = 0;                                                                          \
-        PS_##NAME##_ARRAYS(GEN_AROW)
-
-#define GEN_ROW(NAME, REAL, SFX)                                                        \
-    static int grow_##NAME##SFX(void *vdst, const void *const *vrp, const void *vP,     \
-                                const long *geo, long i0, long i1)                      \
-    {                                                                                   \
-        REAL *restrict dst = vdst;                                                      \
-        const REAL *restrict P = vP;                                                    \
-        const REAL *restrict c = vrp[PS_STENCIL_NNB(NAME)];                             \
-        GEN_ROW_SETUP(NAME, REAL)                                                       \
-        _Pragma("GCC ivdep")                                                            \
-        for (i = i0; i < i1; i++) {                                                     \
-            REAL nb[PS_STENCIL_NNB(NAME) + 1], ar[PS_STENCIL_NAR(NAME) + 1];            \
-            int q = 0;                                                                  \
-            PS_##NAME##_NEIGHBOURS(GEN_NB)                                              \
+        PS_##NAME##_ARRAYS(GEN_AOFF)                                                    \
+        for (q = 0; q < PS_STENCIL_NNB(NAME) + 2; q++)                                  \
+            rowp[q] = rb->src[q];                                                       \
+        for (j = 0; j < rb->nrows; j++) {                                               \
+            const long gj = rb->geo[1] + j;                                             \
+            const REAL *nbr[PS_STENCIL_NNB(NAME) + 1];                                  \
+            REAL *restrict dst = (REAL *)drow;                                          \
+            const REAL *restrict c = (const REAL *)rowp[PS_STENCIL_NNB(NAME)];          \
+            const unsigned char *restrict cn =                                          \
+                (const unsigned char *)rowp[PS_STENCIL_NNB(NAME) + 1];                  \
+            (void)gj; (void)cn;                                                         \
             q = 0;                                                                      \
-            PS_##NAME##_ARRAYS(GEN_AR)                                                  \
-            (void)q;                                                                    \
-            dst[i] = ps_##NAME##_point##SFX(c[i], nb, sc, ar);                          \
-        }                                                                               \
-        return 0;                                                                       \
-    }
-
-/*
- * The land-sum rows of a stencil that declares the form (PS_NAME_LAND_SUM):
- * land held as +0.0, the centre's count row cn (ocean neighbours; land: its
- * NaN, a value !(n > 0) like 0), s the plain sum of the neighbours in their
- * order, ps_NAME_sumcount where n > 0: bitwise the masked rows' result as
- * long as no ocean cell turns NaN (the masked rows would then count it as
- * land); the row reports a NaN it writes, and the sweep is then redone masked.
- */
-#define GEN_ROW_LS(NAME, REAL, SFX)                                                     \
-    static int glrow_##NAME##SFX(void *vdst, const void *const *vrp, const void *vP,    \
-                                 const long *geo, long i0, long i1)                     \
-    {                                                                                   \
-        REAL *restrict dst = vdst;                                                      \
-        const REAL *restrict P = vP;                                                    \
-        const REAL *restrict c = vrp[PS_STENCIL_NNB(NAME)];                             \
-        const REAL *restrict cn = vrp[PS_STENCIL_NNB(NAME) + 1];                        \
-        int bad = 0;                                                                    \
-        GEN_ROW_SETUP(NAME, REAL)                                                       \
-        _Pragma("GCC ivdep")                                                            \
-        for (i = i0; i < i1; i++) {                                                     \
-            REAL s = (REAL)0, ar[PS_STENCIL_NAR(NAME) + 1], v;                          \
-            const REAL n = cn[i];                                                       \
-            int q = 0;                                                                  \
-            PS_##NAME##_NEIGHBOURS(GEN_SUM)                                             \
-            q = 0;                                                                      \
-            PS_##NAME##_ARRAYS(GEN_AR)                                                  \
-            (void)q;                                                                    \
-            v = ps_##NAME##_sumcount##SFX(c[i], s, n, sc, ar);                          \
-            v = n > (REAL)0 ? v : c[i];                                                 \
-            dst[i] = v;                                                                 \
-            bad |= v != v;                                                              \
+            PS_##NAME##_ARRAYS(GEN_AROW)                                                \
+            for (q = 0; q < PS_STENCIL_NNB(NAME); q++)                                  \
+                nbr[q] = (const REAL *)rowp[q];                                         \
+            __VA_ARGS__                                                                 \
+            if (rb->bcols) { /* a slot row's boundary columns: the centre row's */     \
+                long b_;                                                                \
+                for (b_ = 0; b_ < PS_##NAME##_RADIUS; b_++) {                           \
+                    dst[b_] = c[b_];                                                    \
+                    dst[i1_ + b_] = c[i1_ + b_];                                        \
+                }                                                                       \
+            }                                                                           \
+            drow += rb->dpitch;                                                         \
+            for (q = 0; q < PS_STENCIL_NNB(NAME) + 2; q++)                              \
+                rowp[q] += rb->pitch[q];                                                \
         }                                                                               \
         return bad;                                                                     \
     }
 
+/* the masked rows: the stencil's point update on NaN land */
+#define GEN_MASKED_CELL(NAME, SFX)                                                      \
+    {                                                                                   \
+        REAL_ nb[PS_STENCIL_NNB(NAME) + 1], ar[PS_STENCIL_NAR(NAME) + 1];               \
+        int q = 0;                                                                      \
+        PS_##NAME##_NEIGHBOURS(GEN_NB)                                                  \
+        q = 0;                                                                          \
+        PS_##NAME##_ARRAYS(GEN_AR)                                                      \
+        (void)q;                                                                        \
+        dst[i] = ps_##NAME##_point##SFX(c[i], nb, sc, ar);                              \
+    }
+#define GEN_ROWS(NAME, REAL, SFX)                                                       \
+    GEN_ROWS_FN(grows_##NAME##SFX, NAME, REAL, {                                        \
+        typedef REAL REAL_;                                                             \
+        GEN_CELLS_IN(REAL, i0_, i1_, GEN_NOP, GEN_NOP, GEN_MASKED_CELL(NAME, SFX));     \
+    })
+
+/*
+ * The land-sum rows of a stencil that declares the form (PS_NAME_LAND_SUM):
+ * land held as +0.0, the centre's count bytes cn (zero-land bytes, see
+ * ps_openmp_zeroland.c: the ocean neighbours in the PS_OMP_ZL_COUNT bits, 0
+ * for land), s the plain sum of the neighbours in their order,
+ * ps_NAME_sumcount where n > 0: bitwise the masked rows' result as
+ * long as no ocean cell turns NaN (the masked rows would then count it as
+ * land); the rows report a NaN they write, and the sweep is then redone masked.
+ * Each vector's counts are converted to the working precision ahead of its
+ * cells (nf[]: GEN_LS_PREP, one vector conversion where the variant has one),
+ * and its results tested for NaN as one vector after them (GEN_LS_POST).
+ */
+#define GEN_LS_CELL(NAME, SFX)                                                          \
+    {                                                                                   \
+        REAL_ s = (REAL_)0, ar[PS_STENCIL_NAR(NAME) + 1], v;                            \
+        const REAL_ n = nf[i - p_];                                                     \
+        int q = 0;                                                                      \
+        PS_##NAME##_NEIGHBOURS(GEN_SUM)                                                 \
+        q = 0;                                                                          \
+        PS_##NAME##_ARRAYS(GEN_AR)                                                      \
+        (void)q;                                                                        \
+        v = ps_##NAME##_sumcount##SFX(c[i], s, n, sc, ar);                              \
+        dst[i] = n > (REAL_)0 ? v : c[i];                                               \
+    }
+#if GEN_VBYTES == 32
+/* AVX2: the bytes widened and converted as one vector (gcc 12 splits a loop
+ * of scalar conversions into half-width vectors) */
+#define GEN_LS_PREP(a, n)                                                               \
+    do {                                                                                \
+        p_ = (a);                                                                       \
+        if ((n) > 1) {                                                                  \
+            vb_ b_;                                                                     \
+            vr_ f_;                                                                     \
+            memcpy(&b_, cn + (a), sizeof b_);                                           \
+            b_ &= (unsigned char)PS_OMP_ZL_COUNT;                                       \
+            f_ = __builtin_convertvector(__builtin_convertvector(b_, vi_), vr_);        \
+            memcpy(nf, &f_, sizeof f_);                                                 \
+        } else                                                                          \
+            nf[0] = (REAL_)(int)(cn[a] & PS_OMP_ZL_COUNT);                              \
+    } while (0)
+#else
+#define GEN_LS_PREP(a, n)                                                               \
+    do {                                                                                \
+        long u_;                                                                        \
+        p_ = (a);                                                                       \
+        for (u_ = 0; u_ < (n); u_++)                                                    \
+            nf[u_] = (REAL_)(int)(cn[(a) + u_] & PS_OMP_ZL_COUNT);                      \
+    } while (0)
+#endif
+#define GEN_LS_POST(a, n)                                                               \
+    do {                                                                                \
+        if ((n) > 1) {                                                                  \
+            vr_ v_;                                                                     \
+            memcpy(&v_, dst + (a), sizeof v_);                                          \
+            nan_ |= v_ != v_;                                                           \
+        } else                                                                          \
+            bad |= dst[a] != dst[a];                                                    \
+    } while (0)
+#define GEN_ROWS_LS(NAME, REAL, SFX, MASK)                                              \
+    GEN_ROWS_FN(glrows_##NAME##SFX, NAME, REAL, {                                       \
+        typedef REAL REAL_;                                                             \
+        typedef REAL vr_ __attribute__((vector_size(GEN_VBYTES)));                      \
+        typedef unsigned char vb_                                                       \
+            __attribute__((vector_size(GEN_VBYTES / sizeof(REAL))));                    \
+        typedef int vi_ __attribute__((vector_size(GEN_VBYTES / sizeof(REAL) * sizeof(int)))); \
+        REAL nf[GEN_VBYTES / sizeof(REAL)];                                             \
+        typedef MASK vm_ __attribute__((vector_size(GEN_VBYTES)));                      \
+        vm_ nan_ = {0};                                                                 \
+        long p_ = 0, u_;                                                                \
+        (void)sizeof(vb_); (void)sizeof(vi_);                                           \
+        GEN_CELLS_IN(REAL, i0_, i1_, GEN_LS_PREP, GEN_LS_POST, GEN_LS_CELL(NAME, SFX)); \
+        for (u_ = 0; u_ < (long)(GEN_VBYTES / sizeof(REAL)); u_++)                      \
+            bad |= nan_[u_] != 0;                                                       \
+    })
+
 /* One tile: output rows [j0, j1) of every interior plane, T steps A -> B;
- * nonzero if a land-sum row wrote a NaN. */
+ * nonzero if a land-sum row wrote a NaN. A slot plane holds its level's
+ * rows lo[l]..hi[l]-1, boundary rows (within r of a face) copied from A, so
+ * every neighbour row of a plane comes from one buffer at one pitch. */
 static int gen_tile(const gen_desc *d, const ps_omp_gen_sweep *s, const char *A, char *B,
                     long j0, long j1, int T, char *scr)
 {
     const ps_box *b = &s->cfg->box;
     const long r = d->r, nz = (long)b->extent.nz, ny = (long)b->extent.ny,
                nx = (long)b->extent.nx;
-    const size_t es = d->es, rowb = (size_t)nx * es, S = (size_t)(2 * d->rk + 1);
-    const void *rp[64];
-    const char *pa[64], *ps[64];
-    char *dplane;
-    int fa[64];
-    long geo[6] = {0, 0, (long)b->origin[2], (long)b->global.nz, (long)b->global.ny,
-                   (long)b->global.nx};
-    size_t lo[PS_TB_MAX + 1], hi[PS_TB_MAX + 1];
-    long kk, j;
+    const size_t es = d->es, rowb = (size_t)nx * es, S = (size_t)(2 * d->rk + 1),
+                 srowb = s->spitch * es, slotb = s->slot_rows * srowb;
+    gen_rows rb;
+    long lo[PS_TB_MAX + 1], hi[PS_TB_MAX + 1];
+    long kk;
     int l, q, bad = 0;
     for (l = 1; l <= T; l++) {
         long h = (long)(T - l) * d->rj;
-        lo[l] = (size_t)(j0 - h > 0 ? j0 - h : 0);
-        hi[l] = (size_t)(j1 + h < ny ? j1 + h : ny);
+        lo[l] = j0 - h > 0 ? j0 - h : 0;
+        hi[l] = j1 + h < ny ? j1 + h : ny;
     }
     lo[0] = 0;
+    rb.i0 = r;
+    rb.i1 = nx - r;
+    rb.geo[2] = (long)b->origin[2];
+    rb.geo[3] = (long)b->global.nz;
+    rb.geo[4] = (long)b->global.ny;
+    rb.geo[5] = (long)b->global.nx;
     for (kk = r; kk < nz - r + (long)(T - 1) * d->rk; kk++)
         for (l = 1; l <= T; l++) {
             const long k = kk - (long)(l - 1) * d->rk;
-            const long r0 = (long)lo[l] > r ? (long)lo[l] : r;
-            const long r1 = (long)hi[l] < ny - r ? (long)hi[l] : ny - r;
+            const long r0 = lo[l] > r ? lo[l] : r;
+            const long r1 = hi[l] < ny - r ? hi[l] : ny - r;
+            const char *a = A + (size_t)k * (size_t)ny * rowb;
+            char *dplane;
+            long dlo;
             if (k < r || k >= nz - r)
                 continue;
-            geo[0] = (long)b->origin[0] + k;
-            /* where each neighbour's (and the centre's) rows of this plane come
-             * from, once per plane: the field A (level 0, a boundary plane) or
-             * the previous level's slot; a boundary row is A's in either case */
+            if (l == T) {
+                dplane = B + (size_t)k * (size_t)ny * rowb;
+                dlo = 0;
+                rb.dpitch = rowb;
+            } else {
+                long jb;
+                dplane = scr + ((size_t)(l - 1) * S + (size_t)k % S) * slotb;
+                dlo = lo[l];
+                rb.dpitch = srowb;
+                for (jb = lo[l]; jb < hi[l]; jb++) /* the slot's boundary rows: A's */
+                    if (jb < r || jb >= ny - r)
+                        memcpy(dplane + (size_t)(jb - dlo) * srowb, a + (size_t)jb * rowb,
+                               rowb);
+            }
+            if (r1 <= r0)
+                continue;
+            /* each neighbour's (and the centre's) row r0 + dj: the field A
+             * (level 0, a boundary plane) or the previous level's slot */
             for (q = 0; q <= d->nnb; q++) {
                 const long kq = k + (q < d->nnb ? d->dk[q] : 0);
-                pa[q] = A + (size_t)kq * (size_t)ny * rowb;
-                fa[q] = l == 1 || kq < r || kq >= nz - r;
-                ps[q] = fa[q] ? NULL
-                              : scr + ((size_t)(l - 2) * S + (size_t)kq % S) * s->slot_rows *
-                                          s->spitch * es;
-            }
-            dplane = l == T ? B + (size_t)k * (size_t)ny * rowb
-                            : scr + ((size_t)(l - 1) * S + (size_t)k % S) * s->slot_rows *
-                                        s->spitch * es;
-            for (j = r0; j < r1; j++) {
-                char *dst = l == T ? dplane + (size_t)j * rowb
-                                   : dplane + ((size_t)j - lo[l]) * s->spitch * es;
-                for (q = 0; q <= d->nnb; q++) {
-                    const long jq = j + (q < d->nnb ? d->dj[q] : 0);
-                    rp[q] = fa[q] || jq < r || jq >= ny - r
-                                ? pa[q] + (size_t)jq * rowb
-                                : ps[q] + ((size_t)jq - lo[l - 1]) * s->spitch * es;
-                }
-                if (s->cnt) /* the counts never change with the level */
-                    rp[d->nnb + 1] = (const char *)s->cnt + ((size_t)k * (size_t)ny +
-                                                             (size_t)j) * rowb;
-                geo[1] = (long)b->origin[1] + j;
-                bad |= d->row(dst, rp, s->params, geo, r, nx - r);
-                if (l < T) { /* a slot row's boundary columns: A's */
-                    const char *a = A + ((size_t)k * (size_t)ny + (size_t)j) * rowb;
-                    memcpy(dst, a, (size_t)r * es);
-                    memcpy(dst + (size_t)(nx - r) * es, a + (size_t)(nx - r) * es,
-                           (size_t)r * es);
+                const long jq = r0 + (q < d->nnb ? d->dj[q] : 0);
+                if (l == 1 || kq < r || kq >= nz - r) {
+                    rb.src[q] = A + ((size_t)kq * (size_t)ny + (size_t)jq) * rowb;
+                    rb.pitch[q] = rowb;
+                } else {
+                    rb.src[q] = scr + ((size_t)(l - 2) * S + (size_t)kq % S) * slotb +
+                                (size_t)(jq - lo[l - 1]) * srowb;
+                    rb.pitch[q] = srowb;
                 }
             }
+            /* the count bytes (one a cell) never change with the level */
+            rb.src[d->nnb + 1] =
+                s->cnt ? (const char *)s->cnt + ((size_t)k * (size_t)ny + (size_t)r0) * nx
+                       : NULL;
+            rb.pitch[d->nnb + 1] = s->cnt ? nx : 0;
+            rb.dst = dplane + (size_t)(r0 - dlo) * rb.dpitch;
+            rb.nrows = r1 - r0;
+            rb.geo[0] = (long)b->origin[0] + k;
+            rb.geo[1] = (long)b->origin[1] + r0;
+            rb.bcols = l < T;
+            bad |= d->rows(&rb, s->params);
         }
     return bad;
 }
@@ -252,28 +385,29 @@ static long gen_run(const gen_desc *d, const ps_omp_gen_sweep *s)
 }
 
 /* the land-sum rows of the stencils that declare the form */
-#define GEN_LS_F32(NAME) GEN_ROW_LS(NAME, float, _f32)
-#define GEN_LS_F64(NAME) GEN_ROW_LS(NAME, double, _f64)
+/* (a vector compare's lanes: an integer of the element's size) */
+#define GEN_LS_F32(NAME) GEN_ROWS_LS(NAME, float, _f32, int)
+#define GEN_LS_F64(NAME) GEN_ROWS_LS(NAME, double, _f64, long long)
 #define GEN_LS_OF(NAME) PS_##NAME##_LAND_SUM(GEN_LS_F32) PS_##NAME##_LAND_SUM(GEN_LS_F64)
 PS_STENCIL_LIST(GEN_LS_OF)
-#define GEN_LSREF_f32(NAME) glrow_##NAME##_f32,
-#define GEN_LSREF_f64(NAME) glrow_##NAME##_f64,
+#define GEN_LSREF_f32(NAME) glrows_##NAME##_f32,
+#define GEN_LSREF_f64(NAME) glrows_##NAME##_f64,
 
 #define GEN_STEP(NAME, REAL, SFX)                                                       \
-    GEN_ROW(NAME, REAL, SFX)                                                            \
+    GEN_ROWS(NAME, REAL, SFX)                                                           \
     static long gen_##NAME##SFX(const ps_omp_gen_sweep *s)                              \
     {                                                                                   \
         static const int dk[] = {PS_##NAME##_NEIGHBOURS(GEN_DK) 0};                     \
         static const int dj[] = {PS_##NAME##_NEIGHBOURS(GEN_DJ) 0};                     \
-        static const gen_row_fn ls[] = {PS_##NAME##_LAND_SUM(GEN_LSREF##SFX) NULL};     \
+        static const gen_rows_fn ls[] = {PS_##NAME##_LAND_SUM(GEN_LSREF##SFX) NULL};     \
         gen_desc d = {PS_##NAME##_RADIUS, PS_STENCIL_NNB(NAME), 0, 0, dk, dj,           \
-                      grow_##NAME##SFX, sizeof(REAL)};                                  \
+                      grows_##NAME##SFX, sizeof(REAL)};                                  \
         d.rk = s->rk;                                                                   \
         d.rj = s->rj;                                                                   \
         if (s->cnt) {                                                                   \
             if (!ls[0])                                                                 \
                 return 0; /* not a land-sum stencil: the caller never asks */          \
-            d.row = ls[0];                                                              \
+            d.rows = ls[0];                                                              \
         }                                                                               \
         return gen_run(&d, s);                                                          \
     }

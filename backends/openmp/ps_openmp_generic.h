@@ -13,6 +13,12 @@
 
 #define PS_TB_MAX 16 /* most steps fused into one sweep */
 
+/* A zero-land count byte (ps_openmp_zeroland.c): the ocean neighbours in the low
+ * bits (PS_OMP_ZL_COUNT), PS_OMP_ZL_LAND set for a land cell (whose count bits
+ * are 0: a kernel reading cnt & PS_OMP_ZL_COUNT keeps it) */
+#define PS_OMP_ZL_LAND 0x80u
+#define PS_OMP_ZL_COUNT 0x7fu
+
 /** One call's work for a generic sweep (see ps_openmp_generic.c). */
 typedef struct ps_omp_gen_sweep {
     const ps_config *cfg;
@@ -26,8 +32,8 @@ typedef struct ps_omp_gen_sweep {
     size_t slot_rows;   /* rows of a scratch plane slot */
     size_t spitch;      /* cells between a slot's rows (whole 64-byte lines) */
     char **scratch;     /* per thread: ps_omp_gen_tiling()'s bytes */
-    const void *cnt;    /* the land-sum form (land +0.0 in the fields): per cell the
-                         * ocean neighbours' count, land its NaN; NULL: NaN land, masked */
+    const unsigned char *cnt; /* the land-sum form (land +0.0 in the fields): per cell a
+                               * zero-land count byte; NULL: NaN land, masked */
 } ps_omp_gen_sweep;
 
 /** Advance s->nsteps steps, s->tblock fused per sweep; returns the steps done:

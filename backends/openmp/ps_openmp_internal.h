@@ -39,11 +39,6 @@ typedef void (*rowz_f64_fn)(double *restrict, const double *restrict, const doub
                             const double *restrict, const unsigned char *restrict, size_t,
                             size_t, double);
 
-/* A zero-land count byte (ps_openmp_zeroland.c): the ocean neighbours in the low
- * bits (PS_OMP_ZL_COUNT), PS_OMP_ZL_LAND set for a land cell (whose count bits
- * are 0: a kernel reading cnt & PS_OMP_ZL_COUNT keeps it) */
-#define PS_OMP_ZL_LAND 0x80u
-#define PS_OMP_ZL_COUNT 0x7fu
 
 /**
  * A block of consecutive rows for the zero-land row kernels (one plane of a
@@ -110,7 +105,8 @@ typedef struct omp_ctx {
     rowp_f64_fn rowp64;
     char **scratch;      /* per thread: rolling plane slots of the fused sweep */
     size_t scratch_size; /* bytes of each */
-    int zl;              /* nonzero: zero-land fields (ps_openmp_zeroland.c) */
+    int zl;              /* nonzero: zero-land fields (ps_openmp_zeroland.c): diffusion7's
+                          * fast path, or the generic land-sum sweeps (ls) */
     unsigned char *cnt;  /* zero-land: per cell a count byte (PS_OMP_ZL_LAND, ..._COUNT) */
     uint64_t nan_bits;   /* zero-land: the bits of land's NaN, but for the cells of odd */
     ps_omp_zl_nan *odd;  /* zero-land: land cells whose NaN has other bits, by cell */
@@ -129,8 +125,7 @@ typedef struct omp_ctx {
     void *params;              /* its packed parameters */
     size_t gen_tiles, gen_slot_rows, gen_spitch; /* its tiling (ps_omp_gen_tiling) */
     int gen_rk, gen_rj;                          /* its reach (ps_omp_gen_reach) */
-    int ls;      /* nonzero: the generic land-sum form (ps_openmp_landsum.c) */
-    void *ls_cnt; /* its per cell ocean-neighbour count, or land's NaN */
+    int ls; /* nonzero: the generic sweeps in the land-sum form, on zero-land fields */
     char err[512];
 } omp_ctx;
 
@@ -203,7 +198,8 @@ void ps_omp_zl_convert(const omp_ctx *c, void *a, void *b, size_t off, size_t le
  * ps_omp_zl_bad) */
 int ps_omp_zl_fill(const omp_ctx *c, void *a, void *b, const void *srow, size_t off,
                    size_t spl, size_t srp, ps_omp_zl_odd *odd);
-/* ocean cells i0..i1-1 of the row at cell @p off: their counts from the land flags */
+/* ocean cells i0..i1-1 of the row at cell @p off: their counts (the stencil's
+ * neighbours) from the land flags */
 void ps_omp_zl_count(const omp_ctx *c, size_t off, size_t i0, size_t i1);
 int ps_omp_zl_bad(const omp_ctx *c, const void *h, size_t len);
 /* a region upload from @p host (pitches in bytes): nonzero if it rules zero-land
@@ -218,13 +214,11 @@ void ps_omp_zl_copy_out(const omp_ctx *c, void *host, size_t box_off, size_t len
 void ps_omp_zl_leave(omp_ctx *c);
 void ps_omp_zl_off(omp_ctx *c);
 void ps_omp_zl_region(omp_ctx *c, const ps_region *r);
-/* the generic land-sum form (ps_openmp_landsum.c): after a whole upload
- * into both fields, the counts and land as +0.0; after a region upload; a
- * downloaded run with land's NaN; back to NaN land for good */
-void ps_omp_ls_fill(omp_ctx *c);
-void ps_omp_ls_region(omp_ctx *c, const ps_region *r);
-void ps_omp_ls_copy_out(const omp_ctx *c, void *host, size_t box_off, size_t len);
-void ps_omp_ls_leave(omp_ctx *c);
+/* row (k, j)'s count bytes from the mask of its source row @p srow (NaN land;
+ * neighbouring planes and rows @p spl and @p srp cells away; NULL: all ocean),
+ * the stencil's neighbours; its land flags set already (ps_omp_zl_convert) */
+void ps_omp_zl_count_src(const omp_ctx *c, size_t k, size_t j, const void *srow, size_t spl,
+                         size_t srp);
 
 /* ps_openmp_tblock.c: several steps fused into one sweep */
 int ps_omp_step_tblock(omp_ctx *c, long nsteps);

@@ -1,6 +1,7 @@
 /*
- * The openmp backend's zero-land representation of diffusion7's fast path:
- * land kept as +0.0 in the working fields, with a per-cell count byte.
+ * The openmp backend's zero-land representation: land kept as +0.0 in the
+ * working fields, with a per-cell count byte. Used by diffusion7's fast path
+ * and by the generic sweeps of every land-sum stencil (PS_NAME_LAND_SUM).
  */
 #include "config.h"
 #include "ps_openmp_internal.h"
@@ -15,27 +16,30 @@
  * Zero-land (exact mode, default; PSTENCIL_OPENMP_ZERO_LAND=0 turns it off).
  * The NaN mask never changes during a run, so inside the backend the working
  * fields hold land as +0.0 and a count byte per cell holds the number of
- * ocean neighbours (ocean cells) or PS_OMP_ZL_LAND with a count of 0 (land
- * cells); land's NaN, payload and all, is kept as one bit pattern (nan_bits,
- * the default quiet NaN's) and, sorted by cell, the cells whose NaN has other
- * bits (odd): one byte a cell in all. The row kernel (row_zl_p) then sums
- * the six neighbours without masking: a land neighbour adds +0.0, the identity on a sum that
- * starts at +0.0 and so can never be -0.0, and an ocean -0.0 adds the same
- * as in the masked sum; the count is the masked count; the update is the
- * shared ps_diffusion7_update; cells with !(n > 0) keep their value (n is
- * the byte's count bits: 0 for land). Land is told from the count byte,
- * never from a value (ocean -0.0 survives).
+ * ocean cells among the stencil's neighbours (ocean cells at least the
+ * radius from every face; 0 for the other ocean cells) or PS_OMP_ZL_LAND
+ * with a count of 0 (land cells); land's NaN, payload and all, is kept as
+ * one bit pattern (nan_bits, the default quiet NaN's) and, sorted by cell,
+ * the cells whose NaN has other bits (odd): one byte a cell in all. The row
+ * kernels then sum the neighbours without masking: a land neighbour adds
+ * +0.0, the identity on a sum that starts at +0.0 and so can never be -0.0,
+ * and an ocean -0.0 adds the same as in the masked sum; the count is the
+ * masked count; cells with !(n > 0) keep their value (n is the byte's count
+ * bits: 0 for land). Land is told from the count byte, never from a value
+ * (ocean -0.0 survives).
  * Uploads convert NaN to +0.0 and recount the cells whose neighbourhood they
  * touch; downloads put the original NaN back. A whole upload whose land has
  * more than ZL_ODD_MAX odd NaNs takes NaN land instead (the same bits, more
  * slowly): the odd list stays under a quarter of a byte a cell.
  *
  * The argument needs the mask to stay fixed, i.e. no ocean cell may turn NaN
- * (the reference would then mask it). That can only happen through overflow,
- * so zero-land is used only for 0 <= D <= 1 (each update is then a convex
+ * (the reference would then mask it). diffusion7's fast path rules that out
+ * in advance: zero-land only for 0 <= D <= 1 (each update is then a convex
  * combination of values, up to rounding) and while every uploaded ocean
  * value is finite with |v| <= PS_REAL_MAX / 64 (intermediates stay below
  * 13 |v|max); an upload breaking that switches the context back to NaN land.
+ * The generic sweeps assume nothing: their rows report a NaN they write, and
+ * the sweep that wrote it is redone on NaN land (ps_openmp.c, omp_step).
  *
  * Evidence: docs/performance.md, "openmp tuning".
  */
@@ -263,24 +267,85 @@ void ps_omp_zl_convert(const omp_ctx *c, void *a, void *b, size_t off, size_t le
                        c->nan_bits, odd);
 }
 
-/* ocean cells i0..i1-1 of row @p off: count their neighbours not flagged land */
+/* the linear offsets of the stencil's neighbours in the box (at most 64) */
+static void zl_offsets(const omp_ctx *c, long spl, long srow, long *off)
+{
+    const ps_stencil *st = c->cfg.stencil;
+    int q;
+    for (q = 0; q < st->nneighbours; q++)
+        off[q] = st->offsets[q][0] * spl + st->offsets[q][1] * srow + st->offsets[q][2];
+}
+
+/* is cell (k, j, i) at least the stencil's radius from every face of the box? */
+static int zl_interior(const omp_ctx *c, size_t k, size_t j, size_t i)
+{
+    const size_t r = (size_t)c->cfg.stencil->radius;
+    return k >= r && j >= r && i >= r && k + r < c->g.nz && j + r < c->g.ny &&
+           i + r < c->g.nx;
+}
+
+/* ocean cells i0..i1-1 of row @p off: the stencil's neighbours not flagged land
+ * (interior cells), 0 (the others) */
 void ps_omp_zl_count(const omp_ctx *c, size_t off, size_t i0, size_t i1)
 {
-    const size_t plane = c->g.ny * c->g.nx, nx = c->g.nx;
+    const size_t nx = c->g.nx, k = off / nx / c->g.ny, j = off / nx % c->g.ny;
+    const int nnb = c->cfg.stencil->nneighbours;
     unsigned char *cnt = c->cnt;
+    long o[64];
     size_t i;
-    for (i = off + i0; i < off + i1; i++) {
+    int q;
+    zl_offsets(c, (long)(c->g.ny * nx), (long)nx, o);
+    for (i = i0; i < i1; i++) {
+        const size_t p = off + i;
         unsigned n = 0;
-        if (cnt[i] & PS_OMP_ZL_LAND)
+        if (cnt[p] & PS_OMP_ZL_LAND)
             continue;
-        n += !(cnt[i - plane] & PS_OMP_ZL_LAND);
-        n += !(cnt[i + plane] & PS_OMP_ZL_LAND);
-        n += !(cnt[i - nx] & PS_OMP_ZL_LAND);
-        n += !(cnt[i + nx] & PS_OMP_ZL_LAND);
-        n += !(cnt[i - 1] & PS_OMP_ZL_LAND);
-        n += !(cnt[i + 1] & PS_OMP_ZL_LAND);
-        cnt[i] = (unsigned char)n;
+        if (zl_interior(c, k, j, i))
+            for (q = 0; q < nnb; q++)
+                n += !(cnt[(long)p + o[q]] & PS_OMP_ZL_LAND);
+        cnt[p] = (unsigned char)n;
     }
+}
+
+/* an interior row's ocean cells r..nx-r-1: the neighbours that are not NaN in
+ * the source row @p src (NULL: all), one neighbour at a time over the row */
+#define ZL_COUNT_SRC(T, SFX)                                                             \
+    static void zl_count_src##SFX(const omp_ctx *c, unsigned char *restrict cnt,         \
+                                  const T *restrict src, const long *o)                  \
+    {                                                                                    \
+        const long r = c->cfg.stencil->radius, i1 = (long)c->g.nx - r;                   \
+        const int nnb = c->cfg.stencil->nneighbours;                                     \
+        long i;                                                                          \
+        int q;                                                                           \
+        if (!src) {                                                                      \
+            for (i = r; i < i1; i++)                                                     \
+                cnt[i] = (unsigned char)nnb;                                             \
+            return;                                                                      \
+        }                                                                                \
+        for (q = 0; q < nnb; q++) {                                                      \
+            const T *restrict nb = src + o[q];                                           \
+            for (i = r; i < i1; i++) /* a land byte (0x80) stays as it is */             \
+                cnt[i] = (unsigned char)(cnt[i] + (cnt[i] < PS_OMP_ZL_LAND &&            \
+                                                   nb[i] == nb[i]));                     \
+        }                                                                                \
+    }
+ZL_COUNT_SRC(float, _f32)
+ZL_COUNT_SRC(double, _f64)
+#undef ZL_COUNT_SRC
+
+void ps_omp_zl_count_src(const omp_ctx *c, size_t k, size_t j, const void *srow, size_t spl,
+                         size_t srp)
+{
+    const size_t r = (size_t)c->cfg.stencil->radius;
+    unsigned char *cnt = c->cnt + (k * c->g.ny + j) * c->g.nx;
+    long o[64];
+    if (k < r || j < r || k + r >= c->g.nz || j + r >= c->g.ny || 2 * r >= c->g.nx)
+        return; /* no interior cell: the ocean ones keep their 0 */
+    zl_offsets(c, (long)spl, (long)srp, o);
+    if (c->es == sizeof(float))
+        zl_count_src_f32(c, cnt, srow, o);
+    else
+        zl_count_src_f64(c, cnt, srow, o);
 }
 
 int ps_omp_zl_fill(const omp_ctx *c, void *a, void *b, const void *srow, size_t off,
@@ -306,7 +371,7 @@ int ps_omp_zl_region_check(omp_ctx *c, const void *host, size_t rp, size_t pp,
     for (k = 0; k < r->count.nz; k++)
         for (j = 0; j < r->count.ny; j++) {
             const void *row = h + k * pp + j * rp;
-            bad |= ps_omp_zl_bad(c, row, r->count.nx);
+            bad |= !c->ls && ps_omp_zl_bad(c, row, r->count.nx);
             odd += c->es == sizeof(float)
                        ? zl_odd_count_f32(row, r->count.nx, c->nan_bits)
                        : zl_odd_count_f64(row, r->count.nx, c->nan_bits);
@@ -383,6 +448,7 @@ int ps_omp_zl_odd_end(omp_ctx *c, ps_omp_zl_odd *lists)
 void ps_omp_zl_off(omp_ctx *c)
 {
     c->zl = 0;
+    c->ls = 0;
     free(c->cnt);
     c->cnt = NULL;
     free(c->odd);
@@ -419,7 +485,7 @@ void ps_omp_zl_leave(omp_ctx *c)
 /*
  * Zero-land after a region was scattered into both buffers: convert its
  * cells, then, only if a cell of it changed between land and ocean, recount
- * the interior cells within one cell of it (the only ones whose
+ * the cells within the stencil's reach of it (the only ones whose
  * neighbourhood it can change). A halo upload of a decomposition never
  * changes the mask (land is fixed), so it costs one pass over the region and
  * no recount: ocean cells keep their counts, land cells take the uploaded
@@ -444,18 +510,19 @@ void ps_omp_zl_region(omp_ctx *c, const ps_region *r)
                 changed |= zl_reconvert_f64(c, (double *)(A + off), (double *)(B + off),
                                             c->cnt + cell, r->count.nx, cell);
         }
-    if (changed && nz >= 3 && ny >= 3 && nx >= 3) {
+    if (changed) {
+        /* recount the region grown by the neighbours' reach along each axis */
         size_t cnt3[3] = {r->count.nz, r->count.ny, r->count.nx};
         for (a = 0; a < 3; a++) {
-            lo[a] = r->start[a] > 1 ? r->start[a] - 1 : 1;
-            hi[a] = r->start[a] + cnt3[a] + 1;
-            if (hi[a] > ext[a] - 1)
-                hi[a] = ext[a] - 1;
+            const size_t reach = (size_t)ps_omp_gen_reach(c->cfg.stencil, a);
+            lo[a] = r->start[a] > reach ? r->start[a] - reach : 0;
+            hi[a] = r->start[a] + cnt3[a] + reach;
+            if (hi[a] > ext[a])
+                hi[a] = ext[a];
         }
         for (k = lo[0]; k < hi[0]; k++)
             for (j = lo[1]; j < hi[1]; j++)
-                if (lo[2] < hi[2])
-                    ps_omp_zl_count(c, (k * ny + j) * nx, lo[2], hi[2]);
+                ps_omp_zl_count(c, (k * ny + j) * nx, lo[2], hi[2]);
     }
 }
 

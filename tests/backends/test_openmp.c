@@ -401,9 +401,10 @@ static size_t odd_payloads(ps_field *f, size_t from, size_t limit)
  * such cells in the whole upload, and the halo field's land all distinct (its
  * region uploads add theirs): under the bound, at it, over it in the first
  * upload, and pushed over by the regions. Bitwise the reference's, payloads
- * and all.
+ * and all; on diffusion7's fast path and, @p generic set, on the generic
+ * path's land-sum form (the same zero-land fields).
  */
-static void check_odd_nans(ps_precision p, size_t odd, int threads)
+static void check_odd_nans(ps_precision p, size_t odd, int threads, int generic)
 {
     const ps_grid g = {20, 40, 40};
     ps_field in, halo, e, eo, got, go;
@@ -426,14 +427,15 @@ static void check_odd_nans(ps_precision p, size_t odd, int threads)
     cfg.params.scalars[0] = 0.1;
     CHECK(sequence(ref, &cfg, &in, &halo, &e, &eo) == 0, "reference: %s", ps_error_detail());
     cfg.threads = threads;
+    cfg.generic = generic;
     CHECK(sequence(omp, &cfg, &in, &halo, &got, &go) == 0, "openmp: %s", ps_error_detail());
     for (a = 0; a < 2; a++) {
         ps_validate_compare(a ? &eo : &e, a ? &go : &got, &d);
         ps_validate_diff_describe(&d, desc, sizeof desc);
         CHECK(d.differ == 0 && !memcmp(a ? eo.data : e.data, a ? go.data : got.data,
                                        ps_field_cells(&e) * ps_precision_size(p)),
-              "%zu odd NaNs %s threads %d: %s: %s", odd, ps_precision_name(p), threads,
-              a ? "region download" : "final field", desc);
+              "%zu odd NaNs %s threads %d%s: %s: %s", odd, ps_precision_name(p), threads,
+              generic ? " generic" : "", a ? "region download" : "final field", desc);
     }
     ps_field_free(&in);
     ps_field_free(&halo);
@@ -489,15 +491,16 @@ int main(void)
     }
 
     /* land's NaN payloads: under zero-land's bound, just under it (the regions
-     * push it over), and over it in the whole upload */
+     * push it over), and over it in the whole upload; the fused and the
+     * single-step fast path, then the generic path */
     setenv("PSTENCIL_OPENMP_ZERO_LAND", "1", 1);
-    for (ti = 0; ti < 2; ti++) {
-        setenv("PSTENCIL_OPENMP_TBLOCK", ti ? "0" : "4", 1);
+    for (ti = 0; ti < 3; ti++) {
+        setenv("PSTENCIL_OPENMP_TBLOCK", ti == 1 ? "0" : "4", 1);
         for (p = 0; p < 2; p++) {
             ps_precision pr = p ? PS_FLOAT64 : PS_FLOAT32;
-            check_odd_nans(pr, 10, 2);
-            check_odd_nans(pr, 32000 / 64 + 1024 - 50, 2);
-            check_odd_nans(pr, 32000 / 64 + 1024 + 1, 1);
+            check_odd_nans(pr, 10, 2, ti == 2);
+            check_odd_nans(pr, 32000 / 64 + 1024 - 50, 2, ti == 2);
+            check_odd_nans(pr, 32000 / 64 + 1024 + 1, 1, ti == 2);
         }
     }
 
