@@ -43,10 +43,11 @@
       "time step; 'auto' = 90% of the largest stable one")
 
 #ifdef PS_REAL
-/* one face: the term c_f * (T_f - T) where the neighbour is ocean, else +0.0 */
+/* one face: the term c_f * (T_f - T) where the neighbour is ocean, else +0.0;
+ * o: whether any face is ocean (the update needs no count) */
 #define PS_HDIFF_FACE(v, cf)                               \
     s = s + (((v) == (v)) ? (cf) * ((v) - c) : (PS_REAL)0); \
-    n = n + (((v) == (v)) ? (PS_REAL)1 : (PS_REAL)0)
+    o = o | ((v) == (v))
 
 /**
  * New value of one interior cell: nb[] in PS_hdiff_NEIGHBOURS order, sc[0] =
@@ -58,7 +59,7 @@ PS_KERNEL_FN PS_REAL PS_CAT(ps_hdiff_point, PS_SUFFIX)(PS_REAL c, const PS_REAL 
                                                        const PS_REAL *sc, const PS_REAL *ar)
 {
     PS_REAL s = (PS_REAL)0;
-    PS_REAL n = (PS_REAL)0;
+    int o = 0;
     PS_REAL t;
     PS_HDIFF_FACE(nb[0], ar[0]);
     PS_HDIFF_FACE(nb[1], ar[1]);
@@ -67,7 +68,7 @@ PS_KERNEL_FN PS_REAL PS_CAT(ps_hdiff_point, PS_SUFFIX)(PS_REAL c, const PS_REAL 
     PS_HDIFF_FACE(nb[4], ar[4]);
     PS_HDIFF_FACE(nb[5], ar[4]);
     t = sc[0] * s;
-    return (c != c || n == (PS_REAL)0) ? c : c + t;
+    return (c != c || !o) ? c : c + t;
 }
 #undef PS_HDIFF_FACE
 #endif /* PS_REAL */
