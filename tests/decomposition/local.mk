@@ -21,6 +21,13 @@ check_PROGRAMS += tests/decomposition/test_ooc_plan
 tests_decomposition_test_ooc_plan_SOURCES = tests/decomposition/test_ooc_plan.c tests/ps_test.h
 tests_decomposition_test_ooc_plan_LDADD = core/libpstencil.la -lm
 TESTS += tests/decomposition/test_ooc_plan
+# The exact accumulator of the reductions (core/ps_exactsum.h): correctly
+# rounded, bitwise the same for any order and any split into merged parts.
+check_PROGRAMS += tests/decomposition/test_exactsum
+tests_decomposition_test_exactsum_SOURCES = tests/decomposition/test_exactsum.c tests/ps_test.h
+tests_decomposition_test_exactsum_LDADD = core/libpstencil.la -lm
+TESTS += tests/decomposition/test_exactsum
+SAMPLED_TESTS += tests/decomposition/test_exactsum
 # validate --decomp on the reference backend: every decomposition and
 # out-of-core case bitwise.
 TESTS += tests/decomposition/validate_decomp_reference.sh
