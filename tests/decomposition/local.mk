@@ -28,6 +28,12 @@ tests_decomposition_test_exactsum_SOURCES = tests/decomposition/test_exactsum.c 
 tests_decomposition_test_exactsum_LDADD = core/libpstencil.la -lm
 TESTS += tests/decomposition/test_exactsum
 SAMPLED_TESTS += tests/decomposition/test_exactsum
+# The reductions of a field (core/ps_reduce.h): hdiff's cell volumes, and the
+# same bits whole, in blocks, on any thread count and through integer packs.
+check_PROGRAMS += tests/decomposition/test_reduce
+tests_decomposition_test_reduce_SOURCES = tests/decomposition/test_reduce.c tests/ps_test.h
+tests_decomposition_test_reduce_LDADD = core/libpstencil.la -lm
+TESTS += tests/decomposition/test_reduce
 # validate --decomp on the reference backend: every decomposition and
 # out-of-core case bitwise.
 TESTS += tests/decomposition/validate_decomp_reference.sh
