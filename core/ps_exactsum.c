@@ -29,11 +29,30 @@ void ps_xsum_normalize(ps_xsum *a)
     a->units = 1;
 }
 
+/* Add (or with @p neg subtract) m * 2^pos units: up to 64 + 31 bits from digit pos / 32,
+ * three digits each below 2^32 */
+static void add_at(ps_xsum *a, uint64_t m, int neg, unsigned pos)
+{
+    int i = (int)(pos >> 5);
+    unsigned off = pos & 31u;
+    uint64_t rest = off ? m >> (32 - off) : m >> 32;
+    if (neg) {
+        a->limb[i] -= (int64_t)((m << off) & PS_XSUM_MASK);
+        a->limb[i + 1] -= (int64_t)(rest & PS_XSUM_MASK);
+        a->limb[i + 2] -= (int64_t)(rest >> 32);
+    } else {
+        a->limb[i] += (int64_t)((m << off) & PS_XSUM_MASK);
+        a->limb[i + 1] += (int64_t)(rest & PS_XSUM_MASK);
+        a->limb[i + 2] += (int64_t)(rest >> 32);
+    }
+    if (++a->units >= PS_XSUM_UNITS_MAX)
+        ps_xsum_normalize(a);
+}
+
 void ps_xsum_add(ps_xsum *a, double x)
 {
-    uint64_t b, m, rest;
-    unsigned e, off;
-    int i;
+    uint64_t b, m;
+    unsigned e;
     memcpy(&b, &x, sizeof b);
     e = (unsigned)(b >> 52) & 0x7ffu;
     m = b & (((uint64_t)1 << 52) - 1);
@@ -55,21 +74,7 @@ void ps_xsum_add(ps_xsum *a, double x)
         a->negzero += (int64_t)(b >> 63);
         return;
     }
-    /* m * 2^e units: up to 53 + 31 bits from digit e / 32, three digits */
-    i = (int)(e >> 5);
-    off = e & 31u;
-    rest = off ? m >> (32 - off) : m >> 32;
-    if (b >> 63) {
-        a->limb[i] -= (int64_t)((m << off) & PS_XSUM_MASK);
-        a->limb[i + 1] -= (int64_t)(rest & PS_XSUM_MASK);
-        a->limb[i + 2] -= (int64_t)(rest >> 32);
-    } else {
-        a->limb[i] += (int64_t)((m << off) & PS_XSUM_MASK);
-        a->limb[i + 1] += (int64_t)(rest & PS_XSUM_MASK);
-        a->limb[i + 2] += (int64_t)(rest >> 32);
-    }
-    if (++a->units >= PS_XSUM_UNITS_MAX)
-        ps_xsum_normalize(a);
+    add_at(a, m, (int)(b >> 63), e);
 }
 
 void ps_xsum_merge(ps_xsum *a, const ps_xsum *b)
@@ -186,4 +191,31 @@ void ps_xsum_unpack(ps_xsum *a, const long long *w)
     a->nan = (int64_t)w[PS_XSUM_LIMBS + 5];
     if (a->units >= PS_XSUM_UNITS_MAX)
         ps_xsum_normalize(a);
+}
+
+void ps_xsum_large_init(ps_xsum_large *l)
+{
+    int i;
+    memset(l->chunk, 0, sizeof l->chunk);
+    for (i = 0; i < 4096; i++)
+        l->left[i] = PS_XSUM_LARGE_RUN;
+}
+
+void ps_xsum_large_carry(ps_xsum_large *l, ps_xsum *into, unsigned i)
+{
+    unsigned e = i & 0x7ffu;
+    /* the chunk holds significands of terms worth 2^(e - 1) units each (e = 0: 2^0) */
+    into->terms += PS_XSUM_LARGE_RUN - l->left[i];
+    if (l->chunk[i])
+        add_at(into, l->chunk[i], (int)(i >> 11), e ? e - 1 : 0);
+    l->chunk[i] = 0;
+    l->left[i] = PS_XSUM_LARGE_RUN;
+}
+
+void ps_xsum_large_flush(ps_xsum_large *l, ps_xsum *into)
+{
+    unsigned i;
+    for (i = 0; i < 4096; i++)
+        if (l->left[i] != PS_XSUM_LARGE_RUN)
+            ps_xsum_large_carry(l, into, i);
 }

@@ -120,9 +120,12 @@ static void add_volume(ps_xsum *a, double v, long long n)
     }
 }
 
-/* the extremes of a row: -0.0 counts below +0.0 */
+/* A row: its ocean cells' products V * T into the content's front, their extremes
+ * (-0.0 below +0.0: an equal value replaces the extreme only when it is the zero of
+ * the right sign, which leaves any other value unchanged) and their volume. */
 #define PS_REDUCE_ROW(T)                                                                  \
-    static void row_##T(ps_reduce_part *p, const T *t, size_t nx, double v)               \
+    static void row_##T(ps_reduce_part *p, ps_xsum_large *l, const T *t, size_t nx,      \
+                        double v)                                                          \
     {                                                                                      \
         size_t i;                                                                          \
         long long n = 0;                                                                   \
@@ -132,10 +135,10 @@ static void add_volume(ps_xsum *a, double v, long long n)
             if (x != x)                                                                    \
                 continue;                                                                  \
             n++;                                                                           \
-            ps_xsum_add(&p->content, v * x);                                               \
-            if (x < mn || (x == mn && x == 0 && signbit(x)))                               \
+            ps_xsum_large_add(l, &p->content, v * x);                                      \
+            if (x <= mn && (x < mn || signbit(x)))                                         \
                 mn = x;                                                                    \
-            if (x > mx || (x == mx && x == 0 && !signbit(x)))                              \
+            if (x >= mx && (x > mx || !signbit(x)))                                        \
                 mx = x;                                                                    \
         }                                                                                  \
         p->min = mn;                                                                       \
@@ -148,6 +151,7 @@ PS_REDUCE_ROW(double)
 
 typedef struct reduce_work {
     ps_reduce_part part;
+    ps_xsum_large large; /* the content's front (carried into part.content at the end) */
     const ps_field *f;
     const size_t *origin;
     const double *vol;
@@ -159,15 +163,17 @@ static void *reduce_levels(void *arg)
     reduce_work *w = arg;
     const ps_grid *g = &w->f->grid;
     size_t k, j;
+    ps_xsum_large_init(&w->large);
     for (k = w->k0; k < w->k1; k++)
         for (j = 0; j < g->ny; j++) {
             size_t c = (k * g->ny + j) * g->nx;
             double v = w->vol ? w->vol[(w->origin[0] + k) * w->gny + w->origin[1] + j] : 1.0;
             if (w->f->precision == PS_FLOAT64)
-                row_double(&w->part, (const double *)w->f->data + c, g->nx, v);
+                row_double(&w->part, &w->large, (const double *)w->f->data + c, g->nx, v);
             else
-                row_float(&w->part, (const float *)w->f->data + c, g->nx, v);
+                row_float(&w->part, &w->large, (const float *)w->f->data + c, g->nx, v);
         }
+    ps_xsum_large_flush(&w->large, &w->part.content);
     return NULL;
 }
 

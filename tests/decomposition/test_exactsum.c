@@ -7,7 +7,8 @@
  * order, and through packs summed as integers (what MPI_Allreduce does);
  * cancellation (1e308, 1, -1e308), overflow, subnormals, ties, signed zeros,
  * inf and NaN; the lazy carries past their bound (2^31 additions in
- * check-full).
+ * check-full); the large front (ps_xsum_large) gives the same sums, its
+ * chunks carried after PS_XSUM_LARGE_RUN additions.
  */
 #include "pstencil.h"
 #include "ps_exactsum.h"
@@ -78,6 +79,22 @@ static double xsum_of(const double *v, size_t n)
     return ps_xsum_round(&a);
 }
 
+/* the same through the large front (ps_xsum_large) */
+static double large_of(const double *v, size_t n)
+{
+    static ps_xsum_large l;
+    ps_xsum a;
+    size_t i;
+    ps_xsum_init(&a);
+    ps_xsum_large_init(&l);
+    for (i = 0; i < n; i++)
+        ps_xsum_large_add(&l, &a, v[i]);
+    ps_xsum_large_flush(&l, &a);
+    CHECK(a.terms == (int64_t)n, "the large front counted %lld terms of %zu",
+          (long long)a.terms, n);
+    return ps_xsum_round(&a);
+}
+
 static uint64_t next(uint64_t *s)
 {
     *s ^= *s >> 12;
@@ -102,6 +119,8 @@ static void known(const char *what, const double *v, size_t n, double want)
 {
     double got = xsum_of(v, n);
     CHECK(same(got, want), "%s: %.17g (%a), expected %.17g (%a)", what, got, got, want, want);
+    got = large_of(v, n);
+    CHECK(same(got, want), "%s through the large front: %a, expected %a", what, got, want);
 }
 
 static void known_cases(void)
@@ -236,6 +255,8 @@ static void order_and_splits(int kind, size_t n, uint64_t seed)
     ref = ref_fsum(v, n);
     first = xsum_of(v, n);
     CHECK(same(first, ref), "kind %d, %zu terms: %a, the reference says %a", kind, n, first, ref);
+    CHECK(same(large_of(v, n), ref), "kind %d, %zu terms, large front: %a, the reference %a",
+          kind, n, large_of(v, n), ref);
     for (trial = 0; trial < 12; trial++) {
         double r;
         shuffle(v, n, &s);
@@ -293,6 +314,18 @@ static void carries(void)
     size_t i;
     make_terms(v, 4000, 0, &s);
     want = xsum_of(v, 4000);
+    {
+        /* one sign and exponent 3 * 2048 + 5 times: the large front's chunk carried
+         * three times, then flushed */
+        static double run[3 * PS_XSUM_LARGE_RUN + 5];
+        for (i = 0; i < sizeof run / sizeof run[0]; i++)
+            run[i] = 2.0 - (double)(i % 977 + 1) * 0x1p-40; /* significands near 2^53 */
+        CHECK(same(large_of(run, sizeof run / sizeof run[0]),
+                   ref_fsum(run, sizeof run / sizeof run[0])),
+              "a run of one exponent through the large front: %a, the reference %a",
+              large_of(run, sizeof run / sizeof run[0]),
+              ref_fsum(run, sizeof run / sizeof run[0]));
+    }
     ps_xsum_init(&a);
     ps_xsum_init(&b);
     for (i = 0; i < 2000; i++)
