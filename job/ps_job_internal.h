@@ -78,6 +78,12 @@ struct ps_job {
     ps_region own_r;
     ps_context *ctx;
     ps_decomp_transport tr;
+    /* reductions (ps_job_reduce.c) */
+    double *vol;          /* cell volumes of the global (k, j), m3; NULL: 1 a cell */
+    char vol_why[256];    /* why 1 a cell */
+    size_t global_ny;     /* rows of the global grid (vol's stride) */
+    ps_reduction red[PS_JOB_MAX_FIELDS]; /* the record's, per prognostic field */
+    int have_red;
 };
 
 /* ps_job_input.c: the input (file, continued output, built-in ocean, caller's field) */
@@ -125,8 +131,15 @@ int ps_run_record_read(const ps_dataset *ds, const char *path, ps_run_record *r)
 /* ps_job_record.c: --continue: the stencil, options, precision and start from the file */
 int ps_job_continue_from(ps_job *j);
 
-/* records: the blow-up check, the append, the record callback */
-int ps_job_on_record(ps_job *j, long step, const ps_field *f, const unsigned char *land);
+/* ps_job_reduce.c: the cell volumes (after the coordinates are known, before the
+ * output is opened), and the reductions of a record's field @p f, the block of the
+ * global grid at global cell @p origin (collective over ranks) */
+int ps_job_prepare_reduce(ps_job *j, ps_grid global);
+int ps_job_reduce(ps_job *j, const ps_field *f, const size_t origin[3]);
+
+/* records: the reductions, the append, the record callback; @p f is the block of the
+ * global grid at global cell @p origin (collective over ranks) */
+int ps_job_on_record(ps_job *j, long step, const ps_field *f, const size_t origin[3]);
 /* the cancel callback's code (0: go on), and its name */
 int ps_job_cancelled(ps_job *j);
 const char *ps_job_cancel_reason(ps_job *j, int code);

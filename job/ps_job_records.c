@@ -23,16 +23,19 @@ void ps_job_write_failed(ps_job *j, int err)
                         (j->expect_records > 0 ? j->expect_records : 1);
 }
 
-int ps_job_on_record(ps_job *j, long step, const ps_field *f, const unsigned char *land)
+int ps_job_on_record(ps_job *j, long step, const ps_field *f, const size_t origin[3])
 {
     int st;
-    (void)land;
     if (j->skip_initial && step == 0) /* already the last record of the file continued */
         return PS_OK;
+    if ((st = ps_job_reduce(j, f, origin)))
+        return st;
     if (j->writer) {
         double t = ps_now();
         errno = 0;
-        st = ps_writer_append(j->writer, step, f);
+        st = ps_writer_set_reduction(j->writer, &j->red[0]);
+        if (!st)
+            st = ps_writer_append(j->writer, step, f);
         j->rep.rank_s[4] += ps_now() - t;
         if (st) {
             ps_job_write_failed(j, errno);
