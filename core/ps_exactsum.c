@@ -195,27 +195,21 @@ void ps_xsum_unpack(ps_xsum *a, const long long *w)
 
 void ps_xsum_large_init(ps_xsum_large *l)
 {
-    int i;
     memset(l->chunk, 0, sizeof l->chunk);
-    for (i = 0; i < 4096; i++)
-        l->left[i] = PS_XSUM_LARGE_RUN;
-}
-
-void ps_xsum_large_carry(ps_xsum_large *l, ps_xsum *into, unsigned i)
-{
-    unsigned e = i & 0x7ffu;
-    /* the chunk holds significands of terms worth 2^(e - 1) units each (e = 0: 2^0) */
-    into->terms += PS_XSUM_LARGE_RUN - l->left[i];
-    if (l->chunk[i])
-        add_at(into, l->chunk[i], (int)(i >> 11), e ? e - 1 : 0);
-    l->chunk[i] = 0;
-    l->left[i] = PS_XSUM_LARGE_RUN;
+    l->nused = 0;
+    l->left = PS_XSUM_LARGE_RUN;
 }
 
 void ps_xsum_large_flush(ps_xsum_large *l, ps_xsum *into)
 {
-    unsigned i;
-    for (i = 0; i < 4096; i++)
-        if (l->left[i] != PS_XSUM_LARGE_RUN)
-            ps_xsum_large_carry(l, into, i);
+    int q;
+    into->terms += PS_XSUM_LARGE_RUN - l->left;
+    for (q = 0; q < l->nused; q++) {
+        unsigned i = l->used[q], e = i & 0x7ffu;
+        /* significands of terms worth 2^(e - 1) units each (e = 0, subnormal: 2^0) */
+        add_at(into, l->chunk[i], (int)(i >> 11), e ? e - 1 : 0);
+        l->chunk[i] = 0;
+    }
+    l->nused = 0;
+    l->left = PS_XSUM_LARGE_RUN;
 }

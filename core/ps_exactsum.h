@@ -81,35 +81,34 @@ void ps_xsum_pack(const ps_xsum *a, long long *words);
 /** The accumulator a pack (or a sum of packs) holds. */
 void ps_xsum_unpack(ps_xsum *a, const long long *words);
 
-/** Additions a chunk of ps_xsum_large takes before it is carried (2^64 / 2^53). */
+/** Additions ps_xsum_large takes between carries: a chunk holds 2^64 / 2^53 significands. */
 #define PS_XSUM_LARGE_RUN 2048
 
 /**
- * A front for long runs of additions into a ps_xsum (Neal's "large
+ * A front for long runs of additions into a ps_xsum (after Neal's "large
  * superaccumulator", arXiv:1505.05571): one 64-bit chunk per sign and
  * exponent of the terms, to which a term adds its 53-bit significand as it
- * is, with no shift; a chunk is carried into the ps_xsum after
+ * is, with no shift; the chunks in use are carried into the ps_xsum every
  * PS_XSUM_LARGE_RUN additions and by ps_xsum_large_flush(). The sum is the
  * same exact sum; zeros and non-finite terms go to the ps_xsum directly.
  */
 typedef struct ps_xsum_large {
-    uint64_t chunk[4096]; /**< sum of the significands of the terms of sign and exponent i */
-    int16_t left[4096];   /**< additions chunk i takes before it must be carried */
+    uint64_t chunk[4096];   /**< sum of the significands of the terms of sign and exponent i */
+    uint16_t used[4096];    /**< the chunks not zero, in the order they were first added to */
+    int nused;              /**< how many */
+    int left;               /**< additions before the chunks must be carried */
 } ps_xsum_large;
 
 /** Empty chunks. */
 void ps_xsum_large_init(ps_xsum_large *l);
 
-/** Carry chunk @p i into @p into and empty it (ps_xsum_large_add() calls it). */
-void ps_xsum_large_carry(ps_xsum_large *l, ps_xsum *into, unsigned i);
-
-/** Carry every chunk into @p into: then @p into holds every term added. */
+/** Carry every chunk into @p into and empty them: then @p into holds every term added. */
 void ps_xsum_large_flush(ps_xsum_large *l, ps_xsum *into);
 
 /** Add @p x exactly: into @p l, or for a zero, inf or NaN into @p into. */
 static inline void ps_xsum_large_add(ps_xsum_large *l, ps_xsum *into, double x)
 {
-    uint64_t b;
+    uint64_t b, c;
     unsigned i, e;
     memcpy(&b, &x, sizeof b);
     i = (unsigned)(b >> 52);
@@ -118,9 +117,12 @@ static inline void ps_xsum_large_add(ps_xsum_large *l, ps_xsum *into, double x)
         ps_xsum_add(into, x);
         return;
     }
-    l->chunk[i] += (b & (((uint64_t)1 << 52) - 1)) | ((uint64_t)(e != 0) << 52);
-    if (--l->left[i] == 0)
-        ps_xsum_large_carry(l, into, i);
+    c = l->chunk[i];
+    if (!c)
+        l->used[l->nused++] = (uint16_t)i;
+    l->chunk[i] = c + ((b & (((uint64_t)1 << 52) - 1)) | ((uint64_t)(e != 0) << 52));
+    if (--l->left == 0)
+        ps_xsum_large_flush(l, into);
 }
 
 #ifdef __cplusplus

@@ -491,16 +491,19 @@ int ps_writer_put_global(ps_writer *w, const char *name, const char *text, doubl
  * maximum). With @p metric 0 every cell weighs 1: the volume is a cell
  * count (units "1", no standard_name), the content has the field's units,
  * and the comment says so with @p why (the reason the input's coordinates
- * could not be used). Every append must then be preceded by
- * ps_writer_set_reduction() (PS_EINVAL otherwise).
+ * could not be used). Every append must then be followed by
+ * ps_writer_set_reduction() before the next append or the commit (PS_EINVAL
+ * otherwise), so a record's reductions may be computed while its field is
+ * written.
  * @return PS_OK, PS_EINVAL (after the first append).
  */
 int ps_writer_reductions(ps_writer *w, int metric, const char *why);
 
 /**
- * The reductions of the record the next ps_writer_append() writes (copied).
- * With several writing processes, every process gives the same values.
- * @return PS_OK, PS_EINVAL (reductions not asked for with ps_writer_reductions()).
+ * Write the reductions of the record the last ps_writer_append() wrote. With
+ * several writing processes, every process calls it with the same values.
+ * @return PS_OK; PS_EINVAL (reductions not asked for with
+ *         ps_writer_reductions(), or no record awaiting them); PS_EIO.
  */
 int ps_writer_set_reduction(ps_writer *w, const ps_reduction *r);
 

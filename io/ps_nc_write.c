@@ -82,8 +82,7 @@ struct ps_writer {
     int reduce_metric;     /* volumes in m3, else 1 per cell */
     char reduce_why[256];  /* why 1 per cell */
     int reduce_ids[5];     /* NAME_content, _volume, _mean, _min, _max */
-    ps_reduction red;      /* the next record's (ps_writer_set_reduction) */
-    int have_red;
+    int red_missing;       /* the last record appended awaits its reductions */
 };
 
 /* ---------------------------------------------------------- path checking */
@@ -1103,9 +1102,9 @@ int ps_writer_append(ps_writer *w, long step, const ps_field *field)
         return ps_error(PS_EINVAL, "writer is not open");
     if (!field || !field->data)
         return ps_error(PS_EINVAL, "no field to write");
-    if (w->reduce && !w->have_red)
-        return ps_error(PS_EINVAL, "writing %s: no reductions given for record %zu (step %ld)",
-                        w->path, w->nrec, step);
+    if (w->reduce && w->red_missing)
+        return ps_error(PS_EINVAL, "writing %s: no reductions given for record %zu",
+                        w->path, w->nrec - 1);
     if (!w->defined) {
         const ps_grid *fg = w->parallel ? &w->par.global : &field->grid;
         if (w->have_src && w->src.grid.nz &&
@@ -1183,9 +1182,7 @@ record:
         if ((rc = nc_put_vara_double(w->ncid, w->step_id, start, count, &sv)))
             return nc_fail(w, rc, "step");
     }
-    if (w->reduce && (st = ps_nc_reduce_put(w->path, w->ncid, w->reduce_ids, w->nrec, &w->red)))
-        return st;
-    w->have_red = 0;
+    w->red_missing = w->reduce;
     w->nrec++;
     return PS_OK;
 }
@@ -1207,6 +1204,9 @@ int ps_writer_commit(ps_writer *w)
         return ps_error(PS_EINVAL, "writer is not open");
     if (!w->defined)
         return ps_error(PS_EINVAL, "writing %s: no snapshot was appended", w->path);
+    if (w->red_missing)
+        return ps_error(PS_EINVAL, "writing %s: no reductions given for record %zu", w->path,
+                        w->nrec - 1);
     rc = nc_close(w->ncid);
     if (rc && w->parallel && w->par.agree)
         w->par.agree(w->par.user, PS_EIO); /* the others wait for this process's word */
@@ -1327,11 +1327,16 @@ int ps_writer_reductions(ps_writer *w, int metric, const char *why)
 
 int ps_writer_set_reduction(ps_writer *w, const ps_reduction *r)
 {
-    if (!w || !r)
-        return ps_error(PS_EINVAL, "no writer or reductions");
+    int st;
+    if (!w || !r || w->ncid < 0 || w->committed)
+        return ps_error(PS_EINVAL, "no open writer or no reductions");
     if (!w->reduce)
         return ps_error(PS_EINVAL, "writing %s: reductions given, not asked for", w->path);
-    w->red = *r;
-    w->have_red = 1;
+    if (!w->red_missing)
+        return ps_error(PS_EINVAL, "writing %s: reductions given with no record awaiting them",
+                        w->path);
+    if ((st = ps_nc_reduce_put(w->path, w->ncid, w->reduce_ids, w->nrec - 1, r)))
+        return st;
+    w->red_missing = 0;
     return PS_OK;
 }

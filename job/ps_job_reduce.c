@@ -2,13 +2,15 @@
  * The reductions of a job's records (core/ps_reduce.h): the cell volumes
  * from the input's coordinates once, then each record reduced on the host
  * field the job already holds for it (the whole grid in one process, the
- * owned block of each rank over ranks) and, over ranks, the partial
- * reductions combined as integers: bitwise the same for every backend,
- * thread count, box split, out-of-core slab plan and rank count.
+ * owned block of each rank over ranks), on a thread of its own while the
+ * record is written, and, over ranks, the partial reductions combined as
+ * integers: bitwise the same for every backend, thread count, box split,
+ * out-of-core slab plan and rank count.
  */
 #include "config.h"
 #include "ps_job_internal.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -93,28 +95,51 @@ static void max_keys(ps_job *j, uint64_t *k, int n)
         k[i] = ((uint64_t)hi[i] << 32) | (uint64_t)lo[i];
 }
 
-int ps_job_reduce(ps_job *j, const ps_field *f, const size_t origin[3])
+/* the local part of a record's reductions, on a thread of its own */
+static void *reduce_local(void *arg)
 {
-    ps_reduce_part p;
+    ps_job *j = arg;
+    j->rd_status = ps_reduce_field(&j->rd_part, j->rd_field, j->rd_origin, j->vol,
+                                   j->global_ny, j->rd_threads);
+    return NULL;
+}
+
+int ps_job_reduce_start(ps_job *j, const ps_field *f, const size_t origin[3])
+{
     long threads = j->threads;
-    int st;
     if (threads <= 0) /* the runtime's default: every CPU in one process, one over ranks */
         threads = j->ranked ? 1 : sysconf(_SC_NPROCESSORS_ONLN);
-    ps_reduce_part_init(&p);
-    st = ps_reduce_field(&p, f, origin, j->vol, j->global_ny, (int)(threads > 0 ? threads : 1));
+    /* one CPU is left to the caller's thread, which writes the record meanwhile */
+    j->rd_threads = threads > 2 ? (int)threads - 1 : 1;
+    j->rd_field = f;
+    memcpy(j->rd_origin, origin, sizeof j->rd_origin);
+    ps_reduce_part_init(&j->rd_part);
+    j->rd_running = pthread_create(&j->rd_thread, NULL, reduce_local, j) == 0;
+    if (!j->rd_running)
+        reduce_local(j); /* no thread: here, now */
+    return PS_OK;
+}
+
+int ps_job_reduce_finish(ps_job *j)
+{
+    int st;
+    if (j->rd_running)
+        pthread_join(j->rd_thread, NULL);
+    j->rd_running = 0;
+    st = j->rd_status;
     if (j->ranked) {
         long long sums[PS_REDUCE_SUM_WORDS];
         uint64_t maxes[PS_REDUCE_MAX_WORDS];
         if ((st = j->comm.agree(j->comm.user, st)))
             return st;
-        ps_reduce_pack(&p, sums, maxes);
+        ps_reduce_pack(&j->rd_part, sums, maxes);
         j->comm.sum(j->comm.user, sums, PS_REDUCE_SUM_WORDS);
         max_keys(j, maxes, PS_REDUCE_MAX_WORDS);
-        ps_reduce_unpack(&p, sums, maxes);
+        ps_reduce_unpack(&j->rd_part, sums, maxes);
     }
     if (st)
         return st;
-    ps_reduce_finish(&p, &j->red[0]);
+    ps_reduce_finish(&j->rd_part, &j->red[0]);
     j->rep.reduction[0] = j->red[0];
     j->have_red = 1;
     return PS_OK;

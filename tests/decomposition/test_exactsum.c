@@ -8,7 +8,7 @@
  * cancellation (1e308, 1, -1e308), overflow, subnormals, ties, signed zeros,
  * inf and NaN; the lazy carries past their bound (2^31 additions in
  * check-full); the large front (ps_xsum_large) gives the same sums, its
- * chunks carried after PS_XSUM_LARGE_RUN additions.
+ * chunks carried every PS_XSUM_LARGE_RUN additions.
  */
 #include "pstencil.h"
 #include "ps_exactsum.h"
@@ -316,7 +316,8 @@ static void carries(void)
     want = xsum_of(v, 4000);
     {
         /* one sign and exponent 3 * 2048 + 5 times: the large front's chunk carried
-         * three times, then flushed */
+         * three times, then flushed; significands near 2^53 overflow a chunk that takes
+         * one more */
         static double run[3 * PS_XSUM_LARGE_RUN + 5];
         for (i = 0; i < sizeof run / sizeof run[0]; i++)
             run[i] = 2.0 - (double)(i % 977 + 1) * 0x1p-40; /* significands near 2^53 */

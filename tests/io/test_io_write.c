@@ -612,9 +612,9 @@ static void test_time_increases(void)
 
 /* ps_writer_reductions(): five float64 time series named after the variable, with
  * units (the field's times m3 for the content), long_name, comment and CF
- * cell_methods, one value per record, in every append's record; an append
- * without its reductions and reductions asked for late are refused; unit weights
- * say so. */
+ * cell_methods, one value per record, given after each append; the next append or
+ * the commit without them, reductions with no record awaiting them and
+ * reductions asked for late are refused; unit weights say so. */
 static void reductions_file(const char *path, int metric, ps_writer **wp)
 {
     ps_write_options o;
@@ -644,15 +644,20 @@ static void test_reductions(void)
     for (c = 0; c < 60; c++)
         ((double *)f.data)[c] = (double)c;
     reductions_file(a, 1, &w);
-    CHECK(ps_writer_append(w, 0, &f) == PS_EINVAL && strstr(ps_error_detail(), "no reductions"),
-          "an append without its reductions is refused: %s", ps_error_detail());
-    EXPECT(ps_writer_set_reduction(w, &r) == PS_OK);
+    CHECK(ps_writer_set_reduction(w, &r) == PS_EINVAL, "reductions before any record");
     EXPECT(ps_writer_append(w, 0, &f) == PS_OK);
+    CHECK(ps_writer_append(w, 1, &f) == PS_EINVAL && strstr(ps_error_detail(), "no reductions"),
+          "an append after a record without its reductions is refused: %s",
+          ps_error_detail());
+    CHECK(ps_writer_commit(w) == PS_EINVAL && strstr(ps_error_detail(), "no reductions"),
+          "a commit with a record without its reductions is refused: %s", ps_error_detail());
+    EXPECT(ps_writer_set_reduction(w, &r) == PS_OK);
+    CHECK(ps_writer_set_reduction(w, &r) == PS_EINVAL, "reductions given twice");
     CHECK(ps_writer_reductions(w, 1, "") == PS_EINVAL, "reductions asked for late are refused");
     r.content = 11.5;
     r.max = 8.0;
-    EXPECT(ps_writer_set_reduction(w, &r) == PS_OK);
     EXPECT(ps_writer_append(w, 2, &f) == PS_OK);
+    EXPECT(ps_writer_set_reduction(w, &r) == PS_OK);
     EXPECT(ps_writer_commit(w) == PS_OK);
     ps_writer_abort(w);
     if (nc_open(a, NC_NOWRITE, &nc) == NC_NOERR) {
@@ -694,8 +699,8 @@ static void test_reductions(void)
     }
     /* each cell weighing 1: a cell count, the field's units for the content, the why */
     reductions_file(b, 0, &w);
-    EXPECT(ps_writer_set_reduction(w, &r) == PS_OK);
     EXPECT(ps_writer_append(w, 0, &f) == PS_OK);
+    EXPECT(ps_writer_set_reduction(w, &r) == PS_OK);
     EXPECT(ps_writer_commit(w) == PS_OK);
     ps_writer_abort(w);
     if (nc_open(b, NC_NOWRITE, &nc) == NC_NOERR) {
