@@ -49,6 +49,9 @@ SAMPLED_TESTS += tests/decomposition/cli_split.sh
 TESTS += tests/decomposition/cli_split_concurrent.sh
 # run --max-device-memory streams out-of-core slabs, bitwise the in-core run.
 TESTS += tests/decomposition/cli_ooc.sh
+# The reductions of every record are bitwise the same on every backend, thread
+# count, block shape, box split and out-of-core plan.
+TESTS += tests/decomposition/cli_reductions.sh
 # bench --memory and --decomp write their CSVs and agree with the runs.
 TESTS += tests/decomposition/bench_decomp.sh
 
@@ -56,4 +59,5 @@ EXTRA_DIST += tests/decomposition/validate_decomp.sh \
 	tests/decomposition/validate_decomp_reference.sh \
 	tests/decomposition/validate_decomp_openmp.sh tests/decomposition/validate_decomp_opencl.sh \
 	tests/decomposition/cli_split.sh tests/decomposition/cli_split_concurrent.sh \
-	tests/decomposition/cli_ooc.sh tests/decomposition/bench_decomp.sh
+	tests/decomposition/cli_ooc.sh tests/decomposition/bench_decomp.sh \
+	tests/decomposition/cli_reductions.sh
