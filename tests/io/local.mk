@@ -34,7 +34,8 @@ TESTS += tests/io/test_nc_get
 # pstencil gen: deterministic, the course's shape and conventions, readable
 # by ncdump, CDO and xarray.
 TESTS += tests/io/gen.sh
-# pstencil summary: statistics checked against ncdump's text.
+# pstencil summary: statistics checked against ncdump's text; a run's
+# reductions shown record by record.
 TESTS += tests/io/summary.sh
 # pstencil compare: exit 0 equal or within tolerance, 1 different, 2 trouble.
 TESTS += tests/io/compare.sh
