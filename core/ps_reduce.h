@@ -43,7 +43,8 @@ typedef struct ps_reduction {
 typedef struct ps_reduce_part {
     ps_xsum content;  /**< sum of V * T */
     ps_xsum volume;   /**< sum of V */
-    double min, max;  /**< extremes (meaningful when cells > 0) */
+    double min;       /**< smallest value (meaningful when cells > 0) */
+    double max;       /**< largest value (meaningful when cells > 0) */
     long long cells;  /**< ocean cells */
 } ps_reduce_part;
 
