@@ -74,6 +74,7 @@ static void report(const ps_job *j, const ps_run_front *f, run_report *rep)
     rep->threads = r->threads;
     rep->backend_flags = r->backend_flags;
     rep->host_peak_mib = (double)r->host_peak_bytes / 1048576.0;
+    rep->job = r;
     (void)f;
 }
 

@@ -60,6 +60,7 @@ static void report(const ps_job_report *r)
            r->ranks, r->total_s, t[2], t[3], t[0], t[4]);
     printf("  checksum    : 0x%016llx (FNV-1a of the final field's bits)\n",
            (unsigned long long)r->checksum);
+    ps_run_report_reductions(stdout, r);
 }
 
 /* --profile FILE on rank 0: the report's figures as JSON */
@@ -88,6 +89,7 @@ static int profile(const ps_job *j, const char *path, int force)
     rep.grid = r->grid;
     rep.checksum = r->checksum;
     rep.have_checksum = 1;
+    rep.job = r;
     return ps_run_report_json(path, &rep, force);
 }
 

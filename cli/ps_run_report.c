@@ -94,6 +94,21 @@ static double peak_rss_mib(const run_report *r)
     return isnan(mb) ? 0 : mb;
 }
 
+void ps_run_report_reductions(FILE *f, const ps_job_report *r)
+{
+    int i;
+    for (i = 0; r && i < r->fields && i < PS_JOB_MAX_FIELDS && r->records; i++) {
+        const ps_reduction *q = &r->reduction[i];
+        fprintf(f, "  %-11s : mean %.10g, min %.10g, max %.10g over %lld ocean cells",
+                r->field_names[i], q->mean, q->min, q->max, q->cells);
+        if (r->volume_metric)
+            fprintf(f, " (%.6g m3)", q->volume);
+        else
+            fprintf(f, " (each weighing 1)");
+        fprintf(f, ", last record\n");
+    }
+}
+
 void ps_run_report_print(FILE *f, const run_report *r)
 {
     const ps_run_stats *s = r->stats;
@@ -163,6 +178,7 @@ void ps_run_report_print(FILE *f, const run_report *r)
             s->ooc_slabs > 1 ? " (one slab at a time)" : "");
     fprintf(f, "  checksum    : 0x%016llx (FNV-1a of the final field's bits)\n",
             (unsigned long long)ps_field_checksum(r->field));
+    ps_run_report_reductions(f, r->job);
     fprintf(f, "  output      : %s\n", r->output);
     fprintf(f, "  where the time went:\n");
     phase(f, "read input", r->read_s, r->total_s);
@@ -247,6 +263,26 @@ int ps_run_report_json(const char *path, const run_report *r, int force)
     snprintf(sum, sizeof sum, "0x%016llx",
              (unsigned long long)(r->field ? ps_field_checksum(r->field) : r->checksum));
     ps_json_kstring(&j, "checksum", sum);
+    if (r->job && r->job->fields > 0 && r->job->records) {
+        /* the last record's reductions, every digit */
+        ps_json_key(&j, "reductions");
+        ps_json_object_begin(&j);
+        for (i = 0; i < r->job->fields && i < PS_JOB_MAX_FIELDS; i++) {
+            const ps_reduction *q = &r->job->reduction[i];
+            ps_json_key(&j, r->job->field_names[i]);
+            ps_json_object_begin(&j);
+            ps_json_compact(&j);
+            ps_json_knumber_fmt(&j, "content", q->content, "%.17g");
+            ps_json_knumber_fmt(&j, "volume", q->volume, "%.17g");
+            ps_json_knumber_fmt(&j, "mean", q->mean, "%.17g");
+            ps_json_knumber_fmt(&j, "min", q->min, "%.17g");
+            ps_json_knumber_fmt(&j, "max", q->max, "%.17g");
+            ps_json_kint(&j, "cells", q->cells);
+            ps_json_kint(&j, "volume_metric", r->job->volume_metric);
+            ps_json_object_end(&j);
+        }
+        ps_json_object_end(&j);
+    }
     ps_json_key(&j, "phases_s");
     ps_json_object_begin(&j);
     ps_json_compact(&j);

@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "pstencil.h"
+#include "pstencil_job.h"
 
 typedef struct run_report {
     const char *backend;
@@ -33,7 +33,11 @@ typedef struct run_report {
     uint64_t checksum;      /* the final field's checksum, when there is no whole field */
     int have_checksum;
     double host_peak_mib;   /* the job report's peak RSS (0: read it when printing) */
+    const ps_job_report *job; /* the reductions of the last record (NULL: none) */
 } run_report;
+
+/** The reductions of the last record, one line per field (nothing without them). */
+void ps_run_report_reductions(FILE *f, const ps_job_report *r);
 
 /** Print the human report, with "where the time went". */
 void ps_run_report_print(FILE *f, const run_report *r);

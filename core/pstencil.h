@@ -2,7 +2,8 @@
  * @file pstencil.h
  * @brief Umbrella header of libpstencil, the engine: status codes, fields,
  *        the stencil registry, backends and their loader, the oracle, regions, the
- *        driver, the timer and the cell-by-cell comparison.
+ *        driver, the timer, the cell-by-cell comparison and the exact
+ *        reductions of a record.
  *
  * The layers above have their own headers and libraries (docs/architecture.md):
  * NetCDF io `pstencil_io.h` (libpstencil-io), pictures `ps_plot.h`
@@ -28,5 +29,7 @@
 #include "ps_decomp.h"
 #include "ps_ooc.h"
 #include "ps_version.h"
+#include "ps_exactsum.h"
+#include "ps_reduce.h"
 
 #endif

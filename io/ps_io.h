@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "ps_field.h"
+#include "ps_reduce.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -478,6 +479,33 @@ void ps_writer_abort(ps_writer *w);
  * @return PS_OK, PS_EINVAL (after the first append), PS_ENOMEM.
  */
 int ps_writer_put_global(ps_writer *w, const char *name, const char *text, double value);
+
+/**
+ * Write the reductions of every record (core/ps_reduce.h) beside the field,
+ * before the first ps_writer_append(): five float64 variables over the time
+ * dimension, named after the field's variable NAME (docs/file-conventions.md):
+ * `NAME_content` (units: the field's times m3), `NAME_volume` (m3,
+ * standard_name sea_water_volume), `NAME_mean`, `NAME_min` and `NAME_max`
+ * (the field's units and standard_name), each with a long_name, a comment
+ * and cell_methods "area: depth: METHOD where sea" (sum, sum, mean, minimum,
+ * maximum). With @p metric 0 every cell weighs 1: the volume is a cell
+ * count (units "1", no standard_name), the content has the field's units,
+ * and the comment says so with @p why (the reason the input's coordinates
+ * could not be used). Every append must then be followed by
+ * ps_writer_set_reduction() before the next append or the commit (PS_EINVAL
+ * otherwise), so a record's reductions may be computed while its field is
+ * written.
+ * @return PS_OK, PS_EINVAL (after the first append).
+ */
+int ps_writer_reductions(ps_writer *w, int metric, const char *why);
+
+/**
+ * Write the reductions of the record the last ps_writer_append() wrote. With
+ * several writing processes, every process calls it with the same values.
+ * @return PS_OK; PS_EINVAL (reductions not asked for with
+ *         ps_writer_reductions(), or no record awaiting them); PS_EIO.
+ */
+int ps_writer_set_reduction(ps_writer *w, const ps_reduction *r);
 
 /**
  * Mark an output whose run was stopped before its last step (after at least

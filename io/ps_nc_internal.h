@@ -68,4 +68,18 @@ int ps_depth_is_height(const ps_axis *ax);
 /** Whether @p units (may be NULL) is a length pstencil converts to metres. */
 int ps_units_is_length(const char *units);
 
+/**
+ * Define the time series of the reductions of data variable @p data_var
+ * (named @p vname) along dimension @p time_dim: @p vname_content, _volume,
+ * _mean, _min and _max, float64, with CF attributes (units from the data
+ * variable's, times m3 for the content when @p metric; @p why in the comment
+ * when not); their ids into @p ids[5]. PS_EIO naming @p path.
+ */
+int ps_nc_reduce_define(const char *path, int ncid, int time_dim, int data_var,
+                        const char *vname, int metric, const char *why, int *ids);
+
+/** Write record @p rec of the reductions @p r into the variables @p ids. */
+int ps_nc_reduce_put(const char *path, int ncid, const int *ids, size_t rec,
+                     const ps_reduction *r);
+
 #endif

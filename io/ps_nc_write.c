@@ -78,6 +78,11 @@ struct ps_writer {
     ps_write_parallel par; /* writing from several processes (par.create set) */
     int parallel;
     ps_grid part;          /* this process's part of the grid (parallel) */
+    int reduce;            /* the reductions are written (ps_writer_reductions) */
+    int reduce_metric;     /* volumes in m3, else 1 per cell */
+    char reduce_why[256];  /* why 1 per cell */
+    int reduce_ids[5];     /* NAME_content, _volume, _mean, _min, _max */
+    int red_missing;       /* the last record appended awaits its reductions */
 };
 
 /* ---------------------------------------------------------- path checking */
@@ -998,6 +1003,10 @@ static int define(ps_writer *w, const ps_grid *g)
                (st = put_text(w, w->var_id, "long_name", vname))) {
         return st;
     }
+    if (w->reduce && (st = ps_nc_reduce_define(w->path, w->ncid, dims[0], w->var_id, vname,
+                                               w->reduce_metric, w->reduce_why,
+                                               w->reduce_ids)))
+        return st;
     /* global attributes */
     if (w->have_src && (st = copy_attrs(w, NC_GLOBAL, &w->src.global_attrs, 0, 0)))
         return st;
@@ -1093,6 +1102,9 @@ int ps_writer_append(ps_writer *w, long step, const ps_field *field)
         return ps_error(PS_EINVAL, "writer is not open");
     if (!field || !field->data)
         return ps_error(PS_EINVAL, "no field to write");
+    if (w->reduce && w->red_missing)
+        return ps_error(PS_EINVAL, "writing %s: no reductions given for record %zu",
+                        w->path, w->nrec - 1);
     if (!w->defined) {
         const ps_grid *fg = w->parallel ? &w->par.global : &field->grid;
         if (w->have_src && w->src.grid.nz &&
@@ -1170,6 +1182,7 @@ record:
         if ((rc = nc_put_vara_double(w->ncid, w->step_id, start, count, &sv)))
             return nc_fail(w, rc, "step");
     }
+    w->red_missing = w->reduce;
     w->nrec++;
     return PS_OK;
 }
@@ -1191,6 +1204,9 @@ int ps_writer_commit(ps_writer *w)
         return ps_error(PS_EINVAL, "writer is not open");
     if (!w->defined)
         return ps_error(PS_EINVAL, "writing %s: no snapshot was appended", w->path);
+    if (w->red_missing)
+        return ps_error(PS_EINVAL, "writing %s: no reductions given for record %zu", w->path,
+                        w->nrec - 1);
     rc = nc_close(w->ncid);
     if (rc && w->parallel && w->par.agree)
         w->par.agree(w->par.user, PS_EIO); /* the others wait for this process's word */
@@ -1294,4 +1310,33 @@ int ps_writer_put_global(ps_writer *w, const char *name, const char *text, doubl
     if (text)
         return ps_attr_set_text(&w->extra, name, text);
     return ps_attr_set_values(&w->extra, name, NC_DOUBLE, &value, 1);
+}
+
+int ps_writer_reductions(ps_writer *w, int metric, const char *why)
+{
+    if (!w)
+        return ps_error(PS_EINVAL, "no writer");
+    if (w->defined || w->committed)
+        return ps_error(PS_EINVAL, "writing %s: reductions asked for after the first snapshot",
+                        w->path);
+    w->reduce = 1;
+    w->reduce_metric = metric != 0;
+    snprintf(w->reduce_why, sizeof w->reduce_why, "%s", why ? why : "");
+    return PS_OK;
+}
+
+int ps_writer_set_reduction(ps_writer *w, const ps_reduction *r)
+{
+    int st;
+    if (!w || !r || w->ncid < 0 || w->committed)
+        return ps_error(PS_EINVAL, "no open writer or no reductions");
+    if (!w->reduce)
+        return ps_error(PS_EINVAL, "writing %s: reductions given, not asked for", w->path);
+    if (!w->red_missing)
+        return ps_error(PS_EINVAL, "writing %s: reductions given with no record awaiting them",
+                        w->path);
+    if ((st = ps_nc_reduce_put(w->path, w->ncid, w->reduce_ids, w->nrec - 1, r)))
+        return st;
+    w->red_missing = 0;
+    return PS_OK;
 }

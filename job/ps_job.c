@@ -89,6 +89,7 @@ void ps_job_destroy(ps_job *j)
     if (j->have_ds)
         ps_dataset_close(&j->ds);
     ps_grid_coords_free(&j->coords);
+    free(j->vol);
     ps_params_free(&j->params);
     ps_backend_close(j->b);
     for (i = 0; i < j->ngiven; i++) {
@@ -461,6 +462,8 @@ int ps_job_open_output(ps_job *j, const ps_write_parallel *par, const char *sour
     wo.precision = j->precision;
     wo.parallel = par;
     st = ps_writer_open(&j->writer, j->have_ds ? &j->ds : NULL, &wo);
+    if (!st)
+        st = ps_writer_reductions(j->writer, j->vol != NULL, j->vol_why);
     if (st) {
         /* the input's time axis cannot be continued: the message names the input */
         if (j->input && strstr(ps_error_detail(), j->input))

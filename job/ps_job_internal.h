@@ -7,6 +7,8 @@
 #ifndef PS_JOB_INTERNAL_H
 #define PS_JOB_INTERNAL_H
 
+#include <pthread.h>
+
 #include "pstencil_job.h"
 #include "ps_outfile.h"
 
@@ -78,6 +80,18 @@ struct ps_job {
     ps_region own_r;
     ps_context *ctx;
     ps_decomp_transport tr;
+    /* reductions (ps_job_reduce.c) */
+    double *vol;          /* cell volumes of the global (k, j), m3; NULL: 1 a cell */
+    char vol_why[256];    /* why 1 a cell */
+    size_t global_ny;     /* rows of the global grid (vol's stride) */
+    ps_reduction red[PS_JOB_MAX_FIELDS]; /* the record's, per prognostic field */
+    int have_red;
+    /* the record being reduced (ps_job_reduce_start .. _finish) */
+    pthread_t rd_thread;
+    int rd_running, rd_threads, rd_status;
+    const ps_field *rd_field;
+    size_t rd_origin[3];
+    ps_reduce_part rd_part;
 };
 
 /* ps_job_input.c: the input (file, continued output, built-in ocean, caller's field) */
@@ -125,8 +139,18 @@ int ps_run_record_read(const ps_dataset *ds, const char *path, ps_run_record *r)
 /* ps_job_record.c: --continue: the stencil, options, precision and start from the file */
 int ps_job_continue_from(ps_job *j);
 
-/* records: the blow-up check, the append, the record callback */
-int ps_job_on_record(ps_job *j, long step, const ps_field *f, const unsigned char *land);
+/* ps_job_reduce.c: the cell volumes (after the coordinates are known, before the
+ * output is opened); the reductions of a record's field @p f, the block of the
+ * global grid at global cell @p origin: started on a thread of their own (@p f must
+ * stay unchanged until the finish), finished into j->red (collective over ranks;
+ * always call it after a start) */
+int ps_job_prepare_reduce(ps_job *j, ps_grid global);
+int ps_job_reduce_start(ps_job *j, const ps_field *f, const size_t origin[3]);
+int ps_job_reduce_finish(ps_job *j);
+
+/* records: the reductions, the append, the record callback; @p f is the block of the
+ * global grid at global cell @p origin (collective over ranks) */
+int ps_job_on_record(ps_job *j, long step, const ps_field *f, const size_t origin[3]);
 /* the cancel callback's code (0: go on), and its name */
 int ps_job_cancelled(ps_job *j);
 const char *ps_job_cancel_reason(ps_job *j, int code);

@@ -111,7 +111,8 @@ int ps_job_prepare_local(ps_job *j)
         return st;
     /* the stencil's parameters, before anything is written: a bad option, missing
      * coordinates or an unstable time step fails with no output */
-    if ((st = ps_job_prepare_stencil(j, j->field.grid)))
+    if ((st = ps_job_prepare_stencil(j, j->field.grid)) ||
+        (st = ps_job_prepare_reduce(j, j->field.grid)))
         return st;
     j->rep.prepare_s = ps_now() - t;
     t = ps_now();
@@ -188,11 +189,12 @@ static int check_finite(ps_job *j, long step, const ps_field *f)
 
 static int on_snapshot(void *user, long step, const ps_field *f)
 {
+    static const size_t origin[3] = {0, 0, 0};
     ps_job *j = user;
     int st = check_finite(j, step, f);
     if (st)
         return st;
-    return ps_job_on_record(j, step, f, NULL);
+    return ps_job_on_record(j, step, f, origin);
 }
 
 static void on_progress(void *user, long done, long total, double elapsed)

@@ -237,6 +237,7 @@ int ps_job_prepare_ranks(ps_job *j)
     /* the stencil's parameters (global grid), the backend, this rank's device */
     t = ps_now();
     if ((st = agree(j, ps_job_prepare_stencil(j, j->ds.grid))) ||
+        (st = ps_job_prepare_reduce(j, j->ds.grid)) ||
         (st = agree(j, open_device(j))) || (st = agree(j, create_context(j))))
         goto out;
     j->rep.rank_s[R_SETUP] = ps_now() - t;
@@ -276,7 +277,7 @@ static int record(ps_job *j, long done)
         return ps_error(PS_ERANGE, "the run blew up: %lld ocean cell%s non-finite at step %ld. "
                         "Nothing was written", bad, bad == 1 ? " is" : "s are", done);
     }
-    return agree(j, ps_job_on_record(j, done, &j->own, NULL));
+    return agree(j, ps_job_on_record(j, done, &j->own, j->d.boxes[j->comm.rank].own_lo));
 }
 
 /* Nonzero when any rank's cancel callback asked to stop (the largest code, on all). */

@@ -23,21 +23,33 @@ void ps_job_write_failed(ps_job *j, int err)
                         (j->expect_records > 0 ? j->expect_records : 1);
 }
 
-int ps_job_on_record(ps_job *j, long step, const ps_field *f, const unsigned char *land)
+int ps_job_on_record(ps_job *j, long step, const ps_field *f, const size_t origin[3])
 {
     int st;
-    (void)land;
     if (j->skip_initial && step == 0) /* already the last record of the file continued */
         return PS_OK;
+    /* the reductions on a thread of their own while the field is written */
+    ps_job_reduce_start(j, f, origin);
     if (j->writer) {
         double t = ps_now();
+        int rst;
         errno = 0;
         st = ps_writer_append(j->writer, step, f);
-        j->rep.rank_s[4] += ps_now() - t;
-        if (st) {
+        if (st)
             ps_job_write_failed(j, errno);
-            return st;
+        rst = ps_job_reduce_finish(j);
+        if (j->ranked) /* the values are written by every rank together, or by none */
+            st = j->comm.agree(j->comm.user, st);
+        if (!st && !rst) {
+            errno = 0;
+            if ((st = ps_writer_set_reduction(j->writer, &j->red[0])))
+                ps_job_write_failed(j, errno);
         }
+        j->rep.rank_s[4] += ps_now() - t;
+        if (st || rst)
+            return st ? st : rst;
+    } else if ((st = ps_job_reduce_finish(j))) {
+        return st;
     }
     j->rep.records++;
     if (step > 0) {

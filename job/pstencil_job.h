@@ -50,6 +50,9 @@ extern "C" {
 /** Most options a stencil may have (and values one job holds). */
 #define PS_JOB_MAX_OPTIONS 64
 
+/** Most prognostic fields one job steps (and reduces per record). */
+#define PS_JOB_MAX_FIELDS 8
+
 /** A job: create with ps_job_create(), free with ps_job_destroy(). */
 typedef struct ps_job ps_job;
 
@@ -85,7 +88,9 @@ typedef struct ps_job_callbacks {
     /**
      * A record after @p step steps was written (step 0: the initial state) or, with
      * no output file, is available in @p field. Nonzero stops the run with that
-     * status. Over ranks, every rank is called with its own owned block.
+     * status. Over ranks, every rank is called with its own owned block. The
+     * record's reductions over the whole grid (every rank's the same) are
+     * ps_job_record_reduction() during the call.
      */
     int (*record)(void *user, long step, const ps_field *field);
     /**
@@ -184,6 +189,16 @@ typedef struct ps_job_report {
     /** The process's peak resident set when the run ended, in bytes (this rank's under
      *  ranks; 0: not known): what the run needed, the caller's own memory included. */
     unsigned long long host_peak_bytes;
+    /* reductions (docs/numerical-contract.md, "Reductions") */
+    int fields;                 /**< prognostic fields: field_names and reduction 0..fields-1 */
+    const char *field_names[PS_JOB_MAX_FIELDS]; /**< each field's variable name */
+    /** Each field's reductions of the last record written (or handed to the record
+     *  callback): bitwise the same for every backend, thread count, block shape, box
+     *  split, out-of-core plan and rank count. */
+    ps_reduction reduction[PS_JOB_MAX_FIELDS];
+    int volume_metric;          /**< 1: cells weigh their volume in m3 (ps_cell_volumes());
+                                     0: each weighs 1 (the input's coordinates are not usable) */
+    const char *volume_why;     /**< why each weighs 1 ("" when volume_metric) */
 } ps_job_report;
 
 /** Create a job with the defaults (the default stencil, 100 steps, float, exact, auto
@@ -250,6 +265,15 @@ int ps_job_run(ps_job *j);
 
 /** The report (valid after ps_job_prepare(); complete after ps_job_run()). */
 const ps_job_report *ps_job_get_report(const ps_job *j);
+
+/**
+ * The reductions of prognostic field @p i (0..report.fields-1) of the record
+ * being handed to the record callback, and after ps_job_run() of the last
+ * record: the volume-weighted content and mean, the volume, the minimum and
+ * maximum over the ocean cells of the whole grid (core/ps_reduce.h). NULL
+ * before the first record or for another @p i.
+ */
+const ps_reduction *ps_job_record_reduction(const ps_job *j, int i);
 
 /** The final state (the caller's result field, or the job's). */
 const ps_field *ps_job_result(const ps_job *j);

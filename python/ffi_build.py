@@ -51,6 +51,11 @@ typedef struct ps_run_stats {
     ...;
 } ps_run_stats;
 
+typedef struct ps_reduction {
+    double content; double volume; double mean; double min; double max; long long cells;
+    ...;
+} ps_reduction;
+
 #define PS_JOB_MAX_OPTIONS ...
 typedef struct ps_job ps_job;
 typedef struct ps_job_option {
@@ -73,6 +78,8 @@ typedef struct ps_job_report {
     long steps; long steps_total; size_t records; int interrupted; int cancel_code;
     char interrupted_why[]; long last_step; int blew_up; uint64_t checksum;
     ps_run_stats stats; double read_s; double commit_s; double total_s; int split[3];
+    int fields; const char *field_names[]; ps_reduction reduction[]; int volume_metric;
+    const char *volume_why;
     ...;
 } ps_job_report;
 
@@ -89,6 +96,7 @@ int ps_job_prepare(ps_job *j);
 int ps_job_run(ps_job *j);
 const ps_job_report *ps_job_get_report(const ps_job *j);
 const ps_field *ps_job_result(const ps_job *j);
+const ps_reduction *ps_job_record_reduction(const ps_job *j, int i);
 int ps_job_time_steps(ps_job *j, int on);
 
 /* the built-in ocean (io/ps_io.h), for pstencil.ocean() */

@@ -7,7 +7,8 @@
  *   ./job [OUTPUT.nc]           (with OUTPUT.nc, the records are written too)
  *
  * The backend is $PSTENCIL_BACKEND, else the best that runs here (auto).
- * It prints each record's step and warmest ocean value, then the backend,
+ * It prints each record's step, volume mean (the job's reduction of the
+ * record, ps_job_record_reduction()) and warmest ocean value, then the backend,
  * the model time step the stencil chose and the checksum. The job reads the
  * field in place and leaves the result in `result`: neither is copied or
  * freed by the library. Exit status 0 on success, 1 on any error (with its
@@ -25,14 +26,15 @@
 
 static int on_record(void *user, long step, const ps_field *f)
 {
+    const ps_reduction *red = ps_job_record_reduction(user, 0); /* user: the job */
     const double *t = f->data;
     double warmest = -INFINITY;
     size_t q, n = ps_field_cells(f);
-    (void)user;
     for (q = 0; q < n; q++)
         if (!isnan(t[q]) && t[q] > warmest)
             warmest = t[q];
-    printf("record at step %4ld: warmest ocean %.9f degC\n", step, warmest);
+    printf("record at step %4ld: volume mean %.9f degC, warmest ocean %.9f degC\n", step,
+           red ? red->mean : NAN, warmest);
     return 0;
 }
 
@@ -84,6 +86,7 @@ int main(int argc, char **argv)
         return fail(j, "output");
     ps_job_set_input_field(j, &field, &coords);
     ps_job_set_result(j, &result);
+    cb.user = j;
     ps_job_set_callbacks(j, &cb);
     if (ps_job_prepare(j))
         return fail(j, "prepare");

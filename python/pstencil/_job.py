@@ -82,6 +82,8 @@ class _State:
         self.notes = []
         self.steps = []
         self.records = []
+        self.reductions = []  # (step, [(content, volume, mean, min, max, cells) per field])
+        self.job = None
         self.record_shape = record_shape
         self.dtype = dtype
         self.every = every
@@ -97,6 +99,12 @@ def ps_py_progress(user, done, total, elapsed):
 @ffi.def_extern(onerror=lambda et, ev, tb: _callback_failed(ev, tb))
 def ps_py_record(user, step, field):
     st = ffi.from_handle(user)
+    if st.job is not None:
+        fields = []
+        for i in range(lib.ps_job_get_report(st.job).fields):
+            r = lib.ps_job_record_reduction(st.job, i)
+            fields.append((r.content, r.volume, r.mean, r.min, r.max, r.cells))
+        st.reductions.append((step, fields))
     if st.every is None:
         return 0
     n = field.grid.nz * field.grid.ny * field.grid.nx
@@ -218,7 +226,25 @@ def report_dict(rep):
         "read_s": rep.read_s,
         "total_s": rep.total_s,
         "step_times": step_times,
+        "volume_weights": ("m3" if rep.volume_metric else
+                           "1 per cell (%s)" % _text(rep.volume_why)),
     }
+
+
+_REDUCTIONS = ("content", "volume", "mean", "min", "max", "cells")
+
+
+def _reductions(rep, records):
+    """Each prognostic field's reductions of every record, as arrays over the records:
+    {name: {"step", "content", "volume", "mean", "min", "max", "cells"}}."""
+    out = {}
+    for i in range(rep.fields):
+        d = {"step": np.array([s for s, _ in records], dtype=np.int64)}
+        for q, key in enumerate(_REDUCTIONS):
+            d[key] = np.array([f[i][q] for _, f in records],
+                              dtype=np.int64 if key == "cells" else np.float64)
+        out[_text(rep.field_names[i])] = d
+    return out
 
 
 def run_array(data, coords=None, *, steps=None, stencil=None, backend=None, precision=None,
@@ -230,7 +256,10 @@ def run_array(data, coords=None, *, steps=None, stencil=None, backend=None, prec
     longitude in degrees east), each 1-D; a stencil that needs them
     refuses to run without. Returns (result, report): the final state
     (nz, ny, nx), or with @p output_every the records (nrec, nz, ny, nx) and
-    report["record_steps"]. The array is read in place when it is C-contiguous
+    report["record_steps"]. report["reductions"] holds, per field, the volume-weighted
+    content, volume, mean, minimum and maximum of every record (including step 0; the
+    program's NAME_content, ... series), and report["volume_weights"] how cells weigh.
+    The array is read in place when it is C-contiguous
     of the working precision (precision None: float64 runs in double, anything
     else in float); otherwise one converted copy is made (report["input_copied"]).
     With @p inplace the result is left in that buffer (it must not be copied).
@@ -274,6 +303,7 @@ def run_array(data, coords=None, *, steps=None, stencil=None, backend=None, prec
     _check(lib.ps_job_create(jp))
     j = jp[0]
     state = _State(progress, arr.shape, dtype, output_every)
+    state.job = j
     handle = ffi.new_handle(state)
     if not hasattr(_runs, "stack"):
         _runs.stack = []
@@ -342,6 +372,7 @@ def run_array(data, coords=None, *, steps=None, stencil=None, backend=None, prec
         if status:
             raise error_for(status, _detail(), bool(rep.blew_up))
         report = report_dict(rep)
+        report["reductions"] = _reductions(rep, state.reductions)
         report["notes"] = state.notes
         report["wall_s"] = wall
         report["input_copied"] = bool(copied)
@@ -349,6 +380,7 @@ def run_array(data, coords=None, *, steps=None, stencil=None, backend=None, prec
         report["result_address"] = int(ffi.cast("uintptr_t", lib.ps_job_result(j).data))
     finally:
         _runs.stack.pop()
+        state.job = None
         lib.ps_job_destroy(j)
         if close_bar is not None:
             close_bar()

@@ -161,6 +161,31 @@ def _attrs_from_report(rep):
     return a
 
 
+_METHODS = {"content": "sum", "volume": "sum", "mean": "mean", "min": "minimum",
+            "max": "maximum"}
+
+
+def _reduction_coords(rep, tname, units):
+    """The reductions of every record as coordinates over time, named and described
+    as the program's output names them (NAME_content, NAME_volume, NAME_mean, ...)."""
+    import xarray as xr
+
+    out = {}
+    metric = rep["volume_weights"] == "m3"
+    for name, red in rep["reductions"].items():
+        for key, method in _METHODS.items():
+            a = {"cell_methods": "area: depth: %s where sea" % method,
+                 "long_name": "%s of %s over the ocean cells%s" % (
+                     key, name, " (each weighing its volume)" if metric else
+                     " (each weighing 1)")}
+            if key == "volume":
+                a["units"] = "m3" if metric else "1"
+            elif units:
+                a["units"] = units + " m3" if key == "content" and metric else units
+            out["%s_%s" % (name, key)] = xr.Variable((tname,), red[key], a)
+    return out
+
+
 def run(data, coords=None, *, time_index=0, with_report=False, **kw):
     """Run a stencil on @p data: an xarray.DataArray (axes found as for a file,
     docs/file-conventions.md) or a 3-D NumPy array (depth, latitude, longitude)
@@ -172,7 +197,10 @@ def run(data, coords=None, *, time_index=0, with_report=False, **kw):
     Returns a DataArray over (depth, latitude, longitude) in the input's names,
     with its coordinates and attributes and the run's record as pstencil_*
     attributes; with output_every, over (time, ...) with CF time and step
-    coordinates. with_report=True returns (DataArray, report dict).
+    coordinates and the reductions of every record (NAME_content, NAME_volume,
+    NAME_mean, NAME_min, NAME_max over time, as the program's output has them).
+    with_report=True returns (DataArray, report dict); its "reductions" hold them
+    for every record in any case.
     """
     import xarray as xr
 
@@ -243,6 +271,7 @@ def run(data, coords=None, *, time_index=0, with_report=False, **kw):
         c[tname] = xr.Variable((tname,), np.array(times), tattrs)
         c["step"] = xr.Variable((tname,), steps, {"units": "1", "long_name": "model steps "
                                                   "since the initial state"})
+        c.update(_reduction_coords(rep, tname, da.attrs.get("units")))
         res = xr.DataArray(out, dims=(tname,) + spatial, coords=c, name=da.name, attrs=attrs)
     else:
         res = xr.DataArray(out, dims=spatial, coords=keep, name=da.name, attrs=attrs)

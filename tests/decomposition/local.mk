@@ -21,6 +21,19 @@ check_PROGRAMS += tests/decomposition/test_ooc_plan
 tests_decomposition_test_ooc_plan_SOURCES = tests/decomposition/test_ooc_plan.c tests/ps_test.h
 tests_decomposition_test_ooc_plan_LDADD = core/libpstencil.la -lm
 TESTS += tests/decomposition/test_ooc_plan
+# The exact accumulator of the reductions (core/ps_exactsum.h): correctly
+# rounded, bitwise the same for any order and any split into merged parts.
+check_PROGRAMS += tests/decomposition/test_exactsum
+tests_decomposition_test_exactsum_SOURCES = tests/decomposition/test_exactsum.c tests/ps_test.h
+tests_decomposition_test_exactsum_LDADD = core/libpstencil.la -lm
+TESTS += tests/decomposition/test_exactsum
+SAMPLED_TESTS += tests/decomposition/test_exactsum
+# The reductions of a field (core/ps_reduce.h): hdiff's cell volumes, and the
+# same bits whole, in blocks, on any thread count and through integer packs.
+check_PROGRAMS += tests/decomposition/test_reduce
+tests_decomposition_test_reduce_SOURCES = tests/decomposition/test_reduce.c tests/ps_test.h
+tests_decomposition_test_reduce_LDADD = core/libpstencil.la -lm
+TESTS += tests/decomposition/test_reduce
 # validate --decomp on the reference backend: every decomposition and
 # out-of-core case bitwise.
 TESTS += tests/decomposition/validate_decomp_reference.sh
@@ -36,6 +49,9 @@ SAMPLED_TESTS += tests/decomposition/cli_split.sh
 TESTS += tests/decomposition/cli_split_concurrent.sh
 # run --max-device-memory streams out-of-core slabs, bitwise the in-core run.
 TESTS += tests/decomposition/cli_ooc.sh
+# The reductions of every record are bitwise the same on every backend, thread
+# count, block shape, box split and out-of-core plan.
+TESTS += tests/decomposition/cli_reductions.sh
 # bench --memory and --decomp write their CSVs and agree with the runs.
 TESTS += tests/decomposition/bench_decomp.sh
 
@@ -43,4 +59,5 @@ EXTRA_DIST += tests/decomposition/validate_decomp.sh \
 	tests/decomposition/validate_decomp_reference.sh \
 	tests/decomposition/validate_decomp_openmp.sh tests/decomposition/validate_decomp_opencl.sh \
 	tests/decomposition/cli_split.sh tests/decomposition/cli_split_concurrent.sh \
-	tests/decomposition/cli_ooc.sh tests/decomposition/bench_decomp.sh
+	tests/decomposition/cli_ooc.sh tests/decomposition/bench_decomp.sh \
+	tests/decomposition/cli_reductions.sh

@@ -1,7 +1,7 @@
 #!/bin/sh
 # CF checkers on pstencil outputs: the IOOS compliance-checker (--test cf:1.8,
-# --criteria normal: no error and no warning; NEMO's output errors only, see
-# below) and, when it can run, cfchecks (0 errors). Outputs: a 360_day input with bounds, a noleap one with
+# --criteria normal: no error and no warning but its misreading of the
+# reductions' cell_methods, see below; NEMO's output errors only) and, when it can run, cfchecks (0 errors). Outputs: a 360_day input with bounds, a noleap one with
 # a bottom-first depth, NEMO's 2-D coordinates, the built-in ocean through
 # hdiff, a continued run, and a Levitus-shaped Ferret file (TEMP in "DEG C",
 # SALT in "PPT", depth in "METERS", tests/data/levitus.cdl). Skipped (77) without compliance-checker
@@ -43,8 +43,18 @@ for f in a.nc b.nc n.nc e.nc h.nc lt.nc ls.nc; do
   # errors only, every other output to errors and warnings
   crit=normal
   [ "$f" = e.nc ] && crit=lenient
-  "$CC" --criteria $crit --test cf:1.8 "$f" > cc.out 2>&1 ||
-    { cat cc.out >&2; fail "compliance-checker cf:1.8 ($crit) finds errors or warnings in $f"; }
+  if ! "$CC" --criteria $crit --test cf:1.8 "$f" > cc.out 2>&1; then
+    # the checker takes a cell_methods name only as one of the variable's dimensions,
+    # "area" or an auxiliary coordinate; CF 7.3 (and 7.3.4) also allows a standard
+    # name, which the reductions' time series use for the grid's vertical axis
+    # ("area: depth: mean where sea"): that warning alone is accepted, and only after
+    # the errors-only run passes
+    "$CC" --criteria lenient --test cf:1.8 "$f" > ccl.out 2>&1 ||
+      { cat ccl.out >&2; fail "compliance-checker cf:1.8 finds errors in $f"; }
+    grep '^\* ' cc.out | grep -Ev "^\* [A-Za-z0-9_]+_(content|volume|mean|min|max)'s cell_methods name component depth does not match a dimension, area or auxiliary coordinate\$" > other.out
+    grep -q "cell_methods name component depth" cc.out && ! [ -s other.out ] ||
+      { cat cc.out >&2; fail "compliance-checker cf:1.8 ($crit) finds errors or warnings in $f"; }
+  fi
   grep -q "All tests passed\|Warnings" cc.out || { cat cc.out >&2; fail "no compliance-checker report for $f"; }
   if [ -n "$cfchecks_ok" ]; then
     cfchecks "$f" > cf.out 2>&1

@@ -34,7 +34,8 @@ TESTS += tests/io/test_nc_get
 # pstencil gen: deterministic, the course's shape and conventions, readable
 # by ncdump, CDO and xarray.
 TESTS += tests/io/gen.sh
-# pstencil summary: statistics checked against ncdump's text.
+# pstencil summary: statistics checked against ncdump's text; a run's
+# reductions shown record by record.
 TESTS += tests/io/summary.sh
 # pstencil compare: exit 0 equal or within tolerance, 1 different, 2 trouble.
 TESTS += tests/io/compare.sh
@@ -74,6 +75,9 @@ TESTS += tests/io/units.sh
 # docs/real-data.md run as written on ferret-datasets' Levitus and atlas
 # subset: outputs CF- and CDO-clean (skips without ferret-datasets).
 TESTS += tests/io/real_data.sh
+# The reductions in an output equal an independent exact computation from its
+# values; unit weights without coordinates; --continue keeps them; attributes.
+TESTS += tests/io/reductions.sh
 
 # an LD_PRELOAD shim making link() fail as on a file system without hard
 # links (tests/io/publish.sh)
@@ -87,6 +91,7 @@ EXTRA_DIST += tests/io/gen.sh tests/io/summary.sh tests/io/compare.sh tests/io/b
 	tests/io/publish.sh tests/io/expansion.sh tests/io/hostile_attrs.sh tests/io/input_lib.sh \
 	tests/io/coords_finite.sh tests/io/coords_order.sh tests/io/all_land.sh tests/io/time_axis.sh \
 	tests/io/cf_identity.sh tests/io/step_cdo.sh tests/io/units.sh tests/io/real_data.sh \
+	tests/io/reductions.sh \
 	tests/data/tiny.cdl tests/data/tiny_b.cdl tests/data/time_360.cdl tests/data/time_noleap.cdl \
 	tests/data/levitus.cdl tests/data/cf_cmems.cdl tests/data/cf_nco.cdl tests/data/cf_cdo.cdl \
 	tests/data/cf_nemo.cdl tests/data/cf_descending.cdl tests/data/cf_indices.cdl \

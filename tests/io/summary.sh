@@ -2,9 +2,10 @@
 # pstencil summary on a tiny file: mean, max, min and standard deviation
 # checked against values computed here from ncdump's text (independently of
 # pstencil's reader), the shape line, coordinates, per-level table; the same
-# numbers for every on-disk format.
+# numbers for every on-disk format; an output of run also shows its
+# reductions, record by record, as the file holds them.
 . "$top_srcdir/tests/lib.sh"
-command -v ncgen >/dev/null 2>&1 || skip "ncgen not installed"
+for t in ncgen ncdump; do command -v $t >/dev/null 2>&1 || skip "$t not installed"; done
 cd "$TMP" || fail "cd"
 cdl="$top_srcdir/tests/data/tiny.cdl"
 
@@ -37,6 +38,21 @@ for kind in classic 64-bit-offset cdf5 nc4; do
   grep -q "history  *tiny test file" "$TMP/out" || fail "$kind: global attributes"
   rm -f tiny.nc
 done
+
+# an output of run: its reductions, one row per record, every digit as written
+ncgen -k nc4 -o tiny.nc "$cdl" || fail "ncgen"
+expect_exit 0 "$PSTENCIL" summary tiny.nc
+grep -q "^Reductions" "$TMP/out" && fail "reductions printed for a file without them"
+expect_exit 0 "$PSTENCIL" run tiny.nc -n 2 --output-every 1 -o run.nc
+expect_exit 0 "$PSTENCIL" summary run.nc --no-levels
+grep -q "^Reductions (pstencil run: over the ocean cells, each weighing its volume" "$TMP/out" ||
+  { cat "$TMP/out"; fail "no reductions for an output of run"; }
+want=$(ncdump -v thetao_mean -p 17,17 run.nc | tr -d '\n' | sed 's/.*thetao_mean = \([^;]*\);.*/\1/' |
+       tr ',' '\n' | tr -d ' ' | awk '{ printf "%.17g\n", $1 }')
+got=$(awk '/^Reductions/ { on = 1; next } on && $1 ~ /^[0-9]+$/ { printf "%.17g\n", $5 }' "$TMP/out")
+[ -n "$want" ] && [ "$got" = "$want" ] || fail "summary's means $got, the file's $want"
+[ "$(echo "$got" | wc -l)" -eq 3 ] || fail "not one row per record: $got"
+rm -f tiny.nc
 
 expect_exit 0 "$PSTENCIL" summary --help
 expect_exit 2 "$PSTENCIL" summary

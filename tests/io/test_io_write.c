@@ -610,6 +610,123 @@ static void test_time_increases(void)
     ps_field_free(&f);
 }
 
+/* ps_writer_reductions(): five float64 time series named after the variable, with
+ * units (the field's times m3 for the content), long_name, comment and CF
+ * cell_methods, one value per record, given after each append; the next append or
+ * the commit without them, reductions with no record awaiting them and
+ * reductions asked for late are refused; unit weights say so. */
+static void reductions_file(const char *path, int metric, ps_writer **wp)
+{
+    ps_write_options o;
+    memset(&o, 0, sizeof o);
+    o.path = path;
+    o.precision = PS_FLOAT64;
+    EXPECT(ps_writer_open(wp, NULL, &o) == PS_OK);
+    EXPECT(ps_writer_reductions(*wp, metric, metric ? "" : "no coordinate variables") == PS_OK);
+}
+
+static void test_reductions(void)
+{
+    static const char *const suffix[5] = {"content", "volume", "mean", "min", "max"};
+    static const char *const method[5] = {"sum", "sum", "mean", "minimum", "maximum"};
+    static const char *const units[5] = {"degrees_C m3", "m3", "degrees_C", "degrees_C",
+                                         "degrees_C"};
+    ps_writer *w = NULL;
+    ps_field f;
+    ps_grid g = {3, 4, 5};
+    ps_reduction r = {10.5, 2.0, 5.25, -1.0, 7.0, 3};
+    char a[600], b[600];
+    int nc, i;
+    size_t c;
+    snprintf(a, sizeof a, "%s/red_a.nc", dir);
+    snprintf(b, sizeof b, "%s/red_b.nc", dir);
+    ps_field_alloc(&f, g, PS_FLOAT64);
+    for (c = 0; c < 60; c++)
+        ((double *)f.data)[c] = (double)c;
+    reductions_file(a, 1, &w);
+    CHECK(ps_writer_set_reduction(w, &r) == PS_EINVAL, "reductions before any record");
+    EXPECT(ps_writer_append(w, 0, &f) == PS_OK);
+    CHECK(ps_writer_append(w, 1, &f) == PS_EINVAL && strstr(ps_error_detail(), "no reductions"),
+          "an append after a record without its reductions is refused: %s",
+          ps_error_detail());
+    CHECK(ps_writer_commit(w) == PS_EINVAL && strstr(ps_error_detail(), "no reductions"),
+          "a commit with a record without its reductions is refused: %s", ps_error_detail());
+    EXPECT(ps_writer_set_reduction(w, &r) == PS_OK);
+    CHECK(ps_writer_set_reduction(w, &r) == PS_EINVAL, "reductions given twice");
+    CHECK(ps_writer_reductions(w, 1, "") == PS_EINVAL, "reductions asked for late are refused");
+    r.content = 11.5;
+    r.max = 8.0;
+    EXPECT(ps_writer_append(w, 2, &f) == PS_OK);
+    EXPECT(ps_writer_set_reduction(w, &r) == PS_OK);
+    EXPECT(ps_writer_commit(w) == PS_OK);
+    ps_writer_abort(w);
+    if (nc_open(a, NC_NOWRITE, &nc) == NC_NOERR) {
+        for (i = 0; i < 5; i++) {
+            char name[64], want[64], *t;
+            int v, nd, dim, tdim;
+            double got[2] = {0, 0};
+            nc_type type;
+            snprintf(name, sizeof name, "thetao_%s", suffix[i]);
+            if (nc_inq_varid(nc, name, &v)) {
+                FAILF("%s is not written", name);
+                continue;
+            }
+            nc_inq_dimid(nc, "time", &tdim);
+            CHECK(!nc_inq_var(nc, v, NULL, &type, &nd, &dim, NULL) && type == NC_DOUBLE &&
+                      nd == 1 && dim == tdim, "%s is float64 over time", name);
+            snprintf(want, sizeof want, "area: depth: %s where sea", method[i]);
+            t = get_text(nc, v, "cell_methods");
+            CHECK(t && !strcmp(t, want), "%s:cell_methods = \"%s\", expected \"%s\"", name,
+                  t ? t : "(none)", want);
+            free(t);
+            t = get_text(nc, v, "units");
+            CHECK(t && !strcmp(t, units[i]), "%s:units = \"%s\", expected \"%s\"", name,
+                  t ? t : "(none)", units[i]);
+            free(t);
+            t = get_text(nc, v, "long_name");
+            CHECK(t && *t, "%s has a long_name", name);
+            free(t);
+            CHECK(!nc_get_var_double(nc, v, got), "%s is read back", name);
+            if (i == 0)
+                CHECK(got[0] == 10.5 && got[1] == 11.5, "content per record: %g %g", got[0],
+                      got[1]);
+            if (i == 4)
+                CHECK(got[0] == 7.0 && got[1] == 8.0, "max per record: %g %g", got[0], got[1]);
+        }
+        nc_close(nc);
+    } else {
+        FAILF("cannot open %s", a);
+    }
+    /* each cell weighing 1: a cell count, the field's units for the content, the why */
+    reductions_file(b, 0, &w);
+    EXPECT(ps_writer_append(w, 0, &f) == PS_OK);
+    EXPECT(ps_writer_set_reduction(w, &r) == PS_OK);
+    EXPECT(ps_writer_commit(w) == PS_OK);
+    ps_writer_abort(w);
+    if (nc_open(b, NC_NOWRITE, &nc) == NC_NOERR) {
+        int v;
+        char *u = NULL, *cu = NULL, *cm = NULL;
+        if (!nc_inq_varid(nc, "thetao_volume", &v)) {
+            u = get_text(nc, v, "units");
+            cm = get_text(nc, v, "comment");
+        }
+        if (!nc_inq_varid(nc, "thetao_content", &v))
+            cu = get_text(nc, v, "units");
+        CHECK(u && !strcmp(u, "1"), "unit weights: volume units \"%s\"", u ? u : "(none)");
+        CHECK(cu && !strcmp(cu, "degrees_C"), "unit weights: content units \"%s\"",
+              cu ? cu : "(none)");
+        CHECK(cm && strstr(cm, "no coordinate variables"), "unit weights: comment \"%s\"",
+              cm ? cm : "(none)");
+        free(u);
+        free(cu);
+        free(cm);
+        nc_close(nc);
+    } else {
+        FAILF("cannot open %s", b);
+    }
+    ps_field_free(&f);
+}
+
 int main(void)
 {
     char in[600], cmd[700];
@@ -624,6 +741,7 @@ int main(void)
     test_refusals(in);
     test_generated();
     test_record();
+    test_reductions();
     test_time_increases();
     test_ocean();
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);

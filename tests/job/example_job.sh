@@ -1,9 +1,10 @@
 #!/bin/sh
 # The job example (docs/examples/job.c) runs hdiff on a field in its own memory
 # with its coordinates, no input file: a record every 50 of 200 steps, the warm
-# patch spreading (its warmest value falling record after record), and with an
-# output path the same 5 records, on the example's coordinates, in a CF file
-# that pstencil reads back.
+# patch spreading (its warmest value falling record after record), each
+# record's volume mean from the job's reductions, and with an output path the
+# same 5 records, on the example's coordinates and with those means, in a CF
+# file that pstencil reads back.
 . "$top_srcdir/tests/lib.sh"
 EX=$top_builddir/tests/job/example_job
 [ -x "$EX" ] || fail "tests/job/example_job is not built"
@@ -24,5 +25,11 @@ if command -v ncdump >/dev/null 2>&1; then
     fail "out.nc has no latitude axis in degrees_north"
   ncdump -v latitude out.nc | grep -q '^ latitude = 30, 30.5, 31,' ||
     fail "out.nc's latitudes are not the example's (30, 30.5, ...)"
+  # the volume means the callback printed are the file's series
+  want=$(ncdump -v thetao_mean -p 17,17 out.nc | tr -d '\n' |
+         sed 's/.*thetao_mean = \([^;]*\);.*/\1/' | tr ',' '\n' | awk '{ printf "%.9f\n", $1 }')
+  got=$(sed -n 's/^record at step .*: volume mean \([-0-9.]*\) degC.*/\1/p' out.txt)
+  [ -n "$got" ] && [ "$got" = "$want" ] ||
+    fail "the callback's volume means ($got) are not out.nc's thetao_mean ($want)"
 fi
 echo "the job example ran from memory and wrote 5 records with its coordinates"

@@ -2,7 +2,7 @@
  * The job layer through its C API alone (no program, no file unless asked):
  * a field in the caller's memory runs bitwise as the engine runs it, the
  * input is left untouched or stepped in place as asked, records reach the
- * callback, a cancel keeps what was completed, an output file written from
+ * callback with their reductions (ps_job_record_reduction()), a cancel keeps what was completed, an output file written from
  * memory reads back, and bad options fail with the program's messages.
  */
 #include "config.h"
@@ -57,6 +57,36 @@ static int stop_after(void *user)
 {
     long *n = user;
     return *n >= 3 ? 15 : 0;
+}
+
+/* what the record callback checks of ps_job_record_reduction() */
+typedef struct red_check {
+    ps_job *j;
+    const double *vol; /* the volumes the job should weigh with (NULL: 1 a cell) */
+    long records, bad;
+    ps_reduction last;
+} red_check;
+
+static int check_reduction(void *user, long step, const ps_field *f)
+{
+    static const size_t origin[3] = {0, 0, 0};
+    red_check *rc = user;
+    const ps_reduction *r = ps_job_record_reduction(rc->j, 0);
+    ps_reduce_part p;
+    ps_reduction want;
+    ps_reduce_part_init(&p);
+    ps_reduce_field(&p, f, origin, rc->vol, f->grid.ny, 1);
+    ps_reduce_finish(&p, &want);
+    rc->records++;
+    if (!r || memcmp(r, &want, sizeof want)) {
+        printf("record at step %ld: the job's reductions %s the field's\n", step,
+               r ? "differ from" : "are missing, not");
+        rc->bad++;
+    } else {
+        rc->last = *r;
+    }
+    CHECK(ps_job_record_reduction(rc->j, 1) == NULL, "a second field's reductions");
+    return 0;
 }
 
 static const char *reason(void *user, int code)
@@ -234,7 +264,46 @@ int main(void)
           "a float field in a double job: '%s'", ps_error_detail());
     ps_job_destroy(j);
 
-    /* 7. the table holds every option of every stencil, and the aliases they declare */
+    /* 7. each record's reductions reach the record callback: those of the field it is
+     * given, weighed by hdiff's cell volumes when coordinates come with the field and
+     * 1 a cell without; the report holds the last record's */
+    {
+        ps_grid_coords gc = {c.depth, c.lat, c.lon};
+        double vol[9 * 13];
+        char why[256];
+        int pass;
+        CHECK(ps_cell_volumes(G, c.depth, c.lat, c.lon, vol, why, sizeof why) == PS_OK,
+              "the test's coordinates give volumes: %s", why);
+        for (pass = 0; pass < 2; pass++) {
+            red_check rc = {NULL, pass ? vol : NULL, 0, 0, {0, 0, 0, 0, 0, 0}};
+            ps_job_callbacks cb = {.record = check_reduction, .user = &rc};
+            const ps_job_report *r;
+            j = new_job("diffusion7", "6");
+            rc.j = j;
+            ps_job_set(j, "output-every", "2");
+            ps_job_set_input_field(j, &in, pass ? &gc : NULL);
+            ps_job_set_callbacks(j, &cb);
+            CHECK(ps_job_record_reduction(j, 0) == NULL, "reductions before any record");
+            st = ps_job_prepare(j);
+            st = st ? st : ps_job_run(j);
+            CHECK(!st, "reductions run: %s", ps_error_detail());
+            r = ps_job_get_report(j);
+            CHECK(rc.records == 4 && rc.bad == 0, "%ld records, %ld with wrong reductions",
+                  rc.records, rc.bad);
+            CHECK(r->fields == 1 && !strcmp(r->field_names[0], "thetao"),
+                  "report: %d fields, the first '%s'", r->fields,
+                  r->fields ? r->field_names[0] : "");
+            CHECK(!memcmp(&r->reduction[0], &rc.last, sizeof rc.last),
+                  "the report's reductions are not the last record's");
+            CHECK(r->volume_metric == pass && (pass || strstr(r->volume_why, "coordinates")),
+                  "volume weights %d (%s), expected %d", r->volume_metric, r->volume_why, pass);
+            CHECK(rc.last.cells > 0 && rc.last.volume > (pass ? 1e9 : 1.0),
+                  "reduced %lld cells of volume %g", rc.last.cells, rc.last.volume);
+            ps_job_destroy(j);
+        }
+    }
+
+    /* 8. the table holds every option of every stencil, and the aliases they declare */
     {
         int i, o;
         for (i = 0; i < ps_stencil_count(); i++)

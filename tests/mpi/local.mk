@@ -15,6 +15,9 @@ TESTS += tests/mpi/interrupt.sh
 TESTS += tests/mpi/io_repeat.sh
 # Every option of run works under MPI, bitwise, or is refused with a reason.
 TESTS += tests/mpi/options.sh
+# The reductions of every record over 1, 2 and 3 ranks are bitwise one process's.
+TESTS += tests/mpi/reductions.sh
 
 EXTRA_DIST += tests/mpi/lib.sh tests/mpi/run.sh tests/mpi/backends.sh tests/mpi/fail.sh \
-	tests/mpi/snapshots.sh tests/mpi/interrupt.sh tests/mpi/io_repeat.sh tests/mpi/options.sh
+	tests/mpi/snapshots.sh tests/mpi/interrupt.sh tests/mpi/io_repeat.sh tests/mpi/options.sh \
+	tests/mpi/reductions.sh

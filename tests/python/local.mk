@@ -3,7 +3,8 @@
 # when the package was not built.
 
 # pstencil.run() is bitwise what the program writes, every stencil, precision
-# and backend that runs here; coordinates and attributes kept.
+# and backend that runs here; coordinates and attributes kept; the reductions
+# of every record the program's.
 TESTS += tests/python/cli_bitwise.sh
 # The API: no copy of the input, errors as exceptions with the library's
 # text, the accessor, the listings.

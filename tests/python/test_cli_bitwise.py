@@ -1,6 +1,8 @@
 """pstencil.run() is bitwise what `pstencil run` writes, for every stencil,
 both precisions and every backend that runs here, and keeps the input's
-coordinates and attributes."""
+coordinates and attributes; its reductions are the program's."""
+import math
+
 import numpy as np
 import pytest
 import xarray as xr
@@ -67,6 +69,35 @@ def test_records_and_time_as_the_cli(case, cli):
     assert (lag <= np.timedelta64(1, "us")).all(), lag
     with xr.open_dataset(out) as ds:
         assert got.attrs["pstencil_seconds_per_step"] == ds.attrs["pstencil_seconds_per_step"]
+
+
+def test_reductions_as_the_cli(case, cli):
+    """The reductions of every record (the report's and the coordinates over time)
+    are bitwise the program's NAME_content, _volume, _mean, _min and _max; a NumPy
+    field without coordinates weighs every cell 1."""
+    da, d = case
+    out = d / "reductions.nc"
+    cli("run", d / "in.nc", "-o", out, "--stencil", "hdiff", "--precision", "double",
+        "--steps", "6", "--output-every", "3", "--backend", "reference", "--no-progress",
+        "--force")
+    got, rep = pstencil.run(da, stencil="hdiff", precision="double", steps=6, output_every=3,
+                            backend="reference", progress=False, with_report=True)
+    red = rep["reductions"]["thetao"]
+    assert list(red["step"]) == [0, 3, 6]
+    assert rep["volume_weights"] == "m3"
+    with xr.open_dataset(out) as ds:
+        for key in ("content", "volume", "mean", "min", "max"):
+            want = ds["thetao_" + key].values
+            assert same_bits(red[key], want), key
+            assert same_bits(got["thetao_" + key].values, want), key
+            assert got["thetao_" + key].attrs["cell_methods"] == ds["thetao_" + key].attrs[
+                "cell_methods"]
+    f = da.isel(time=0).values
+    _, rep = pstencil.run(f, steps=2, backend="reference", progress=False, with_report=True)
+    red = rep["reductions"]["thetao"]
+    assert rep["volume_weights"].startswith("1 per cell")
+    assert list(red["volume"]) == [float(np.count_nonzero(~np.isnan(f)))] * 2
+    assert red["content"][0] == math.fsum(f[~np.isnan(f)].astype(np.float64))
 
 
 def test_numpy_input_with_coordinates(case, cli):
