@@ -135,55 +135,26 @@ static void print_coord(const ps_axis *ax)
  * file has none. */
 static void print_reductions(const ps_dataset *ds)
 {
-    static const char *const suffix[5] = {"content", "volume", "mean", "min", "max"};
-    int id[5], stepid, i;
-    size_t t, n = ds->ntime;
-    double *v[5] = {NULL, NULL, NULL, NULL, NULL}, *steps = NULL;
+    ps_dataset_reductions r;
+    size_t t;
+    int i;
     char b[64];
-    for (i = 0; i < 5; i++) {
-        char name[NC_MAX_NAME + 1];
-        int nd = 0;
-        size_t len = 0, dimlen[1];
-        int dim;
-        snprintf(name, sizeof name, "%s_%s", ds->var_name, suffix[i]);
-        if (nc_inq_varid(ds->ncid, name, &id[i]) || nc_inq_varndims(ds->ncid, id[i], &nd) ||
-            nd != 1 || nc_inq_vardimid(ds->ncid, id[i], &dim) ||
-            nc_inq_dimlen(ds->ncid, dim, dimlen))
-            goto done;
-        len = dimlen[0];
-        if (len != n || !(v[i] = malloc((n ? n : 1) * sizeof **v)) ||
-            nc_get_var_double(ds->ncid, id[i], v[i]))
-            goto done;
-    }
-    if (!nc_inq_varid(ds->ncid, "step", &stepid) && (steps = malloc((n ? n : 1) * sizeof *steps)) &&
-        nc_get_var_double(ds->ncid, stepid, steps)) {
-        free(steps);
-        steps = NULL;
-    }
-    {
-        /* a cell count when the run had no usable coordinates (units "1") */
-        char u[8] = "";
-        size_t ul = 0;
-        int count = !nc_inq_attlen(ds->ncid, id[1], "units", &ul) && ul == 1 &&
-                    !nc_get_att_text(ds->ncid, id[1], "units", u) && u[0] == '1';
-        printf("\nReductions (pstencil run: over the ocean cells, each weighing %s;\n"
-               "%s_content = sum of weight x value, %s_mean = content / volume):\n",
-               count ? "1" : "its volume", ds->var_name, ds->var_name);
-    }
+    if (ps_dataset_read_reductions(ds, &r))
+        return;
+    printf("\nReductions (pstencil run: over the ocean cells, each weighing %s;\n"
+           "%s_content = sum of weight x value, %s_mean = content / volume):\n",
+           r.unit_weights ? "1" : "its volume", ds->var_name, ds->var_name);
     printf("%6s %8s %24s %24s %24s %24s %24s\n", "record", "step", "content", "volume", "mean",
            "min", "max");
-    for (t = 0; t < n; t++) {
-        printf("%6zu %8.0f", t, steps ? steps[t] : NAN);
+    for (t = 0; t < r.n; t++) {
+        printf("%6zu %8.0f", t, r.steps ? r.steps[t] : NAN);
         for (i = 0; i < 5; i++) {
-            fmt_repr(b, sizeof b, v[i][t]);
+            fmt_repr(b, sizeof b, r.v[i][t]);
             printf(" %24s", b);
         }
         putchar('\n');
     }
-done:
-    for (i = 0; i < 5; i++)
-        free(v[i]);
-    free(steps);
+    ps_dataset_reductions_free(&r);
 }
 
 typedef struct level_stats {

@@ -196,6 +196,25 @@ int ps_dataset_read_region(ps_dataset *ds, size_t t, const size_t start[3],
  */
 int ps_dataset_check_memory(const ps_dataset *ds, ps_precision p, size_t nfields);
 
+/** The reductions a pstencil run wrote beside its field (docs/file-conventions.md). */
+typedef struct ps_dataset_reductions {
+    size_t n;         /**< records (the dataset's ntime) */
+    double *v[5];     /**< per record: content, volume, mean, min, max */
+    double *steps;    /**< per record: its step, or NULL when the file has none */
+    int unit_weights; /**< nonzero: every cell weighed 1 (no usable coordinates) */
+} ps_dataset_reductions;
+
+/**
+ * Read VAR_content, _volume, _mean, _min and _max (one value per record) of
+ * the dataset's variable into @p out (free with ps_dataset_reductions_free()).
+ * @return PS_OK; PS_ENOVAR (no detail set) when the file has no such series
+ *         of one value per record; PS_ENOMEM; PS_ENETCDF.
+ */
+int ps_dataset_read_reductions(const ps_dataset *ds, ps_dataset_reductions *out);
+
+/** Free what ps_dataset_read_reductions() allocated (safe on a zeroed or freed one). */
+void ps_dataset_reductions_free(ps_dataset_reductions *r);
+
 /**
  * Check the coordinates of @p ds before any work. ps_dataset_open() calls it,
  * so every command and library caller refuses the same files.

@@ -9,6 +9,7 @@
 
 #include <netcdf.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int fail(const char *path, int rc, const char *what)
@@ -129,4 +130,58 @@ int ps_nc_reduce_put(const char *path, int ncid, const int *ids, size_t rec,
         if ((rc = nc_put_vara_double(ncid, ids[i], &start, &count, &v[i])))
             return fail(path, rc, "reductions");
     return PS_OK;
+}
+
+int ps_dataset_read_reductions(const ps_dataset *ds, ps_dataset_reductions *out)
+{
+    static const char *const suffix[5] = {"content", "volume", "mean", "min", "max"};
+    const size_t n = ds->ntime;
+    int i, id[5], step;
+    memset(out, 0, sizeof *out);
+    for (i = 0; i < 5; i++) {
+        char name[NC_MAX_NAME + 1];
+        int nd = 0, dim;
+        size_t len = 0;
+        snprintf(name, sizeof name, "%s_%s", ds->var_name, suffix[i]);
+        if (nc_inq_varid(ds->ncid, name, &id[i]) || nc_inq_varndims(ds->ncid, id[i], &nd) ||
+            nd != 1 || nc_inq_vardimid(ds->ncid, id[i], &dim) ||
+            nc_inq_dimlen(ds->ncid, dim, &len) || len != n)
+            return PS_ENOVAR; /* none, or not one value per record */
+    }
+    for (i = 0; i < 5; i++) {
+        int rc;
+        if (!(out->v[i] = malloc((n ? n : 1) * sizeof *out->v[i]))) {
+            ps_dataset_reductions_free(out);
+            return ps_error(PS_ENOMEM, "reading the reductions of %s", ds->path);
+        }
+        if ((rc = nc_get_var_double(ds->ncid, id[i], out->v[i]))) {
+            ps_dataset_reductions_free(out);
+            return ps_error(PS_ENETCDF, "reading %s_%s of %s: %s", ds->var_name, suffix[i],
+                            ds->path, nc_strerror(rc));
+        }
+    }
+    if (!nc_inq_varid(ds->ncid, "step", &step) &&
+        (out->steps = malloc((n ? n : 1) * sizeof *out->steps)) &&
+        nc_get_var_double(ds->ncid, step, out->steps)) {
+        free(out->steps);
+        out->steps = NULL;
+    }
+    {
+        char u[8];
+        att_of(ds->ncid, id[1], "units", u, sizeof u);
+        out->unit_weights = !strcmp(u, "1");
+    }
+    out->n = n;
+    return PS_OK;
+}
+
+void ps_dataset_reductions_free(ps_dataset_reductions *r)
+{
+    int i;
+    for (i = 0; i < 5; i++) {
+        free(r->v[i]);
+        r->v[i] = NULL;
+    }
+    free(r->steps);
+    r->steps = NULL;
 }
