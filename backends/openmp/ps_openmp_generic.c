@@ -122,7 +122,7 @@ typedef struct gen_desc {
                     a_ = (I1) - W_; /* the last vector, overlapping */                  \
             }                                                                           \
         } else                                                                          \
-            for (i = (I0); i < (I1); i++) {                                             \
+            for (i = (I0), t_ = 0; i < (I1); i++) {                                     \
                 PREP(i, 1);                                                             \
                 __VA_ARGS__;                                                            \
                 POST(i, 1);                                                             \
@@ -205,7 +205,9 @@ typedef struct gen_desc {
  * land); the rows report a NaN they write, and the sweep is then redone masked.
  * Each vector's counts are converted to the working precision ahead of its
  * cells (nf[]: GEN_LS_PREP, one vector conversion where the variant has one),
- * and its results tested for NaN as one vector after them (GEN_LS_POST).
+ * and each result's NaN test is or-ed into its lane of nan_[] (in registers:
+ * reading the stored vector back would stall on a store that spans two
+ * cache lines, as a row's unaligned vectors do every other time).
  */
 #define GEN_LS_CELL(NAME, SFX)                                                          \
     {                                                                                   \
@@ -217,7 +219,9 @@ typedef struct gen_desc {
         PS_##NAME##_ARRAYS(GEN_AR)                                                      \
         (void)q;                                                                        \
         v = ps_##NAME##_sumcount##SFX(c[i], s, n, sc, ar);                              \
-        dst[i] = n > (REAL_)0 ? v : c[i];                                               \
+        v = n > (REAL_)0 ? v : c[i];                                                    \
+        dst[i] = v;                                                                     \
+        nan_[t_] |= v != v;                                                             \
     }
 #if GEN_VBYTES == 32
 /* AVX2: the bytes widened and converted as one vector (gcc 12 splits a loop
@@ -244,15 +248,6 @@ typedef struct gen_desc {
             nf[u_] = (REAL_)(int)(cn[(a) + u_] & PS_OMP_ZL_COUNT);                      \
     } while (0)
 #endif
-#define GEN_LS_POST(a, n)                                                               \
-    do {                                                                                \
-        if ((n) > 1) {                                                                  \
-            vr_ v_;                                                                     \
-            memcpy(&v_, dst + (a), sizeof v_);                                          \
-            nan_ |= v_ != v_;                                                           \
-        } else                                                                          \
-            bad |= dst[a] != dst[a];                                                    \
-    } while (0)
 #define GEN_ROWS_LS(NAME, REAL, SFX, MASK)                                              \
     GEN_ROWS_FN(glrows_##NAME##SFX, NAME, REAL, {                                       \
         typedef REAL REAL_;                                                             \
@@ -261,11 +256,10 @@ typedef struct gen_desc {
             __attribute__((vector_size(GEN_VBYTES / sizeof(REAL))));                    \
         typedef int vi_ __attribute__((vector_size(GEN_VBYTES / sizeof(REAL) * sizeof(int)))); \
         REAL nf[GEN_VBYTES / sizeof(REAL)];                                             \
-        typedef MASK vm_ __attribute__((vector_size(GEN_VBYTES)));                      \
-        vm_ nan_ = {0};                                                                 \
+        MASK nan_[GEN_VBYTES / sizeof(REAL)] = {0};                                     \
         long p_ = 0, u_;                                                                \
-        (void)sizeof(vb_); (void)sizeof(vi_);                                           \
-        GEN_CELLS_IN(REAL, i0_, i1_, GEN_LS_PREP, GEN_LS_POST, GEN_LS_CELL(NAME, SFX)); \
+        (void)sizeof(vb_); (void)sizeof(vi_); (void)sizeof(vr_);                        \
+        GEN_CELLS_IN(REAL, i0_, i1_, GEN_LS_PREP, GEN_NOP, GEN_LS_CELL(NAME, SFX));     \
         for (u_ = 0; u_ < (long)(GEN_VBYTES / sizeof(REAL)); u_++)                      \
             bad |= nan_[u_] != 0;                                                       \
     })
