@@ -8,9 +8,10 @@
  *    row, then steps again (land back in the backend's form); region uploads
  *    and downloads; a download elsewhere; a whole upload from another field,
  *    and from the adopted one after the caller rewrote it;
- *  - land whose NaNs carry payloads (openmp: under and over zero-land's bound
- *    of odd ones), ocean -0.0, a value that rules zero-land out (in the
- *    adopted field, and in a later upload);
+ *  - land whose NaNs carry payloads, a few or all distinct (over openmp's
+ *    bound of odd ones and opencl's table), in the adopted field and in the
+ *    regions; ocean -0.0; a value that rules zero-land out (in the adopted
+ *    field, and in a later upload);
  *  - openmp's paths: fused and single-step, zero-land on and off, the generic
  *    path's land-sum form, 1 and 2 threads; opencl's zero-land on and off;
  *  - the driver: one box steps the field in place (stats.in_place), every
@@ -124,8 +125,8 @@ static int sequence(ps_backend *b, const ps_config *cfg, const ps_field *in,
     st = ps_context_create(b, cfg, &c);
     if (!st)
         st = adopt ? ps_context_adopt(c, f.data) : ps_context_upload(c, f.data, NULL);
-    SNAP();  /* step 0 */
-    STEP(3); /* odd: the state in the context's own buffer */
+    SNAP();   /* step 0 */
+    STEP(11); /* odd, and long enough for fused launches: the state in the context's buffer */
     SNAP();
     SNAP(); /* twice in a row */
     STEP(2);
@@ -199,7 +200,8 @@ static void check_case(ps_precision p, int kase, ps_backend **bs, const char *co
     fill(&in, 3 + (unsigned)kase);
     fill(&in2, 5);
     fill(&halo, 7);
-    payloads(&halo, ps_field_cells(&halo));
+    /* the regions' land: a few payloads (zero-land keeps them), or all distinct */
+    payloads(&halo, kase == 2 ? ps_field_cells(&halo) : 5);
     if (kase == 1) /* a few payloads */
         payloads(&in, 10);
     if (kase == 2) /* more than openmp's bound (cells/64 + 1024) */
@@ -349,7 +351,7 @@ static void check_errors(ps_backend *b, const char *name)
 
 int main(void)
 {
-    static const char *const want[] = {"reference", "openmp"};
+    static const char *const want[] = {"reference", "openmp", "opencl"};
     enum { NWANT = sizeof want / sizeof want[0] };
     const char *names[NWANT];
     ps_backend *bs[NWANT];
