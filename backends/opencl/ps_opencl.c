@@ -772,11 +772,13 @@ static size_t host_l2(void)
  * Intel CPU (vendor id 0x8086) with an L2 of 1 MiB or more,
  * PS_OCL_WAVE_CPU_L2 steps and a work-item's intermediate steps within half
  * that L2; on other CPUs PS_OCL_WAVE_CPU steps within PS_OCL_WAVE_BYTES (their
- * L3 is fast); none elsewhere. One work-item per tile of TJ output rows
- * (opencl_wave_tj; rule: the rows split evenly over the compute units, at
- * most as many as keep its scratch, (T-1) steps of 2r+1 planes of TJ +
- * 2 (T-1) r rows, within that budget), TJ halved until the scratch is one
- * allocation. Not fusing is never an error: it only costs speed. Evidence:
+ * L3 is fast); none elsewhere. Tiles of TJ output rows (opencl_wave_tj;
+ * rule: the rows split evenly over the compute units, at most as many as
+ * keep a work-item's scratch, (T-1) steps of 2r+1 planes of TJ + 2 (T-1) r
+ * rows, within that budget); on a CPU one work-item per compute unit walks
+ * its tiles in turn, so the scratch is theirs, not the grid's (elsewhere one
+ * per tile); TJ halved until the scratch is one allocation. Not fusing is
+ * never an error: it only costs speed. Evidence:
  * docs/performance.md, "OpenCL on PoCL".
  */
 static int wave_setup(ocl_ctx *c, cl_program prog, const char *kname, size_t r, int zl,
@@ -812,7 +814,11 @@ static int wave_setup(ocl_ctx *c, cl_program prog, const char *kname, size_t r, 
     if (tj > c->g.ny)
         tj = c->g.ny;
     for (;;) {
+        /* a work-item per compute unit walks its tiles in turn (the scratch is
+         * theirs); a tile per work-item elsewhere */
         groups = (c->g.ny + tj - 1) / tj;
+        if (cpu && groups > cu)
+            groups = cu;
         bytes = groups * (t - 1) * slots * (tj + 2 * (t - 1) * r) * c->g.nx * c->es;
         if (bytes <= c->dev->max_alloc)
             break;

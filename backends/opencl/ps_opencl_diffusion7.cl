@@ -313,10 +313,11 @@ __kernel void ps_zl_diffusion7_fused(PS_FAST_D7_ARGS, __global const uchar *rest
 
 /*
  * ps_zl_diffusion7_wave: T zero-land steps in one launch as a wavefront along
- * k, the openmp backend's fused sweep, for CPU devices: one work-item per
- * tile of TJ output rows j (all of i, all planes), which it walks alone (no
- * barrier: a work-item is a CPU thread's whole share; each row on vectors,
- * PS_ZL_ROWV, as in ps_zl_diffusion7_row). For kk = 1..,
+ * k, the openmp backend's fused sweep, for CPU devices: tiles of TJ output
+ * rows j (all of i, all planes); work-item w of W walks tiles w, w + W, ...
+ * alone, one after another (no barrier: a work-item is a CPU thread's whole
+ * share; each row on vectors, PS_ZL_ROWV, as in ps_zl_diffusion7_row), so
+ * the scratch is the work-items' (W of them), not the tiles'. For kk = 1..,
  * level l = 1..T computes plane k = kk-(l-1) of step l from planes k-1..k+1
  * of step l-1 (step 0 and the box's face planes: in, which never change);
  * level l covers the tile's rows grown by T-l halo rows each side (clipped to
@@ -327,24 +328,23 @@ __kernel void ps_zl_diffusion7_fused(PS_FAST_D7_ARGS, __global const uchar *rest
  * computed as ps_zl_diffusion7_row computes it (face rows copied, the rest
  * PS_ZL_ROWV), so every value is bitwise the unfused steps' value. Needs nz,
  * ny, nx >= 3 (the host's check). Arguments: the row kernel's, then the
- * scratch buffer (work-items x (T-1) x 3 x (TJ+2(T-1)) x nx values), T, TJ.
+ * scratch buffer (W x (T-1) x 3 x (TJ+2(T-1)) x nx values), T, TJ.
  */
-__kernel void ps_zl_diffusion7_wave(PS_FAST_D7_ARGS, __global const uchar *restrict cnt,
-                                    __global PS_REAL *restrict scratch, const uint T,
-                                    const uint tj)
+/* one tile of ps_zl_diffusion7_wave: output rows j0.. (TJ, clipped to the box) */
+static inline void ps_zl_wave_tile(__global const PS_REAL *restrict in,
+                                   __global PS_REAL *restrict out,
+                                   __global const uchar *restrict cnt,
+                                   __global PS_REAL *restrict ring, const PS_REAL d,
+                                   const uint nz, const uint ny, const uint nx, const uint T,
+                                   const uint tj, const long j0)
 {
-    const PS_REAL d = params[0];
     const uint hj = tj + 2 * (T - 1);
-    const long j0 = (long)get_global_id(0) * tj; /* first output row */
-    const long jlo = j0 - (long)(T - 1);         /* ring row 0 */
+    const long jlo = j0 - (long)(T - 1); /* ring row 0 */
     const size_t plane = (size_t)ny * nx, splane = (size_t)hj * nx;
-    __global PS_REAL *ring = scratch + (size_t)get_global_id(0) * (T - 1) * 3 * splane;
     const long kend = (long)nz - 2 + (long)T;
     long kk, j;
     uint l, i;
 
-    if (j0 >= (long)ny)
-        return;
     /* the face planes of the output: copies */
     for (j = j0; j < j0 + (long)tj && j < (long)ny; j++)
         for (i = 0; i < nx; i++) {
@@ -387,6 +387,18 @@ __kernel void ps_zl_diffusion7_wave(PS_FAST_D7_ARGS, __global const uchar *restr
             }
         }
     }
+}
+
+__kernel void ps_zl_diffusion7_wave(PS_FAST_D7_ARGS, __global const uchar *restrict cnt,
+                                    __global PS_REAL *restrict scratch, const uint T,
+                                    const uint tj)
+{
+    const size_t w = get_global_id(0), nw = get_global_size(0);
+    __global PS_REAL *ring =
+        scratch + w * (T - 1) * 3 * (size_t)(tj + 2 * (T - 1)) * nx; /* the work-item's */
+    long j0;
+    for (j0 = (long)(w * tj); j0 < (long)ny; j0 += (long)(nw * tj))
+        ps_zl_wave_tile(in, out, cnt, ring, params[0], nz, ny, nx, T, tj, j0);
 }
 #undef PS_ZL_ROW
 
