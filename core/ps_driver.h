@@ -50,8 +50,6 @@ typedef struct ps_run_stats {
     uint64_t device_bytes_held; /**< device bytes the contexts held at most at once
                                      (backend's count where it keeps one, else the
                                      estimate of core/ps_ooc.h) */
-    int in_place;        /**< nonzero: the context stepped the field's memory
-                              (ps_run_options.in_place) */
     int workers;         /**< host threads that stepped the boxes at once (1: one box
                               after another; see ps_decomp_place()) */
     int box_threads;     /**< CPU threads of each box's context where they were divided
@@ -62,6 +60,8 @@ typedef struct ps_run_stats {
     char choices[768];   /**< what the backend said of its (first) context's kernel path
                               and tiling (ps_context_describe(), PS_DESCRIBE_CHOICES; "" if
                               nothing, or out of core) */
+    int in_place;        /**< nonzero: the context stepped the field's memory
+                              (ps_run_options.in_place) */
 } ps_run_stats;
 
 /** Options of ps_run(). */
