@@ -19,8 +19,9 @@
  *
  * A context may adopt the caller's field (ps_backend_ops.adopt) as one of
  * its two buffers, so the run holds the field once: create touches neither
- * buffer (the first whole upload or adopt is their first touch), adopt
- * frees one and takes the caller's in its place.
+ * buffer (the first whole upload or adopt is their first touch, or the first
+ * step where a zero-land upload leaves next's interior to it), adopt unmaps
+ * cur and takes the caller's in its place.
  *
  * Boundary cells (the outer radius layers of the box) are never written by a
  * step: upload writes every uploaded cell into BOTH buffers (a zero-land
@@ -55,7 +56,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
+
+/*
+ * The two fields are pages of their own (mmap), given back at destroy: the
+ * allocator's heap never holds a field, so a process that runs one job after
+ * another (the Python package) has the same resident set after each, and the
+ * pages of a buffer never touched (the one adopt replaces) are never
+ * resident. NULL when the system has no room.
+ */
+static void *omp_field_alloc(size_t bytes)
+{
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
 
 
 static int omp_probe(ps_device_info *devs, int max, int *ndevs, char *why, size_t whylen)
@@ -178,9 +193,10 @@ static void fill_both(omp_ctx *c, const void *src, size_t spl, size_t srp)
 
 /*
  * Before the fields are stepped or take a region: the zeros of the first use
- * (create leaves them untouched, so a whole upload or adopt is their first
- * touch and a context given a host field never holds pages for a second
- * copy), and the adopted buffer's land back to +0.0 after a download into it.
+ * (create leaves them untouched, so a whole upload or adopt and the steps
+ * are their first touch, with the step's schedule, and a context given a
+ * host field never holds pages for a second copy), and the adopted buffer's
+ * land back to +0.0 after a download into it.
  */
 static void omp_ready(omp_ctx *c)
 {
@@ -402,8 +418,9 @@ static int omp_create(const ps_config *cfg, void **out, char *why, size_t whylen
         size_t al = (bytes + 63) & ~(size_t)63;
         if (al < 64)
             al = 64;
-        c->cur = aligned_alloc(64, al);
-        c->next = aligned_alloc(64, al);
+        c->field_bytes = al;
+        c->cur = omp_field_alloc(al);
+        c->next = omp_field_alloc(al);
     }
     if (!c->cur || !c->next)
         goto nomem;
@@ -419,7 +436,8 @@ static int omp_create(const ps_config *cfg, void **out, char *why, size_t whylen
     if (c->tune_key[0]) /* a single-step context (T = 0) stores its tile rows */
         snprintf(c->tune_values, sizeof c->tune_values, "%d %zu", c->tblock,
                  c->tblock > 0 && c->tj ? c->tj : c->jb);
-    /* no first touch here: the first upload (or omp_ready's zeros) is it */
+    /* no first touch here: the first upload or adopt (or omp_ready's zeros) and the
+     * first step are it */
     *out = c;
     return PS_OK;
 nomem:
@@ -565,7 +583,7 @@ static int omp_adopt(void *vc, void *host)
                  "%zu-byte cells", c->es);
         return PS_EINVAL;
     }
-    free(c->cur);
+    munmap(c->cur, c->field_bytes);
     c->cur = c->adopted = host;
     fill_both(c, host, c->g.ny * c->g.nx, c->g.nx);
     return PS_OK;
@@ -676,10 +694,10 @@ static void omp_destroy(void *vc)
             free(c->scratch[t]);
         free(c->scratch);
     }
-    if (c->cur != c->adopted)
-        free(c->cur);
-    if (c->next != c->adopted)
-        free(c->next);
+    if (c->cur && c->cur != c->adopted)
+        munmap(c->cur, c->field_bytes);
+    if (c->next && c->next != c->adopted)
+        munmap(c->next, c->field_bytes);
     free(c->cnt);
     free(c->odd);
     free(c->ls_cnt);

@@ -99,6 +99,7 @@ typedef struct omp_ctx {
     size_t es;     /* element size */
     void *cur;     /* field at the current step */
     void *next;    /* the other buffer */
+    size_t field_bytes; /* each buffer's mapping (the one adopted excepted) */
     void *adopted; /* the caller's buffer, one of cur and next (ps_openmp_inplace.c); NULL: none */
     int host_form; /* the adopted buffer is cur and holds land's NaN (a download into it):
                       land goes back to +0.0 before it is stepped (omp_ready) */
