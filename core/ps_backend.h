@@ -278,9 +278,10 @@ typedef struct ps_backend_ops {
      * and must stay valid until the context is destroyed; between a step and
      * the next whole download into @p host its contents are the backend's. A
      * whole download into @p host leaves the current state there, land's NaN
-     * and payloads included; a whole upload from @p host takes its cells as
-     * the state. At most once per context. PS_ENOTIMPL, with nothing taken,
-     * where the device cannot work in host memory: the caller uploads.
+     * and payloads included; the caller may then read it, and write it until
+     * its next call on the context: a whole upload from @p host takes its
+     * cells as the state. At most once per context. PS_ENOTIMPL, with nothing
+     * taken, where the device cannot work in host memory: the caller uploads.
      */
     int (*adopt)(void *ctx, void *host);
 } ps_backend_ops;
