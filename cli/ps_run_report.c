@@ -173,9 +173,10 @@ void ps_run_report_print(FILE *f, const run_report *r)
                 "per step\n", s->ooc_slabs, "kji"[s->ooc_axis % 3], s->ooc_ghost, s->ooc_passes,
                 s->ooc_passes == 1 ? "" : "es",
                 s->steps > 0 ? s->ooc_bytes / (double)s->steps : 0.0);
-    fprintf(f, "  memory      : host peak %.1f MiB (RSS), device %.1f MiB held%s\n",
+    fprintf(f, "  memory      : host peak %.1f MiB (RSS), device %.1f MiB held%s%s\n",
             peak_rss_mib(r), (double)s->device_bytes_held / 1048576.0,
-            s->ooc_slabs > 1 ? " (one slab at a time)" : "");
+            s->ooc_slabs > 1 ? " (one slab at a time)" : "",
+            s->in_place ? ", the field stepped in place" : "");
     fprintf(f, "  checksum    : 0x%016llx (FNV-1a of the final field's bits)\n",
             (unsigned long long)ps_field_checksum(r->field));
     ps_run_report_reductions(f, r->job);
@@ -257,6 +258,7 @@ int ps_run_report_json(const char *path, const run_report *r, int force)
     ps_json_knumber_fmt(&j, "host_peak_rss_mib", peak_rss_mib(r), "%.3f");
     ps_json_kint(&j, "device_bytes_held", (long long)r->stats->device_bytes_held);
     ps_json_kint(&j, "boxes", r->stats->boxes);
+    ps_json_kbool(&j, "in_place", r->stats->in_place);
     ps_json_kint(&j, "ooc_slabs", r->stats->ooc_slabs);
     ps_json_knumber_fmt(&j, "ooc_bytes", r->stats->ooc_bytes, "%.0f");
     ps_json_object_end(&j);

@@ -142,7 +142,9 @@ enum ps_backend_flags {
     /** The table has ps_backend_ops.describe (and so every member before it). */
     PS_BACKEND_DESCRIBE = 1u << 7,
     /** The table has ps_backend_ops.knobs (and so every member before it). */
-    PS_BACKEND_KNOBS = 1u << 8
+    PS_BACKEND_KNOBS = 1u << 8,
+    /** The table has ps_backend_ops.adopt (and so every member before it). */
+    PS_BACKEND_ADOPT = 1u << 9
 };
 
 /** What ps_backend_ops.describe is asked for. */
@@ -265,6 +267,23 @@ typedef struct ps_backend_ops {
      * until the context is destroyed; never NULL.
      */
     const ps_knobs *(*knobs)(void *ctx);
+
+    /* Members below exist only in tables whose flags have PS_BACKEND_ADOPT. */
+
+    /**
+     * Take @p host (the whole box, dense C order, aligned to its element
+     * size) as one of the context's two working fields instead of copying it:
+     * its cells are the state, as after a whole upload, and the field is not
+     * held twice. The memory stays the caller's (the backend never frees it)
+     * and must stay valid until the context is destroyed; between a step and
+     * the next whole download into @p host its contents are the backend's. A
+     * whole download into @p host leaves the current state there, land's NaN
+     * and payloads included; the caller may then read it, and write it until
+     * its next call on the context: a whole upload from @p host takes its
+     * cells as the state. At most once per context. PS_ENOTIMPL, with nothing
+     * taken, where the device cannot work in host memory: the caller uploads.
+     */
+    int (*adopt)(void *ctx, void *host);
 } ps_backend_ops;
 
 /** Signature of the function a plugin exports under PS_PLUGIN_ENTRY. */
@@ -429,6 +448,13 @@ int ps_context_upload_pitched(ps_context *c, const void *host, size_t row_pitch,
  */
 int ps_context_download_pitched(ps_context *c, void *host, size_t row_pitch,
                                 size_t plane_pitch, const ps_region *r);
+/**
+ * Let the context step @p host (the whole box) in place (ps_backend_ops.adopt):
+ * PS_OK, or PS_ENOTIMPL, with nothing taken, when the backend cannot (no
+ * PS_BACKEND_ADOPT, or a device whose memory is not the host's): the caller
+ * then uploads with ps_context_upload().
+ */
+int ps_context_adopt(ps_context *c, void *host);
 /**
  * What the backend says about the context (PS_DESCRIBE_*): "" when it says
  * nothing (no PS_BACKEND_DESCRIBE). Valid until the context is destroyed.

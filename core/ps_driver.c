@@ -156,14 +156,30 @@ int ps_run_split(ps_backend *b, const ps_config *cfg_in, ps_field *field, const 
         goto done;
     st.workers = nworkers;
     t = ps_now();
-    /* out of core the field stays on the host: each pass uploads its slabs */
-    if (!have_ooc)
+    /* out of core the field stays on the host: each pass uploads its slabs; one
+     * box in core steps the field itself where asked and the backend can */
+    if (!have_ooc && opt->in_place && d.nboxes == 1) {
+        rc = ps_context_adopt(ctx[0], field->data);
+        st.in_place = !rc;
+        if (rc == PS_ENOTIMPL) { /* the backend cannot: an upload */
+            rc = PS_OK;
+            ps_error_clear();
+        }
+    }
+    if (!have_ooc && !st.in_place && !rc)
         rc = ps_decomp_upload(&d, ctx, field);
     for (q = 0; q < d.nboxes && !rc && !have_ooc; q++)
         rc = ps_context_finish(ctx[q]);
     st.upload_s = ps_now() - t;
     if (rc)
         goto done;
+    if (opt->snapshot && st.in_place) { /* the backend's form of the field: the state back */
+        t = ps_now();
+        rc = ps_decomp_download(&d, ctx, field);
+        st.download_s += ps_now() - t;
+        if (rc)
+            goto done;
+    }
     if (opt->snapshot && (rc = snapshot(opt, 0, field, &st)))
         goto done;
     if (cfg.profile && opt->steps > 0) {

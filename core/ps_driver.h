@@ -60,6 +60,8 @@ typedef struct ps_run_stats {
     char choices[768];   /**< what the backend said of its (first) context's kernel path
                               and tiling (ps_context_describe(), PS_DESCRIBE_CHOICES; "" if
                               nothing, or out of core) */
+    int in_place;        /**< nonzero: the context stepped the field's memory
+                              (ps_run_options.in_place) */
 } ps_run_stats;
 
 /** Options of ps_run(). */
@@ -70,6 +72,14 @@ typedef struct ps_run_options {
     ps_progress_fn progress; /**< may be NULL */
     ps_cancel_fn cancel;   /**< may be NULL */
     void *user;            /**< passed to the callbacks */
+    /**
+     * Nonzero: where the run is one box in core and the backend can
+     * (ps_context_adopt()), its context steps the field's own memory instead
+     * of a copy, so the field is held once; snapshots and the final state are
+     * downloads into it as usual. Between them, and after a run that fails or
+     * is cancelled, its contents are the backend's (not a state of the run).
+     */
+    int in_place;
 } ps_run_options;
 
 /** How ps_run_split() decomposes the grid (all zero: one box, the whole grid). */

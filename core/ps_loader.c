@@ -862,6 +862,13 @@ int ps_context_time_steps(ps_context *c, const void *in, void *out, long steps,
     return st;
 }
 
+int ps_context_adopt(ps_context *c, void *host)
+{
+    if (!(c->b->ops->flags & PS_BACKEND_ADOPT) || !c->b->ops->adopt)
+        return ps_error(PS_ENOTIMPL, "%s cannot step a host field in place", c->b->ops->name);
+    CTX_CALL(c, c->b->ops->adopt(c->ctx, host));
+}
+
 int ps_context_knobs(ps_context *c, ps_knobs *out)
 {
     const ps_knobs *k;

@@ -234,6 +234,9 @@ int ps_job_run_local(ps_job *j)
     ro.progress = j->cb.progress ? on_progress : NULL;
     ro.cancel = on_cancel;
     ro.user = j;
+    /* a field of the job's own is stepped in place where the backend can; the
+     * caller's memory keeps the last record's state should the run stop */
+    ro.in_place = j->field_owned;
     st = ps_run_split(j->b, &cfg, &j->field, &ro, &j->so, &j->rep.stats);
     j->rep.steps = j->rep.stats.steps;
     if (st == PS_ECANCELED && j->cancel_code)

@@ -124,6 +124,7 @@ const ps_backend_ops gpu_table = {
     .download_pitched = nullptr,
     .describe = nullptr, /* no PS_BACKEND_DESCRIBE */
     .knobs = gpu_knobs_of,
+    .adopt = nullptr, /* no PS_BACKEND_ADOPT: device memory is not the host's */
 };
 
 } /* namespace */

@@ -10,7 +10,9 @@
  * so a step is one enqueue and no host round trip) and a read-only buffer of
  * the packed parameters made once per context; one synchronisation in
  * finish/download; per-step device timing from profiling events when
- * cfg->profile is set.
+ * cfg->profile is set. On a CPU device a context adopts the caller's field
+ * (ocl_adopt): one of the two buffers is made on it with CL_MEM_USE_HOST_PTR,
+ * so the field is held once.
  */
 #include "config.h"
 #include "ps_knobs_env.h"
@@ -79,6 +81,10 @@ typedef struct ocl_ctx {
     cl_mem wscratch;        /* the wavefront's intermediate steps (when fdims == 1) */
     int fuse_gen;           /* kf is the generic wavefront (else zero-land's, off with zl.on) */
     ps_ocl_zl zl;           /* zero-land state (ps_opencl_zeroland.c) */
+    void *host;             /* the adopted host field (ocl_adopt); NULL: none */
+    int adopted;            /* the buffer made on it (CL_MEM_USE_HOST_PTR); -1: none */
+    void *mapped;           /* the adopted buffer's mapping while the caller reads it */
+    int host_form;          /* zero-land: the adopted buffer is cur with land's NaN */
     char kname[128];        /* the kernel in use */
     int div;                /* enum ps_ocl_div for exact float32 (opencl_divide) */
     int cur;                /* buffer holding the current field */
@@ -198,12 +204,16 @@ static int ocl_finish(void *vc)
     return collect_events(c);
 }
 
+static int ocl_ready(ocl_ctx *c);
+
 static int ocl_step(void *vc, long nsteps)
 {
     ocl_ctx *c = vc;
     long t, launches = 0;
     int st;
     cl_int e;
+    if (nsteps > 0 && (st = ocl_ready(c)))
+        return st;
     for (t = 0; t < nsteps;) {
         cl_event *evp = NULL;
         cl_kernel k;
@@ -278,6 +288,46 @@ static void rect(ocl_ctx *c, const ps_region *r, size_t bo[3], size_t ho[3], siz
     reg[2] = r->count.nz;
 }
 
+/*
+ * Before a command on the fields: the adopted buffer unmapped (a kernel must
+ * not write a mapped buffer), and its land back to +0.0 after a download in
+ * place.
+ */
+static int ocl_ready(ocl_ctx *c)
+{
+    cl_int e;
+    if (c->mapped) {
+        e = clEnqueueUnmapMemObject(c->q, c->buf[c->adopted], c->mapped, 0, NULL, NULL);
+        if (e != CL_SUCCESS)
+            return ps_ocl_fail(c->err, sizeof c->err, e, "clEnqueueUnmapMemObject");
+        c->mapped = NULL;
+    }
+    if (c->host_form) {
+        c->host_form = 0;
+        if (c->zl.on)
+            return ps_ocl_zl_zero(&c->zl, c->q, c->buf[c->cur], c->err, sizeof c->err);
+    }
+    return PS_OK;
+}
+
+/* The field's cells, uploaded with NaN land, into zero-land form where it holds. */
+static int ocl_zl_take(ocl_ctx *c, const void *host, const ps_region *r)
+{
+    const size_t n = r ? r->count.nz * r->count.ny * r->count.nx : c->g.nz * c->g.ny * c->g.nx;
+    int st;
+    if (!c->zl.on || ps_ocl_zl_scan(&c->zl, host, n))
+        return PS_OK;
+    /* a value that could overflow, or too many distinct NaNs: NaN land for good */
+    if (r) {
+        st = ps_ocl_zl_restore(&c->zl, c->q, c->buf[c->cur], c->buf[c->cur], NULL, c->err,
+                               sizeof c->err);
+        if (st)
+            return st;
+    }
+    c->zl.on = 0;
+    return PS_OK;
+}
+
 static int ocl_upload(void *vc, const void *host, const ps_region *r)
 {
     ocl_ctx *c = vc;
@@ -286,18 +336,22 @@ static int ocl_upload(void *vc, const void *host, const ps_region *r)
     int st = ps_plugin_region_check(&c->g, r, c->err, sizeof c->err);
     if (st)
         return st;
-    if (c->zl.on) {
-        size_t n = r ? r->count.nz * r->count.ny * r->count.nx : c->g.nz * c->g.ny * c->g.nx;
-        if (!ps_ocl_zl_fits(host, n, c->es == sizeof(double))) {
-            /* a value that could overflow: back to NaN land for good */
-            st = ps_ocl_zl_restore(&c->zl, c->q, c->buf[c->cur], c->buf[c->cur], NULL, c->err,
-                                   sizeof c->err);
-            if (st)
-                return st;
-            c->zl.on = 0;
+    if (c->host && host == c->host) {
+        if (r) {
+            snprintf(c->err, sizeof c->err, "upload: the adopted field goes in whole");
+            return PS_EINVAL;
         }
-    }
-    if (!r) {
+        /* in place: its cells are the buffer's, scanned while the caller has them */
+        if ((st = ocl_zl_take(c, host, NULL)))
+            return st;
+        c->host_form = 0; /* its land is the caller's now: converted below */
+        if ((st = ocl_ready(c)))
+            return st;
+        c->cur = c->adopted;
+    } else if ((st = ocl_ready(c)) || (st = ocl_zl_take(c, host, r))) {
+        /* zero-land: the values scanned (a region upload may leave it first) */
+        return st;
+    } else if (!r) {
         e = clEnqueueWriteBuffer(c->q, c->buf[c->cur], CL_TRUE, 0, c->bytes, host, 0, NULL, NULL);
         if (e != CL_SUCCESS)
             return ps_ocl_fail(c->err, sizeof c->err, e, "clEnqueueWriteBuffer (%zu bytes)",
@@ -312,11 +366,51 @@ static int ocl_upload(void *vc, const void *host, const ps_region *r)
             return ps_ocl_fail(c->err, sizeof c->err, e, "clEnqueueWriteBufferRect");
     }
     if (c->zl.on) {
-        st = ps_ocl_zl_convert(&c->zl, c->q, c->buf[c->cur], r, c->err, sizeof c->err);
+        st = ps_ocl_zl_convert(&c->zl, c->q, c->buf[c->cur], c->buf[1 - c->cur], r, c->err,
+                               sizeof c->err);
         if (st)
             return st;
     }
     c->upload_ms += ps_plugin_now_ms() - t0;
+    return PS_OK;
+}
+
+/*
+ * A whole download into the adopted field: the state into its buffer (land's
+ * NaN restored in place, or from the other buffer), which becomes cur and is
+ * mapped for the caller until the next command on the fields (ocl_ready).
+ */
+static int ocl_download_adopted(ocl_ctx *c)
+{
+    cl_mem a = c->buf[c->adopted];
+    cl_int e;
+    void *p;
+    int st;
+    if (c->mapped)
+        return PS_OK; /* there already, and mapped */
+    if (c->zl.on) {
+        if (!c->host_form &&
+            (st = ps_ocl_zl_restore(&c->zl, c->q, c->buf[c->cur], a, NULL, c->err,
+                                    sizeof c->err)))
+            return st;
+        c->host_form = 1;
+    } else if (c->cur != c->adopted) {
+        e = clEnqueueCopyBuffer(c->q, c->buf[c->cur], a, 0, 0, c->bytes, 0, NULL, NULL);
+        if (e != CL_SUCCESS)
+            return ps_ocl_fail(c->err, sizeof c->err, e, "clEnqueueCopyBuffer (%zu bytes)",
+                               c->bytes);
+    }
+    c->cur = c->adopted;
+    p = clEnqueueMapBuffer(c->q, a, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, c->bytes, 0, NULL,
+                           NULL, &e);
+    if (e != CL_SUCCESS)
+        return ps_ocl_fail(c->err, sizeof c->err, e, "clEnqueueMapBuffer (%zu bytes)", c->bytes);
+    c->mapped = p;
+    if (p != c->host) { /* the runtime broke CL_MEM_USE_HOST_PTR's promise */
+        snprintf(c->err, sizeof c->err, "download: the adopted field's buffer maps at %p, not "
+                 "at the host field %p", p, c->host);
+        return PS_EDEVICE;
+    }
     return PS_OK;
 }
 
@@ -325,10 +419,23 @@ static int ocl_download(void *vc, void *host, const ps_region *r)
     ocl_ctx *c = vc;
     double t0 = ps_plugin_now_ms();
     cl_int e;
-    cl_mem src = c->buf[c->cur];
+    cl_mem src;
     int st = ps_plugin_region_check(&c->g, r, c->err, sizeof c->err);
     if (st)
         return st;
+    if (c->host && host == c->host) {
+        if (r && (r->start[0] || r->start[1] || r->start[2] || r->count.nz != c->g.nz ||
+                  r->count.ny != c->g.ny || r->count.nx != c->g.nx)) {
+            snprintf(c->err, sizeof c->err, "download: the adopted field comes out whole");
+            return PS_EINVAL;
+        }
+        st = ocl_download_adopted(c);
+        c->download_ms += ps_plugin_now_ms() - t0;
+        return st ? st : collect_events(c);
+    }
+    if ((st = ocl_ready(c)))
+        return st;
+    src = c->buf[c->cur];
     if (c->zl.on) {
         /* land's NaN back, into the spare buffer (the next step overwrites it) */
         src = c->buf[1 - c->cur];
@@ -353,6 +460,70 @@ static int ocl_download(void *vc, void *host, const ps_region *r)
     c->download_ms += ps_plugin_now_ms() - t0;
     /* the blocking read waited for every step before it: read their events */
     return collect_events(c);
+}
+
+/* Every kernel's field arguments (0: in, 1: out) again, after a buffer changed. */
+static int bind_fields(ocl_ctx *c)
+{
+    cl_kernel *ks[3] = {c->k, c->kzl, c->kf};
+    cl_int e = CL_SUCCESS;
+    int s, b;
+    for (s = 0; s < 3; s++)
+        for (b = 0; b < 2 && e == CL_SUCCESS; b++) {
+            if (!ks[s][b])
+                continue;
+            e = clSetKernelArg(ks[s][b], 0, sizeof(cl_mem), &c->buf[b]);
+            if (e == CL_SUCCESS)
+                e = clSetKernelArg(ks[s][b], 1, sizeof(cl_mem), &c->buf[1 - b]);
+        }
+    if (e != CL_SUCCESS)
+        return ps_ocl_fail(c->err, sizeof c->err, e, "clSetKernelArg (the adopted field)");
+    return PS_OK;
+}
+
+/*
+ * ps_backend_ops.adopt, on a CPU device only (a device whose memory is the
+ * host's): the buffer cur is replaced by one made on @p host with
+ * CL_MEM_USE_HOST_PTR, which the runtime uses as the buffer's storage, then
+ * the field is taken as a whole upload would take it. Elsewhere PS_ENOTIMPL:
+ * host memory would be a GPU's slow path.
+ */
+static int ocl_adopt(void *vc, void *host)
+{
+    ocl_ctx *c = vc;
+    cl_mem m;
+    cl_int e;
+    int st;
+    if (!(c->dev->type & CL_DEVICE_TYPE_CPU)) {
+        snprintf(c->err, sizeof c->err, "adopt: %s is a %s device: its memory is not the "
+                 "host's", c->dev->name, ps_ocl_type_name(c->dev->type));
+        return PS_ENOTIMPL;
+    }
+    if (c->host) {
+        snprintf(c->err, sizeof c->err, "adopt: the context steps a host field already");
+        return PS_EINVAL;
+    }
+    if (!host || (uintptr_t)host % c->es) {
+        snprintf(c->err, sizeof c->err, "adopt: the host field must be aligned to its "
+                 "%zu-byte cells", c->es);
+        return PS_EINVAL;
+    }
+    if ((st = ocl_zl_take(c, host, NULL)))
+        return st;
+    m = clCreateBuffer(c->clctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, c->bytes, host, &e);
+    if (e != CL_SUCCESS)
+        return ps_ocl_fail(c->err, sizeof c->err, e, "clCreateBuffer (CL_MEM_USE_HOST_PTR, "
+                           "%zu bytes) on %s", c->bytes, c->dev->name);
+    clReleaseMemObject(c->buf[c->cur]);
+    c->buf[c->cur] = m;
+    c->adopted = c->cur;
+    c->host = host;
+    if ((st = bind_fields(c)))
+        return st;
+    if (c->zl.on)
+        return ps_ocl_zl_convert(&c->zl, c->q, m, c->buf[1 - c->cur], NULL, c->err,
+                                 sizeof c->err);
+    return PS_OK;
 }
 
 static int ocl_timing(void *vc, ps_timing *t)
@@ -396,6 +567,8 @@ static void ocl_destroy(void *vc)
     int b;
     if (!c)
         return;
+    if (c->mapped)
+        clEnqueueUnmapMemObject(c->q, c->buf[c->adopted], c->mapped, 0, NULL, NULL);
     if (c->q)
         clFinish(c->q);
     if (c->nev)
@@ -599,11 +772,13 @@ static size_t host_l2(void)
  * Intel CPU (vendor id 0x8086) with an L2 of 1 MiB or more,
  * PS_OCL_WAVE_CPU_L2 steps and a work-item's intermediate steps within half
  * that L2; on other CPUs PS_OCL_WAVE_CPU steps within PS_OCL_WAVE_BYTES (their
- * L3 is fast); none elsewhere. One work-item per tile of TJ output rows
- * (opencl_wave_tj; rule: the rows split evenly over the compute units, at
- * most as many as keep its scratch, (T-1) steps of 2r+1 planes of TJ +
- * 2 (T-1) r rows, within that budget), TJ halved until the scratch is one
- * allocation. Not fusing is never an error: it only costs speed. Evidence:
+ * L3 is fast); none elsewhere. Tiles of TJ output rows (opencl_wave_tj;
+ * rule: the rows split evenly over the compute units, at most as many as
+ * keep a work-item's scratch, (T-1) steps of 2r+1 planes of TJ + 2 (T-1) r
+ * rows, within that budget); on a CPU one work-item per compute unit walks
+ * its tiles in turn, so the scratch is theirs, not the grid's (elsewhere one
+ * per tile); TJ halved until the scratch is one allocation. Not fusing is
+ * never an error: it only costs speed. Evidence:
  * docs/performance.md, "OpenCL on PoCL".
  */
 static int wave_setup(ocl_ctx *c, cl_program prog, const char *kname, size_t r, int zl,
@@ -639,7 +814,11 @@ static int wave_setup(ocl_ctx *c, cl_program prog, const char *kname, size_t r, 
     if (tj > c->g.ny)
         tj = c->g.ny;
     for (;;) {
+        /* a work-item per compute unit walks its tiles in turn (the scratch is
+         * theirs); a tile per work-item elsewhere */
         groups = (c->g.ny + tj - 1) / tj;
+        if (cpu && groups > cu)
+            groups = cu;
         bytes = groups * (t - 1) * slots * (tj + 2 * (t - 1) * r) * c->g.nx * c->es;
         if (bytes <= c->dev->max_alloc)
             break;
@@ -887,6 +1066,7 @@ static int ocl_create(const ps_config *cfg, void **out, char *why, size_t whylen
         snprintf(why, whylen, "out of memory");
         return PS_ENOMEM;
     }
+    c->adopted = -1;
     if ((st = ocl_knobs(&cfg->knobs, &c->knobs, why, whylen)))
         goto done;
     c->cfg = *cfg;
@@ -1024,7 +1204,7 @@ static const ps_backend_ops ps_opencl_table = {
     .name = "opencl",
     .description = "OpenCL 1.2 devices (GPUs, accelerators, CPUs through PoCL)",
     .priority = PS_OPENCL_PRIORITY,
-    .flags = PS_BACKEND_GPU | PS_BACKEND_BLOCK | PS_BACKEND_KNOBS,
+    .flags = PS_BACKEND_GPU | PS_BACKEND_BLOCK | PS_BACKEND_KNOBS | PS_BACKEND_ADOPT,
     .fast_paths = ps_ocl_fast_paths,
     .probe = ocl_probe,
     .create = ocl_create,
@@ -1036,6 +1216,7 @@ static const ps_backend_ops ps_opencl_table = {
     .destroy = ocl_destroy,
     .last_error = ocl_last_error,
     .knobs = ocl_knobs_of,
+    .adopt = ocl_adopt,
 };
 
 /** The plugin's one exported symbol (PS_PLUGIN_ENTRY). */

@@ -16,6 +16,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "ps_backend.h"
 #include "ps_status.h"
@@ -119,42 +120,65 @@ int ps_ocl_program(const ps_ocl_dev *dev, ps_ocl_variant v, const char *extra,
                    const char *label, cl_context *ctx, cl_program *prog, char *why,
                    size_t whylen);
 
+/* The count byte's parts (ps_opencl_diffusion7.cl's PS_ZL_* are the same):
+ * land's flag, an ocean cell's neighbour count, and from bit PS_OCL_ZL_TSHIFT
+ * a land cell's index in the table of land's NaNs (PS_OCL_ZL_TMAX entries). */
+#define PS_OCL_ZL_LAND 0x80u
+#define PS_OCL_ZL_COUNT 0x07u
+#define PS_OCL_ZL_TSHIFT 3
+#define PS_OCL_ZL_TMAX 16
+
 /**
  * Zero-land state of a context (diffusion7's fast path, exact mode, row
- * shape; ps_opencl_zeroland.c): land as +0.0 in the fields, its NaN in
- * @c land, ocean-neighbour counts in @c cnt.
+ * shape; ps_opencl_zeroland.c): land as +0.0 in the fields, one count byte a
+ * cell (its ocean neighbours, or land's flag and its NaN's index in @c tab).
  */
 typedef struct ps_ocl_zl {
     int on;             /**< the fields are in zero-land form */
     size_t ext[3];      /**< box extents nz, ny, nx */
-    cl_mem land;        /**< each land cell's NaN, +0.0 for ocean */
-    cl_mem cnt;         /**< ocean neighbours of interior ocean cells, else 0 (uchar) */
-    cl_kernel convert;  /**< ps_zl_diffusion7_convert */
+    size_t es;          /**< element size */
+    cl_mem cnt;         /**< the count bytes (uchar) */
+    cl_mem tab;         /**< land's NaNs, PS_OCL_ZL_TMAX values (ntab used) */
+    uint64_t tabv[PS_OCL_ZL_TMAX]; /**< the same bits on the host (float: the low 32) */
+    unsigned ntab;      /**< entries of tab in use */
+    int tab_dirty;      /**< tabv has entries tab has not */
+    cl_kernel mark;     /**< ps_zl_diffusion7_mark */
     cl_kernel count;    /**< ps_zl_diffusion7_count */
+    cl_kernel convert;  /**< ps_zl_diffusion7_convert */
     cl_kernel restore;  /**< ps_zl_diffusion7_restore */
 } ps_ocl_zl;
 
 /**
- * Whether @p n values at @p host (double if @p f64, else float) keep
- * zero-land's fixed mask: every non-NaN value finite with |v| <= max / 64.
+ * Whether @p n values at @p host keep zero-land's fixed mask: every non-NaN
+ * value finite with |v| <= max / 64, and every NaN's bits in the table, where
+ * those not there yet are added (on the host; ps_ocl_zl_convert() writes the
+ * table) while it has room. 0: they do not (the table may have grown).
  */
-int ps_ocl_zl_fits(const void *host, size_t n, int f64);
+int ps_ocl_zl_scan(ps_ocl_zl *z, const void *host, size_t n);
 
 /**
- * Make the land and count buffers and the conversion kernels of @p z for a
- * box of extents @p ext (nz, ny, nx) and element size @p es; both buffers
- * start zeroed (enqueued on @p q). On failure the caller releases @p z.
+ * Make the count bytes, the table and the conversion kernels of @p z for a
+ * box of extents @p ext (nz, ny, nx) and element size @p es; the bytes start
+ * zeroed (enqueued on @p q). On failure the caller releases @p z.
  */
 int ps_ocl_zl_create(ps_ocl_zl *z, cl_context ctx, cl_command_queue q, cl_program prog,
                      const size_t ext[3], size_t es, char *why, size_t whylen);
 
 /**
  * Enqueue the conversion of region @p r (NULL: the whole box) of @p field,
- * just uploaded with NaN land, to zero-land form, and the recount of the
- * cells whose neighbours it holds.
+ * just uploaded with NaN land and scanned (ps_ocl_zl_scan()), to zero-land
+ * form, and the recount of the cells whose neighbours it holds; @p spare (the
+ * other field, whose contents the next step replaces) holds the land mask of
+ * a region meanwhile.
  */
-int ps_ocl_zl_convert(ps_ocl_zl *z, cl_command_queue q, cl_mem field, const ps_region *r,
-                      char *why, size_t whylen);
+int ps_ocl_zl_convert(ps_ocl_zl *z, cl_command_queue q, cl_mem field, cl_mem spare,
+                      const ps_region *r, char *why, size_t whylen);
+
+/**
+ * Enqueue land to +0.0 in @p field, whose land holds NaN (a download in place
+ * put it there); the counts are kept.
+ */
+int ps_ocl_zl_zero(ps_ocl_zl *z, cl_command_queue q, cl_mem field, char *why, size_t whylen);
 
 /**
  * Enqueue out = @p field with land's NaN put back, over region @p r (NULL:

@@ -118,10 +118,12 @@ __kernel void ps_fast_diffusion7_row(PS_FAST_D7_ARGS)
 
 /*
  * Zero-land (exact mode on CPU devices, the row shape; ps_opencl_zeroland.c):
- * the working fields hold land as +0.0, a land buffer holds each land cell's
- * original NaN (payload and all; +0.0 for ocean), and a count buffer holds
- * each interior ocean cell's number of ocean neighbours in one byte (0 for
- * land, isolated and box-face cells: a quarter of a float stream's traffic). The neighbour sum is then a plain sum from +0.0 in the
+ * the working fields hold land as +0.0, and a count buffer holds one byte a
+ * cell (a quarter of a float stream's traffic): an interior ocean cell's
+ * number of ocean neighbours in the count bits PS_ZL_COUNT (0 for isolated
+ * and box-face ocean cells); a land cell's PS_ZL_LAND and, from bit
+ * PS_ZL_TSHIFT, the index of its original NaN (payload and all) in the table
+ * of land's NaNs, its count bits 0. The neighbour sum is then a plain sum from +0.0 in the
  * contract's order: a land neighbour adds +0.0, the identity on a sum that
  * starts at +0.0 and so can never be -0.0 (an ocean -0.0 adds what the masked
  * sum adds), so s is bitwise the masked sum and n (an integer 0..6, converted
@@ -140,12 +142,17 @@ __kernel void ps_fast_diffusion7_row(PS_FAST_D7_ARGS)
  * the rest the zero-land update above. Used by ps_zl_diffusion7_row and by
  * each step of ps_zl_diffusion7_fused.
  */
+/* the count byte's parts (the host's PS_OCL_ZL_* in ps_opencl.h are the same) */
+#define PS_ZL_LAND 0x80u
+#define PS_ZL_COUNT 0x07u
+#define PS_ZL_TSHIFT 3
+#define PS_ZL_TMAX 16 /* entries of the table of land's NaNs */
 #define PS_ZL_ROW(o, r, rkm, rkp, rjm, rjp, cn)                                          \
     do {                                                                                 \
         uint i;                                                                          \
         o[0] = r[0];                                                                     \
         for (i = 1; i < nx - 1; i++) {                                                   \
-            PS_REAL c_ = r[i], n_ = (PS_REAL)cn[i];                                               \
+            PS_REAL c_ = r[i], n_ = (PS_REAL)(cn[i] & PS_ZL_COUNT);                      \
             PS_REAL s_ = (PS_REAL)0 + rkm[i];                                            \
             s_ = s_ + rkp[i];                                                            \
             s_ = s_ + rjm[i];                                                            \
@@ -176,14 +183,14 @@ __kernel void ps_fast_diffusion7_row(PS_FAST_D7_ARGS)
 #define PS_VT double8
 #define PS_VLOAD vload8
 #define PS_VSTORE vstore8
-#define PS_VCNT(p) convert_double8(vload8(0, (p)))
+#define PS_VCNT(p) convert_double8(vload8(0, (p)) & (uchar8)PS_ZL_COUNT)
 #define PS_VMASK long8
 #else
 #define PS_VW 16
 #define PS_VT float16
 #define PS_VLOAD vload16
 #define PS_VSTORE vstore16
-#define PS_VCNT(p) convert_float16(vload16(0, (p)))
+#define PS_VCNT(p) convert_float16(vload16(0, (p)) & (uchar16)PS_ZL_COUNT)
 #define PS_VMASK int16
 #endif
 #define PS_ZL_ROWV(o, r, rkm, rkp, rjm, rjp, cn)                                         \
@@ -306,10 +313,11 @@ __kernel void ps_zl_diffusion7_fused(PS_FAST_D7_ARGS, __global const uchar *rest
 
 /*
  * ps_zl_diffusion7_wave: T zero-land steps in one launch as a wavefront along
- * k, the openmp backend's fused sweep, for CPU devices: one work-item per
- * tile of TJ output rows j (all of i, all planes), which it walks alone (no
- * barrier: a work-item is a CPU thread's whole share; each row on vectors,
- * PS_ZL_ROWV, as in ps_zl_diffusion7_row). For kk = 1..,
+ * k, the openmp backend's fused sweep, for CPU devices: tiles of TJ output
+ * rows j (all of i, all planes); work-item w of W walks tiles w, w + W, ...
+ * alone, one after another (no barrier: a work-item is a CPU thread's whole
+ * share; each row on vectors, PS_ZL_ROWV, as in ps_zl_diffusion7_row), so
+ * the scratch is the work-items' (W of them), not the tiles'. For kk = 1..,
  * level l = 1..T computes plane k = kk-(l-1) of step l from planes k-1..k+1
  * of step l-1 (step 0 and the box's face planes: in, which never change);
  * level l covers the tile's rows grown by T-l halo rows each side (clipped to
@@ -320,24 +328,23 @@ __kernel void ps_zl_diffusion7_fused(PS_FAST_D7_ARGS, __global const uchar *rest
  * computed as ps_zl_diffusion7_row computes it (face rows copied, the rest
  * PS_ZL_ROWV), so every value is bitwise the unfused steps' value. Needs nz,
  * ny, nx >= 3 (the host's check). Arguments: the row kernel's, then the
- * scratch buffer (work-items x (T-1) x 3 x (TJ+2(T-1)) x nx values), T, TJ.
+ * scratch buffer (W x (T-1) x 3 x (TJ+2(T-1)) x nx values), T, TJ.
  */
-__kernel void ps_zl_diffusion7_wave(PS_FAST_D7_ARGS, __global const uchar *restrict cnt,
-                                    __global PS_REAL *restrict scratch, const uint T,
-                                    const uint tj)
+/* one tile of ps_zl_diffusion7_wave: output rows j0.. (TJ, clipped to the box) */
+static inline void ps_zl_wave_tile(__global const PS_REAL *restrict in,
+                                   __global PS_REAL *restrict out,
+                                   __global const uchar *restrict cnt,
+                                   __global PS_REAL *restrict ring, const PS_REAL d,
+                                   const uint nz, const uint ny, const uint nx, const uint T,
+                                   const uint tj, const long j0)
 {
-    const PS_REAL d = params[0];
     const uint hj = tj + 2 * (T - 1);
-    const long j0 = (long)get_global_id(0) * tj; /* first output row */
-    const long jlo = j0 - (long)(T - 1);         /* ring row 0 */
+    const long jlo = j0 - (long)(T - 1); /* ring row 0 */
     const size_t plane = (size_t)ny * nx, splane = (size_t)hj * nx;
-    __global PS_REAL *ring = scratch + (size_t)get_global_id(0) * (T - 1) * 3 * splane;
     const long kend = (long)nz - 2 + (long)T;
     long kk, j;
     uint l, i;
 
-    if (j0 >= (long)ny)
-        return;
     /* the face planes of the output: copies */
     for (j = j0; j < j0 + (long)tj && j < (long)ny; j++)
         for (i = 0; i < nx; i++) {
@@ -381,21 +388,41 @@ __kernel void ps_zl_diffusion7_wave(PS_FAST_D7_ARGS, __global const uchar *restr
         }
     }
 }
+
+__kernel void ps_zl_diffusion7_wave(PS_FAST_D7_ARGS, __global const uchar *restrict cnt,
+                                    __global PS_REAL *restrict scratch, const uint T,
+                                    const uint tj)
+{
+    const size_t w = get_global_id(0), nw = get_global_size(0);
+    __global PS_REAL *ring =
+        scratch + w * (T - 1) * 3 * (size_t)(tj + 2 * (T - 1)) * nx; /* the work-item's */
+    long j0;
+    for (j0 = (long)(w * tj); j0 < (long)ny; j0 += (long)(nw * tj))
+        ps_zl_wave_tile(in, out, cnt, ring, params[0], nz, ny, nx, T, tj, j0);
+}
 #undef PS_ZL_ROW
 
 /*
- * The zero-land conversions, each a 3-D range over a region of the box
- * (extents ck x cj x ci at origin k0, j0, i0; i fastest).
- * ps_zl_diffusion7_convert: land[p] = the cell's NaN or +0.0, a[p] = +0.0 for
- * land (the cell as uploaded otherwise).
- * ps_zl_diffusion7_count: cnt[p] = the number of neighbours land marks ocean,
- * for ocean cells off the box faces; 0 elsewhere.
+ * The zero-land conversions, each a 3-D range over a block of the box
+ * (extents ck x cj x ci at origin k0, j0, i0; i fastest), given the uploaded
+ * region R too (rk0.., rck..). A region upload runs mark, count and convert;
+ * a whole one count (its mask the field itself) and convert.
+ * ps_zl_diffusion7_mark, over R grown by a cell: m[p] = the cell as uploaded
+ * (in R), else NaN for land and +0.0 for ocean (the count bytes' flag): the
+ * land mask of the grown block, in a spare field, before R's land changes.
+ * ps_zl_diffusion7_count, over the same block: a land cell of R gets
+ * PS_ZL_LAND and its NaN's table index (the host put every NaN of R in tab),
+ * an ocean cell its ocean neighbours (0 on the box faces), read from m inside
+ * the block and from the count bytes' flag outside it (bytes this kernel does
+ * not write); land outside R keeps its byte.
+ * ps_zl_diffusion7_convert, over R: land (NaN) to +0.0.
  * ps_zl_diffusion7_restore: out[p] = land's NaN for land, a[p] otherwise
- * (out may be a: the in-place switch back to NaN land).
+ * (out may be a: a download in place, or the switch back to NaN land).
  */
 #define PS_ZL_REGION_ARGS                                                                \
     const uint nz, const uint ny, const uint nx, const uint k0, const uint j0,           \
-        const uint i0, const uint ck, const uint cj, const uint ci
+        const uint i0, const uint ck, const uint cj, const uint ci, const uint rk0,      \
+        const uint rj0, const uint ri0, const uint rck, const uint rcj, const uint rci
 #define PS_ZL_REGION_INDEX                                                               \
     const uint i = (uint)get_global_id(0), j = (uint)get_global_id(1),                   \
                k = (uint)get_global_id(2);                                               \
@@ -403,45 +430,83 @@ __kernel void ps_zl_diffusion7_wave(PS_FAST_D7_ARGS, __global const uchar *restr
     const size_t p = (size_t)(k0 + k) * plane + (size_t)(j0 + j) * nx + (i0 + i);        \
     if (i >= ci || j >= cj || k >= ck)                                                   \
         return
+/* is cell (gk, gj, gi) in the region R? in the block? */
+#define PS_ZL_IN_R(gk, gj, gi)                                                           \
+    ((gk) >= rk0 && (gk) < rk0 + rck && (gj) >= rj0 && (gj) < rj0 + rcj && (gi) >= ri0 &&  \
+     (gi) < ri0 + rci)
+#define PS_ZL_IN_B(gk, gj, gi)                                                           \
+    ((gk) >= k0 && (gk) < k0 + ck && (gj) >= j0 && (gj) < j0 + cj && (gi) >= i0 &&        \
+     (gi) < i0 + ci)
+#if defined(PS_REAL_IS_DOUBLE)
+#define PS_ZL_BITS(v) as_ulong(v)
+#else
+#define PS_ZL_BITS(v) as_uint(v)
+#endif
 
-__kernel void ps_zl_diffusion7_convert(__global PS_REAL *restrict a,
-                                       __global PS_REAL *restrict land, PS_ZL_REGION_ARGS)
+__kernel void ps_zl_diffusion7_mark(__global const PS_REAL *restrict a,
+                                    __global const uchar *restrict cnt,
+                                    __global PS_REAL *restrict m, PS_ZL_REGION_ARGS)
 {
-    PS_REAL v;
-    PS_ZL_REGION_INDEX;
-    v = a[p];
-    land[p] = (v != v) ? v : (PS_REAL)0;
-    a[p] = (v != v) ? (PS_REAL)0 : v;
-}
-
-__kernel void ps_zl_diffusion7_count(__global const PS_REAL *restrict land,
-                                     __global uchar *restrict cnt, PS_ZL_REGION_ARGS)
-{
-    uchar n = 0;
     uint gk, gj, gi;
     PS_ZL_REGION_INDEX;
     gk = k0 + k;
     gj = j0 + j;
     gi = i0 + i;
-    if (land[p] == land[p] && gk > 0 && gj > 0 && gi > 0 && gk + 1 < nz && gj + 1 < ny &&
-        gi + 1 < nx) {
-        n += (land[p - plane] == land[p - plane]) ? 1 : 0;
-        n += (land[p + plane] == land[p + plane]) ? 1 : 0;
-        n += (land[p - nx] == land[p - nx]) ? 1 : 0;
-        n += (land[p + nx] == land[p + nx]) ? 1 : 0;
-        n += (land[p - 1] == land[p - 1]) ? 1 : 0;
-        n += (land[p + 1] == land[p + 1]) ? 1 : 0;
+    m[p] = PS_ZL_IN_R(gk, gj, gi) ? a[p] : (cnt[p] & PS_ZL_LAND) ? (PS_REAL)NAN : (PS_REAL)0;
+}
+
+__kernel void ps_zl_diffusion7_count(__global const PS_REAL *m, __global const PS_REAL *a,
+                                     __global uchar *cnt, __global const PS_REAL *restrict tab,
+                                     const uint ntab, PS_ZL_REGION_ARGS)
+{
+    uchar n = 0;
+    uint gk, gj, gi, t;
+    PS_ZL_REGION_INDEX;
+    gk = k0 + k;
+    gj = j0 + j;
+    gi = i0 + i;
+    if (m[p] != m[p]) {
+        if (PS_ZL_IN_R(gk, gj, gi)) {
+            for (t = 0; t + 1 < ntab && PS_ZL_BITS(a[p]) != PS_ZL_BITS(tab[t]); t++)
+                ;
+            cnt[p] = (uchar)(PS_ZL_LAND | (t << PS_ZL_TSHIFT));
+        }
+        return;
+    }
+    if (gk > 0 && gj > 0 && gi > 0 && gk + 1 < nz && gj + 1 < ny && gi + 1 < nx) {
+        /* neighbour q: land from m in the block, else from its byte's flag */
+#define PS_ZL_OCEAN(q, qk, qj, qi)                                                       \
+    (PS_ZL_IN_B(qk, qj, qi) ? m[q] == m[q] : !(cnt[q] & PS_ZL_LAND))
+        n += PS_ZL_OCEAN(p - plane, gk - 1, gj, gi) ? 1 : 0;
+        n += PS_ZL_OCEAN(p + plane, gk + 1, gj, gi) ? 1 : 0;
+        n += PS_ZL_OCEAN(p - nx, gk, gj - 1, gi) ? 1 : 0;
+        n += PS_ZL_OCEAN(p + nx, gk, gj + 1, gi) ? 1 : 0;
+        n += PS_ZL_OCEAN(p - 1, gk, gj, gi - 1) ? 1 : 0;
+        n += PS_ZL_OCEAN(p + 1, gk, gj, gi + 1) ? 1 : 0;
+#undef PS_ZL_OCEAN
     }
     cnt[p] = n;
 }
 
-__kernel void ps_zl_diffusion7_restore(__global const PS_REAL *a, __global const PS_REAL *land,
+__kernel void ps_zl_diffusion7_convert(__global PS_REAL *restrict a, PS_ZL_REGION_ARGS)
+{
+    PS_REAL v;
+    PS_ZL_REGION_INDEX;
+    v = a[p];
+    a[p] = (v != v) ? (PS_REAL)0 : v;
+}
+
+__kernel void ps_zl_diffusion7_restore(__global const PS_REAL *a, __global const uchar *cnt,
+                                       __global const PS_REAL *restrict tab,
                                        __global PS_REAL *out, PS_ZL_REGION_ARGS)
 {
-    PS_REAL l;
+    uchar b;
     PS_ZL_REGION_INDEX;
-    l = land[p];
-    out[p] = (l != l) ? l : a[p];
+    b = cnt[p];
+    out[p] = (b & PS_ZL_LAND) ? tab[(b >> PS_ZL_TSHIFT) & (PS_ZL_TMAX - 1)] : a[p];
 }
 #undef PS_ZL_REGION_ARGS
 #undef PS_ZL_REGION_INDEX
+#undef PS_ZL_IN_R
+#undef PS_ZL_IN_B
+#undef PS_ZL_BITS

@@ -13,22 +13,24 @@
  *                    over axes without i read once per row
  *                    (ps_gen_NAME_rowfn), a contiguous loop along i;
  *   ps_gen_NAME_wave T steps per launch as a wavefront along k (the openmp
- *                    backend's fused sweep, radius-aware): one work-item per
- *                    tile of tj rows j, walking the planes; for kk, level
+ *                    backend's fused sweep, radius-aware): tiles of tj rows
+ *                    j, work-item w of W walking tiles w, w + W, ... one
+ *                    after another, each plane by plane; for kk, level
  *                    l = 1..T computes plane k = kk - (l-1) R of step l from
  *                    planes k-R..k+R of step l-1 (R the radius; step 0 and
  *                    every cell within R of a face of the box: in, which a
  *                    step never changes); level l covers the tile's rows
  *                    grown by (T-l) R halo rows each side, so it reads only
  *                    rows level l-1 made. Steps 1..T-1 live in the
- *                    work-item's part of the scratch buffer, 2R+1 rolling
+ *                    work-item's part of the scratch buffer (the W
+ *                    work-items', not the tiles'), 2R+1 rolling
  *                    planes of tj + 2 (T-1) R rows per step (plane k
  *                    overwrites plane k-2R-1, which no level still needs);
  *                    step T goes to out. Every row is ps_gen_NAME_rowfs's
  *                    (rowfn's cells in strips), so every value is the
  *                    unfused steps' value bitwise.
- *                    Arguments: the others', then the scratch (work-items
- *                    x (T-1) x (2R+1) x (tj + 2 (T-1) R) x nx values), T, tj;
+ *                    Arguments: the others', then the scratch (W x (T-1)
+ *                    x (2R+1) x (tj + 2 (T-1) R) x nx values), T, tj;
  *   ps_gen_NAME_ij   2-D range over (i, j), each work-item one column along k
  *                    (the default elsewhere: consecutive work-items read
  *                    consecutive i);
@@ -223,22 +225,20 @@ PS_STENCIL_LIST(PS_GEN_KERNELS)
 #define PS_GEN_WRP(dk, dj, di) rp[q++] = PS_GEN_WROW(l - 1, k + (dk), j + (dj));
 
 #define PS_GEN_WAVE(NAME)                                                                \
-    __kernel void ps_gen_##NAME##_wave(PS_GEN_ARGS, __global PS_REAL *restrict scratch,  \
-                                       const uint T, const uint tj)                      \
+    /* one tile: output rows j0.. (tj, clipped to the box), ring the work-item's */     \
+    static inline void ps_gen_##NAME##_wave_tile(PS_GEN_ARGS,                            \
+                                                 __global PS_REAL *restrict ring,        \
+                                                 const uint T, const uint tj,            \
+                                                 const long j0)                          \
     {                                                                                    \
         const long r = PS_##NAME##_RADIUS, S = 2 * r + 1;                                \
         const long hj = (long)tj + 2 * (long)(T - 1) * r;                                \
-        const long j0 = (long)get_global_id(0) * tj; /* first output row */              \
         const long j1 = j0 + (long)tj < (long)ny ? j0 + (long)tj : (long)ny;             \
         const long jlo = j0 - (long)(T - 1) * r; /* ring row 0 */                        \
         const size_t plane = (size_t)ny * nx, splane = (size_t)hj * nx;                  \
-        __global PS_REAL *ring =                                                         \
-            scratch + (size_t)get_global_id(0) * (T - 1) * (size_t)S * splane;           \
         const long kend = (long)nz - r + (long)(T - 1) * r;                              \
         long kk, j, k;                                                                   \
         uint l, i;                                                                       \
-        if (j0 >= (long)ny)                                                              \
-            return;                                                                      \
         /* the cells no step changes: copies */                                          \
         for (k = 0; k < (long)nz; k++)                                                   \
             for (j = j0; j < j1; j++) {                                                  \
@@ -278,6 +278,18 @@ PS_STENCIL_LIST(PS_GEN_KERNELS)
                     }                                                                    \
                 }                                                                        \
             }                                                                            \
+    }                                                                                    \
+    __kernel void ps_gen_##NAME##_wave(PS_GEN_ARGS, __global PS_REAL *restrict scratch,  \
+                                       const uint T, const uint tj)                      \
+    {                                                                                    \
+        const size_t w = get_global_id(0), nw = get_global_size(0);                      \
+        const size_t hj = (size_t)tj + 2 * (size_t)(T - 1) * PS_##NAME##_RADIUS;         \
+        __global PS_REAL *ring = /* the work-item's */                                   \
+            scratch + w * (T - 1) * (2 * PS_##NAME##_RADIUS + 1) * hj * nx;              \
+        long j0;                                                                         \
+        for (j0 = (long)(w * tj); j0 < (long)ny; j0 += (long)(nw * tj))                  \
+            ps_gen_##NAME##_wave_tile(in, out, params, nz, ny, nx, ok, oj, oi, gz, gy,   \
+                                      gx, ring, T, tj, j0);                              \
     }
 
 PS_STENCIL_LIST(PS_GEN_WAVE)

@@ -14,7 +14,8 @@
 PS_OMP_FLAGS = $(AM_CFLAGS) $(PS_OMP_OPT_CFLAGS) $(OPENMP_CFLAGS)
 PS_OMP_SRCS = backends/openmp/ps_openmp.c backends/openmp/ps_openmp_internal.h \
 	backends/openmp/ps_openmp_tblock.c backends/openmp/ps_openmp_zeroland.c \
-	backends/openmp/ps_openmp_tune.c backends/openmp/ps_openmp_tunecache.c
+	backends/openmp/ps_openmp_tune.c backends/openmp/ps_openmp_tunecache.c \
+	backends/openmp/ps_openmp_inplace.c
 PS_OMP_KERNEL_SRCS = backends/openmp/ps_openmp_rows.c backends/openmp/ps_openmp_rows.h \
 	backends/openmp/ps_openmp_generic.c backends/openmp/ps_openmp_generic.h
 if PS_BUILD_OPENMP

@@ -15,7 +15,14 @@
  * count bytes: diffusion7's fast path and the generic sweeps of every land-sum
  * stencil),
  * ps_openmp_tune.c (instruction set and defaults chosen at run time),
- * ps_openmp_tunecache.c (fused steps and tiles measured by `pstencil tune`).
+ * ps_openmp_tunecache.c (fused steps and tiles measured by `pstencil tune`),
+ * ps_openmp_inplace.c (land's NaN in and out of an adopted host field).
+ *
+ * A context may adopt the caller's field (ps_backend_ops.adopt) as one of
+ * its two buffers, so the run holds the field once: create touches neither
+ * buffer (the first whole upload or adopt is their first touch, or the first
+ * step where a zero-land upload leaves next's interior to it), adopt unmaps
+ * cur and takes the caller's in its place.
  *
  * Boundary cells (the outer radius layers of the box) are never written by a
  * step: upload writes every uploaded cell into BOTH buffers (a zero-land
@@ -50,7 +57,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
+
+/*
+ * The two fields are pages of their own (mmap), given back at destroy: the
+ * allocator's heap never holds a field, so a process that runs one job after
+ * another (the Python package) has the same resident set after each, and the
+ * pages of a buffer never touched (the one adopt replaces) are never
+ * resident. NULL when the system has no room.
+ */
+static void *omp_field_alloc(size_t bytes)
+{
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
 
 
 static int omp_probe(ps_device_info *devs, int max, int *ndevs, char *why, size_t whylen)
@@ -93,6 +114,9 @@ static int omp_probe(ps_device_info *devs, int max, int *ndevs, char *why, size_
  * a value that rules it out (ps_omp_zl_bad), or land with too many odd NaNs
  * (ps_omp_zl_odd_end), is seen as the rows are copied, and the context then
  * takes NaN land and copies src again.
+ * In place (src is cur, the adopted buffer): every thread reads src's rows
+ * while the rows are written, so they go to next alone (zero-land: in full,
+ * cur's land taken to +0.0 once the count bytes are complete).
  */
 static void fill_both(omp_ctx *c, const void *src, size_t spl, size_t srp)
 {
@@ -100,6 +124,7 @@ static void fill_both(omp_ctx *c, const void *src, size_t spl, size_t srp)
     const size_t rows = ps_omp_interior_rows(c), rowb = nx * es;
     char *a = c->cur, *b = c->next;
     const char *s = src;
+    const int inplace = s && s == a;
     ps_omp_zl_odd *odd = c->zl ? ps_omp_zl_odd_begin(c) : NULL;
     long r, q;
     int bad = 0, bad_rest = 0;
@@ -116,18 +141,20 @@ static void fill_both(omp_ctx *c, const void *src, size_t spl, size_t srp)
             sr = s ? s + (k * spl + j * srp) * es : NULL;
             if (s && c->zl && !c->ls) {
                 /* the count reads the mask from src (read only): no race */
-                bad |= ps_omp_zl_fill(c, a, b, sr, off / es, spl, srp, mine);
+                bad |= inplace ? ps_omp_zl_fill(c, b, NULL, sr, off / es, spl, srp, mine)
+                               : ps_omp_zl_fill(c, a, b, sr, off / es, spl, srp, mine);
                 continue;
             }
             if (s) {
-                memcpy(a + off, sr, rowb);
+                if (!inplace)
+                    memcpy(a + off, sr, rowb);
                 memcpy(b + off, sr, rowb);
             } else {
                 memset(a + off, 0, rowb);
                 memset(b + off, 0, rowb);
             }
-            if (c->zl) {
-                ps_omp_zl_convert(c, a, b, off / es, nx, mine);
+            if (c->zl) { /* in place: the source is a, which other rows' counts read */
+                ps_omp_zl_convert(c, inplace ? b : a, b, off / es, nx, mine);
                 if (c->ls) /* the counts from the source's mask (read only): no race */
                     ps_omp_zl_count_src(c, k, j, sr, spl, srp);
                 else /* no source here: all ocean, six neighbours each */
@@ -144,20 +171,42 @@ static void fill_both(omp_ctx *c, const void *src, size_t spl, size_t srp)
                 const char *sr = s + (k * spl + j * srp) * es;
                 if (c->zl && !c->ls)
                     bad_rest |= ps_omp_zl_bad(c, sr, nx);
-                memcpy(a + off, sr, rowb);
+                if (!inplace)
+                    memcpy(a + off, sr, rowb);
                 memcpy(b + off, sr, rowb);
             } else {
                 memset(a + off, 0, rowb);
                 memset(b + off, 0, rowb);
             }
             if (c->zl)
-                ps_omp_zl_convert(c, a, b, off / es, nx, mine);
+                ps_omp_zl_convert(c, inplace ? b : a, b, off / es, nx, mine);
         }
     }
     if (c->zl && (ps_omp_zl_odd_end(c, odd) || bad || bad_rest)) {
         ps_omp_zl_off(c);
         fill_both(c, src, spl, srp);
+        return;
     }
+    c->filled = 1;
+    c->host_form = 0;
+    if (inplace && c->zl) /* cur's land to +0.0, now that no row reads it */
+        ps_omp_inplace_zero(c);
+}
+
+/*
+ * Before the fields are stepped or take a region: the zeros of the first use
+ * (create leaves them untouched, so a whole upload or adopt and the steps
+ * are their first touch, with the step's schedule, and a context given a
+ * host field never holds pages for a second copy), and the adopted buffer's
+ * land back to +0.0 after a download into it.
+ */
+static void omp_ready(omp_ctx *c)
+{
+    if (!c->filled)
+        fill_both(c, NULL, 0, 0);
+    if (c->host_form)
+        ps_omp_inplace_zero(c);
+    c->host_form = 0;
 }
 
 static void omp_destroy(void *vc);
@@ -372,8 +421,9 @@ static int omp_create(const ps_config *cfg, void **out, char *why, size_t whylen
         size_t al = (bytes + 63) & ~(size_t)63;
         if (al < 64)
             al = 64;
-        c->cur = aligned_alloc(64, al);
-        c->next = aligned_alloc(64, al);
+        c->field_bytes = al;
+        c->cur = omp_field_alloc(al);
+        c->next = omp_field_alloc(al);
     }
     if (!c->cur || !c->next)
         goto nomem;
@@ -389,7 +439,8 @@ static int omp_create(const ps_config *cfg, void **out, char *why, size_t whylen
     if (c->tune_key[0]) /* a single-step context (T = 0) stores its tile rows */
         snprintf(c->tune_values, sizeof c->tune_values, "%d %zu", c->tblock,
                  c->tblock > 0 && c->tj ? c->tj : c->jb);
-    fill_both(c, NULL, 0, 0); /* first touch with the step's schedule */
+    /* no first touch here: the first upload or adopt (or omp_ready's zeros) and the
+     * first step are it */
     *out = c;
     return PS_OK;
 nomem:
@@ -426,10 +477,21 @@ static int omp_upload_pitched(void *vc, const void *host, size_t rp, size_t pp,
                  "do not hold the region's rows of %zu-byte cells", rp, pp, es);
         return PS_EINVAL;
     }
+    if (c->adopted && host == c->adopted &&
+        (!is_whole(&c->g, r) || rp != nx * es || pp != ny * nx * es)) {
+        snprintf(c->err, sizeof c->err, "upload: the adopted field goes in whole, densely");
+        return PS_EINVAL;
+    }
     if (is_whole(&c->g, r)) {
+        if (c->adopted && host == c->adopted && c->next == c->adopted) {
+            /* in place: the adopted buffer becomes cur */
+            c->next = c->cur;
+            c->cur = c->adopted;
+        }
         fill_both(c, host, pp / es, rp / es);
         return PS_OK;
     }
+    omp_ready(c);
     /* a halo or sub-block: into both buffers, so the outermost layer agrees */
     if (c->zl && ps_omp_zl_region_check(c, host, rp, pp, r))
         ps_omp_zl_leave(c);
@@ -460,7 +522,7 @@ static int omp_download_pitched(void *vc, void *host, size_t rp, size_t pp,
     const ps_region *q = r ? r : &whole;
     const size_t ny = c->g.ny, nx = c->g.nx, cx = q->count.nx, cy = q->count.ny;
     const long rows = (long)(q->count.nz * cy);
-    const int zl = c->zl;
+    int zl;
     long t;
     if (ps_region_check(&c->g, r)) {
         snprintf(c->err, sizeof c->err, "download: %s", ps_error_detail());
@@ -470,6 +532,21 @@ static int omp_download_pitched(void *vc, void *host, size_t rp, size_t pp,
         snprintf(c->err, sizeof c->err, "download: pitches %zu (row) and %zu (plane) bytes "
                  "do not hold the region's rows of %zu-byte cells", rp, pp, c->es);
         return PS_EINVAL;
+    }
+    if (c->adopted && host == c->adopted &&
+        (!is_whole(&c->g, r) || rp != nx * c->es || pp != ny * nx * c->es)) {
+        snprintf(c->err, sizeof c->err, "download: the adopted field comes out whole, densely");
+        return PS_EINVAL;
+    }
+    if (!c->filled)
+        fill_both(c, NULL, 0, 0);
+    zl = c->zl;
+    if (c->adopted && host == c->adopted && c->cur == c->adopted) {
+        /* the state is there already: land's NaN back in place */
+        if (!c->host_form)
+            ps_omp_inplace_restore(c);
+        c->host_form = c->zl;
+        return PS_OK;
     }
     /* row by row (zero-land: land cells with their NaN back, in one pass);
      * rows in parallel when there are enough cells to pay for the threads */
@@ -484,6 +561,30 @@ static int omp_download_pitched(void *vc, void *host, size_t rp, size_t pp,
         else
             memcpy(h, (const char *)c->cur + b * c->es, cx * c->es);
     }
+    if (c->adopted && host == c->adopted) { /* the copy is the state: it becomes cur */
+        c->next = c->cur;
+        c->cur = c->adopted;
+        c->host_form = c->zl;
+    }
+    return PS_OK;
+}
+
+/* ps_backend_ops.adopt: @p host replaces the buffer cur, then a whole upload in place */
+static int omp_adopt(void *vc, void *host)
+{
+    omp_ctx *c = vc;
+    if (c->adopted) {
+        snprintf(c->err, sizeof c->err, "adopt: the context steps a host field already");
+        return PS_EINVAL;
+    }
+    if (!host || (uintptr_t)host % c->es) {
+        snprintf(c->err, sizeof c->err, "adopt: the host field must be aligned to its "
+                 "%zu-byte cells", c->es);
+        return PS_EINVAL;
+    }
+    munmap(c->cur, c->field_bytes);
+    c->cur = c->adopted = host;
+    fill_both(c, host, c->g.ny * c->g.nx, c->g.nx);
     return PS_OK;
 }
 
@@ -524,6 +625,7 @@ static int omp_step(void *vc, long nsteps)
     const size_t ny = c->g.ny, nx = c->g.nx, plane = ny * nx;
     if (nsteps <= 0)
         return PS_OK;
+    omp_ready(c);
     if (c->gen) {
         ps_omp_gen_sweep s = {
             .cfg = &c->cfg, .threads = c->threads, .params = c->params, .cur = &c->cur,
@@ -591,8 +693,10 @@ static void omp_destroy(void *vc)
             free(c->scratch[t]);
         free(c->scratch);
     }
-    free(c->cur);
-    free(c->next);
+    if (c->cur && c->cur != c->adopted)
+        munmap(c->cur, c->field_bytes);
+    if (c->next && c->next != c->adopted)
+        munmap(c->next, c->field_bytes);
     free(c->cnt);
     free(c->odd);
     free(c->params);
@@ -631,7 +735,7 @@ static const ps_backend_ops table = {
     /* concurrent: a context's state is its own (nothing static is written but the
      * tuning cache's warn-once flag, atomically) */
     .flags = PS_BACKEND_THREADS | PS_BACKEND_BLOCK | PS_BACKEND_PITCHED | PS_BACKEND_CONCURRENT |
-             PS_BACKEND_DESCRIBE | PS_BACKEND_KNOBS,
+             PS_BACKEND_DESCRIBE | PS_BACKEND_KNOBS | PS_BACKEND_ADOPT,
     .fast_paths = omp_fast_paths,
     .probe = omp_probe,
     .create = omp_create,
@@ -646,6 +750,7 @@ static const ps_backend_ops table = {
     .download_pitched = omp_download_pitched,
     .describe = omp_describe,
     .knobs = omp_knobs,
+    .adopt = omp_adopt,
 };
 
 const ps_backend_ops *ps_openmp_ops(void)

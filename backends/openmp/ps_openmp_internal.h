@@ -94,6 +94,11 @@ typedef struct omp_ctx {
     size_t es;     /* element size */
     void *cur;     /* field at the current step */
     void *next;    /* the other buffer */
+    size_t field_bytes; /* each buffer's mapping (the one adopted excepted) */
+    void *adopted; /* the caller's buffer, one of cur and next (ps_openmp_inplace.c); NULL: none */
+    int host_form; /* the adopted buffer is cur and holds land's NaN (a download into it):
+                      land goes back to +0.0 before it is stepped (omp_ready) */
+    int filled;    /* the fields have contents: an upload, or the zeros of the first use */
     int threads;   /* team size */
     size_t jb;     /* j rows per tile */
     row_f32_fn row32;
@@ -187,13 +192,14 @@ ps_omp_zl_odd *ps_omp_zl_odd_of(ps_omp_zl_odd *lists, int thread);
 /* the lists merged into the context's odd list and freed; nonzero if there are
  * too many odd NaNs (or no memory) for zero-land: the caller takes NaN land */
 int ps_omp_zl_odd_end(omp_ctx *c, ps_omp_zl_odd *lists);
-/* cells off..off+len-1 of a and b (holding the uploaded values): NaN -> +0.0,
+/* cells off..off+len-1 of a and b (holding the uploaded values; b may be a): NaN -> +0.0,
  * their count bytes LAND or 0, land's odd NaNs into @p odd */
 void ps_omp_zl_convert(const omp_ctx *c, void *a, void *b, size_t off, size_t len,
                        ps_omp_zl_odd *odd);
 /* an interior row (element offset @p off) of a whole upload from the source row
  * @p srow (its neighbouring planes and rows @p spl and @p srp elements away) into
- * a, b and the count bytes in one pass: the copies, ps_omp_zl_convert and
+ * a, b (its two boundary cells; NULL: none) and the count bytes in one pass:
+ * the copies, ps_omp_zl_convert and
  * ps_omp_zl_count fused; returns nonzero if a value rules zero-land out (as
  * ps_omp_zl_bad) */
 int ps_omp_zl_fill(const omp_ctx *c, void *a, void *b, const void *srow, size_t off,
@@ -219,6 +225,13 @@ void ps_omp_zl_region(omp_ctx *c, const ps_region *r);
  * the stencil's neighbours; its land flags set already (ps_omp_zl_convert) */
 void ps_omp_zl_count_src(const omp_ctx *c, size_t k, size_t j, const void *srow, size_t spl,
                          size_t srp);
+
+/* ps_openmp_inplace.c: the adopted field (ps_backend_ops.adopt). In a land form
+ * (zero-land, land-sum) cur's land cells take their NaN back (a whole download
+ * into the adopted buffer, which is then cur) and +0.0 again (before the next
+ * step, or after a whole upload in place); no land form: nothing to do. */
+void ps_omp_inplace_restore(omp_ctx *c);
+void ps_omp_inplace_zero(omp_ctx *c);
 
 /* ps_openmp_tblock.c: several steps fused into one sweep */
 int ps_omp_step_tblock(omp_ctx *c, long nsteps);

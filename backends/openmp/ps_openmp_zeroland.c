@@ -188,7 +188,8 @@ static void zl_odd_set(omp_ctx *c, size_t cell, uint64_t bits)
      * the same bits as the copies, zl_convert and zl_count in turn. Of b only  \
      * the row's two boundary cells: a step writes every other cell of it      \
      * before any step reads it (diffusion7 has radius 1), so copying them too  \
-     * would be a third stream of writes for nothing. Land's odd NaNs go to     \
+     * would be a third stream of writes for nothing; b NULL: not even those    \
+     * (the source is the other field, see fill_both). Land's odd NaNs go to    \
      * @p odd. Returns nonzero if a value rules zero-land out (as zl_bad).     */ \
     static int zl_fill##SFX(T *restrict a, T *restrict b, unsigned char *restrict cnt,   \
                             const T *restrict r, size_t off, size_t spl, size_t srow,    \
@@ -196,10 +197,12 @@ static void zl_odd_set(omp_ctx *c, size_t cell, uint64_t bits)
     {                                                                                    \
         size_t i;                                                                        \
         int bad = 0, land = 0; /* land: a NaN in the row */                             \
-        a += off, b += off, cnt += off;                                                  \
+        a += off, cnt += off;                                                            \
         for (i = 0; i < nx; i += nx > 1 ? nx - 1 : 1) {                                  \
             T v = r[i];                                                                  \
-            a[i] = b[i] = v != v ? (T)0 : v;                                             \
+            a[i] = v != v ? (T)0 : v;                                                    \
+            if (b)                                                                       \
+                b[off + i] = a[i];                                                       \
             cnt[i] = v != v ? PS_OMP_ZL_LAND : 0;                                        \
             land |= v != v;                                                              \
             bad |= v == v && !(v <= (T)((TMAX) / 64) && v >= (T)(-(TMAX) / 64));         \

@@ -18,6 +18,7 @@
 #include "ps_status.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,7 @@ typedef struct ref_ctx {
     ps_grid g;
     void *cur;  /* field at the current step */
     void *next; /* scratch for the next step */
+    void *adopted; /* the caller's buffer (ps_backend_ops.adopt), cur or next; NULL: none */
     void *params; /* packed kernel scalars and arrays (ps_params_pack) */
     int which;  /* index of the stencil in ref_steps */
     char err[512];
@@ -141,6 +143,13 @@ nomem:
     return PS_ENOMEM;
 }
 
+/* whether @p r (NULL: the whole box) is the whole box */
+static int ref_whole(const ref_ctx *c, const ps_region *r)
+{
+    return !r || (!r->start[0] && !r->start[1] && !r->start[2] && r->count.nz == c->g.nz &&
+                  r->count.ny == c->g.ny && r->count.nx == c->g.nx);
+}
+
 static int ref_upload(void *vc, const void *host, const ps_region *r)
 {
     ref_ctx *c = vc;
@@ -148,6 +157,17 @@ static int ref_upload(void *vc, const void *host, const ps_region *r)
     if (ps_region_check(&c->g, r)) {
         snprintf(c->err, sizeof c->err, "%s", ps_error_detail());
         return PS_ERANGE;
+    }
+    if (host && host == c->adopted) { /* in place: the adopted buffer becomes cur, as it is */
+        if (!ref_whole(c, r)) {
+            snprintf(c->err, sizeof c->err, "upload: the adopted field goes in whole");
+            return PS_EINVAL;
+        }
+        if (c->cur != c->adopted) {
+            c->next = c->cur;
+            c->cur = c->adopted;
+        }
+        return PS_OK;
     }
     ps_region_scatter(c->cur, &c->g, host, r ? r : &whole, ps_precision_size(c->cfg.precision));
     return PS_OK;
@@ -161,7 +181,34 @@ static int ref_download(void *vc, void *host, const ps_region *r)
         snprintf(c->err, sizeof c->err, "%s", ps_error_detail());
         return PS_ERANGE;
     }
+    if (host && host == c->adopted) { /* the state into it, which becomes cur */
+        if (!ref_whole(c, r)) {
+            snprintf(c->err, sizeof c->err, "download: the adopted field comes out whole");
+            return PS_EINVAL;
+        }
+        if (c->cur != host) {
+            ps_region_gather(host, c->cur, &c->g, &whole, ps_precision_size(c->cfg.precision));
+            c->next = c->cur;
+            c->cur = host;
+        }
+        return PS_OK;
+    }
     ps_region_gather(host, c->cur, &c->g, r ? r : &whole, ps_precision_size(c->cfg.precision));
+    return PS_OK;
+}
+
+/* ps_backend_ops.adopt: @p host replaces the buffer cur, its cells the state */
+static int ref_adopt(void *vc, void *host)
+{
+    ref_ctx *c = vc;
+    const size_t es = ps_precision_size(c->cfg.precision);
+    if (c->adopted || !host || (uintptr_t)host % es) {
+        snprintf(c->err, sizeof c->err, "adopt: %s", c->adopted ? "the context steps a host "
+                 "field already" : "the host field must be aligned to its cells");
+        return PS_EINVAL;
+    }
+    free(c->cur);
+    c->cur = c->adopted = host;
     return PS_OK;
 }
 
@@ -192,8 +239,10 @@ static void ref_destroy(void *vc)
     ref_ctx *c = vc;
     if (!c)
         return;
-    free(c->cur);
-    free(c->next);
+    if (c->cur != c->adopted)
+        free(c->cur);
+    if (c->next != c->adopted)
+        free(c->next);
     free(c->params);
     free(c);
 }
@@ -210,7 +259,7 @@ static const ps_backend_ops ps_reference_table = {
     .description = "literal loops, one thread: the oracle every backend is validated against",
     .priority = 0,
     /* concurrent: a context's state is its own (nothing static is written) */
-    .flags = PS_BACKEND_ORACLE | PS_BACKEND_CONCURRENT,
+    .flags = PS_BACKEND_ORACLE | PS_BACKEND_CONCURRENT | PS_BACKEND_ADOPT,
     .fast_paths = NULL,
     .probe = ref_probe,
     .create = ref_create,
@@ -221,6 +270,7 @@ static const ps_backend_ops ps_reference_table = {
     .timing = NULL,
     .destroy = ref_destroy,
     .last_error = ref_last_error,
+    .adopt = ref_adopt,
 };
 
 const ps_backend_ops *ps_reference_ops(void)

@@ -110,6 +110,13 @@ TESTS += tests/backends/validate_hip.sh
 # openmp generic path's fused sweeps bitwise; bench --stencils' rows.
 TESTS += tests/backends/kernel_choice.sh
 
+# A host field stepped in place (adopt; the driver's in_place) is bitwise the
+# copies' on every backend that can: downloads into it, regions, payloads.
+check_PROGRAMS += tests/backends/test_adopt
+tests_backends_test_adopt_SOURCES = tests/backends/test_adopt.c
+tests_backends_test_adopt_LDADD = core/libpstencil.la -lm
+TESTS += tests/backends/test_adopt
+
 # --- openmp -----------------------------------------------------------------------
 # openmp specifics bitwise against the reference: halo-style region uploads,
 # odd and even step counts, threads, tiles.
