@@ -1,5 +1,5 @@
-/* The reductions of a record (core/ps_reduce.h): cell volumes from hdiff's
- * metric, exact sums of V * T and V, exact extremes, partial reductions
+/* The reductions of a record (core/ps_reduce.h): cell volumes from the
+ * finite-volume metric of docs/model.md, exact sums of V * T and V, exact extremes, partial reductions
  * merged in any order, over threads here and over processes by their packs. */
 #include "ps_reduce.h"
 #include "ps_status.h"
@@ -49,7 +49,7 @@ int ps_cell_volumes(ps_grid g, const double *depth, const double *lat, const dou
             snprintf(why, whylen, "latitude %g outside [-90, 90]", lat[j]);
             return PS_EINVAL;
         }
-    /* hdiff's uniform longitudes: each on lon_0 + q dlon to 1e-6 of the largest |lon| */
+    /* uniform longitudes: each on lon_0 + q dlon to 1e-6 of the largest |lon| */
     dlon = (lon[nx - 1] - lon[0]) / (double)(nx - 1);
     big = fabs(dlon);
     for (q = 0; q < nx; q++)

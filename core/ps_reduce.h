@@ -6,7 +6,8 @@
  *        "Reductions").
  *
  * A cell is ocean where its value is not NaN. Its volume V comes from its
- * global (k, j) indices (ps_cell_volumes(): hdiff's metric, docs/model.md),
+ * global (k, j) indices (ps_cell_volumes(): the sphere's finite-volume metric,
+ * docs/model.md),
  * or is 1 when the grid has no usable coordinates. The content is the sum
  * over ocean cells of V * T, each term one IEEE double multiply of V by the
  * value T converted to double, summed exactly (core/ps_exactsum.h) and
@@ -54,24 +55,24 @@ typedef struct ps_reduce_part {
 /** Words of ps_reduce_pack()'s extremes (each combined by its largest). */
 #define PS_REDUCE_MAX_WORDS 2
 
-/** Earth radius of hdiff's metric, m (kernels/hdiff.h, docs/model.md). */
+/** Earth radius of the finite-volume metric, m (docs/model.md). */
 #define PS_REDUCE_R 6371000.0
 
 /**
  * The volume of a cell of global level k and row j, in m3, into
  * @p vol[k * g.ny + j], from the grid's coordinates (depth in m positive
- * down, degrees north, degrees east; hdiff's rules, docs/model.md):
+ * down, degrees north, degrees east; the metric's rules, docs/model.md):
  * `V = ((((R * R) * dlon) * cos(lat_j)) * |w_j|) * |h_k|` with
  * `dlon = |(lon_{nx-1} - lon_0) / (nx-1)|`, `w_j = (lat_{j+1} - lat_{j-1}) / 2` and
- * `h_k = (z_{k+1} - z_{k-1}) / 2` as hdiff forms them (angles multiplied by pi/180
- * after the differences), and on the outer layers, where hdiff needs none,
+ * `h_k = (z_{k+1} - z_{k-1}) / 2` as the model forms them (angles multiplied by pi/180
+ * after the differences), and on the outer layers, where the model needs none,
  * one-sided: `w_0 = lat_1 - lat_0`, `w_{ny-1} = lat_{ny-1} - lat_{ny-2}`,
  * `h_0 = z_1 - z_0`, `h_{nz-1} = z_{nz-1} - z_{nz-2}`.
  * @return PS_OK; PS_EINVAL with the reason in @p why when the coordinates
  *         are not usable: a missing axis, fewer than 2 points along an axis,
  *         a non-finite value, latitudes or depths not strictly monotonic, a
  *         latitude outside [-90, 90], longitudes not uniform to 1e-6 of the
- *         largest |longitude| (hdiff's test).
+ *         largest |longitude| (the model's test).
  */
 int ps_cell_volumes(ps_grid g, const double *depth, const double *lat, const double *lon,
                     double *vol, char *why, size_t whylen);
