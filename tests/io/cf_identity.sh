@@ -55,13 +55,6 @@ expect_exit 0 "$PSTENCIL" run np.nc -o np_o.nc --steps 1 -q
 # a depth axis with no axis attribute (told by positive): axis = "Z" is added
 sed -e '/ZAXLEVITR:axis/d' "$top_srcdir/tests/data/levitus.cdl" > na.cdl
 ncgen -o na.nc na.cdl || fail "ncgen na"
-# (under the sanitizer job LeakSanitizer's own tracer crashes at this run's exit,
-# "Tracer caught signal 11", in the test harness only: its leak check is off for
-# this one command, ASan and UBSan stay on; docs/reliability.md, known limits)
-if [ -n "${PSTENCIL_TEST_SANITIZER:-}" ]; then
-  ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0" expect_exit 0 "$PSTENCIL" run na.nc -o na_o.nc --steps 1 -q
-else
-  expect_exit 0 "$PSTENCIL" run na.nc -o na_o.nc --steps 1 -q
-fi
+expect_exit 0 "$PSTENCIL" run na.nc -o na_o.nc --steps 1 -q
 [ "$(att na_o.nc ZAXLEVITR axis)" = Z ] || fail "axis = Z not added"
 exit 0
