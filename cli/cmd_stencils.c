@@ -86,6 +86,12 @@ static void print_stencil(const ps_stencil *s, const st_backend *be, int nbe)
         printf("    --%-8s %-6s default %-12s %s\n", o->name, strcmp(o->unit, "1") ? o->unit : "-",
                def, o->help);
     }
+    printf("  inputs      :%s\n", s->ninputs ? "" : " none");
+    for (i = 0; i < s->ninputs; i++) {
+        const ps_stencil_input *in = &s->inputs[i];
+        printf("    %-10s %-6s %-9s %s; standard name %s\n", in->name, in->unit,
+               in->required ? "required" : "optional", in->help, in->standard_names);
+    }
     printf("  coordinates : %s\n", (s->flags & PS_STENCIL_COORDS)
                                        ? "needed (depth, latitude and longitude of the input)"
                                        : "not needed");

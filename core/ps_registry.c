@@ -23,12 +23,15 @@
 #define REG_OPT(n_, u_, d_, a_, lo_, hi_, al_, h_)                                      \
     {.name = #n_, .unit = u_, .def = d_, .allow_auto = a_, .help = h_, .min = lo_,      \
      .max = hi_, .alias = al_},
+#define REG_IN(n_, sn_, u_, req_, h_)                                                  \
+    {.name = #n_, .standard_names = sn_, .unit = u_, .required = req_, .help = h_},
 #define REG_TABLES(NAME)                                                                \
     static const int reg_off_##NAME[][3] = {PS_##NAME##_NEIGHBOURS(REG_OFF){0, 0, 0}};  \
     static const char *const reg_sc_##NAME[] = {PS_##NAME##_SCALARS(REG_SC) NULL};      \
     static const ps_stencil_array reg_ar_##NAME[] = {PS_##NAME##_ARRAYS(REG_AR){NULL, 0}}; \
     static const ps_stencil_option reg_opt_##NAME[] = {                                 \
-        PS_##NAME##_OPTIONS(REG_OPT){.name = NULL}};
+        PS_##NAME##_OPTIONS(REG_OPT){.name = NULL}};                                 \
+    static const ps_stencil_input reg_in_##NAME[] = {PS_##NAME##_INPUTS(REG_IN){.name = NULL}};
 PS_STENCIL_LIST(REG_TABLES)
 
 #define REG_LAND_SUM(NAME) | PS_STENCIL_LAND_SUM
@@ -48,6 +51,8 @@ PS_STENCIL_LIST(REG_TABLES)
         .options = reg_opt_##NAME,                                                      \
         .prepare = ps_##NAME##_prepare,                                                 \
         .flags = PS_##NAME##_FLAGS | (0u PS_##NAME##_LAND_SUM(REG_LAND_SUM)),           \
+        .ninputs = PS_STENCIL_NIN(NAME),                                                \
+        .inputs = reg_in_##NAME,                                                        \
         .arrays_read = 1,                                                               \
         .arrays_written = 1,                                                            \
     },
@@ -90,6 +95,15 @@ int ps_stencil_option_index(const ps_stencil *s, const char *name)
     int i;
     for (i = 0; s && name && i < s->noptions; i++)
         if (!strcmp(s->options[i].name, name))
+            return i;
+    return -1;
+}
+
+int ps_stencil_input_index(const ps_stencil *s, const char *name)
+{
+    int i;
+    for (i = 0; s && name && i < s->ninputs; i++)
+        if (!strcmp(s->inputs[i].name, name))
             return i;
     return -1;
 }

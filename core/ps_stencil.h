@@ -76,6 +76,22 @@ typedef struct ps_params {
     size_t array_values;            /**< number of values in @c arrays */
 } ps_params;
 
+/**
+ * An auxiliary input of a stencil: a read-only field over the grid, constant
+ * in time, that its prepare turns into coefficient arrays (tracer's currents).
+ * Whoever runs the stencil finds it in the input file (or a file the user
+ * names) by one of its CF standard names and hands it to ps_stencil_prepare()
+ * in ps_stencil_setup::inputs.
+ */
+typedef struct ps_stencil_input {
+    const char *name;           /**< e.g. "u" */
+    const char *standard_names; /**< CF standard names that carry it, '|'-separated,
+                                     the preferred one first */
+    const char *unit;           /**< unit its values are given in (UDUNITS, e.g. "m s-1") */
+    int required;               /**< nonzero: the stencil cannot run without it */
+    const char *help;           /**< one line */
+} ps_stencil_input;
+
 /** What ps_stencil_prepare() starts from. */
 typedef struct ps_stencil_setup {
     ps_grid grid;          /**< the global grid */
@@ -85,6 +101,11 @@ typedef struct ps_stencil_setup {
     const double *options; /**< one value per option; NaN = "auto" */
     int allow_unstable;    /**< nonzero: run values outside the stencil's stability rule
                                 (its prepare refuses them with PS_ERANGE otherwise) */
+    /** One pointer per auxiliary input of the stencil (ps_stencil::inputs order):
+     *  nz*ny*nx float64 values over the global grid in C order (k slowest), in
+     *  the input's unit, NaN at every land cell of the prognostic field and
+     *  finite at every ocean cell; NULL (or a NULL entry) = not given. */
+    const double *const *inputs;
 } ps_stencil_setup;
 
 /** What ps_stencil_prepare() says besides the parameters. */
@@ -115,6 +136,8 @@ typedef struct ps_stencil {
     const ps_stencil_option *options; /**< their names, units, defaults */
     ps_stencil_prepare_fn prepare;    /**< options + coordinates -> parameters */
     unsigned flags;          /**< PS_STENCIL_* bits */
+    int ninputs;             /**< auxiliary inputs (read-only fields, constant in time) */
+    const ps_stencil_input *inputs; /**< their names, standard names and units */
     int arrays_read;         /**< field arrays a step must read once (compulsory traffic) */
     int arrays_written;      /**< field arrays a step must write once */
 } ps_stencil;
@@ -132,6 +155,9 @@ const ps_stencil *ps_stencil_at(int i);
 
 /** Index of option @p name of @p s, or -1. */
 int ps_stencil_option_index(const ps_stencil *s, const char *name);
+
+/** Index of auxiliary input @p name of @p s, or -1. */
+int ps_stencil_input_index(const ps_stencil *s, const char *name);
 
 /**
  * Check value @p v of option @p idx of @p s against the option's valid range

@@ -31,5 +31,6 @@
 #include "ps_version.h"
 #include "ps_exactsum.h"
 #include "ps_reduce.h"
+#include "ps_currents.h"
 
 #endif

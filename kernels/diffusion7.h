@@ -46,6 +46,8 @@
  * precomputed.
  */
 #define PS_diffusion7_LAND_SUM(X) X(diffusion7)
+/** Auxiliary inputs (name, CF standard names, unit, required, help): none. */
+#define PS_diffusion7_INPUTS(X)
 /** User options (name, unit, default, "auto" allowed, valid min, max, short alias, help). */
 #define PS_diffusion7_OPTIONS(X) \
     X(coeff, "1", 0.1, 0, -1.7976931348623157e308, 1.7976931348623157e308, 'D', \

@@ -35,6 +35,8 @@
     X(c_east_west, PS_AXIS_J)
 /** Not a land-sum stencil: each face has its own coefficient and term. */
 #define PS_hdiff_LAND_SUM(X)
+/** Auxiliary inputs (name, CF standard names, unit, required, help): none. */
+#define PS_hdiff_INPUTS(X)
 /** User options (name, unit, default, "auto" allowed, valid min, max, short alias, help). */
 #define PS_hdiff_OPTIONS(X)                                                         \
     X(kh, "m2/s", 1000.0, 0, 0.0, 1e30, 0, "horizontal diffusivity")             \

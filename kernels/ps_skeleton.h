@@ -38,6 +38,8 @@
 #define PS_SK_ONE2(a, b) +1
 /** Counts a three-field list entry (+1). */
 #define PS_SK_ONE3(a, b, c) +1
+/** Counts an input entry (five fields) (+1). */
+#define PS_SK_ONE5(a, b, c, d, e) +1
 /** Counts an option entry (eight fields) (+1). */
 #define PS_SK_ONE8(a, b, c, d, e, f, g, h) +1
 /** Number of neighbours of stencil NAME. */
@@ -46,6 +48,8 @@
 #define PS_STENCIL_NSC(NAME) (0 PS_##NAME##_SCALARS(PS_SK_ONE1))
 /** Number of coefficient arrays of stencil NAME. */
 #define PS_STENCIL_NAR(NAME) (0 PS_##NAME##_ARRAYS(PS_SK_ONE2))
+/** Number of auxiliary inputs of stencil NAME. */
+#define PS_STENCIL_NIN(NAME) (0 PS_##NAME##_INPUTS(PS_SK_ONE5))
 /** Number of user options of stencil NAME. */
 #define PS_STENCIL_NOPT(NAME) (0 PS_##NAME##_OPTIONS(PS_SK_ONE8))
 

@@ -20,11 +20,13 @@
 #include "diffusion7.h"
 #include "hdiff.h"
 #include "smooth2.h"
+#include "tracer.h"
 
 #ifndef PS_STENCIL_LIST
 /** Every stencil, X(NAME) each; the first is the default. */
 #define PS_STENCIL_LIST(X) \
     X(diffusion7)          \
     X(hdiff)               \
-    X(smooth2)
+    X(smooth2)             \
+    X(tracer)
 #endif

@@ -27,6 +27,8 @@
 #define PS_smooth2_ARRAYS(X) X(weight, PS_AXIS_I)
 /** The update reads its neighbours only as their ocean sum and count. */
 #define PS_smooth2_LAND_SUM(X) X(smooth2)
+/** Auxiliary inputs (name, CF standard names, unit, required, help): none. */
+#define PS_smooth2_INPUTS(X)
 /** User options (name, unit, default, "auto" allowed, help). */
 #define PS_smooth2_OPTIONS(X) X(w, "1", 0.5, 0, 0.0, 1.0, 0, "smoothing weight (0..1)")
 

@@ -1,0 +1,40 @@
+/**
+ * @file ps_currents.h
+ * @brief A documented ocean current for stencils that move a field with the
+ *        flow (tracer): a wind-driven gyre from a stream function, used by
+ *        the built-in ocean, `pstencil gen` and validation when a file gives
+ *        no velocities.
+ */
+#ifndef PS_CURRENTS_H
+#define PS_CURRENTS_H
+
+#include "ps_field.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** e-folding depth of the gyre's currents (m). */
+#define PS_GYRE_DEPTH_SCALE 500.0
+
+/**
+ * The gyre's eastward and northward velocities (m/s) at the cell centres of
+ * grid @p g, nz*ny*nx values each in C order (k slowest). With
+ * x = lon * cos(lat_mid) and y = lat (degrees; lat_mid the middle of the
+ * latitude range) spanning Lx and Ly over the grid, the stream function
+ *     psi = sin(pi (y - y0) / Ly) * sin(pi (x - x0) / Lx) * exp(-z / PS_GYRE_DEPTH_SCALE)
+ * gives u = -d psi / dy and v = d psi / dx, scaled so that the fastest
+ * surface current is @p speed (m/s): one closed anticlockwise gyre filling
+ * the grid, weakening with depth z (m, positive down), zero on its edges.
+ * Land is the caller's to mask (NaN where the field is land). A grid with a
+ * single latitude or longitude gets no flow along the other axis.
+ * @return PS_OK, or PS_EINVAL for NULL arrays or a speed that is not finite
+ *         and >= 0.
+ */
+int ps_currents_gyre(ps_grid g, const double *depth, const double *lat, const double *lon,
+                     double speed, double *u, double *v);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PS_CURRENTS_H */
