@@ -7,6 +7,8 @@
 #include "ps_status.h"
 
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 int ps_currents_gyre(ps_grid g, const double *depth, const double *lat, const double *lon,
                      double speed, double *u, double *v)
@@ -42,6 +44,57 @@ int ps_currents_gyre(ps_grid g, const double *depth, const double *lat, const do
                 v[c] = sv * sin(a) * cos(b) * e;
             }
         }
+    }
+    return PS_OK;
+}
+
+/* whether input @p in carries the eastward (1) or northward (2) current, else 0 */
+static int current_axis(const ps_stencil_input *in)
+{
+    if (strstr(in->standard_names, "eastward_sea_water_velocity") ||
+        strstr(in->standard_names, "sea_water_x_velocity"))
+        return 1;
+    if (strstr(in->standard_names, "northward_sea_water_velocity") ||
+        strstr(in->standard_names, "sea_water_y_velocity"))
+        return 2;
+    return 0;
+}
+
+/* @p v NaN wherever field @p f is NaN */
+static void mask_land(const ps_field *f, double *v)
+{
+    size_t c, n = ps_field_cells(f);
+    for (c = 0; c < n; c++) {
+        int land = f->precision == PS_FLOAT64 ? isnan(((const double *)f->data)[c])
+                                              : isnan(((const float *)f->data)[c]);
+        if (land)
+            v[c] = NAN;
+    }
+}
+
+int ps_currents_inputs(const ps_stencil *s, const ps_field *f, const double *depth,
+                       const double *lat, const double *lon, double speed, double **buf,
+                       const double **ptrs)
+{
+    const ps_grid g = f->grid;
+    const size_t n = g.nz * g.ny * g.nx;
+    double *u, *v;
+    int q, st;
+    *buf = malloc((2 * n + 1) * sizeof **buf);
+    if (!*buf)
+        return ps_error(PS_ENOMEM, "out of memory (currents of %zu cells)", n);
+    u = *buf;
+    v = u + n;
+    if ((st = ps_currents_gyre(g, depth, lat, lon, speed, u, v)))
+        return st;
+    mask_land(f, u);
+    mask_land(f, v);
+    for (q = 0; q < s->ninputs; q++) {
+        int ax = current_axis(&s->inputs[q]);
+        ptrs[q] = ax == 1 ? u : ax == 2 ? v : NULL;
+        if (!ptrs[q] && s->inputs[q].required)
+            return ps_error(PS_EUNSUPPORTED, "stencil %s: no current gives its input %s (%s)",
+                            s->name, s->inputs[q].name, s->inputs[q].standard_names);
     }
     return PS_OK;
 }

@@ -9,10 +9,15 @@
 #define PS_CURRENTS_H
 
 #include "ps_field.h"
+#include "ps_stencil.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/** Fastest surface current (m/s) of the gyre that the built-in ocean, `pstencil gen`,
+ *  validation and benchmarks give a stencil when no file does. */
+#define PS_GYRE_SPEED 0.2
 
 /** e-folding depth of the gyre's currents (m). */
 #define PS_GYRE_DEPTH_SCALE 500.0
@@ -33,6 +38,21 @@ extern "C" {
  */
 int ps_currents_gyre(ps_grid g, const double *depth, const double *lat, const double *lon,
                      double speed, double *u, double *v);
+
+/**
+ * The auxiliary inputs of stencil @p s that are currents, from the gyre
+ * (ps_currents_gyre() at @p speed m/s) on the grid of field @p f with the
+ * given coordinates: an input whose standard names include
+ * eastward_sea_water_velocity or sea_water_x_velocity gets u, northward or
+ * y gets v, both NaN wherever @p f is NaN (land); any other input is not given
+ * (NULL). @p ptrs receives s->ninputs pointers into *@p buf, which the caller
+ * frees (also on failure).
+ * @return PS_OK; PS_ENOMEM; PS_EUNSUPPORTED for a required input that is not
+ *         a horizontal current (the detail names it); PS_EINVAL as the gyre.
+ */
+int ps_currents_inputs(const ps_stencil *s, const ps_field *f, const double *depth,
+                       const double *lat, const double *lon, double speed, double **buf,
+                       const double **ptrs);
 
 #ifdef __cplusplus
 }

@@ -231,7 +231,7 @@ static int ps_tracer_prepare(const ps_stencil_setup *in, ps_params *out, ps_sten
                     wdeep = 0.0;
                 if (wup) {
                     wshal = TR_OCEAN(cs) ? -sgn_k * ((wup[cs] + wup[c]) / 2.0) : 0.0;
-                    wdeep = TR_OCEAN(cd) && q > 0 ? -sgn_k * ((wup[c] + wup[cd]) / 2.0) : 0.0;
+                    wdeep = TR_OCEAN(cd) ? -sgn_k * ((wup[c] + wup[cd]) / 2.0) : 0.0;
                 } else {
                     const double divh = (qih[c] - qil[c]) + (qjh[c] - qjl[c]);
                     /* sgn_k > 0: W_{k-1/2} = W_{k+1/2} + h divH; else

@@ -117,13 +117,18 @@ int ps_validate_case_make(int i, ps_precision p, ps_field *out, char *label, siz
 void ps_validate_coordinates(ps_grid g, double *depth, double *lat, double *lon);
 
 /**
- * Kernel parameters of stencil @p s on grid @p g: its default options and,
- * for a stencil with PS_STENCIL_COORDS, ps_validate_coordinates(). An option
+ * Kernel parameters of stencil @p s on the grid of field @p f: its default
+ * options; for a stencil with PS_STENCIL_COORDS, ps_validate_coordinates();
+ * for a stencil with auxiliary inputs, the gyre's currents of
+ * ps_currents_gyre() at PS_GYRE_SPEED on those coordinates, NaN on @p f's land
+ * (eastward and northward velocities; an optional input of another kind is
+ * not given, a required one is refused with PS_EUNSUPPORTED). An option
  * left "auto" that the stencil cannot resolve on this grid (an auto time
  * step that no interior cell limits) is retried with the value 1. Free with
  * ps_params_free(). @p note (may be NULL) receives the stencil's report.
  */
-int ps_validate_params(const ps_stencil *s, ps_grid g, ps_params *out, char *note, size_t len);
+int ps_validate_params(const ps_stencil *s, const ps_field *f, ps_params *out, char *note,
+                       size_t len);
 
 /* ------------------------------------------------------------------ */
 /* Running one backend on one input                                     */

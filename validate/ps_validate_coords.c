@@ -1,12 +1,14 @@
 /*
- * Synthetic coordinates and the kernel parameters of a stencil on a
- * validation case's grid (ps_stencil_prepare() with the stencil's default
+ * Synthetic coordinates, currents and the kernel parameters of a stencil on
+ * a validation case's field (ps_stencil_prepare() with the stencil's default
  * options), so a stencil that needs the grid's coordinates
- * (PS_STENCIL_COORDS) is validated like any other.
+ * (PS_STENCIL_COORDS) or currents (auxiliary inputs) is validated like any
+ * other.
  */
 #include "config.h"
 #include "ps_validate.h"
 #include "ps_status.h"
+#include "ps_currents.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -26,13 +28,19 @@ void ps_validate_coordinates(ps_grid g, double *depth, double *lat, double *lon)
         lon[q] = -10.0 + 0.25 * (double)q;
 }
 
-int ps_validate_params(const ps_stencil *s, ps_grid g, ps_params *out, char *note, size_t len)
+int ps_validate_params(const ps_stencil *s, const ps_field *f, ps_params *out, char *note,
+                       size_t len)
 {
-    double opts[PSV_MAX_OPTIONS], *coords = NULL;
+    double opts[PSV_MAX_OPTIONS], *coords = NULL, *inbuf = NULL;
+    const double *inptr[PSV_MAX_OPTIONS];
+    const ps_grid g = f->grid;
     ps_stencil_setup in;
     ps_stencil_report rep;
     int st, i, nauto = 0;
     memset(out, 0, sizeof *out);
+    if (s->ninputs > PSV_MAX_OPTIONS)
+        return ps_error(PS_EINVAL, "stencil %s has more than %d inputs", s->name,
+                        PSV_MAX_OPTIONS);
     if (s->noptions > PSV_MAX_OPTIONS)
         return ps_error(PS_EINVAL, "stencil %s has more than %d options", s->name,
                         PSV_MAX_OPTIONS);
@@ -40,7 +48,7 @@ int ps_validate_params(const ps_stencil *s, ps_grid g, ps_params *out, char *not
     in.grid = g;
     ps_stencil_default_options(s, opts);
     in.options = opts;
-    if (s->flags & PS_STENCIL_COORDS) {
+    if ((s->flags & PS_STENCIL_COORDS) || s->ninputs) {
         coords = malloc((g.nz + g.ny + g.nx + 1) * sizeof *coords);
         if (!coords)
             return ps_error(PS_ENOMEM, "out of memory");
@@ -48,6 +56,15 @@ int ps_validate_params(const ps_stencil *s, ps_grid g, ps_params *out, char *not
         in.lat = coords + g.nz;
         in.lon = coords + g.nz + g.ny;
         ps_validate_coordinates(g, coords, coords + g.nz, coords + g.nz + g.ny);
+    }
+    if (s->ninputs) {
+        if ((st = ps_currents_inputs(s, f, coords, coords + g.nz, coords + g.nz + g.ny,
+                                     PS_GYRE_SPEED, &inbuf, inptr))) {
+            free(inbuf);
+            free(coords);
+            return st;
+        }
+        in.inputs = inptr;
     }
     st = ps_stencil_prepare(s, &in, out, &rep);
     for (i = 0; i < s->noptions; i++)
@@ -64,6 +81,7 @@ int ps_validate_params(const ps_stencil *s, ps_grid g, ps_params *out, char *not
     }
     if (!st && note)
         snprintf(note, len, "%s", rep.note);
+    free(inbuf);
     free(coords);
     return st;
 }

@@ -95,7 +95,7 @@ static int dv_make(psv_plan *pl, const ps_stencil *s, ps_grid g, ps_precision p,
         st = ps_field_convert(&x->in, &tmp);
     ps_field_free(&tmp);
     if (!st)
-        st = ps_validate_params(s, g, &x->params, NULL, 0);
+        st = ps_validate_params(s, &x->in, &x->params, NULL, 0);
     for (si = 0; !st && si < pl->nsteps; si++) {
         st = ps_field_alloc(&x->expect[si], g, p);
         if (!st)

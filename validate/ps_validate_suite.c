@@ -90,7 +90,7 @@ static int make_input(psv_plan *pl, const ps_stencil *s, int ci, ps_precision p,
         pl->labelled[ci] = 1;
         psv_text_add(&pl->labels, "  %-18s %s", ps_validate_case_name(k), label);
     }
-    st = ps_validate_params(s, x->in.grid, &x->params, note, sizeof note);
+    st = ps_validate_params(s, &x->in, &x->params, note, sizeof note);
     if (st)
         return ps_error(st, "stencil %s on case %s: %s", s->name, ps_validate_case_name(k),
                         ps_error_detail());

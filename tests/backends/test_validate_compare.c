@@ -177,7 +177,7 @@ int main(void)
                 for (s = 0; s < ps_stencil_count(); s++) {
                     ps_params prm;
                     char note[512];
-                    int st = ps_validate_params(ps_stencil_at(s), f1.grid, &prm, note, sizeof note);
+                    int st = ps_validate_params(ps_stencil_at(s), &f1, &prm, note, sizeof note);
                     CHECK(st == 0, "stencil %s on case %s: %s", ps_stencil_at(s)->name,
                           ps_validate_case_name(i), ps_error_detail());
                     CHECK(prm.array_values == ps_stencil_array_values(ps_stencil_at(s), f1.grid),

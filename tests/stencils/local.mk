@@ -45,3 +45,10 @@ FULL_TESTS += tests/stencils/adding_stencil.sh
 
 EXTRA_DIST += tests/stencils/cli_hdiff.sh tests/stencils/cli_stencils.sh \
 	tests/stencils/adding_stencil.sh
+# tracer against the oracle (bitwise), conservation, uniformity, mirrored
+# storage and its stability rule.
+check_PROGRAMS += tests/stencils/test_tracer
+tests_stencils_test_tracer_SOURCES = tests/stencils/test_tracer.c \
+	tests/stencils/ps_oracle.c tests/stencils/ps_oracle.h
+tests_stencils_test_tracer_LDADD = core/libpstencil.la -lm
+TESTS += tests/stencils/test_tracer

@@ -205,3 +205,175 @@ double ps_oracle_heat(const void *field, int single, size_t nz, size_t ny, size_
         *abs_sum = asum;
     return sum;
 }
+
+/* ---- tracer (docs/model.md), written for a grid stored the usual way ---- */
+
+void ps_oracle_tracer_free(ps_oracle_tracer *c)
+{
+    ps_oracle_hdiff_free(&c->h);
+    free(c->re);
+    memset(c, 0, sizeof *c);
+}
+
+int ps_oracle_tracer_rates(size_t nz, size_t ny, size_t nx, const double *depth,
+                           const double *lat, const double *lon, double kh, double kv,
+                           const double *u, const double *v, const double *w,
+                           ps_oracle_tracer *c)
+{
+    const size_t n = nz * ny * nx;
+    size_t k, j, i;
+    double dlon, most = 0.0;
+    memset(c, 0, sizeof *c);
+    if (ps_oracle_hdiff_coeffs(nz, ny, nx, depth, lat, lon, kh, kv, &c->h))
+        return -1;
+    c->re = calloc(6 * n + 1, sizeof(double));
+    if (!c->re) {
+        ps_oracle_tracer_free(c);
+        return -1;
+    }
+    c->rw = c->re + n;
+    c->rn = c->rw + n;
+    c->rs = c->rn + n;
+    c->rt = c->rs + n;
+    c->rb = c->rt + n;
+    dlon = fabs(lon[nx - 1] - lon[0]) / (double)(nx - 1) * ORACLE_DEG;
+#define OCEAN(q) (!isnan(u[q]) && !isnan(v[q]) && (!w || !isnan(w[q])))
+    /* horizontal: face velocity = mean of two ocean cells, 0 at land; the rate
+     * divides it (north/south: times cos of the face's latitude) by the metric */
+    for (k = 1; k + 1 < nz; k++)
+        for (j = 1; j + 1 < ny; j++) {
+            double cosj = cos(lat[j] * ORACLE_DEG);
+            double wj = fabs(lat[j + 1] - lat[j - 1]) / 2.0 * ORACLE_DEG;
+            double cos_n = cos((lat[j] + lat[j + 1]) / 2.0 * ORACLE_DEG);
+            double cos_s = cos((lat[j - 1] + lat[j]) / 2.0 * ORACLE_DEG);
+            double mx = ORACLE_R * cosj * dlon, my = ORACLE_R * cosj * wj;
+            for (i = 1; i + 1 < nx; i++) {
+                size_t q = AT(k, j, i);
+                double ue, uw, vn, vs;
+                if (!OCEAN(q))
+                    continue;
+                ue = OCEAN(q + 1) ? (u[q] + u[q + 1]) / 2.0 : 0.0;
+                uw = OCEAN(q - 1) ? (u[q - 1] + u[q]) / 2.0 : 0.0;
+                vn = OCEAN(q + nx) ? (v[q] + v[q + nx]) / 2.0 : 0.0;
+                vs = OCEAN(q - nx) ? (v[q - nx] + v[q]) / 2.0 : 0.0;
+                c->re[q] = ue / mx;
+                c->rw[q] = uw / mx;
+                c->rn[q] = cos_n * vn / my;
+                c->rs[q] = cos_s * vs / my;
+            }
+        }
+    /* vertical: w up; from the deepest updated level upward, w_b = 0 above
+     * the bottom layer and at land, w_t = w_b - h divH (0 if k-1 is land) */
+    for (j = 1; j + 1 < ny; j++)
+        for (i = 1; i + 1 < nx; i++) {
+            double wb = 0.0;
+            for (k = nz - 2; k >= 1; k--) {
+                size_t q = AT(k, j, i), above = AT(k - 1, j, i), below = AT(k + 1, j, i);
+                double h = fabs(depth[k + 1] - depth[k - 1]) / 2.0, wt;
+                if (!OCEAN(q)) {
+                    wb = 0.0;
+                    continue;
+                }
+                if (w) {
+                    wt = OCEAN(above) ? (w[above] + w[q]) / 2.0 : 0.0;
+                    wb = OCEAN(below) ? (w[q] + w[below]) / 2.0 : 0.0;
+                } else {
+                    double divh = (c->re[q] - c->rw[q]) + (c->rn[q] - c->rs[q]);
+                    if (!OCEAN(below))
+                        wb = 0.0;
+                    wt = OCEAN(above) ? wb - h * divh : 0.0;
+                }
+                c->rt[q] = wt / h;
+                c->rb[q] = wb / h;
+                wb = wt;
+            }
+        }
+    /* stability: dt (outgoing rates + the six diffusion coefficients) <= 1 */
+    for (k = 1; k + 1 < nz; k++)
+        for (j = 1; j + 1 < ny; j++)
+            for (i = 1; i + 1 < nx; i++) {
+                size_t q = AT(k, j, i);
+                double sum;
+                if (!OCEAN(q))
+                    continue;
+                sum = c->h.up[k] + c->h.down[k] + c->h.south[j] + c->h.north[j] + c->h.ew[j] +
+                      c->h.ew[j];
+                sum += fmax(c->re[q], 0.0) + fmax(-c->rw[q], 0.0) + fmax(c->rn[q], 0.0) +
+                       fmax(-c->rs[q], 0.0) + fmax(c->rt[q], 0.0) + fmax(-c->rb[q], 0.0);
+                if (sum > most)
+                    most = sum;
+            }
+#undef OCEAN
+    c->limit = most > 0 ? 1.0 / most : HUGE_VAL;
+    return 0;
+}
+
+/*
+ * T' = T + dt * (s + a): s hdiff's diffusive sum, a the upwind advective sum
+ * (top, bottom, south, north, west, east; a land face skipped):
+ *   top    a -= r_t (r_t >= 0 ? T : T_{k-1})      bottom a += r_b (r_b >= 0 ? T_{k+1} : T)
+ *   south  a += r_s (r_s >= 0 ? T_{j-1} : T)      north  a -= r_n (r_n >= 0 ? T : T_{j+1})
+ *   west   a += r_w (r_w >= 0 ? T_{i-1} : T)      east   a -= r_e (r_e >= 0 ? T : T_{i+1})
+ * every operation in REAL.
+ */
+#define ORACLE_TRACER_STEP(REAL)                                                       \
+    const ps_oracle_hdiff *hc = &c->h;                                                 \
+    size_t nz = hc->nz, ny = hc->ny, nx = hc->nx, k, j, i, f;                          \
+    REAL rdt = (REAL)dt;                                                               \
+    memcpy(out, in, nz * ny * nx * sizeof(REAL));                                      \
+    for (k = 1; k + 1 < nz; k++)                                                       \
+        for (j = 1; j + 1 < ny; j++)                                                   \
+            for (i = 1; i + 1 < nx; i++) {                                             \
+                size_t q = AT(k, j, i);                                                \
+                REAL t = in[q], nb[6], cf[6], s = (REAL)0, a = (REAL)0, r, x;         \
+                int ocean = 0;                                                         \
+                if (isnan(t))                                                          \
+                    continue;                                                          \
+                nb[0] = in[AT(k - 1, j, i)]; cf[0] = (REAL)hc->up[k];                  \
+                nb[1] = in[AT(k + 1, j, i)]; cf[1] = (REAL)hc->down[k];                \
+                nb[2] = in[AT(k, j - 1, i)]; cf[2] = (REAL)hc->south[j];               \
+                nb[3] = in[AT(k, j + 1, i)]; cf[3] = (REAL)hc->north[j];               \
+                nb[4] = in[AT(k, j, i - 1)]; cf[4] = (REAL)hc->ew[j];                  \
+                nb[5] = in[AT(k, j, i + 1)]; cf[5] = (REAL)hc->ew[j];                  \
+                for (f = 0; f < 6; f++) {                                              \
+                    if (isnan(nb[f]))                                                  \
+                        continue;                                                      \
+                    s = s + cf[f] * (nb[f] - t);                                       \
+                    ocean++;                                                           \
+                }                                                                      \
+                if (!ocean)                                                            \
+                    continue;                                                          \
+                if (!isnan(nb[0])) {                                                   \
+                    r = (REAL)c->rt[q]; x = r >= 0 ? t : nb[0]; a = a - r * x;        \
+                }                                                                      \
+                if (!isnan(nb[1])) {                                                   \
+                    r = (REAL)c->rb[q]; x = r >= 0 ? nb[1] : t; a = a + r * x;        \
+                }                                                                      \
+                if (!isnan(nb[2])) {                                                   \
+                    r = (REAL)c->rs[q]; x = r >= 0 ? nb[2] : t; a = a + r * x;        \
+                }                                                                      \
+                if (!isnan(nb[3])) {                                                   \
+                    r = (REAL)c->rn[q]; x = r >= 0 ? t : nb[3]; a = a - r * x;        \
+                }                                                                      \
+                if (!isnan(nb[4])) {                                                   \
+                    r = (REAL)c->rw[q]; x = r >= 0 ? nb[4] : t; a = a + r * x;        \
+                }                                                                      \
+                if (!isnan(nb[5])) {                                                   \
+                    r = (REAL)c->re[q]; x = r >= 0 ? t : nb[5]; a = a - r * x;        \
+                }                                                                      \
+                s = s + a;                                                             \
+                s = rdt * s;                                                           \
+                out[q] = t + s;                                                        \
+            }
+
+void ps_oracle_tracer_step_f32(const float *in, float *out, const ps_oracle_tracer *c,
+                               double dt)
+{
+    ORACLE_TRACER_STEP(float)
+}
+
+void ps_oracle_tracer_step_f64(const double *in, double *out, const ps_oracle_tracer *c,
+                               double dt)
+{
+    ORACLE_TRACER_STEP(double)
+}

@@ -35,6 +35,32 @@ void ps_oracle_hdiff_step_f32(const float *in, float *out, const ps_oracle_hdiff
 void ps_oracle_hdiff_step_f64(const double *in, double *out, const ps_oracle_hdiff *c,
                               double dt);
 
+/**
+ * tracer's transport rates (1/s) of every cell, in geographic terms on a
+ * grid stored the usual way (depth growing with k, latitude and longitude
+ * growing with j and i): east, west, north and south faces' rates of the
+ * horizontal flow out of (east, north) and into (west, south) the cell, and
+ * the upward rates through its top (k-1/2) and bottom (k+1/2) faces, w
+ * diagnosed from continuity when @p w is NULL (docs/model.md).
+ */
+typedef struct ps_oracle_tracer {
+    ps_oracle_hdiff h; /* the diffusion (hdiff's coefficients) */
+    double *re, *rw, *rn, *rs, *rt, *rb; /* [cell] */
+    double limit;      /* largest stable dt */
+} ps_oracle_tracer;
+
+/** The rates from u, v (and w, NULL = diagnosed) (m/s, NaN on land). 0, or -1. */
+int ps_oracle_tracer_rates(size_t nz, size_t ny, size_t nx, const double *depth,
+                           const double *lat, const double *lon, double kh, double kv,
+                           const double *u, const double *v, const double *w,
+                           ps_oracle_tracer *c);
+void ps_oracle_tracer_free(ps_oracle_tracer *c);
+/** One tracer step in float32 / float64 (rates and dt rounded once). */
+void ps_oracle_tracer_step_f32(const float *in, float *out, const ps_oracle_tracer *c,
+                               double dt);
+void ps_oracle_tracer_step_f64(const double *in, double *out, const ps_oracle_tracer *c,
+                               double dt);
+
 /** One diffusion7 step (docs/numerical-contract.md) in float32 / float64. */
 void ps_oracle_d7_step_f32(const float *in, float *out, size_t nz, size_t ny, size_t nx,
                            double d);
