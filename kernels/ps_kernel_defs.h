@@ -23,11 +23,15 @@
 #ifndef PS_KERNEL_DEFS_H
 #define PS_KERNEL_DEFS_H
 
-/** Qualifiers of a cell function: inline, and callable on the device under CUDA/HIP. */
+/** Qualifiers of a cell function: inline, and callable on the device under CUDA/HIP.
+ *  Always inlined under GCC and clang: a cell update the row loop calls out of
+ *  line cannot be vectorised (a call per cell). */
 #if defined(__OPENCL_VERSION__)
 #  define PS_KERNEL_FN static inline
 #elif defined(__CUDACC__) || defined(__HIPCC__)
 #  define PS_KERNEL_FN static __host__ __device__ __forceinline__
+#elif defined(__GNUC__)
+#  define PS_KERNEL_FN static inline __attribute__((always_inline))
 #else
 #  define PS_KERNEL_FN static inline
 #endif
