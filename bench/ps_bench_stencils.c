@@ -157,7 +157,7 @@ int ps_bench_stencils(const ps_bench_stencils_options *o, FILE *f)
             }
             /* currents: the built-in ocean's gyre (ps_currents.h) */
             if (s->ninputs &&
-                !(st = ps_currents_inputs(s, &in, gc.depth, gc.lat, gc.lon, PS_GYRE_SPEED,
+                !(st = ps_currents_inputs(s, in.grid, &in, gc.depth, gc.lat, gc.lon, PS_GYRE_SPEED,
                                           &inbuf, inputs)))
                 su.inputs = inputs;
             if (!st)

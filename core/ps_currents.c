@@ -72,11 +72,10 @@ static void mask_land(const ps_field *f, double *v)
     }
 }
 
-int ps_currents_inputs(const ps_stencil *s, const ps_field *f, const double *depth,
-                       const double *lat, const double *lon, double speed, double **buf,
-                       const double **ptrs)
+int ps_currents_inputs(const ps_stencil *s, ps_grid g, const ps_field *land_of,
+                       const double *depth, const double *lat, const double *lon, double speed,
+                       double **buf, const double **ptrs)
 {
-    const ps_grid g = f->grid;
     const size_t n = g.nz * g.ny * g.nx;
     double *u, *v;
     int q, st;
@@ -87,8 +86,12 @@ int ps_currents_inputs(const ps_stencil *s, const ps_field *f, const double *dep
     v = u + n;
     if ((st = ps_currents_gyre(g, depth, lat, lon, speed, u, v)))
         return st;
-    mask_land(f, u);
-    mask_land(f, v);
+    if (land_of && ps_field_cells(land_of) != n)
+        return ps_error(PS_EINVAL, "currents: the land's field is not on the grid");
+    if (land_of) {
+        mask_land(land_of, u);
+        mask_land(land_of, v);
+    }
     for (q = 0; q < s->ninputs; q++) {
         int ax = current_axis(&s->inputs[q]);
         ptrs[q] = ax == 1 ? u : ax == 2 ? v : NULL;

@@ -1,7 +1,7 @@
 /**
  * @file ps_currents.h
  * @brief A documented ocean current for stencils that move a field with the
- *        flow (tracer): a wind-driven gyre from a stream function, used by
+ *        flow (an advection stencil): a wind-driven gyre from a stream function, used by
  *        the built-in ocean, `pstencil gen` and validation when a file gives
  *        no velocities.
  */
@@ -41,16 +41,18 @@ int ps_currents_gyre(ps_grid g, const double *depth, const double *lat, const do
 
 /**
  * The auxiliary inputs of stencil @p s that are currents, from the gyre
- * (ps_currents_gyre() at @p speed m/s) on the grid of field @p f with the
- * given coordinates: an input whose standard names include
+ * (ps_currents_gyre() at @p speed m/s) on grid @p g with the given
+ * coordinates: an input whose standard names include
  * eastward_sea_water_velocity or sea_water_x_velocity gets u, northward or
- * y gets v, both NaN wherever @p f is NaN (land); any other input is not given
+ * y gets v, both NaN wherever field @p land_of (on grid @p g; NULL: no land)
+ * is NaN; any other input is not given
  * (NULL). @p ptrs receives s->ninputs pointers into *@p buf, which the caller
  * frees (also on failure).
  * @return PS_OK; PS_ENOMEM; PS_EUNSUPPORTED for a required input that is not
  *         a horizontal current (the detail names it); PS_EINVAL as the gyre.
  */
-int ps_currents_inputs(const ps_stencil *s, const ps_field *f, const double *depth,
+int ps_currents_inputs(const ps_stencil *s, ps_grid g, const ps_field *land_of,
+                       const double *depth,
                        const double *lat, const double *lon, double speed, double **buf,
                        const double **ptrs);
 

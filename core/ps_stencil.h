@@ -78,7 +78,7 @@ typedef struct ps_params {
 
 /**
  * An auxiliary input of a stencil: a read-only field over the grid, constant
- * in time, that its prepare turns into coefficient arrays (tracer's currents).
+ * in time, that its prepare turns into coefficient arrays (an advection stencil's currents).
  * Whoever runs the stencil finds it in the input file (or a file the user
  * names) by one of its CF standard names and hands it to ps_stencil_prepare()
  * in ps_stencil_setup::inputs.

@@ -58,7 +58,7 @@ int ps_validate_params(const ps_stencil *s, const ps_field *f, ps_params *out, c
         ps_validate_coordinates(g, coords, coords + g.nz, coords + g.nz + g.ny);
     }
     if (s->ninputs) {
-        if ((st = ps_currents_inputs(s, f, coords, coords + g.nz, coords + g.nz + g.ny,
+        if ((st = ps_currents_inputs(s, g, f, coords, coords + g.nz, coords + g.nz + g.ny,
                                      PS_GYRE_SPEED, &inbuf, inptr))) {
             free(inbuf);
             free(coords);

@@ -33,8 +33,8 @@ export PSTENCIL_TEST_SANITIZER=address,undefined
 mkdir reports
 # intercept_tls_get_addr=0: gcc 12's runtime takes a dynamic TLS block whose
 # start is 16 bytes into a page for a pre-2.25 glibc header and reads the
-# words before it, and LeakSanitizer's tracer then dies at exit ("Tracer
-# caught signal 11") where malloc happened to place such a block: a flake of
+# words before it, and LeakSanitizer's stop-the-world thread then dies at
+# exit (its message: "caught signal 11") where malloc happened to place such a block: a flake of
 # the runtime (fixed upstream after gcc 13), not a finding
 export ASAN_OPTIONS="detect_leaks=1:intercept_tls_get_addr=0:log_path=$PWD/reports/asan"
 export LSAN_OPTIONS="suppressions=$src/.ci/lsan.supp:print_suppressions=0"

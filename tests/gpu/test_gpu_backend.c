@@ -230,16 +230,19 @@ static int has_fast_path(ps_backend *b, const ps_stencil *s)
 /*
  * The parameters of stencil @p s on the global grid @p g from its default
  * options and synthetic coordinates: depth 5 + 10 q^2 m, latitude
- * 40 + 0.25 q, longitude -10 + 0.25 q (what hdiff needs; the others ignore them).
+ * 40 + 0.25 q, longitude -10 + 0.25 q (what hdiff needs; the others ignore them),
+ * and the gyre's currents (ps_currents_inputs(), no land) for a stencil with inputs.
  */
 static int prepare(const ps_stencil *s, ps_grid g, ps_params *out)
 {
     double *depth = malloc(g.nz * sizeof *depth), *lat = malloc(g.ny * sizeof *lat);
     double *lon = malloc(g.nx * sizeof *lon), *opts = calloc(s->noptions + 1, sizeof *opts);
+    double *inbuf = NULL;
+    const double *inputs[8];
     ps_stencil_setup su;
     ps_stencil_report rep;
     size_t q;
-    int st;
+    int st = PS_OK;
     for (q = 0; q < g.nz; q++)
         depth[q] = 5.0 + 10.0 * (double)q * (double)q;
     for (q = 0; q < g.ny; q++)
@@ -253,8 +256,14 @@ static int prepare(const ps_stencil *s, ps_grid g, ps_params *out)
     su.lat = lat;
     su.lon = lon;
     su.options = opts;
-    st = ps_stencil_prepare(s, &su, out, &rep);
-    free(depth); free(lat); free(lon); free(opts);
+    if (s->ninputs > 8)
+        st = ps_error(PS_EINVAL, "stencil %s has over 8 inputs", s->name);
+    else if (s->ninputs && !(st = ps_currents_inputs(s, g, NULL, depth, lat, lon, PS_GYRE_SPEED,
+                                                     &inbuf, inputs)))
+        su.inputs = inputs;
+    if (!st)
+        st = ps_stencil_prepare(s, &su, out, &rep);
+    free(depth); free(lat); free(lon); free(opts); free(inbuf);
     return st;
 }
 
