@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ps_currents.h"
 #include "ps_backend.h"
 #include "ps_field.h"
 #include "ps_status.h"
@@ -146,16 +147,18 @@ static inline void ps_test_coords_free(ps_test_coords *c)
 
 /**
  * Parameters of stencil @p s on grid @p g with its default options and the
- * synthetic coordinates, latitudes from @p lat0 (free with ps_params_free).
+ * synthetic coordinates, latitudes from @p lat0, and for a stencil with inputs the
+ * gyre's currents without land (free with ps_params_free).
  */
 static inline int ps_test_params_at(const ps_stencil *s, ps_grid g, double lat0, ps_params *out)
 {
     ps_test_coords c;
     ps_stencil_setup in;
     ps_stencil_report rep;
-    double opts[64];
+    double opts[64], *inbuf = NULL;
+    const double *inputs[64];
     int st;
-    if (s->noptions > 64)
+    if (s->noptions > 64 || s->ninputs > 64)
         return PS_EINVAL;
     if ((st = ps_test_coords_make_at(&c, g, lat0))) {
         ps_test_coords_free(&c);
@@ -168,7 +171,15 @@ static inline int ps_test_params_at(const ps_stencil *s, ps_grid g, double lat0,
     in.lon = c.lon;
     ps_stencil_default_options(s, opts);
     in.options = opts;
-    st = ps_stencil_prepare(s, &in, out, &rep);
+    /* currents: the gyre, no land (ps_currents.h) */
+    st = s->ninputs ? ps_currents_inputs(s, g, NULL, c.depth, c.lat, c.lon, PS_GYRE_SPEED,
+                                         &inbuf, inputs)
+                    : PS_OK;
+    if (!st && s->ninputs)
+        in.inputs = inputs;
+    if (!st)
+        st = ps_stencil_prepare(s, &in, out, &rep);
+    free(inbuf);
     ps_test_coords_free(&c);
     return st;
 }
