@@ -1,7 +1,7 @@
 /*
  * The openmp backend: every stencil of kernels/ps_stencils.h through the
  * generic path (ps_openmp_generic.c: fused sweeps built from the stencil's
- * description), and the hand-written paths of the table below (omp_paths):
+ * description), and the hand-written paths of the table in fast/ (ps_openmp_fast.c):
  * diffusion7's shared kernel (kernels/diffusion7.h) in a branch-free,
  * vectorised row loop (ps_openmp_rows.h), threads over (k, j) rows with a
  * static schedule, one parallel region per step() call however many steps it
@@ -9,9 +9,10 @@
  * fast path is validated bitwise against the generic one.
  *
  * Files: ps_openmp.c (this: the ops table, contexts, upload/download, the
- * single-step loop), ps_openmp_rows.c (row kernels, compiled per instruction
- * set by build rule), ps_openmp_generic.c (the generic path, likewise),
- * ps_openmp_tblock.c (fused steps), ps_openmp_zeroland.c (land as +0.0 with
+ * single-step loop), fast/ (the hand-written paths: ps_openmp_fast.c the table,
+ * ps_openmp_rows.c row kernels compiled per instruction set by build rule,
+ * ps_openmp_tblock.c fused steps), ps_openmp_generic.c (the generic path,
+ * compiled per instruction set too), ps_openmp_zeroland.c (land as +0.0 with
  * count bytes: diffusion7's fast path and the generic sweeps of every land-sum
  * stencil),
  * ps_openmp_tune.c (instruction set and defaults chosen at run time),
@@ -36,7 +37,7 @@
  * __builtin_cpu_supports, so one build uses AVX2 where the CPU has it without
  * -march=native; the knob openmp_isa=baseline forces the baseline variant
  * (tests validate both). Where the CPU has AVX-512F/VL the zero-land rows
- * come from ps_openmp_rows_avx512.c (openmp_isa=avx2 turns that off).
+ * come from fast/ps_openmp_rows_avx512.c (openmp_isa=avx2 turns that off).
  *
  * Rows are visited in tiles of jb rows over j (outer), then k, then j inside
  * the tile (openmp_jblock). Exact mode fuses up to 16 steps of one step()
@@ -49,6 +50,7 @@
 #include "ps_builtin.h"
 #include "ps_knobs_env.h"
 #include "ps_openmp_internal.h"
+#include "fast/ps_openmp_fast.h"
 #include "ps_plugin.h"
 #include "ps_region.h"
 #include "ps_status.h"
@@ -282,90 +284,12 @@ nomem:
 }
 
 
-/*
- * The hand-written paths (stencil x mode -> the function that sets a
- * context up; each takes both precisions and picks its instruction set from
- * the knobs): a context whose stencil and mode have an entry takes it unless
- * cfg->generic is set; everything else takes the generic sweeps
- * (ps_openmp_generic.c). ops.fast_paths lists the stencils with an entry.
- */
-typedef int (*omp_path_fn)(omp_ctx *c, size_t bytes, char *tiling_src, size_t srclen);
-static int omp_d7_exact(omp_ctx *c, size_t bytes, char *tiling_src, size_t srclen);
-/* the stencils (ops.fast_paths) and, in the same order, {exact mode, fast mode}; fast
- * mode: diffusion7's exact path (within any bound, faster than the generic fma sweep) */
-static const char *const omp_fast_paths[] = {"diffusion7", NULL};
-static const omp_path_fn omp_paths[][2] = {{omp_d7_exact, omp_d7_exact}};
-
-static omp_path_fn omp_path_find(const ps_config *cfg)
-{
-    int i = ps_plugin_name_index(omp_fast_paths, cfg->stencil->name);
-    return i < 0 ? NULL : omp_paths[i][cfg->mode == PS_MODE_FAST];
-}
-
-/* diffusion7's exact mode: zero-land rows (AVX-512 where the CPU has it), fused steps */
-static int omp_d7_exact(omp_ctx *c, size_t bytes, char *tiling_src, size_t srclen)
-{
-    const ps_config *cfg = &c->cfg;
-    const ps_omp_rows *t = &ps_omp_rows_base;
-#ifdef PS_HAVE_OMP_AVX2
-    if (ps_omp_use_avx2(&c->knobs))
-        t = &ps_omp_rows_avx2;
-#endif
-    c->stream = ps_omp_auto_stream(&c->knobs);
-    c->zl = !c->stream && ps_omp_auto_zero_land(&c->knobs, cfg->params.scalars[0]);
-    if (c->zl) {
-        size_t al = (bytes / c->es + 63) & ~(size_t)63;
-        c->cnt = aligned_alloc(64, al < 64 ? 64 : al);
-        if (!c->cnt)
-            return PS_ENOMEM;
-    }
-    c->rowp32 = t->exact_p32;
-    c->rowp64 = t->exact_p64;
-    c->rowz32 = t->zl_p32;
-    c->rowz64 = t->zl_p64;
-    c->rowsz32 = t->zl_rows32;
-    c->rowsz64 = t->zl_rows64;
-    c->row32 = c->stream ? t->exact_nt32 : t->exact32;
-    c->row64 = c->stream ? t->exact_nt64 : t->exact64;
-    c->isa = t->isa;
-#ifdef PS_HAVE_OMP_AVX512
-    if (c->zl && ps_omp_use_avx512(&c->knobs)) {
-        const ps_omp_rows *z = ps_omp_use_avx512(&c->knobs) == 2 ? &ps_omp_rows_avx512vl
-                                                         : &ps_omp_rows_avx512;
-        c->rowz32 = z->zl_p32;
-        c->rowz64 = z->zl_p64;
-        c->rowsz32 = z->zl_rows32;
-        c->rowsz64 = z->zl_rows64;
-        c->isa = z == &ps_omp_rows_avx512 ? "avx512 (zero-land rows), avx2"
-                                          : "avx512vl (zero-land rows), avx2";
-    }
-#endif
-    /* fused steps and tiles: the caller's, else the tuning cache (keyed by the
-     * choices above), else the environment's, else the rule from cache sizes */
-    if (!c->stream) {
-        const int opt = c->knobs.openmp_tblock.source == PS_KNOB_OPTION ||
-                        c->knobs.openmp_tj.source == PS_KNOB_OPTION;
-        const int env = ps_knob_given(&c->knobs.openmp_tblock) ||
-                        ps_knob_given(&c->knobs.openmp_tj);
-        snprintf(tiling_src, srclen, "%s",
-                 opt ? "option" : env ? "PSTENCIL_OPENMP_TBLOCK / PSTENCIL_OPENMP_TJ"
-                                      : "rule from cache sizes");
-        ps_omp_tune_key(c, c->tune_key, sizeof c->tune_key);
-        ps_omp_tune_apply(c, tiling_src, srclen);
-        c->tblock = ps_omp_auto_tblock(&c->knobs, &c->g, c->es, c->threads);
-        c->tj = c->knobs.openmp_tj.source != PS_KNOB_UNSET ? (size_t)c->knobs.openmp_tj.value : 0;
-    }
-    /* streamed output rows: the AVX-512 block rows only */
-    c->nt_out = c->rowsz32 && c->zl && c->tblock > 0 && ps_omp_auto_nt_out(&c->knobs, bytes);
-    return PS_OK;
-}
-
 static int omp_create(const ps_config *cfg, void **out, char *why, size_t whylen)
 {
     omp_ctx *c = NULL;
     size_t bytes = 0;
     char tiling_src[4200] = "";
-    omp_path_fn path;
+    ps_omp_fast_fn path;
     int st;
     *out = NULL;
     if ((st = ps_plugin_check_config(cfg, why, whylen)))
@@ -427,7 +351,7 @@ static int omp_create(const ps_config *cfg, void **out, char *why, size_t whylen
     }
     if (!c->cur || !c->next)
         goto nomem;
-    path = cfg->generic ? NULL : omp_path_find(cfg);
+    path = cfg->generic ? NULL : ps_omp_fast_find(cfg, &c->knobs);
     st = path ? path(c, bytes, tiling_src, sizeof tiling_src) : omp_generic_create(c, why, whylen);
     if (st == PS_ENOMEM)
         goto nomem;
@@ -736,7 +660,7 @@ static const ps_backend_ops table = {
      * tuning cache's warn-once flag, atomically) */
     .flags = PS_BACKEND_THREADS | PS_BACKEND_BLOCK | PS_BACKEND_PITCHED | PS_BACKEND_CONCURRENT |
              PS_BACKEND_DESCRIBE | PS_BACKEND_KNOBS | PS_BACKEND_ADOPT,
-    .fast_paths = omp_fast_paths,
+    .fast_paths = ps_omp_fast_paths,
     .probe = omp_probe,
     .create = omp_create,
     .upload = omp_upload,

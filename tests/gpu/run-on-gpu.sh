@@ -52,7 +52,7 @@ ps_mk_sources() { # FILE VAR...: the .c files assigned to VAR (=, += and continu
 # compiled once per instruction set (as backends/openmp/local.mk does):
 # -DPS_OMP_ISA=base; avx2 with -mavx2; the generic sweeps also fma with
 # -mavx2 -mfma -ffp-contract=fast (fast mode only)
-PS_ENGINE_ISA_SRCS="backends/openmp/ps_openmp_generic.c backends/openmp/ps_openmp_rows.c"
+PS_ENGINE_ISA_SRCS="backends/openmp/ps_openmp_generic.c backends/openmp/fast/ps_openmp_rows.c"
 # include directories (the public headers include io/ps_io.h: declarations only)
 PS_ENGINE_INCS="core kernels io backends/openmp"
 # the cuda plugin: every backends/gpu/*.cpp is a unit; the kernel unit
