@@ -70,13 +70,13 @@ expect_err "unknown stencil 'nosuch'"
 while read -r s; do expect_err "$s"; done < names
 # another stencil's option names its stencil; auto only where allowed
 expect_exit 2 "$PSTENCIL" run --kh 5 -o o/x.nc
-expect_err "[-]-kh is an option of stencil hdiff, not of diffusion7"
+expect_err "[-]-kh is an option of stencil hdiff, tracer, not of diffusion7"
 expect_exit 2 "$PSTENCIL" run --stencil hdiff --coeff 0.2 -o o/x.nc
 expect_err "[-]-coeff is an option of stencil diffusion7, not of hdiff"
 expect_exit 2 "$PSTENCIL" run --stencil hdiff -D 0.2 -o o/x.nc
 expect_err "[-]-coeff is an option of stencil diffusion7"
 expect_exit 2 "$PSTENCIL" run --stencil smooth2 --kv 1 -o o/x.nc
-expect_err "[-]-kv is an option of stencil hdiff, not of smooth2"
+expect_err "[-]-kv is an option of stencil hdiff, tracer, not of smooth2"
 expect_exit 2 "$PSTENCIL" run --stencil hdiff --kh auto -o o/x.nc
 expect_err "'auto' is not a value of hdiff's option --kh"
 expect_exit 2 "$PSTENCIL" run --dt auto -o o/x.nc
