@@ -106,6 +106,50 @@ typedef struct ps_dataset {
  */
 int ps_dataset_open(ps_dataset *ds, const char *path, const char *var);
 
+/**
+ * ps_dataset_open() with the variable chosen by CF standard name: the one whose
+ * standard_name is the first of @p standard_names ('|'-separated, the preferred
+ * first) that any variable carries (of several, the one of rank 3 or 4). Its
+ * axes are discovered, oriented and checked as ps_dataset_open() does.
+ * @return as ps_dataset_open(); PS_ENOVAR when no variable has any of the names
+ *         (the detail names the file and the names); PS_EAMBIG for several.
+ */
+int ps_dataset_open_standard(ps_dataset *ds, const char *path, const char *standard_names);
+
+/** What ps_dataset_read_aux() read. */
+typedef struct ps_aux_info {
+    char var_name[256]; /**< the variable */
+    char units[64];     /**< its units, as read (before the conversion) */
+    size_t record;      /**< the time record read */
+    int converted;      /**< nonzero: its values were converted to the unit asked for */
+} ps_aux_info;
+
+/**
+ * Read a stencil's auxiliary input (core/ps_stencil.h, ps_stencil_input: e.g.
+ * the currents) from file @p path: the variable found by
+ * ps_dataset_open_standard(@p standard_names), which must lie on the grid of
+ * @p field (the dataset of the field it goes with: the same depth, latitude
+ * and longitude sizes, coordinate values equal to 1e-6 relative; its time axis
+ * may differ). Levels @p k0 .. @p k0 + @p nk - 1 (k = 0 the surface, the depth
+ * flipped as the field's read flips it; latitude and longitude in file order)
+ * go to @p out as nk*ny*nx float64 in C order: missing values (fill,
+ * missing_value, valid range) NaN, converted to @p unit with UDUNITS-2 (e.g.
+ * cm s-1 to m s-1).
+ *
+ * Record: @p record when >= 0; else the field's time index @p t when the
+ * variable has the field's number of records (field->ntime), record 0 when it
+ * has one, else PS_EDIM.
+ *
+ * @p info (may be NULL) gets the variable, its units and the record.
+ * @return PS_OK; PS_ENOVAR (no such variable), PS_EAMBIG, PS_EDIM (another
+ *         grid, or records that match neither rule), PS_EINVAL (no units, or
+ *         units not convertible to @p unit), PS_ERANGE, or ps_dataset_read()'s
+ *         errors. The detail names the file and the variable.
+ */
+int ps_dataset_read_aux(const char *path, const ps_dataset *field, const char *standard_names,
+                        const char *unit, long record, size_t t, size_t k0, size_t nk,
+                        double *out, ps_aux_info *info);
+
 /** The default of ps_open_options::max_expansion. */
 #define PS_MAX_EXPANSION_DEFAULT 256.0
 
