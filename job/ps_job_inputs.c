@@ -9,14 +9,12 @@
  */
 #include "config.h"
 #include "ps_job_internal.h"
-#include "ps_currents.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* the gyre's fastest surface current (m/s) for the built-in ocean */
-#define PS_JOB_GYRE_SPEED 0.2
+#define PS_JOB_GYRE_SPEED PS_OCEAN_GYRE_SPEED
 
 int ps_job_set_input(ps_job *j, const char *name, const double *values)
 {
@@ -44,15 +42,14 @@ int ps_job_set_input_file(ps_job *j, const char *path)
     return ps_job_set(j, "velocity", path);
 }
 
-/* The gyre's component for input @p in (by its standard names), rounded to float32
- * as the built-in ocean's fields are (so `pstencil gen`'s file gives the same run);
- * 0: no gyre component carries it. */
+/* The built-in ocean's gyre component (ps_ocean_currents()) for input @p in, by its
+ * standard names; *have 0: no component carries it. */
 static int gyre(ps_job *j, const ps_stencil_input *in, ps_grid g, const ps_grid_coords *c,
                 double *out, int *have)
 {
     int east = strstr(in->standard_names, "eastward_sea_water_velocity") != NULL;
     int north = strstr(in->standard_names, "northward_sea_water_velocity") != NULL;
-    size_t n = g.nz * g.ny * g.nx, i;
+    size_t n = g.nz * g.ny * g.nx;
     double *other;
     int st;
     *have = 0;
@@ -62,13 +59,10 @@ static int gyre(ps_job *j, const ps_stencil_input *in, ps_grid g, const ps_grid_
         return ps_error(PS_EINVAL, "the gyre currents need the grid's coordinates");
     if (!(other = malloc(n * sizeof *other)))
         return ps_error(PS_ENOMEM, "out of memory (gyre currents of %zu cells)", n);
-    st = east ? ps_currents_gyre(g, c->depth, c->lat, c->lon, PS_JOB_GYRE_SPEED, out, other)
-              : ps_currents_gyre(g, c->depth, c->lat, c->lon, PS_JOB_GYRE_SPEED, other, out);
+    st = east ? ps_ocean_currents(g, c, out, other) : ps_ocean_currents(g, c, other, out);
     free(other);
     if (st)
         return st;
-    for (i = 0; i < n; i++)
-        out[i] = (double)(float)out[i];
     (void)j;
     *have = 1;
     return PS_OK;
@@ -145,8 +139,14 @@ static int take(ps_job *j, int q, ps_grid g, const ps_grid_coords *c, double *ou
                 return ps_error(PS_EINVAL, "--continue: %s took %s from %s, not from a file: "
                                 "leave --velocity out", j->cont, in->name,
                                 !strcmp(r, "gyre") ? "the gyre of the built-in ocean" : "nowhere");
-            if (!strcmp(r, "none"))
+            if (!strcmp(r, "none")) {
+                snprintf(j->in_rec[q], sizeof j->in_rec[q], "none");
+                snprintf(j->rep.input_from[q], sizeof j->rep.input_from[q], "not given");
+                if (in->required)
+                    return ps_error(PS_EINVAL, "--continue: %s records no source of %s",
+                                    j->cont, in->name);
                 return *given = 0, PS_OK;
+            }
             if ((st = gyre(j, in, g, c, out, &have)))
                 return st;
             snprintf(j->rep.input_from[q], sizeof j->rep.input_from[q],
