@@ -288,7 +288,7 @@ def run_array(data, coords=None, *, steps=None, stencil=None, backend=None, prec
     else in float); otherwise one converted copy is made (report["input_copied"]).
     With @p inplace the result is left in that buffer (it must not be copied).
     @p progress: None (tqdm when installed), False, or f(done, total, seconds).
-    @p velocity: the inputs of a stencil that takes currents (tracer): a file path
+    @p velocity: the inputs of a stencil that takes currents: a file path
     (found by CF standard name on the field's grid, as `--velocity FILE`) or a dict
     {"u": array, "v": array[, "w": array]} of (nz, ny, nx) arrays in m s-1 over the
     field's grid (land ignored); report["inputs"] says where each came from.
