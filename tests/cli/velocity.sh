@@ -51,6 +51,11 @@ expect_exit 0 "$PSTENCIL" compare ref.nc cm.nc --rel 1e-5
 ncatted -O -a units,uo,o,c,"m s-1" -a units,vo,o,c,"m s-1" velcm.nc fast.nc || fail "ncatted"
 expect_exit 0 "$PSTENCIL" run nocur.nc $S -p double -n 4 --velocity fast.nc -o fast_out.nc
 expect_exit 1 "$PSTENCIL" compare ref.nc fast_out.nc --rel 1e-5
+# the field's time index picks the currents' record; the profile says where they came from
+expect_exit 0 "$PSTENCIL" run nocur.nc $S -n 1 --time-index 3 --velocity vel.nc -o t3.nc \
+  --profile t3.json
+grep -q "input v     : vel.nc, variable vo, record 3$" out || { cat out >&2; fail "record 3"; }
+grep -q '"u": "vel.nc, variable uo, record 3"' t3.json || { cat t3.json >&2; fail "profile inputs"; }
 echo "--velocity in cm s-1 converted"
 
 # another grid: other sizes, or the same sizes at other latitudes
@@ -68,6 +73,13 @@ ncap2 -O -s 'uo(0,0,:,:)=-999.0f;uo@missing_value=-999.0f' vel.nc holes.nc || fa
 expect_exit 2 "$PSTENCIL" run nocur.nc $S -n 2 --velocity holes.nc -o x.nc
 expect_err "u \(.*holes.nc, variable uo, record 0\) is missing at ocean cell \(level 0, row [0-9]+, column [0-9]+\)"
 [ ! -e x.nc ] || fail "missing velocity: output left"
+# records that are neither one nor the field's; --velocity for a stencil without currents
+ncks -O -d time,0,1 vel.nc vel2.nc || fail "ncks vel2"
+expect_exit 2 "$PSTENCIL" run nocur.nc $S -n 2 --velocity vel2.nc -o x.nc
+expect_err "vel2.nc: 'uo' has 2 time records and the field 5"
+expect_exit 2 "$PSTENCIL" run small.nc --stencil hdiff -n 2 --velocity vel.nc -o x.nc
+expect_err "[-]-velocity: stencil hdiff takes no currents"
+[ ! -e x.nc ] || fail "refusals: output left"
 echo "refusals: no currents, other grid, missing value"
 
 # one box, --split boxes and out of core: bitwise, float64, every record
