@@ -155,14 +155,13 @@ static int check_ocean(ps_job *j)
     return PS_OK;
 }
 
-/* The land of the whole grid on every rank, for a stencil's inputs: each rank's owned
- * cells, summed over the ranks (the blocks are disjoint, so the sum of the words is
- * their union). */
+/* This rank's owned land in a mask of the whole grid, for a stencil's inputs
+ * (share_land() then combines the ranks'). */
 static int global_land(ps_job *j)
 {
     const ps_decomp_box *b = &j->d.boxes[j->comm.rank];
     ps_grid g = j->ds.grid;
-    size_t n = g.nz * g.ny * g.nx, words = n / 64 + 1, k, jj, i, c = 0, done;
+    size_t n = g.nz * g.ny * g.nx, words = n / 64 + 1, k, jj, i, c = 0;
     if (!j->stencil->ninputs)
         return PS_OK;
     free(j->gland);
@@ -175,11 +174,21 @@ static int global_land(ps_job *j)
                     size_t gc = (k * g.ny + jj) * g.nx + i;
                     j->gland[gc >> 6] |= (uint64_t)1 << (gc & 63);
                 }
+    return PS_OK;
+}
+
+/* Every rank's land: the owned blocks are disjoint, so the sum of the words over the
+ * ranks is their union (collective; after global_land() succeeded on every rank). */
+static void share_land(ps_job *j)
+{
+    ps_grid g = j->ds.grid;
+    size_t words = g.nz * g.ny * g.nx / 64 + 1, done;
+    if (!j->gland)
+        return;
     for (done = 0; done < words; done += 1u << 24) {
         size_t m = words - done < (1u << 24) ? words - done : (1u << 24);
         j->comm.sum(j->comm.user, (long long *)(j->gland + done), (int)m);
     }
-    return PS_OK;
 }
 
 /* The backend and this rank's device: node-local rank modulo the devices, or --device. */
@@ -262,6 +271,7 @@ int ps_job_prepare_ranks(ps_job *j)
     if ((st = agree(j, st)) || (st = agree(j, check_ocean(j))) ||
         (st = agree(j, global_land(j))))
         goto out;
+    share_land(j);
     /* the stencil's parameters (global grid), the backend, this rank's device */
     t = ps_now();
     if ((st = agree(j, ps_job_prepare_stencil(j, j->ds.grid))) ||
