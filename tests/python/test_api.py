@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import pstencil
-from conftest import ocean, write_nc
+from conftest import currents, ocean, write_nc
 
 
 def field(nz=6, ny=9, nx=11, dtype=np.float32):
@@ -300,30 +300,9 @@ def test_a_callback_exception_stops_only_its_own_run():
     assert isinstance(got["fine"], np.ndarray) and got["fine"].tobytes() == want.tobytes()
 
 
-def _currents(da):
-    """A gyre-like current over the field's grid (m s-1), as a Dataset with the CF
-    standard names, and as a dict of arrays."""
-    import xarray as xr
-    nz, ny, nx = da.shape[-3:]
-    k, j, i = np.meshgrid(np.arange(nz), np.arange(ny), np.arange(nx), indexing="ij")
-    u = -0.1 * np.cos(np.pi * j / (ny - 1)) * np.sin(np.pi * i / (nx - 1)) * np.exp(-k / 4.0)
-    v = 0.1 * np.sin(np.pi * j / (ny - 1)) * np.cos(np.pi * i / (nx - 1)) * np.exp(-k / 4.0)
-    dims = da.dims[-3:]
-    coords = {d: da.coords[d] for d in dims}
-    ds = xr.Dataset({
-        "uo": xr.DataArray(u.astype(np.float32), dims=dims, coords=coords,
-                           attrs={"standard_name": "eastward_sea_water_velocity",
-                                  "units": "m s-1"}),
-        "vo": xr.DataArray(v.astype(np.float32), dims=dims, coords=coords,
-                           attrs={"standard_name": "northward_sea_water_velocity",
-                                  "units": "m s-1"}),
-    })
-    return ds, {"u": ds["uo"].values.astype(np.float64), "v": ds["vo"].values.astype(np.float64)}
-
-
 def test_velocity_from_a_file_a_dataset_and_a_dict_agree(tmp_path, cli):
     da = ocean(dtype=np.float64, time=False)
-    ds, arrays = _currents(da)
+    ds, arrays = currents(da)
     vel = tmp_path / "vel.nc"
     ds.to_netcdf(vel)
     ds_cm = ds.copy()
@@ -358,7 +337,7 @@ def test_velocity_from_a_file_a_dataset_and_a_dict_agree(tmp_path, cli):
 
 def test_velocity_refusals():
     da = ocean(dtype=np.float64, time=False)
-    _, arrays = _currents(da)
+    _, arrays = currents(da)
     kw = dict(stencil="tracer", steps=1, backend="reference", progress=False)
     with pytest.raises(pstencil.Error, match="needs the eastward current"):
         pstencil.run(da, **kw)
