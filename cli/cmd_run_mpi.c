@@ -38,11 +38,14 @@ static void report(const ps_job_report *r)
 {
     const double *t = r->rank_s; /* read, setup, step, exchange, write: largest over ranks */
     double loop = t[2] + t[3];
+    int i;
     printf("pstencil run (MPI)\n");
     printf("  ranks       : %d, decomposition %dx%dx%d (k x j x i), halo %u (an exchange "
            "every %ld step%s)\n", r->ranks, r->split[0], r->split[1], r->split[2], r->halo,
            r->exchange_every, r->exchange_every == 1 ? "" : "s");
     printf("  input       : %s\n", r->input);
+    for (i = 0; i < r->ninputs && i < PS_JOB_MAX_INPUTS; i++)
+        printf("  input %-5s : %s\n", r->input_names[i], r->input_from[i]);
     printf("  output      : %s\n", r->output);
     printf("  backend     : %s, device %s on rank 0\n", r->backend, r->device.name);
     printf("  stencil     : %s, %s, %s mode\n", r->stencil->name,

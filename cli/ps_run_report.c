@@ -114,6 +114,7 @@ void ps_run_report_print(FILE *f, const run_report *r)
     const ps_run_stats *s = r->stats;
     size_t cells = ps_field_cells(r->field);
     double per_step = s->steps > 0 ? s->step_s / (double)s->steps : 0;
+    int i;
     double write_s = s->snapshot_s + r->commit_s;
     double other = r->total_s - (r->read_s + r->backend_s + r->prepare_s + r->open_s +
                                  s->create_s + s->upload_s + s->step_s + s->download_s +
@@ -122,6 +123,8 @@ void ps_run_report_print(FILE *f, const run_report *r)
             r->stencil->name);
     print_options(f, r);
     fprintf(f, ") on %s\n", r->input);
+    for (i = 0; r->job && i < r->job->ninputs && i < PS_JOB_MAX_INPUTS; i++)
+        fprintf(f, "  input %-5s : %s\n", r->job->input_names[i], r->job->input_from[i]);
     fprintf(f, "  grid        : %zu x %zu x %zu (depth x lat x lon) = %zu cells, %zu ocean\n",
             r->field->grid.nz, r->field->grid.ny, r->field->grid.nx, cells,
             count_ocean(r->field));
@@ -243,6 +246,14 @@ int ps_run_report_json(const char *path, const run_report *r, int force)
             ps_json_knumber(&j, r->stencil->options[i].name, r->options[i]);
     }
     ps_json_object_end(&j);
+    if (r->job && r->job->ninputs > 0) {
+        /* the stencil's auxiliary inputs: where each came from */
+        ps_json_key(&j, "inputs");
+        ps_json_object_begin(&j);
+        for (i = 0; i < r->job->ninputs && i < PS_JOB_MAX_INPUTS; i++)
+            ps_json_kstring(&j, r->job->input_names[i], r->job->input_from[i]);
+        ps_json_object_end(&j);
+    }
     ps_json_knumber(&j, "seconds_per_step", r->seconds_per_step);
     ps_json_key(&j, "grid");
     ps_json_array_begin(&j);

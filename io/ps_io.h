@@ -106,6 +106,50 @@ typedef struct ps_dataset {
  */
 int ps_dataset_open(ps_dataset *ds, const char *path, const char *var);
 
+/**
+ * ps_dataset_open() with the variable chosen by CF standard name: the one whose
+ * standard_name is the first of @p standard_names ('|'-separated, the preferred
+ * first) that any variable carries (of several, the one of rank 3 or 4). Its
+ * axes are discovered, oriented and checked as ps_dataset_open() does.
+ * @return as ps_dataset_open(); PS_ENOVAR when no variable has any of the names
+ *         (the detail names the file and the names); PS_EAMBIG for several.
+ */
+int ps_dataset_open_standard(ps_dataset *ds, const char *path, const char *standard_names);
+
+/** What ps_dataset_read_aux() read. */
+typedef struct ps_aux_info {
+    char var_name[256]; /**< the variable */
+    char units[64];     /**< its units, as read (before the conversion) */
+    size_t record;      /**< the time record read */
+    int converted;      /**< nonzero: its values were converted to the unit asked for */
+} ps_aux_info;
+
+/**
+ * Read a stencil's auxiliary input (core/ps_stencil.h, ps_stencil_input: e.g.
+ * the currents) from file @p path: the variable found by
+ * ps_dataset_open_standard(@p standard_names), which must lie on the grid of
+ * @p field (the dataset of the field it goes with: the same depth, latitude
+ * and longitude sizes, coordinate values equal to 1e-6 relative; its time axis
+ * may differ). Levels @p k0 .. @p k0 + @p nk - 1 (k = 0 the surface, the depth
+ * flipped as the field's read flips it; latitude and longitude in file order)
+ * go to @p out as nk*ny*nx float64 in C order: missing values (fill,
+ * missing_value, valid range) NaN, converted to @p unit with UDUNITS-2 (e.g.
+ * cm s-1 to m s-1).
+ *
+ * Record: @p record when >= 0; else the field's time index @p t when the
+ * variable has the field's number of records (field->ntime), record 0 when it
+ * has one, else PS_EDIM.
+ *
+ * @p info (may be NULL) gets the variable, its units and the record.
+ * @return PS_OK; PS_ENOVAR (no such variable), PS_EAMBIG, PS_EDIM (another
+ *         grid, or records that match neither rule), PS_EINVAL (no units, or
+ *         units not convertible to @p unit), PS_ERANGE, or ps_dataset_read()'s
+ *         errors. The detail names the file and the variable.
+ */
+int ps_dataset_read_aux(const char *path, const ps_dataset *field, const char *standard_names,
+                        const char *unit, long record, size_t t, size_t k0, size_t nk,
+                        double *out, ps_aux_info *info);
+
 /** The default of ps_open_options::max_expansion. */
 #define PS_MAX_EXPANSION_DEFAULT 256.0
 
@@ -500,6 +544,23 @@ void ps_writer_abort(ps_writer *w);
 int ps_writer_put_global(ps_writer *w, const char *name, const char *text, double value);
 
 /**
+ * Add a time-invariant variable beside the field (before the first
+ * ps_writer_append(), a writer of one process): @p name over the field's
+ * dimensions (time, depth, lat, lon), float32, chunked, deflated and
+ * checksummed like the field, with attributes standard_name, long_name and
+ * units and the field's _FillValue (NaN cells are written as it); its @p n
+ * values (nz*ny*nx float64 in C order, k = 0 the surface, rounded to float32,
+ * copied now) are written again at every record. `pstencil gen` writes the
+ * built-in ocean's currents this way.
+ * @return PS_OK; PS_EINVAL (after the first append, over several processes,
+ *         more than 4, or @p n not the grid's cells at the first append);
+ *         PS_ENOMEM.
+ */
+int ps_writer_add_variable(ps_writer *w, const char *name, const char *standard_name,
+                           const char *long_name, const char *units, const double *values,
+                           size_t n);
+
+/**
  * Write the reductions of every record (core/ps_reduce.h) beside the field,
  * before the first ps_writer_append(): five float64 variables over the time
  * dimension, named after the field's variable NAME (docs/file-conventions.md):
@@ -546,6 +607,18 @@ size_t ps_writer_records(const ps_writer *w);
  */
 int ps_writer_close_failed(void);
 
+/** The fastest surface current (m/s) of the built-in ocean's gyre (core/ps_currents.h). */
+#define PS_OCEAN_GYRE_SPEED 0.2
+
+/**
+ * The built-in ocean's currents (the currents a run on it uses, and `pstencil
+ * gen` writes as uo and vo): ps_currents_gyre() at speed PS_OCEAN_GYRE_SPEED
+ * on the coordinates @p c of grid @p g, each value rounded to float32 like the
+ * ocean's temperature (so a run on a generated file is bitwise a run on the
+ * built-in ocean). Land is the caller's to mask.
+ */
+int ps_ocean_currents(ps_grid g, const ps_grid_coords *c, double *u, double *v);
+
 /** Options for the built-in ocean. */
 typedef struct ps_ocean_options {
     double scale;       /**< horizontal resolution multiplier (1 = 222x241) */
@@ -579,7 +652,10 @@ int ps_ocean_generate(const ps_ocean_options *o, size_t t, ps_dataset *ds, ps_fi
 
 /**
  * Write the whole built-in ocean (all time records) to @p path through the
- * writer (temporary file renamed into place; PS_EEXIST without @p force).
+ * writer (temporary file renamed into place; PS_EEXIST without @p force):
+ * thetao, and its currents (ps_ocean_currents()) as uo and vo (standard names
+ * eastward_sea_water_velocity and northward_sea_water_velocity, m s-1, the
+ * fill value on land, the same at every record).
  * The time coordinate is "hours since 1950-01-01", 6-hourly from 2024-01-01
  * like the course's file, and history carries no timestamp, so two runs
  * with the same options give byte-identical files.

@@ -280,6 +280,44 @@ static void list_append(char *buf, size_t n, const char *name)
     snprintf(buf + l, n - l, "%s%s", l ? ", " : "", name);
 }
 
+/* The variable whose standard_name is the first of @p names ('|'-separated) that any
+ * variable carries; of several with it, those of rank 3 or 4 (one, else PS_EAMBIG). */
+static int find_standard(int ncid, const char *path, const char *names, int *varid)
+{
+    char list[1024], *save = NULL, *tok, name[NC_MAX_NAME + 1], txt[256], cands[2048];
+    int nvars, v, rc;
+    if ((rc = nc_inq_nvars(ncid, &nvars)))
+        return ps_error(PS_ENETCDF, "%s: %s", path, nc_strerror(rc));
+    snprintf(list, sizeof list, "%s", names);
+    for (tok = strtok_r(list, "|", &save); tok; tok = strtok_r(NULL, "|", &save)) {
+        int hit[64], n = 0, n34 = 0, i, nd;
+        for (v = 0; v < nvars; v++)
+            if (get_text_att(ncid, v, "standard_name", txt, sizeof txt) && !strcmp(txt, tok) &&
+                n < 64)
+                hit[n++] = v;
+        for (i = 0; i < n; i++) {
+            nd = 0;
+            nc_inq_varndims(ncid, hit[i], &nd);
+            if (nd == 3 || nd == 4)
+                hit[n34++] = hit[i];
+        }
+        if (n34 == 1 || (n == 1 && !n34)) {
+            *varid = hit[0];
+            return PS_OK;
+        }
+        if (n) {
+            cands[0] = '\0';
+            for (i = 0; i < (n34 ? n34 : n); i++) {
+                nc_inq_varname(ncid, hit[i], name);
+                list_append(cands, sizeof cands, name);
+            }
+            return ps_error(PS_EAMBIG, "%s: several variables have standard_name %s: %s", path,
+                            tok, cands);
+        }
+    }
+    return ps_error(PS_ENOVAR, "%s has no variable with standard_name %s", path, names);
+}
+
 static int find_variable(int ncid, const char *path, const char *want, int *varid)
 {
     int nvars, v, rc, n, i;
@@ -752,8 +790,26 @@ int ps_dataset_open(ps_dataset *ds, const char *path, const char *var)
     return ps_dataset_open_opts(ds, path, var, &default_options);
 }
 
+static int open_impl(ps_dataset *ds, const char *path, const char *var, const char *std,
+                     const ps_open_options *opts);
+
 int ps_dataset_open_opts(ps_dataset *ds, const char *path, const char *var,
                          const ps_open_options *opts)
+{
+    return open_impl(ds, path, var, NULL, opts);
+}
+
+int ps_dataset_open_standard(ps_dataset *ds, const char *path, const char *standard_names)
+{
+    if (!standard_names || !*standard_names) {
+        dataset_init(ds);
+        return ps_error(PS_EINVAL, "no standard name to look for");
+    }
+    return open_impl(ds, path, NULL, standard_names, &default_options);
+}
+
+static int open_impl(ps_dataset *ds, const char *path, const char *var, const char *std,
+                     const ps_open_options *opts)
 {
     double max_expansion = opts && opts->max_expansion ? opts->max_expansion
                                                        : PS_MAX_EXPANSION_DEFAULT;
@@ -786,7 +842,8 @@ int ps_dataset_open_opts(ps_dataset *ds, const char *path, const char *var,
     }
     nc_inq_format(ds->ncid, &fmt);
     ds->format = fmt;
-    if ((st = find_variable(ds->ncid, path, var, &ds->varid)))
+    if ((st = std ? find_standard(ds->ncid, path, std, &ds->varid)
+                  : find_variable(ds->ncid, path, var, &ds->varid)))
         goto fail;
     nc_inq_varname(ds->ncid, ds->varid, ds->var_name);
     nc_inq_vartype(ds->ncid, ds->varid, &vt);

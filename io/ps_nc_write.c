@@ -39,6 +39,17 @@ typedef struct carried_var {
 
 #define MAX_CARRIED 16
 
+/* a time-invariant companion of the field (ps_writer_add_variable) */
+typedef struct companion_var {
+    char name[NC_MAX_NAME + 1];
+    char *standard_name, *long_name, *units;
+    float *values; /* nz*ny*nx, NaN = land */
+    size_t n;
+    int varid;
+} companion_var;
+
+#define MAX_COMPANIONS 4
+
 struct ps_writer {
     char path[4096];       /* final path */
     char tmp[4096];        /* temporary file in the same directory */
@@ -83,6 +94,8 @@ struct ps_writer {
     char reduce_why[256];  /* why 1 per cell */
     int reduce_ids[5];     /* NAME_content, _volume, _mean, _min, _max */
     int red_missing;       /* the last record appended awaits its reductions */
+    companion_var comp[MAX_COMPANIONS];
+    int ncomp;
 };
 
 /* ---------------------------------------------------------- path checking */
@@ -1003,6 +1016,26 @@ static int define(ps_writer *w, const ps_grid *g)
                (st = put_text(w, w->var_id, "long_name", vname))) {
         return st;
     }
+    for (a = 0; a < w->ncomp; a++) {
+        companion_var *cp = &w->comp[a];
+        float f = (float)w->fill;
+        if (cp->n != g->nz * g->ny * g->nx)
+            return ps_error(PS_EINVAL, "writing %s: variable %s has %zu values, the grid %zu",
+                            w->path, cp->name, cp->n, g->nz * g->ny * g->nx);
+        if ((rc = nc_def_var(w->ncid, cp->name, NC_FLOAT, 4, dims, &cp->varid)))
+            return nc_fail(w, rc, cp->name);
+        if ((rc = nc_def_var_chunking(w->ncid, cp->varid, NC_CHUNKED, chunk)))
+            return nc_fail(w, rc, "chunking");
+        if (w->compress > 0 &&
+            (rc = nc_def_var_deflate(w->ncid, cp->varid, 1, 1, w->compress)))
+            return nc_fail(w, rc, "deflate");
+        if ((rc = nc_def_var_fill(w->ncid, cp->varid, 0, &f)))
+            return nc_fail(w, rc, "_FillValue");
+        if ((st = put_text(w, cp->varid, "standard_name", cp->standard_name)) ||
+            (st = put_text(w, cp->varid, "long_name", cp->long_name)) ||
+            (st = put_text(w, cp->varid, "units", cp->units)))
+            return st;
+    }
     if (w->reduce && (st = ps_nc_reduce_define(w->path, w->ncid, dims[0], w->var_id, vname,
                                                w->reduce_metric, w->reduce_why,
                                                w->reduce_ids)))
@@ -1160,6 +1193,16 @@ int ps_writer_append(ps_writer *w, long step, const ps_field *field)
         }
         if (rc)
             return nc_fail(w, rc, "data");
+        for (c = 0; c < (size_t)w->ncomp; c++) {
+            const float *v = w->comp[c].values + k * plane;
+            float *o = w->slab, fill = (float)w->fill;
+            size_t q;
+            /* the slab holds a level of either precision: floats fit */
+            for (q = 0; q < plane; q++)
+                o[q] = isnan(v[q]) ? fill : v[q];
+            if ((rc = nc_put_vara_float(w->ncid, w->comp[c].varid, start, count, o)))
+                return nc_fail(w, rc, w->comp[c].name);
+        }
     }
 record:
     start[0] = w->nrec;
@@ -1273,6 +1316,12 @@ void ps_writer_abort(ps_writer *w)
     ps_attr_list_free(&w->src.global_attrs);
     ps_attr_list_free(&w->extra);
     carried_free(w);
+    for (a = 0; a < w->ncomp; a++) {
+        free(w->comp[a].standard_name);
+        free(w->comp[a].long_name);
+        free(w->comp[a].units);
+        free(w->comp[a].values);
+    }
     free(w);
 }
 
@@ -1338,5 +1387,35 @@ int ps_writer_set_reduction(ps_writer *w, const ps_reduction *r)
     if ((st = ps_nc_reduce_put(w->path, w->ncid, w->reduce_ids, w->nrec - 1, r)))
         return st;
     w->red_missing = 0;
+    return PS_OK;
+}
+
+int ps_writer_add_variable(ps_writer *w, const char *name, const char *standard_name,
+                           const char *long_name, const char *units, const double *values,
+                           size_t n)
+{
+    companion_var *cp;
+    size_t c;
+    if (!w || !name || !standard_name || !long_name || !units || !values)
+        return ps_error(PS_EINVAL, "no writer, name, attributes or values");
+    if (w->defined || w->parallel)
+        return ps_error(PS_EINVAL, "writing %s: variable %s must be added before the first "
+                        "record, by a writer of one process", w->path, name);
+    if (w->ncomp >= MAX_COMPANIONS)
+        return ps_error(PS_EINVAL, "writing %s: more than %d added variables", w->path,
+                        MAX_COMPANIONS);
+    cp = &w->comp[w->ncomp];
+    memset(cp, 0, sizeof *cp);
+    snprintf(cp->name, sizeof cp->name, "%s", name);
+    cp->n = n;
+    cp->standard_name = xstrdup(standard_name);
+    cp->long_name = xstrdup(long_name);
+    cp->units = xstrdup(units);
+    cp->values = malloc((n ? n : 1) * sizeof *cp->values);
+    w->ncomp++; /* freed by ps_writer_abort() whatever failed */
+    if (!cp->standard_name || !cp->long_name || !cp->units || !cp->values)
+        return ps_error(PS_ENOMEM, "out of memory");
+    for (c = 0; c < n; c++)
+        cp->values[c] = (float)values[c];
     return PS_OK;
 }

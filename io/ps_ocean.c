@@ -10,6 +10,7 @@
  */
 #include "config.h"
 #include "ps_io.h"
+#include "ps_currents.h"
 #include "ps_nc_internal.h"
 #include "ps_status.h"
 
@@ -449,6 +450,48 @@ done:
     return st;
 }
 
+int ps_ocean_currents(ps_grid g, const ps_grid_coords *c, double *u, double *v)
+{
+    size_t n = g.nz * g.ny * g.nx, i;
+    int st;
+    if (!c)
+        return ps_error(PS_EINVAL, "the ocean's currents need the grid's coordinates");
+    if ((st = ps_currents_gyre(g, c->depth, c->lat, c->lon, PS_OCEAN_GYRE_SPEED, u, v)))
+        return st;
+    for (i = 0; i < n; i++) {
+        u[i] = (double)(float)u[i];
+        v[i] = (double)(float)v[i];
+    }
+    return PS_OK;
+}
+
+/* The ocean's currents as uo and vo of @p w, NaN where @p land (record 0) is. */
+static int add_currents(ps_writer *w, const ps_dataset *ds, const ps_field *land)
+{
+    ps_grid_coords c;
+    size_t n = ps_field_cells(land), i;
+    double *u = malloc(n * sizeof *u), *v = malloc(n * sizeof *v);
+    int st = u && v ? PS_OK : ps_error(PS_ENOMEM, "out of memory (currents)");
+    memset(&c, 0, sizeof c);
+    if (!st)
+        st = ps_dataset_coords(ds, &c);
+    if (!st)
+        st = ps_ocean_currents(ds->grid, &c, u, v);
+    for (i = 0; !st && i < n; i++)
+        if (isnan(((const float *)land->data)[i]))
+            u[i] = v[i] = NAN;
+    if (!st)
+        st = ps_writer_add_variable(w, "uo", "eastward_sea_water_velocity",
+                                    "Eastward velocity (gyre)", "m s-1", u, n);
+    if (!st)
+        st = ps_writer_add_variable(w, "vo", "northward_sea_water_velocity",
+                                    "Northward velocity (gyre)", "m s-1", v, n);
+    ps_grid_coords_free(&c);
+    free(u);
+    free(v);
+    return st;
+}
+
 int ps_ocean_write(const ps_ocean_options *o, const char *path, int force)
 {
     ps_ocean_options def;
@@ -487,6 +530,9 @@ int ps_ocean_write(const ps_ocean_options *o, const char *path, int force)
         goto done;
     for (t = 0; t < o->ntime; t++) {
         if ((st = ps_ocean_generate(o, t, NULL, &f)))
+            goto done;
+        /* the land does not change with time: record 0's masks the currents */
+        if (t == 0 && (st = add_currents(w, &ds, &f)))
             goto done;
         if ((st = ps_writer_append(w, (long)t, &f)))
             goto done;

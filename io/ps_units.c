@@ -57,19 +57,49 @@ static ut_unit *parse(const char *s)
     return *s ? ut_parse(sys, s, UT_ASCII) : NULL;
 }
 
-static int unit_parse(const char *text, ps_unit *u);
+static int unit_parse(const char *text, ps_unit *u, ut_unit **keep);
 
 int ps_unit_parse(const char *text, ps_unit *u)
 {
     int st;
     pthread_once(&once, load);
     pthread_mutex_lock(&lock);
-    st = unit_parse(text, u);
+    st = unit_parse(text, u, NULL);
     pthread_mutex_unlock(&lock);
     return st;
 }
 
-static int unit_parse(const char *text, ps_unit *u)
+int ps_unit_factors(const char *from, const char *to, double *scale, double *offset)
+{
+    ps_unit uf, ut;
+    ut_unit *a = NULL, *b = NULL;
+    cv_converter *c = NULL;
+    int st;
+    pthread_once(&once, load);
+    pthread_mutex_lock(&lock);
+    st = unit_parse(from, &uf, &a);
+    if (!st)
+        st = unit_parse(to, &ut, &b);
+    if (!st && !ut_are_convertible(a, b))
+        st = ps_error(PS_EINVAL, "units '%s' cannot be converted to '%s'", uf.canonical,
+                      ut.canonical);
+    if (!st && !(c = ut_get_converter(a, b)))
+        st = ps_error(PS_EINVAL, "UDUNITS-2 has no conversion from '%s' to '%s'", uf.canonical,
+                      ut.canonical);
+    if (!st) {
+        *offset = cv_convert_double(c, 0.0);
+        *scale = cv_convert_double(c, 1.0) - *offset;
+        cv_free(c);
+    }
+    if (a)
+        ut_free(a);
+    if (b)
+        ut_free(b);
+    pthread_mutex_unlock(&lock);
+    return st;
+}
+
+static int unit_parse(const char *text, ps_unit *u, ut_unit **keep)
 {
     char t[64], key[64], alt[64];
     const char *alias;
@@ -140,7 +170,10 @@ static int unit_parse(const char *text, ps_unit *u)
         u->kind = (ps_unit_kind)kind;
         break;
     }
-    ut_free(x);
+    if (keep)
+        *keep = x;
+    else
+        ut_free(x);
     return PS_OK;
 }
 

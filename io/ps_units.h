@@ -39,6 +39,14 @@ typedef struct ps_unit {
  */
 int ps_unit_parse(const char *text, ps_unit *u);
 
+/**
+ * The linear map from units @p from to units @p to (parsed as ps_unit_parse()
+ * does): a value v in @p from is v * scale + offset in @p to.
+ * @return PS_OK; PS_EINVAL when either cannot be read or they measure different
+ *         things (the detail names both); PS_EIO as ps_unit_parse().
+ */
+int ps_unit_factors(const char *from, const char *to, double *scale, double *offset);
+
 /** The kind of @p text (PS_UNIT_UNKNOWN when it cannot be read). */
 ps_unit_kind ps_unit_kind_of(const char *text);
 

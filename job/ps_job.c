@@ -82,6 +82,8 @@ void ps_job_destroy(ps_job *j)
         ps_decomp_free(&j->d);
     ps_field_free(&j->own);
     free(j->land);
+    free(j->gland);
+    free(j->velocity);
     free(j->rep.stats.step_times);
     ps_field_free(&j->initial);
     if (j->field_owned)
@@ -210,6 +212,8 @@ int ps_job_set(ps_job *j, const char *name, const char *value)
         return parse_block(value, j->block);
     if (!strcmp(n, "var"))
         return set_text(&j->var, value);
+    if (!strcmp(n, "velocity"))
+        return set_text(&j->velocity, value);
     if (!strcmp(n, "time-index")) {
         j->time_index_given = 1;
         return ps_parse_long("--time-index", value, 0, LONG_MAX, &j->time_index);
@@ -478,8 +482,17 @@ int ps_job_open_output(ps_job *j, const ps_write_parallel *par, const char *sour
         if (isnan(rec[i]) && !strcmp(j->stencil->options[i].name, "dt") && j->dt > 0)
             rec[i] = j->dt;
     }
-    return ps_run_record_write(j->writer, j->stencil, rec, j->precision,
-                               j->dt > 0 ? j->dt : PS_WRITE_DEFAULT_DT);
+    if ((st = ps_run_record_write(j->writer, j->stencil, rec, j->precision,
+                                  j->dt > 0 ? j->dt : PS_WRITE_DEFAULT_DT)))
+        return st;
+    /* where each auxiliary input came from: a continued run takes it from there */
+    for (i = 0; i < j->stencil->ninputs && i < PS_JOB_MAX_INPUTS; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "pstencil_input_%s", j->stencil->inputs[i].name);
+        if ((st = ps_writer_put_global(j->writer, name, j->in_rec[i], 0)))
+            return st;
+    }
+    return PS_OK;
 }
 
 int ps_job_prepare(ps_job *j)

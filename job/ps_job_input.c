@@ -214,8 +214,27 @@ int ps_job_prepare_stencil(ps_job *j, ps_grid global)
     setup.lon = c->lon;
     setup.options = j->options;
     setup.allow_unstable = j->allow_unstable;
-    if ((st = ps_stencil_prepare(j->stencil, &setup, &j->params, &j->srep)))
+    if (j->stencil->ninputs > 0 || j->velocity || j->ncaller) {
+        /* the inputs over the global grid, masked by the whole grid's land */
+        double *in[PS_JOB_MAX_INPUTS] = {NULL};
+        const double *cin[PS_JOB_MAX_INPUTS];
+        int q;
+        if (!c->depth && !j->in_field && (st = ps_dataset_coords(&j->ds, &j->coords)))
+            return ps_error(st, "stencil %s: the grid's coordinates: %s", j->stencil->name,
+                            ps_error_detail());
+        st = ps_job_read_inputs(j, global, c, j->ranked ? j->gland : j->land, in);
+        for (q = 0; q < PS_JOB_MAX_INPUTS; q++)
+            cin[q] = in[q];
+        setup.inputs = cin;
+        if (!st)
+            st = ps_stencil_prepare(j->stencil, &setup, &j->params, &j->srep);
+        for (q = 0; q < PS_JOB_MAX_INPUTS; q++)
+            free(in[q]);
+        if (st)
+            return st;
+    } else if ((st = ps_stencil_prepare(j->stencil, &setup, &j->params, &j->srep))) {
         return st;
+    }
     if (j->srep.seconds_per_step > 0)
         j->dt = j->srep.seconds_per_step;
     if (j->srep.note[0])

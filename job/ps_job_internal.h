@@ -24,6 +24,7 @@ struct ps_job {
     /* settings (ps_job_set) */
     char *input, *output, *var, *backend, *cont, *split, *devices, *decomp, *stencil_name;
     char *history, *default_output;
+    char *velocity; /* --velocity FILE: the stencil's auxiliary inputs */
     long steps, time_index, every, compress, device, threads, halo;
     int block[3];
     int force, allow_unstable, keep_nonfinite, precision_given, time_index_given, keep_initial;
@@ -43,6 +44,9 @@ struct ps_job {
     const ps_field *in_field;
     const ps_grid_coords *in_coords;
     ps_field *result;
+    const double *caller_in[PS_JOB_MAX_INPUTS]; /* ps_job_set_input() */
+    char caller_name[PS_JOB_MAX_INPUTS][32];
+    int ncaller;
     ps_job_callbacks cb;
     ps_job_comm comm;
     int ranked; /* comm set */
@@ -58,6 +62,9 @@ struct ps_job {
     ps_field initial;
     uint64_t *land;       /* one bit per (owned) cell, set where the input is land
                              (ps_job_land_at(); 1/8 byte a cell) */
+    uint64_t *gland;      /* ranks: the land of the whole grid (the inputs' mask) */
+    char in_rec[PS_JOB_MAX_INPUTS][4200]; /* each input's source, as the output records it
+                                             (pstencil_input_NAME) for --continue */
     ps_grid_coords coords;
     ps_params params;
     ps_stencil_report srep;
@@ -100,6 +107,10 @@ int ps_job_open_input(ps_job *j);            /* open the file, check the time in
 int ps_job_ocean(ps_job *j, ps_field *f32);  /* the built-in ocean, whole grid */
 int ps_job_read_input(ps_job *j);            /* the whole field into j->field */
 int ps_job_prepare_stencil(ps_job *j, ps_grid global); /* coordinates, parameters */
+/* ps_job_inputs.c: the stencil's auxiliary inputs over the global grid @p g into @p vals
+ * (one malloc'd array each, NULL: not given), NaN where @p land (whole grid) is set */
+int ps_job_read_inputs(ps_job *j, ps_grid g, const ps_grid_coords *c, const uint64_t *land,
+                       double **vals);
 int ps_job_open_backend(ps_job *j);          /* by name or auto, probed */
 int ps_job_check_kernel(ps_job *j);          /* --kernel against the backend's fast paths */
 /* whether cell @p c is land in the mask @p land (one bit a cell) */

@@ -49,6 +49,10 @@ static const ps_job_option job_own[] = {
     {.name = "local-size", .alias_of = "block", .takes_value = 1, .metavar = "X,Y[,Z]"},
     {.name = "var", .takes_value = 1, .metavar = "NAME",
      .help = "the temperature variable (default: found by CF rules)"},
+    {.name = "velocity", .takes_value = 1, .metavar = "FILE",
+     .help = "the currents of a stencil that takes them (u, v, optionally w; found by\n"
+             "CF standard name, on the input's grid, converted to m s-1); default: the\n"
+             "input file itself, the gyre for the built-in ocean"},
     {.name = "time-index", .takes_value = 1, .metavar = "I",
      .help = "time record of the input to start from (default 0)"},
     {.name = "continue", .takes_value = 1, .metavar = "FILE",

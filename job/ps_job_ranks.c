@@ -155,6 +155,42 @@ static int check_ocean(ps_job *j)
     return PS_OK;
 }
 
+/* This rank's owned land in a mask of the whole grid, for a stencil's inputs
+ * (share_land() then combines the ranks'). */
+static int global_land(ps_job *j)
+{
+    const ps_decomp_box *b = &j->d.boxes[j->comm.rank];
+    ps_grid g = j->ds.grid;
+    size_t n = g.nz * g.ny * g.nx, words = n / 64 + 1, k, jj, i, c = 0;
+    if (!j->stencil->ninputs)
+        return PS_OK;
+    free(j->gland);
+    if (!(j->gland = calloc(words, sizeof *j->gland)))
+        return ps_error(PS_ENOMEM, "out of memory (land mask of %zu cells)", n);
+    for (k = b->own_lo[0]; k < b->own_hi[0]; k++)
+        for (jj = b->own_lo[1]; jj < b->own_hi[1]; jj++)
+            for (i = b->own_lo[2]; i < b->own_hi[2]; i++, c++)
+                if (ps_job_land_at(j->land, c)) {
+                    size_t gc = (k * g.ny + jj) * g.nx + i;
+                    j->gland[gc >> 6] |= (uint64_t)1 << (gc & 63);
+                }
+    return PS_OK;
+}
+
+/* Every rank's land: the owned blocks are disjoint, so the sum of the words over the
+ * ranks is their union (collective; after global_land() succeeded on every rank). */
+static void share_land(ps_job *j)
+{
+    ps_grid g = j->ds.grid;
+    size_t words = g.nz * g.ny * g.nx / 64 + 1, done;
+    if (!j->gland)
+        return;
+    for (done = 0; done < words; done += 1u << 24) {
+        size_t m = words - done < (1u << 24) ? words - done : (1u << 24);
+        j->comm.sum(j->comm.user, (long long *)(j->gland + done), (int)m);
+    }
+}
+
 /* The backend and this rank's device: node-local rank modulo the devices, or --device. */
 static int open_device(ps_job *j)
 {
@@ -232,8 +268,10 @@ int ps_job_prepare_ranks(ps_job *j)
     j->rep.rank_s[R_READ] = ps_now() - t;
     j->own_r = owned_region(&j->d.boxes[rank]);
     st = ps_field_alloc(&j->own, j->own_r.count, j->precision);
-    if ((st = agree(j, st)) || (st = agree(j, check_ocean(j))))
+    if ((st = agree(j, st)) || (st = agree(j, check_ocean(j))) ||
+        (st = agree(j, global_land(j))))
         goto out;
+    share_land(j);
     /* the stencil's parameters (global grid), the backend, this rank's device */
     t = ps_now();
     if ((st = agree(j, ps_job_prepare_stencil(j, j->ds.grid))) ||

@@ -50,6 +50,9 @@ extern "C" {
 /** Most options a stencil may have (and values one job holds). */
 #define PS_JOB_MAX_OPTIONS 64
 
+/** Most auxiliary inputs a stencil may have (ps_stencil::ninputs). */
+#define PS_JOB_MAX_INPUTS 8
+
 /** Most prognostic fields one job steps (and reduces per record). */
 #define PS_JOB_MAX_FIELDS 8
 
@@ -199,6 +202,13 @@ typedef struct ps_job_report {
     int volume_metric;          /**< 1: cells weigh their volume in m3 (ps_cell_volumes());
                                      0: each weighs 1 (the input's coordinates are not usable) */
     const char *volume_why;     /**< why each weighs 1 ("" when volume_metric) */
+    /* the stencil's auxiliary inputs (ps_stencil::inputs) */
+    int ninputs;                /**< the stencil's inputs: input_names and input_from 0..n-1 */
+    const char *input_names[PS_JOB_MAX_INPUTS]; /**< each input's name ("u") */
+    /** Where each came from: "the caller's memory", "FILE, variable uo, record 0[,
+     *  converted from cm s-1 to m s-1]", "the built-in ocean's gyre (0.2 m s-1)" or
+     *  "not given" (an optional input) */
+    char input_from[PS_JOB_MAX_INPUTS][1024];
 } ps_job_report;
 
 /** Create a job with the defaults (the default stencil, 100 steps, float, exact, auto
@@ -224,6 +234,28 @@ int ps_job_set(ps_job *j, const char *name, const char *value);
  * destroyed. The field's precision must be the job's ("precision").
  */
 int ps_job_set_input_field(ps_job *j, const ps_field *field, const ps_grid_coords *coords);
+
+/**
+ * Give the stencil's auxiliary input @p name (ps_stencil_input, e.g. "u" of the
+ * currents; 'pstencil stencils' lists them) from the caller's memory: nz*ny*nx
+ * float64 over the whole grid of the input, C order (k slowest, k = 0 the
+ * surface), in the input's unit. Values at land cells of the field are ignored
+ * (taken as NaN); every ocean cell needs a finite value. Read (copied) during
+ * ps_job_prepare(): it must live until then. Takes precedence over every file.
+ * PS_EINVAL in ps_job_prepare() when the stencil has no input of that name.
+ */
+int ps_job_set_input(ps_job *j, const char *name, const double *values);
+
+/**
+ * Take the stencil's auxiliary inputs from file @p path (the option
+ * "velocity", `--velocity FILE`): each found by its CF standard names, on the
+ * grid of the input (sizes, and coordinate values to 1e-6 relative), its time
+ * record the input's time index when it has as many records as the input, else
+ * its only one; converted to the input's unit. An input the file does not have
+ * is looked for in the input file, then (the built-in ocean only) in the gyre
+ * of core/ps_currents.h.
+ */
+int ps_job_set_input_file(ps_job *j, const char *path);
 
 /**
  * Leave the final state in @p result (caller's memory, the input's grid and

@@ -22,9 +22,14 @@ typedef struct ps_stencil_option {
     const char *name; const char *unit; double def; int allow_auto; const char *help;
     double min; double max; char alias; ...;
 } ps_stencil_option;
+typedef struct ps_stencil_input {
+    const char *name; const char *standard_names; const char *unit; int required;
+    const char *help; ...;
+} ps_stencil_input;
 typedef struct ps_stencil {
     int id; const char *name; const char *description; int radius; int nneighbours;
-    int noptions; const ps_stencil_option *options; unsigned flags; ...;
+    int noptions; const ps_stencil_option *options; unsigned flags;
+    int ninputs; const ps_stencil_input *inputs; ...;
 } ps_stencil;
 #define PS_STENCIL_COORDS ...
 #define PS_STENCIL_TEST ...
@@ -79,7 +84,7 @@ typedef struct ps_job_report {
     char interrupted_why[]; long last_step; int blew_up; uint64_t checksum;
     ps_run_stats stats; double read_s; double commit_s; double total_s; int split[3];
     int fields; const char *field_names[]; ps_reduction reduction[]; int volume_metric;
-    const char *volume_why;
+    const char *volume_why; int ninputs; const char *input_names[]; char input_from[][1024];
     ...;
 } ps_job_report;
 
@@ -91,6 +96,8 @@ void ps_job_destroy(ps_job *j);
 int ps_job_set(ps_job *j, const char *name, const char *value);
 int ps_job_set_input_field(ps_job *j, const ps_field *field, const ps_grid_coords *coords);
 int ps_job_set_result(ps_job *j, ps_field *result);
+int ps_job_set_input(ps_job *j, const char *name, const double *values);
+int ps_job_set_input_file(ps_job *j, const char *path);
 int ps_job_set_callbacks(ps_job *j, const ps_job_callbacks *cb);
 int ps_job_prepare(ps_job *j);
 int ps_job_run(ps_job *j);

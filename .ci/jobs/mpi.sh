@@ -4,7 +4,7 @@
 # Ends with "N passed, N failed, N skipped" from the build's test-suite.log.
 set -u
 command -v mpicc >/dev/null 2>&1 || { echo "mpicc not installed (tools/install-deps.sh installs openmpi-bin libopenmpi-dev libnetcdf-mpi-dev)"; exit 77; }
-TESTS_MPI="tests/mpi/run.sh tests/mpi/backends.sh tests/mpi/fail.sh tests/mpi/snapshots.sh tests/mpi/interrupt.sh tests/mpi/io_repeat.sh tests/mpi/options.sh tests/project/layers.sh"
+TESTS_MPI="tests/mpi/run.sh tests/mpi/backends.sh tests/mpi/fail.sh tests/mpi/snapshots.sh tests/mpi/interrupt.sh tests/mpi/io_repeat.sh tests/mpi/options.sh tests/mpi/tracer.sh tests/project/layers.sh"
 cd "$(dirname "$0")/../.."
 . .ci/suite-counts.sh && . .ci/job-tree.sh && ps_job_tree mpi || exit 1
 # the GPU plugins are built and tested by the main job; MPI runs use openmp and opencl

@@ -228,6 +228,8 @@ def report_dict(rep):
         "step_times": step_times,
         "volume_weights": ("m3" if rep.volume_metric else
                            "1 per cell (%s)" % _text(rep.volume_why)),
+        "inputs": {_text(rep.input_names[i]): _text(rep.input_from[i])
+                   for i in range(rep.ninputs)},
     }
 
 
@@ -247,9 +249,31 @@ def _reductions(rep, records):
     return out
 
 
+def _set_velocity(j, velocity, shape, keep):
+    """The stencil's inputs (the currents): a file path, or a dict of arrays over the
+    field's grid (name -> (nz, ny, nx), in the input's unit, e.g. m s-1)."""
+    if velocity is None:
+        return
+    if isinstance(velocity, (str, bytes)) or hasattr(velocity, "__fspath__"):
+        import os
+        _check(lib.ps_job_set_input_file(j, os.fsencode(velocity)))
+        return
+    if not hasattr(velocity, "items"):
+        raise error_for(-1, "velocity= takes a file path or a dict of arrays (u, v[, w]), "
+                        "not %s" % type(velocity).__name__)
+    for name, values in velocity.items():
+        a = np.ascontiguousarray(np.asarray(values, dtype=np.float64))
+        if a.shape != tuple(shape):
+            raise error_for(-8, "velocity %s has shape %s, the field %s"
+                            % (name, a.shape, tuple(shape)))
+        keep.append(a)
+        _check(lib.ps_job_set_input(j, str(name).encode(),
+                                    ffi.cast("const double *", ffi.from_buffer(a))))
+
+
 def run_array(data, coords=None, *, steps=None, stencil=None, backend=None, precision=None,
               mode=None, split=None, output_every=None, progress=None, inplace=False,
-              time_steps=False, **options):
+              time_steps=False, velocity=None, **options):
     """Run a stencil on a 3-D NumPy array (depth, latitude, longitude; NaN = land).
 
     @p coords: None, or (depth in m positive down, latitude in degrees north,
@@ -264,6 +288,10 @@ def run_array(data, coords=None, *, steps=None, stencil=None, backend=None, prec
     else in float); otherwise one converted copy is made (report["input_copied"]).
     With @p inplace the result is left in that buffer (it must not be copied).
     @p progress: None (tqdm when installed), False, or f(done, total, seconds).
+    @p velocity: the inputs of a stencil that takes currents: a file path
+    (found by CF standard name on the field's grid, as `--velocity FILE`) or a dict
+    {"u": array, "v": array[, "w": array]} of (nz, ny, nx) arrays in m s-1 over the
+    field's grid (land ignored); report["inputs"] says where each came from.
     Any further keyword is a job option (a stencil's: coeff=0.15, kh=500; or
     the program's long options, '-' written '_').
     """
@@ -335,6 +363,7 @@ def run_array(data, coords=None, *, steps=None, stencil=None, backend=None, prec
                 keep.append(buf)
                 setattr(cc, attr, buf)
         _check(lib.ps_job_set_input_field(j, field, cc))
+        _set_velocity(j, velocity, arr.shape, keep)
         if inplace:
             out = arr
         else:
@@ -427,8 +456,9 @@ def ocean_array(scale=1.0, seed=1, time_index=0):
 
 
 def stencils():
-    """Every registered stencil: {name: {description, needs_coordinates, test, options}},
-    each option {unit, default (None: auto), auto, min, max, help}."""
+    """Every registered stencil: {name: {description, needs_coordinates, test, options,
+    inputs}}, each option {unit, default (None: auto), auto, min, max, help}, each input
+    {standard_names (a tuple, the preferred first), unit, required, help}."""
     out = {}
     for i in range(lib.ps_stencil_count()):
         s = lib.ps_stencil_at(i)
@@ -451,6 +481,12 @@ def stencils():
             "land_sum": bool(s.flags & lib.PS_STENCIL_LAND_SUM),
             "radius": s.radius,
             "options": opts,
+            "inputs": {_text(s.inputs[k].name): {
+                "standard_names": tuple(_text(s.inputs[k].standard_names).split("|")),
+                "unit": _text(s.inputs[k].unit),
+                "required": bool(s.inputs[k].required),
+                "help": _text(s.inputs[k].help),
+            } for k in range(s.ninputs)},
         }
     return out
 

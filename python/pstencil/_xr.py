@@ -186,6 +186,53 @@ def _reduction_coords(rep, tname, units):
     return out
 
 
+_MPS = ("m s-1", "m/s", "m s**-1", "m.s-1", "meter second-1", "meters/second", "m s^-1")
+
+
+def _velocity_arrays(ds, info, da, roles, spatial, time_index):
+    """The stencil's inputs from Dataset @p ds: each the variable with one of its
+    standard names (the preferred first), on the field's dimensions, at the field's
+    time index when it has as many records, else its only one; in m s-1."""
+    if info is None or not info["inputs"]:
+        raise InvalidError("velocity=: the stencil takes no currents")
+    out = {}
+    for name, spec in info["inputs"].items():
+        var = None
+        for sn in spec["standard_names"]:
+            hits = [v for v in ds.data_vars.values() if v.attrs.get("standard_name") == sn]
+            if len(hits) > 1:
+                raise InvalidError("velocity=: several variables have standard_name %s: %s"
+                                   % (sn, ", ".join(str(h.name) for h in hits)))
+            if hits:
+                var = hits[0]
+                break
+        if var is None:
+            if spec["required"]:
+                raise InvalidError("velocity=: no variable with standard_name %s (the %s)"
+                                   % (" or ".join(spec["standard_names"]), spec["help"]))
+            continue
+        units = str(var.attrs.get("units", "")).strip()
+        if units not in _MPS:
+            raise InvalidError("velocity=: %s has units '%s'; give m s-1 (or pass the file "
+                               "path, whose units are converted)" % (var.name, units))
+        tdim = roles.get("time")
+        extra = [d for d in var.dims if d not in spatial]
+        if extra:
+            t = extra[0]
+            n = var.sizes[t]
+            nf = da.sizes[tdim] if tdim is not None and tdim in da.dims else None
+            if len(extra) > 1 or not (n == 1 or n == nf):
+                raise InvalidError("velocity=: %s has dimensions %s, not the field's %s "
+                                   "(and one time axis of 1 record or the field's)"
+                                   % (var.name, var.dims, spatial))
+            var = var.isel({t: time_index if n == nf and n > 1 else 0})
+        if set(var.dims) != set(spatial):
+            raise InvalidError("velocity=: %s has dimensions %s, not the field's %s"
+                               % (var.name, var.dims, spatial))
+        out[name] = np.asarray(var.transpose(*spatial).values, dtype=np.float64)
+    return out
+
+
 def run(data, coords=None, *, time_index=0, with_report=False, **kw):
     """Run a stencil on @p data: an xarray.DataArray (axes found as for a file,
     docs/file-conventions.md) or a 3-D NumPy array (depth, latitude, longitude)
@@ -193,7 +240,10 @@ def run(data, coords=None, *, time_index=0, with_report=False, **kw):
 
     Keywords: steps, stencil, backend ("auto"), precision (None: float64 data
     runs in double, else float), mode, split, output_every, progress, inplace,
-    time_steps and any option of the program or the stencil (kh=500, dt="auto").
+    time_steps, velocity (the currents of a stencil that takes them: a file path, a
+    Dataset whose variables carry their CF standard names, in m s-1, on the field's
+    dimensions, or a dict {"u": array, "v": array[, "w": array]}) and any option of
+    the program or the stencil (kh=500, dt="auto").
     Returns a DataArray over (depth, latitude, longitude) in the input's names,
     with its coordinates and attributes and the run's record as pstencil_*
     attributes; with output_every, over (time, ...) with CF time and step
@@ -256,6 +306,9 @@ def run(data, coords=None, *, time_index=0, with_report=False, **kw):
     values = da3.data
     if not isinstance(values, np.ndarray):
         values = np.asarray(values)
+    if isinstance(kw.get("velocity"), xr.Dataset):
+        kw["velocity"] = _velocity_arrays(kw["velocity"], info, data, roles, spatial,
+                                          time_index)
     out, rep = _job.run_array(values, crd, **kw)
 
     keep = {k: v for k, v in da3.coords.items() if set(v.dims) <= set(spatial)}

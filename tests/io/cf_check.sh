@@ -3,7 +3,8 @@
 # --criteria normal: no error and no warning but its misreading of the
 # reductions' cell_methods, see below; NEMO's output errors only) and, when it can run, cfchecks (0 errors). Outputs: a 360_day input with bounds, a noleap one with
 # a bottom-first depth, NEMO's 2-D coordinates, the built-in ocean through
-# hdiff, a continued run, and a Levitus-shaped Ferret file (TEMP in "DEG C",
+# hdiff, a generated file (its currents uo, vo) and tracer on it, a continued
+# run, and a Levitus-shaped Ferret file (TEMP in "DEG C",
 # SALT in "PPT", depth in "METERS", tests/data/levitus.cdl). Skipped (77) without compliance-checker
 # (PyPI: `pip install compliance-checker`; Debian has no CF checker), or
 # failed when PSTENCIL_REQUIRE_CF_CHECKER is set (.ci/jobs/cf-check.sh).
@@ -27,6 +28,8 @@ expect_exit 0 "$PSTENCIL" run nemo.nc -o e.nc --steps 2 -q
 expect_exit 0 "$PSTENCIL" run --stencil hdiff --dt auto -o h.nc --steps 2 -q
 expect_exit 0 "$PSTENCIL" run lev.nc -o lt.nc --steps 2 -q
 expect_exit 0 "$PSTENCIL" run lev.nc --var SALT -o ls.nc --steps 2 -q
+expect_exit 0 "$PSTENCIL" gen --scale 0.1 -o g.nc
+expect_exit 0 "$PSTENCIL" run g.nc --stencil tracer -o tr.nc --steps 2 -q
 cfchecks_ok=
 if command -v cfchecks >/dev/null 2>&1; then
   cfchecks a.nc > cf.out 2>&1
@@ -36,7 +39,7 @@ if command -v cfchecks >/dev/null 2>&1; then
     echo "cfchecks cannot run here (it fetches the standard-name table): $(tail -1 cf.out)" >&2
   fi
 fi
-for f in a.nc b.nc n.nc e.nc h.nc lt.nc ls.nc; do
+for f in a.nc b.nc n.nc e.nc h.nc lt.nc ls.nc g.nc tr.nc; do
   # NEMO's index dimensions y, x have no coordinate variable: the checker
   # guesses them auxiliary and warns (CF 2.4, a recommendation) that they
   # follow Z; naming them an X or Y axis would be untrue, so e.nc is held to

@@ -303,6 +303,82 @@ int main(void)
         }
     }
 
+    /* 9. a stencil's inputs from the caller's memory: required ones refused when
+     * missing, unknown names refused, a NaN at an ocean cell refused naming it; land
+     * values ignored (1e30 there gives the run NaN gives); the report says where */
+    {
+        ps_grid_coords gc = {c.depth, c.lat, c.lon};
+        size_t nc = ps_field_cells(&in), q, first = nc;
+        double *u = malloc(nc * sizeof *u), *v = malloc(nc * sizeof *v);
+        uint64_t sum_nan = 0;
+        int pass;
+        CHECK(u && v, "out of memory");
+        for (q = 0; q < nc; q++) {
+            u[q] = 0.05 * (double)(q % 7) - 0.1;
+            v[q] = 0.03 * (double)(q % 5) - 0.06;
+            if (isnan(((float *)in.data)[q]))
+                u[q] = v[q] = NAN;
+            else if (first == nc)
+                first = q;
+        }
+        j = new_job("tracer", "3");
+        ps_job_set_input_field(j, &in, &gc);
+        CHECK(ps_job_prepare(j) == PS_ENOVAR &&
+                  strstr(ps_error_detail(), "needs the eastward current"),
+              "tracer with no currents: '%s'", ps_error_detail());
+        ps_job_destroy(j);
+        j = new_job("tracer", "3");
+        ps_job_set_input_field(j, &in, &gc);
+        ps_job_set_input(j, "u", u);
+        ps_job_set_input(j, "v", v);
+        ps_job_set_input(j, "q", v);
+        CHECK(ps_job_prepare(j) == PS_EINVAL && strstr(ps_error_detail(), "input 'q'"),
+              "an unknown input: '%s'", ps_error_detail());
+        ps_job_destroy(j);
+        for (pass = 0; pass < 3; pass++) {
+            memcpy(keep.data, in.data, nc * 4);
+            if (pass == 1) /* land values are ignored */
+                for (q = 0; q < nc; q++)
+                    if (isnan(u[q]))
+                        u[q] = 1e30;
+            if (pass == 2)
+                u[first] = NAN;
+            j = new_job("tracer", "3");
+            ps_job_set_input_field(j, &keep, &gc);
+            ps_job_set_result(j, &keep);
+            ps_job_set_input(j, "u", u);
+            ps_job_set_input(j, "v", v);
+            st = ps_job_prepare(j);
+            if (pass == 2) {
+                char want_cell[96];
+                snprintf(want_cell, sizeof want_cell, "level %zu, row %zu, column %zu",
+                         first / (G.ny * G.nx), first / G.nx % G.ny, first % G.nx);
+                CHECK(st == PS_EINVAL && strstr(ps_error_detail(), "caller's memory") &&
+                          strstr(ps_error_detail(), want_cell),
+                      "a NaN current at an ocean cell: '%s'", ps_error_detail());
+                ps_job_destroy(j);
+                break;
+            }
+            CHECK(!st, "tracer prepare: %s", ps_error_detail());
+            st = st ? st : ps_job_run(j);
+            CHECK(!st, "tracer run: %s", ps_error_detail());
+            CHECK(ps_job_get_report(j)->ninputs == 3 &&
+                      !strcmp(ps_job_get_report(j)->input_from[0], "the caller's memory") &&
+                      !strcmp(ps_job_get_report(j)->input_from[2], "not given"),
+                  "report inputs: %d, '%s', '%s'", ps_job_get_report(j)->ninputs,
+                  ps_job_get_report(j)->input_from[0], ps_job_get_report(j)->input_from[2]);
+            if (pass == 0)
+                sum_nan = ps_field_checksum(&keep);
+            else
+                CHECK(ps_field_checksum(&keep) == sum_nan, "land values of u changed the run");
+            CHECK(!ps_test_same(&keep, &in), "the currents moved nothing");
+            ps_job_destroy(j);
+        }
+        free(u);
+        free(v);
+        memcpy(keep.data, in.data, nc * 4);
+    }
+
     /* 8. the table holds every option of every stencil, and the aliases they declare */
     {
         int i, o;

@@ -17,7 +17,9 @@ TESTS += tests/mpi/io_repeat.sh
 TESTS += tests/mpi/options.sh
 # The reductions of every record over 1, 2 and 3 ranks are bitwise one process's.
 TESTS += tests/mpi/reductions.sh
+# tracer's currents (read whole by every rank, masked by the global land): bitwise one process.
+TESTS += tests/mpi/tracer.sh
 
 EXTRA_DIST += tests/mpi/lib.sh tests/mpi/run.sh tests/mpi/backends.sh tests/mpi/fail.sh \
 	tests/mpi/snapshots.sh tests/mpi/interrupt.sh tests/mpi/io_repeat.sh tests/mpi/options.sh \
-	tests/mpi/reductions.sh
+	tests/mpi/reductions.sh tests/mpi/tracer.sh

@@ -34,6 +34,34 @@ def ocean(nz=6, ny=9, nx=11, seed=7, dtype=np.float32, time=True):
                                "standard_name": "sea_water_potential_temperature"})
 
 
+def currents(da):
+    """A gyre-like current over the field's grid (m s-1), as a Dataset with the CF
+    standard names, and as a dict of arrays."""
+    import xarray as xr
+    nz, ny, nx = da.shape[-3:]
+    k, j, i = np.meshgrid(np.arange(nz), np.arange(ny), np.arange(nx), indexing="ij")
+    u = -0.1 * np.cos(np.pi * j / (ny - 1)) * np.sin(np.pi * i / (nx - 1)) * np.exp(-k / 4.0)
+    v = 0.1 * np.sin(np.pi * j / (ny - 1)) * np.cos(np.pi * i / (nx - 1)) * np.exp(-k / 4.0)
+    dims = da.dims[-3:]
+    coords = {d: da.coords[d] for d in dims}
+    ds = xr.Dataset({
+        "uo": xr.DataArray(u.astype(np.float32), dims=dims, coords=coords,
+                           attrs={"standard_name": "eastward_sea_water_velocity",
+                                  "units": "m s-1"}),
+        "vo": xr.DataArray(v.astype(np.float32), dims=dims, coords=coords,
+                           attrs={"standard_name": "northward_sea_water_velocity",
+                                  "units": "m s-1"}),
+    })
+    return ds, {"u": ds["uo"].values.astype(np.float64), "v": ds["vo"].values.astype(np.float64)}
+
+
+def add_currents(da, path):
+    """Append currents(da) (uo, vo over depth, latitude, longitude) to file @p path."""
+    ds, _ = currents(da)
+    enc = {n: {"_FillValue": np.array(1e20, dtype=np.float32)} for n in ds.data_vars}
+    ds.drop_vars(list(ds.coords)).to_netcdf(path, mode="a", encoding=enc)
+
+
 @pytest.fixture
 def cli():
     """Run the program: cli(args...) -> CompletedProcess (text)."""

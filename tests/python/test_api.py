@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import pstencil
-from conftest import ocean, write_nc
+from conftest import currents, ocean, write_nc
 
 
 def field(nz=6, ny=9, nx=11, dtype=np.float32):
@@ -298,3 +298,57 @@ def test_a_callback_exception_stops_only_its_own_run():
     t2.join()
     assert isinstance(got["boom"], RuntimeError) and str(got["boom"]) == "mine"
     assert isinstance(got["fine"], np.ndarray) and got["fine"].tobytes() == want.tobytes()
+
+
+def test_velocity_from_a_file_a_dataset_and_a_dict_agree(tmp_path, cli):
+    da = ocean(dtype=np.float64, time=False)
+    ds, arrays = currents(da)
+    vel = tmp_path / "vel.nc"
+    ds.to_netcdf(vel)
+    ds_cm = ds.copy()
+    for n in ("uo", "vo"):
+        ds_cm[n] = ds[n] * 100.0
+        ds_cm[n].attrs = dict(ds[n].attrs, units="cm s-1")
+    vel_cm = tmp_path / "vel_cm.nc"
+    ds_cm.to_netcdf(vel_cm)
+    kw = dict(stencil="tracer", steps=4, backend="reference", progress=False,
+              with_report=True)
+    a, ra = pstencil.run(da, velocity=str(vel), **kw)
+    b, rb = pstencil.run(da, velocity=ds, **kw)
+    c, rc = pstencil.run(da, velocity=arrays, **kw)
+    assert "vel.nc, variable uo, record 0" in ra["inputs"]["u"]
+    assert rb["inputs"]["v"] == "the caller's memory"
+    assert rc["inputs"]["w"] == "not given"
+    assert ra["checksum"] == rb["checksum"] == rc["checksum"]
+    assert not np.array_equal(a.values, da.values, equal_nan=True), "nothing moved"
+    # the program on the same file and currents: bitwise the same
+    src = tmp_path / "in.nc"
+    write_nc(da, src)
+    p = cli("run", src, "--stencil", "tracer", "-n", 4, "-b", "reference", "-p", "double",
+            "--velocity", vel, "-o", tmp_path / "out.nc")
+    assert ra["checksum"] in p.stdout
+    # cm s-1 in a file is converted; in a Dataset it is refused
+    d, rd = pstencil.run(da, velocity=str(vel_cm), **kw)
+    assert "converted from cm s-1 to m s-1" in rd["inputs"]["u"]
+    assert np.allclose(d.values, a.values, rtol=1e-6, equal_nan=True)
+    with pytest.raises(pstencil.InvalidError, match="has units 'cm s-1'"):
+        pstencil.run(da, velocity=ds_cm, **kw)
+
+
+def test_velocity_refusals():
+    da = ocean(dtype=np.float64, time=False)
+    _, arrays = currents(da)
+    kw = dict(stencil="tracer", steps=1, backend="reference", progress=False)
+    with pytest.raises(pstencil.Error, match="needs the eastward current"):
+        pstencil.run(da, **kw)
+    holes = dict(arrays)
+    holes["u"] = arrays["u"].copy()
+    ocean_cell = np.argwhere(~np.isnan(da.values))[0]
+    holes["u"][tuple(ocean_cell)] = np.nan
+    with pytest.raises(pstencil.Error, match=r"u \(.*the caller's memory\) is missing at "
+                       r"ocean cell \(level %d, row %d, column %d\)" % tuple(ocean_cell)):
+        pstencil.run(da, velocity=holes, **kw)
+    with pytest.raises(pstencil.Error, match="stencil tracer has other inputs|input 'q' given"):
+        pstencil.run(da, velocity=dict(arrays, q=arrays["u"]), **kw)
+    assert pstencil.stencils()["tracer"]["inputs"]["u"]["standard_names"][0] == \
+        "eastward_sea_water_velocity"

@@ -8,7 +8,7 @@ import pytest
 import xarray as xr
 
 import pstencil
-from conftest import ocean, read_nc, write_nc
+from conftest import add_currents, ocean, read_nc, write_nc
 
 STENCILS = [n for n, s in pstencil.stencils().items()]
 BACKENDS = [n for n, b in pstencil.backends().items() if b.get("devices")]
@@ -26,6 +26,7 @@ def case(tmp_path_factory):
     d = tmp_path_factory.mktemp("bitwise")
     da = ocean()
     write_nc(da, d / "in.nc")
+    add_currents(da, d / "in.nc")  # for the stencils that take currents
     return da, d
 
 
@@ -38,8 +39,10 @@ def test_bitwise_cli(case, cli, stencil, precision, backend):
     cli("run", d / "in.nc", "-o", out, "--stencil", stencil, "--precision", precision,
         "--backend", backend, "--steps", STEPS, "--no-progress", "--force")
     want = read_nc(out).isel(time=-1)
+    # the currents of a stencil that takes them: the same file's uo and vo
+    vel = str(d / "in.nc") if pstencil.stencils()[stencil]["inputs"] else None
     got = pstencil.run(da, stencil=stencil, precision=precision, backend=backend,
-                       steps=STEPS, progress=False)
+                       steps=STEPS, progress=False, velocity=vel)
     assert got.dtype == want.dtype
     assert same_bits(got.values, want.values), "%s %s %s differs from the program" % (
         stencil, precision, backend)
