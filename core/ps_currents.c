@@ -40,8 +40,9 @@ int ps_currents_gyre(ps_grid g, const double *depth, const double *lat, const do
             for (i = 0; i < g.nx; i++) {
                 double b = lx > 0 ? pi * (lon[i] * cmid - x0) / lx : pi / 2;
                 size_t c = (k * g.ny + j) * g.nx + i;
-                u[c] = -su * cos(a) * sin(b) * e;
-                v[c] = sv * sin(a) * cos(b) * e;
+                /* rounded to float32, as a file of float32 currents holds them */
+                u[c] = (double)(float)(-su * cos(a) * sin(b) * e);
+                v[c] = (double)(float)(sv * sin(a) * cos(b) * e);
             }
         }
     }

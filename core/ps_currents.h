@@ -31,6 +31,8 @@ extern "C" {
  * gives u = -d psi / dy and v = d psi / dx, scaled so that the fastest
  * surface current is @p speed (m/s): one closed anticlockwise gyre filling
  * the grid, weakening with depth z (m, positive down), zero on its edges.
+ * Each value is rounded to float32, so a file that stores them as float32
+ * (`pstencil gen`) gives a run the same currents.
  * Land is the caller's to mask (NaN where the field is land). A grid with a
  * single latitude or longitude gets no flow along the other axis.
  * @return PS_OK, or PS_EINVAL for NULL arrays or a speed that is not finite

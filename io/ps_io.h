@@ -16,6 +16,7 @@
 
 #include "ps_field.h"
 #include "ps_reduce.h"
+#include "ps_currents.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -608,14 +609,14 @@ size_t ps_writer_records(const ps_writer *w);
 int ps_writer_close_failed(void);
 
 /** The fastest surface current (m/s) of the built-in ocean's gyre (core/ps_currents.h). */
-#define PS_OCEAN_GYRE_SPEED 0.2
+#define PS_OCEAN_GYRE_SPEED PS_GYRE_SPEED
 
 /**
  * The built-in ocean's currents (the currents a run on it uses, and `pstencil
  * gen` writes as uo and vo): ps_currents_gyre() at speed PS_OCEAN_GYRE_SPEED
- * on the coordinates @p c of grid @p g, each value rounded to float32 like the
- * ocean's temperature (so a run on a generated file is bitwise a run on the
- * built-in ocean). Land is the caller's to mask.
+ * on the coordinates @p c of grid @p g (its values rounded to float32, so a run
+ * on a generated file is bitwise a run on the built-in ocean). Land is the
+ * caller's to mask.
  */
 int ps_ocean_currents(ps_grid g, const ps_grid_coords *c, double *u, double *v);
 

@@ -452,17 +452,9 @@ done:
 
 int ps_ocean_currents(ps_grid g, const ps_grid_coords *c, double *u, double *v)
 {
-    size_t n = g.nz * g.ny * g.nx, i;
-    int st;
     if (!c)
         return ps_error(PS_EINVAL, "the ocean's currents need the grid's coordinates");
-    if ((st = ps_currents_gyre(g, c->depth, c->lat, c->lon, PS_OCEAN_GYRE_SPEED, u, v)))
-        return st;
-    for (i = 0; i < n; i++) {
-        u[i] = (double)(float)u[i];
-        v[i] = (double)(float)v[i];
-    }
-    return PS_OK;
+    return ps_currents_gyre(g, c->depth, c->lat, c->lon, PS_OCEAN_GYRE_SPEED, u, v);
 }
 
 /* The ocean's currents as uo and vo of @p w, NaN where @p land (record 0) is. */
