@@ -71,16 +71,21 @@ static int plan(ps_job *j)
          * grid), so they come off the budget of every slab and box */
         ps_ooc_plan op;
         const char *given = j->max_mem_given ? j->max_mem_text : "(default)";
-        const uint64_t pbytes = ((uint64_t)s->nscalars + j->params.array_values) *
+        const uint64_t pbytes = (uint64_t)j->params.array_values *
                                 ps_precision_size(j->precision);
-        if (pbytes >= so->max_device_bytes / 2)
+        if (pbytes >= so->max_device_bytes)
             return ps_error(PS_EINVAL, "--max-device-memory %s: stencil %s's coefficient "
-                            "arrays take %llu bytes in every context, over half the budget (%llu "
+                            "arrays take %llu bytes in every context, the whole budget (%llu "
                             "bytes); give a larger budget", given, s->name,
                             (unsigned long long)pbytes,
                             (unsigned long long)so->max_device_bytes);
+        so->max_device_bytes -= pbytes; /* what the slabs and boxes may take */
         st = ps_ooc_plan_auto(j->field.grid, j->precision, s->radius, (unsigned)j->halo, 0,
-                              so->max_device_bytes - pbytes, &op);
+                              so->max_device_bytes, &op);
+        if (st && pbytes)
+            return ps_error(st, "--max-device-memory %s: %s (what is left after stencil %s's "
+                            "coefficient arrays, %llu bytes in every context)", given,
+                            ps_error_detail(), s->name, (unsigned long long)pbytes);
         if (st)
             return ps_error(st, "--max-device-memory %s: %s", given, ps_error_detail());
         if (j->split && so->split[0] * so->split[1] * so->split[2] > 1) {
@@ -88,8 +93,7 @@ static int plan(ps_job *j)
             ps_decomp probe;
             st = ps_decomp_create(&probe, j->field.grid, so->split, halo);
             for (q = 0; !st && q < probe.nboxes; q++) {
-                uint64_t need = ps_ooc_footprint(probe.boxes[q].box.extent, j->precision) +
-                                pbytes;
+                uint64_t need = ps_ooc_footprint(probe.boxes[q].box.extent, j->precision);
                 if (need > so->max_device_bytes)
                     st = ps_error(PS_EINVAL, "--split %s: box %d needs about %llu bytes of "
                                   "device memory, over --max-device-memory %s (split boxes are "
