@@ -16,10 +16,11 @@
 
 /*
  * diffusion7's rows: the NaN-masked and zero-land rows of @p t, the
- * zero-land ones of @p z instead where given (AVX-512), fused steps.
+ * zero-land ones of @p z instead where given (AVX-512; @p zisa names them),
+ * fused steps.
  */
 static int d7_setup(omp_ctx *c, size_t bytes, char *tiling_src, size_t srclen,
-                    const ps_omp_rows *t, const ps_omp_rows *z)
+                    const ps_omp_rows *t, const ps_omp_rows *z, const char *zisa)
 {
     const ps_config *cfg = &c->cfg;
     c->stream = ps_omp_auto_stream(&c->knobs);
@@ -44,8 +45,7 @@ static int d7_setup(omp_ctx *c, size_t bytes, char *tiling_src, size_t srclen,
         c->rowz64 = z->zl_p64;
         c->rowsz32 = z->zl_rows32;
         c->rowsz64 = z->zl_rows64;
-        c->isa = z == &ps_omp_rows_avx512 ? "avx512 (zero-land rows), avx2"
-                                          : "avx512vl (zero-land rows), avx2";
+        c->isa = zisa;
     }
     /* fused steps and tiles: the caller's, else the tuning cache (keyed by the
      * choices above), else the environment's, else the rule from cache sizes */
@@ -69,13 +69,13 @@ static int d7_setup(omp_ctx *c, size_t bytes, char *tiling_src, size_t srclen,
 
 static int d7_base(omp_ctx *c, size_t bytes, char *src, size_t len)
 {
-    return d7_setup(c, bytes, src, len, &ps_omp_rows_base, NULL);
+    return d7_setup(c, bytes, src, len, &ps_omp_rows_base, NULL, NULL);
 }
 
 #ifdef PS_HAVE_OMP_AVX2
 static int d7_avx2(omp_ctx *c, size_t bytes, char *src, size_t len)
 {
-    return d7_setup(c, bytes, src, len, &ps_omp_rows_avx2, NULL);
+    return d7_setup(c, bytes, src, len, &ps_omp_rows_avx2, NULL, NULL);
 }
 #endif
 
@@ -84,9 +84,10 @@ static int d7_avx2(omp_ctx *c, size_t bytes, char *src, size_t len)
  * with AVX-512VL (avx512vl); the NaN-masked rows AVX2's */
 static int d7_avx512(omp_ctx *c, size_t bytes, char *src, size_t len)
 {
+    const int vl = ps_omp_use_avx512(&c->knobs) == 2;
     return d7_setup(c, bytes, src, len, &ps_omp_rows_avx2,
-                    ps_omp_use_avx512(&c->knobs) == 2 ? &ps_omp_rows_avx512vl
-                                                      : &ps_omp_rows_avx512);
+                    vl ? &ps_omp_rows_avx512vl : &ps_omp_rows_avx512,
+                    vl ? "avx512vl (zero-land rows), avx2" : "avx512 (zero-land rows), avx2");
 }
 #endif
 
