@@ -116,7 +116,8 @@ typedef struct ps_knobs {
     ps_knob opencl_kernel;
     /** opencl: zero-land (row shape, the fast-path stencil, exact mode, 0 <= D <= 1)
      *  and the generic kernels' land-sum form (a land-sum stencil, exact mode,
-     *  no generic wavefront), 0 or 1. Rule: 1. Env PSTENCIL_OPENCL_ZERO_LAND. */
+     *  no generic wavefront), 0 or 1. Rule: 1 (the land-sum form: 0 on CPU
+     *  devices). Env PSTENCIL_OPENCL_ZERO_LAND. */
     ps_knob opencl_zero_land;
     /** opencl: zero-land steps fused per launch on local-memory tiles, 0..16
      *  (0, 1: none; set: replaces the wavefront). Rule: 0. Env

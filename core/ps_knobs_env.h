@@ -58,7 +58,8 @@
       "row on CPU devices, ij elsewhere")                                                   \
     X(opencl_zero_land, "opencl", PS_KNOB_BOOL, 0, 1, NULL, "PSTENCIL_OPENCL_ZERO_LAND", 0,  \
       "zero-land (row shape, the fast-path stencil, exact mode, 0 <= D <= 1) and the "      \
-      "generic kernels' land-sum form (land-sum stencils, exact mode, no wavefront)", "1")  \
+      "generic kernels' land-sum form (land-sum stencils, exact mode, no wavefront; rule: "  \
+      "off on CPU devices)", "1")                                                          \
     X(opencl_fuse, "opencl", PS_KNOB_INT, 0, 16, NULL, "PSTENCIL_OPENCL_FUSE", 1,            \
       "zero-land steps fused per launch on local-memory tiles (set: no wavefront)", "0")    \
     X(opencl_fuse_tj, "opencl", PS_KNOB_INT, 1, 4096, NULL, "PSTENCIL_OPENCL_FUSE", 2,       \

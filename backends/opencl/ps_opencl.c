@@ -1209,11 +1209,12 @@ static int zl_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
 /*
  * The land-sum form of the generic kernels (ps_gls_NAME_<shape>,
  * ps_opencl_generic.cl) for a stencil flagged PS_STENCIL_LAND_SUM in exact
- * mode, unless opencl_zero_land is 0 or the generic wavefront is asked for
- * (it fuses the masked kernel's steps): land held as +0.0 in the fields, the
- * count bytes made on the host at upload from the stencil's neighbour list
- * (core/ps_plugin_land.h) and land's NaN put back at download, on the host.
- * Evidence: docs/performance.md, "OpenCL on PoCL".
+ * mode, unless the generic wavefront is asked for (it fuses the masked
+ * kernel's steps): land held as +0.0 in the fields, the count bytes made on
+ * the host at upload from the stencil's neighbour list (core/ps_plugin_land.h)
+ * and land's NaN put back at download, on the host. opencl_zero_land given
+ * decides; its rule: on except on CPU devices, where PoCL's masked row kernel
+ * measured twice as fast (docs/performance.md, "OpenCL on PoCL").
  */
 static int ls_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
 {
@@ -1224,8 +1225,11 @@ static int ls_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
     size_t kwg = 0;
     cl_int e;
     int b, st, n;
+    const int on = ps_knob_given(&c->knobs.opencl_zero_land)
+                       ? (int)c->knobs.opencl_zero_land.value
+                       : !(c->dev->type & CL_DEVICE_TYPE_CPU);
     ps_knob_rule(&c->knobs.opencl_zero_land, 1);
-    if (!c->knobs.opencl_zero_land.value || c->cfg.mode != PS_MODE_EXACT || c->fuse_gen ||
+    if (!on || c->cfg.mode != PS_MODE_EXACT || c->fuse_gen ||
         strncmp(c->kname, "ps_gen_", 7) || !(c->cfg.stencil->flags & PS_STENCIL_LAND_SUM) ||
         c->cfg.stencil->nneighbours > PS_LAND_MAX_NB)
         return PS_OK;

@@ -247,7 +247,7 @@ PS_STENCIL_LIST(PS_GEN_KERNELS)
                                      __global const uchar *restrict cn,                  \
                                      __global const PS_REAL *restrict params, uint nx,   \
                                      long gk, long gj, long oi, long gz, long gy,        \
-                                     long gx)                                            \
+                                     long gx, uint i1)                                   \
     {                                                                                    \
         const uint r = PS_##NAME##_RADIUS;                                               \
         __global const PS_REAL *restrict c = rp[PS_STENCIL_NNB(NAME)];                   \
@@ -261,7 +261,7 @@ PS_STENCIL_LIST(PS_GEN_KERNELS)
         PS_##NAME##_SCALARS(PS_GEN_SC)                                                   \
         q = 0;                                                                           \
         PS_##NAME##_ARRAYS(PS_GEN_AROW)                                                  \
-        for (i = r; i < nx - r; i++) {                                                   \
+        for (i = r; i < i1; i++) {                                                       \
             PS_REAL s = (PS_REAL)0, ar[PS_STENCIL_NAR(NAME) + 1], v;                     \
             const PS_REAL n = PS_GLS_N(cn[i]);                                           \
             q = 0;                                                                       \
@@ -271,8 +271,9 @@ PS_STENCIL_LIST(PS_GEN_KERNELS)
             v = n > (PS_REAL)0 ? PS_CAT(ps_##NAME##_sumcount, PS_SUFFIX)(c[i], s, n, sc, ar) \
                                : c[i];                                                   \
             o[i] = v;                                                                    \
-            bad |= v != v;                                                               \
         }                                                                                \
+        for (i = r; i < i1; i++) /* apart: the update loop stays the masked one's */     \
+            bad |= o[i] != o[i];                                                         \
         return bad;                                                                      \
     }                                                                                    \
     /* the new value of interior cell p (ps_NAME_apply's arguments, and cnt) */         \
@@ -304,7 +305,7 @@ PS_STENCIL_LIST(PS_GEN_KERNELS)
         const size_t plane = (size_t)ny * nx;                                            \
         const size_t row = (size_t)k * plane + (size_t)j * nx;                           \
         uint i;                                                                          \
-        if (j >= ny || k >= nz || *flag)                                                 \
+        if (j >= ny || k >= nz)                                                          \
             return;                                                                      \
         if (!PS_GEN_INNER(k, nz, r) || !PS_GEN_INNER(j, ny, r) || nx < 2 * r + 1) {      \
             for (i = 0; i < nx; i++)                                                     \
@@ -318,8 +319,10 @@ PS_STENCIL_LIST(PS_GEN_KERNELS)
             int q = 0;                                                                   \
             PS_##NAME##_NEIGHBOURS(PS_GEN_RP)                                            \
             rp[q] = in + row;                                                            \
+            /* after a launch that wrote a NaN: no interior cell (the boundary   \
+             * copies write what the target holds already: faces never change) */  \
             if (ps_gls_##NAME##_rowfn(out + row, rp, cnt + row, params, nx, ok + (long)k, \
-                                      oj + (long)j, oi, gz, gy, gx))                     \
+                                      oj + (long)j, oi, gz, gy, gx, *flag ? r : nx - r))  \
                 *flag = tag;                                                             \
         }                                                                                \
         for (i = nx - r; i < nx; i++)                                                    \
