@@ -320,6 +320,7 @@ PS_STENCIL_LIST(PS_GPU_GLS_OF)
 /* the epoch of the land-sum launch after it: advanced while no launch wrote a NaN */
 __global__ void gls_epoch(unsigned long long *ls)
 {
+    grid_dep_sync(); /* before any load or store (PDL) */
     if (!ls[0])
         ls[1] = ls[1] + 1;
 }
