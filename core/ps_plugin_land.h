@@ -48,12 +48,15 @@ typedef struct ps_land_nan {
 typedef struct ps_land {
     size_t ext[3];        /**< box extents nz, ny, nx */
     size_t es;            /**< element size (4 or 8) */
-    int radius, nnb;      /**< the stencil's radius and neighbour count */
+    int radius;           /**< the stencil's radius */
+    int nnb;              /**< its neighbour count */
     long off[PS_LAND_MAX_NB]; /**< the neighbours' linear offsets in the box */
     unsigned char *cnt;   /**< a count byte a cell (PS_LAND_FLAG, or the count) */
     uint64_t nan_bits;    /**< the common NaN's bits (the default quiet NaN) */
     ps_land_nan *odd;     /**< the other NaNs, sorted by cell */
-    size_t nodd, odd_cap, odd_max;
+    size_t nodd;          /**< entries of odd in use */
+    size_t odd_cap;       /**< entries of odd allocated */
+    size_t odd_max;       /**< entries of odd at most (a quarter of a byte a cell) */
 } ps_land;
 
 /**
@@ -99,7 +102,7 @@ static inline void ps_land_free(ps_land *l)
     memset(l, 0, sizeof *l);
 }
 
-/* the first odd entry at or after @p cell */
+/** The first odd entry at or after cell @p cell (binary search). */
 static inline size_t ps_land_odd_find(const ps_land *l, size_t cell)
 {
     size_t lo = 0, hi = l->nodd;
@@ -113,8 +116,8 @@ static inline size_t ps_land_odd_find(const ps_land *l, size_t cell)
     return lo;
 }
 
-/* cell @p cell's NaN is @p bits (listed unless common; NULL bits: not land);
- * nonzero when the list would pass odd_max or memory runs out */
+/** Cell @p cell's NaN is *@p bits (listed unless the common one; NULL: the cell
+ *  is not land); nonzero when the list would pass odd_max or memory runs out. */
 static inline int ps_land_odd_set(ps_land *l, size_t cell, const uint64_t *bits)
 {
     size_t q = ps_land_odd_find(l, cell);
@@ -146,7 +149,7 @@ static inline int ps_land_odd_set(ps_land *l, size_t cell, const uint64_t *bits)
     return 0;
 }
 
-/* region @p r (NULL: the box) as start/count arrays */
+/** Region @p r (NULL: the box) as start @p s and count @p n arrays (k, j, i). */
 static inline void ps_land_region(const ps_land *l, const ps_region *r, size_t s[3], size_t n[3])
 {
     if (!r) {
