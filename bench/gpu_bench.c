@@ -13,6 +13,7 @@
  *               kernel variant, docs/gpu.md), graph=N (gpu_graph_steps),
  *               pdl=0|1 (gpu_pdl: programmatic dependent launch; docs/knobs.md),
  *               fuse=1|2|4 (gpu_fuse: the generic kernels' steps per launch),
+ *               zl=0|1 (gpu_zero_land: the generic kernels' land-sum form),
  *               block=XxY[xK], mode=exact|fast, generic=1; each case is timed
  *               (and validated) on its own.
  * Timing: after --warmup steps, steps run until --warmup-ms have passed (the
@@ -57,6 +58,7 @@ typedef struct bench_case {
     char graph[16];  /* knob gpu_graph_steps, "" = unset */
     char pdl[4];     /* knob gpu_pdl, "" = unset */
     char fuse[4];    /* knob gpu_fuse, "" = unset */
+    char zl[2];      /* knob gpu_zero_land, "" = unset */
     int block[3];
     int mode;        /* -1: the command line's */
     int generic;
@@ -90,6 +92,8 @@ static int parse_case(const char *s, bench_case *c)
             strcpy(c->pdl, v);
         else if (!strcmp(tok, "fuse") && strlen(v) < sizeof c->fuse)
             strcpy(c->fuse, v);
+        else if (!strcmp(tok, "zl") && (!strcmp(v, "0") || !strcmp(v, "1")))
+            strcpy(c->zl, v);
         else if (!strcmp(tok, "block")) {
             if (sscanf(v, "%dx%dx%d", &c->block[0], &c->block[1], &c->block[2]) < 2)
                 goto bad;
@@ -105,7 +109,7 @@ static int parse_case(const char *s, bench_case *c)
     return 0;
 bad:
     fprintf(stderr, "gpu_bench: bad case '%s' (LABEL[:kernel=NAME,graph=N,pdl=0|1,"
-                    "fuse=1|2|4,block=XxY[xK],mode=exact|fast,generic=1])\n", s);
+                    "fuse=1|2|4,zl=0|1,block=XxY[xK],mode=exact|fast,generic=1])\n", s);
     return -1;
 }
 
@@ -419,16 +423,17 @@ int main(int argc, char **argv)
         if (case_knob(&cfg.knobs, "gpu_kernel", cs->kernel) ||
             case_knob(&cfg.knobs, "gpu_graph_steps", cs->graph) ||
             case_knob(&cfg.knobs, "gpu_pdl", cs->pdl) ||
-            case_knob(&cfg.knobs, "gpu_fuse", cs->fuse)) {
+            case_knob(&cfg.knobs, "gpu_fuse", cs->fuse) ||
+            case_knob(&cfg.knobs, "gpu_zero_land", cs->zl)) {
             rc = 2;
             goto done;
         }
-        printf("case %s: kernel %s%s, graph steps %s, block %d,%d,%d, %s mode%s%s%s\n",
+        printf("case %s: kernel %s%s, graph steps %s, block %d,%d,%d, %s mode%s%s%s%s\n",
                cs->label, *cs->kernel ? cs->kernel : "default",
                !strcmp(cs->pdl, "1") ? "+pdl" : "", *cs->graph ? cs->graph : "default",
                cfg.block[0], cfg.block[1], cfg.block[2], ps_mode_name(cfg.mode),
                cs->generic ? ", generic kernel" : "", *cs->fuse ? ", steps per launch " : "",
-               cs->fuse);
+               cs->fuse, !strcmp(cs->zl, "0") ? ", land-sum form off" : "");
         if ((st = timed_run(b, &cfg, work.data, o.warmup, o.warmup_ms, o.steps, o.repeat, ms,
                             &tim, &used))) {
             printf("gpu_bench: %s\n", ps_error_detail());

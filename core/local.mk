@@ -13,7 +13,7 @@ core_libpstencil_la_LIBADD = $(PS_BUILTIN_LIBS) -ldl -lm -lpthread
 core_libpstencil_la_LDFLAGS = -version-info 0:0:0 $(OPENMP_CFLAGS)
 pkginclude_HEADERS += core/pstencil.h core/ps_status.h core/ps_field.h core/ps_stencil.h \
 	core/ps_backend.h core/ps_region.h core/ps_driver.h core/ps_timer.h core/ps_compare.h \
-	core/ps_oracle.h core/ps_plugin.h core/ps_decomp.h core/ps_ooc.h core/ps_version.h core/ps_outfile.h \
+	core/ps_oracle.h core/ps_plugin.h core/ps_plugin_land.h core/ps_decomp.h core/ps_ooc.h core/ps_version.h core/ps_outfile.h \
 	core/ps_json.h core/ps_file.h core/ps_knobs.h core/ps_knobs_env.h core/ps_exactsum.h core/ps_reduce.h \
 	core/ps_currents.h
 PS_BUILTIN_LIBS =

@@ -114,8 +114,10 @@ typedef struct ps_knobs {
      *  (a work-item per cell), 2 row (a work-item per row). Rule: row on CPU
      *  devices, ij elsewhere. Env PSTENCIL_OPENCL_KERNEL. */
     ps_knob opencl_kernel;
-    /** opencl: zero-land (row shape, the fast-path stencil, exact mode, 0 <= D <= 1),
-     *  0 or 1. Rule: 1. Env PSTENCIL_OPENCL_ZERO_LAND. */
+    /** opencl: zero-land (row shape, the fast-path stencil, exact mode, 0 <= D <= 1)
+     *  and the generic kernels' land-sum form (a land-sum stencil, exact mode,
+     *  no generic wavefront), 0 or 1. Rule: 1 (the land-sum form: 0 on CPU
+     *  devices). Env PSTENCIL_OPENCL_ZERO_LAND. */
     ps_knob opencl_zero_land;
     /** opencl: zero-land steps fused per launch on local-memory tiles, 0..16
      *  (0, 1: none; set: replaces the wavefront). Rule: 0. Env
@@ -161,6 +163,10 @@ typedef struct ps_knobs {
      *  blocking in shared-memory tiles; ignored where no tile fits or with
      *  profiling). Rule: 0. Env PSTENCIL_GPU_FUSE. */
     ps_knob gpu_fuse;
+    /** cuda/hip: the generic kernels' land-sum form for a land-sum stencil
+     *  (exact mode, gpu_fuse 1): land as +0.0 with neighbour counts, 0 or 1.
+     *  Rule: 1. Env PSTENCIL_GPU_ZERO_LAND. */
+    ps_knob gpu_zero_land;
 
     /* ---- text knobs ---- */
     /** opencl: the device as PLATFORM:DEVICE indices (e.g. 0:1), in place of

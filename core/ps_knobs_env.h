@@ -57,7 +57,9 @@
       0, "kernel shape: work-item per column (ij), cell (ijk) or row",                      \
       "row on CPU devices, ij elsewhere")                                                   \
     X(opencl_zero_land, "opencl", PS_KNOB_BOOL, 0, 1, NULL, "PSTENCIL_OPENCL_ZERO_LAND", 0,  \
-      "zero-land (row shape, the fast-path stencil, exact mode, 0 <= D <= 1)", "1")                    \
+      "zero-land (row shape, the fast-path stencil, exact mode, 0 <= D <= 1) and the "      \
+      "generic kernels' land-sum form (land-sum stencils, exact mode, no wavefront; rule: "  \
+      "off on CPU devices)", "1")                                                          \
     X(opencl_fuse, "opencl", PS_KNOB_INT, 0, 16, NULL, "PSTENCIL_OPENCL_FUSE", 1,            \
       "zero-land steps fused per launch on local-memory tiles (set: no wavefront)", "0")    \
     X(opencl_fuse_tj, "opencl", PS_KNOB_INT, 1, 4096, NULL, "PSTENCIL_OPENCL_FUSE", 2,       \
@@ -89,7 +91,10 @@
       0, "steps per captured graph (0: no graphs; rounded up to whole launch pairs)", "32") \
     X(gpu_fuse, "cuda hip", PS_KNOB_CHOICE, 0, 2, "1|2|4", "PSTENCIL_GPU_FUSE", 0,           \
       "steps per launch of the generic kernels (2, 4: shared-memory tiles; ignored where "  \
-      "no tile fits or when profiling)", "1")
+      "no tile fits or when profiling)", "1")                                              \
+    X(gpu_zero_land, "cuda hip", PS_KNOB_BOOL, 0, 1, NULL, "PSTENCIL_GPU_ZERO_LAND", 0,      \
+      "the generic kernels' land-sum form (land as +0.0 with neighbour counts; land-sum "   \
+      "stencils, exact mode, one step per launch)", "1")
 
 /** A knob's index in PS_KNOB_TABLE: PS_KNOB_ID_<field>. */
 enum ps_knob_id {

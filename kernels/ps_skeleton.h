@@ -22,7 +22,13 @@
  * for land held as +0.0: s is the plain sum of the neighbours, n = cnt[p]
  * (the cell's ocean neighbours; 0 or NaN for a land cell), and the cell keeps
  * its value where !(n > 0). Adding a +0.0 land value is what the NaN-masked sum
- * does, so the result is bitwise the stencil's point update.
+ * does, so the result is bitwise the stencil's point update as long as no
+ * ocean cell is NaN (the masked sum would then skip it, the plain sum not).
+ * The contract of ps_NAME_sumcount: for any n > 0 and any parameters it
+ * returns NaN when c or s is NaN (tests/stencils/test_landsum checks it), so
+ * a backend that steps the land-sum form finds the first ocean cell that
+ * turns NaN by the NaN it writes, and redoes that step masked (openmp, opencl
+ * and the GPU plugins do; infinities need nothing: inf + 0 is inf).
  *
  * @c params is the packed parameter block (core/ps_plugin.h,
  * ps_params_pack()): the kernel scalars in PS_NAME_SCALARS order, then each

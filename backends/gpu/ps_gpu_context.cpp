@@ -241,6 +241,43 @@ int zero_land(ps_gpu_ctx *c, const ps_config *cfg, char *why, size_t whylen)
     return PS_OK;
 }
 
+/*
+ * The generic kernels' land-sum form (gls_NAME, ps_gpu_kernels.h) for a
+ * stencil flagged PS_STENCIL_LAND_SUM in exact mode at one step per launch,
+ * unless gpu_zero_land is 0: land held as +0.0 in the fields, a count byte a
+ * cell made on the host at upload from the stencil's neighbour list
+ * (core/ps_plugin_land.h), land's NaN put back on the host at download.
+ * Costs a count byte a cell and 16 bytes of device memory.
+ */
+int land_sum(ps_gpu_ctx *c, const ps_config *cfg, char *why, size_t whylen)
+{
+    const size_t ext[3] = {c->g.nz, c->g.ny, c->g.nx}, cells = c->bytes / c->es;
+    gpuError_t e;
+    int st;
+    if (!c->knobs.gpu_zero_land.value || cfg->mode != PS_MODE_EXACT || c->launch.tuned ||
+        c->launcher == copy_launch || c->fuse != 1 ||
+        !(cfg->stencil->flags & PS_STENCIL_LAND_SUM) ||
+        cfg->stencil->nneighbours > PS_LAND_MAX_NB)
+        return PS_OK;
+    if ((st = ps_land_init(&c->ls, cfg->stencil, ext, c->es))) {
+        snprintf(why, whylen, "out of host memory for the land-sum form's count bytes");
+        return st;
+    }
+    if ((e = gpuMalloc((void **)&c->ls_cnt, cells ? cells : 1)) != gpuSuccess ||
+        (e = gpuMalloc((void **)&c->ls_rep, 2 * sizeof *c->ls_rep)) != gpuSuccess ||
+        (e = gpuMemsetAsync(c->ls_cnt, 0, cells, c->stream)) != gpuSuccess ||
+        (e = gpuMemsetAsync(c->ls_rep, 0, 2 * sizeof *c->ls_rep, c->stream)) != gpuSuccess ||
+        (e = gpuStreamSynchronize(c->stream)) != gpuSuccess) {
+        st = ps_gpu_fail(c, e, "the land-sum form's device memory");
+        snprintf(why, whylen, "%s", c->err);
+        return st;
+    }
+    c->ls_on = 1;
+    c->launch.ls_cnt = c->ls_cnt;
+    c->launch.ls = c->ls_rep;
+    return PS_OK;
+}
+
 } /* namespace */
 
 void ps_gpu_destroy(void *vc)
@@ -270,6 +307,11 @@ void ps_gpu_destroy(void *vc)
         (void)gpuFree(c->zl_cnt);
     if (c->zl_bad)
         (void)gpuFree(c->zl_bad);
+    if (c->ls_cnt)
+        (void)gpuFree(c->ls_cnt);
+    if (c->ls_rep)
+        (void)gpuFree(c->ls_rep);
+    ps_land_free(&c->ls);
     for (h = 0; h < 2 * PS_GPU_PROF_RING; h++)
         if (c->prof_ev[h])
             (void)gpuEventDestroy(c->prof_ev[h]);
@@ -309,13 +351,15 @@ static const char *const gpu_kernel_names[] = {"auto", "copy",  "d7pf",  "d7lb",
 static int gpu_knobs(const ps_knobs *asked, ps_knobs *k, char *why, size_t whylen)
 {
     static const int ids[] = {PS_KNOB_ID_gpu_kernel, PS_KNOB_ID_gpu_pdl,
-                              PS_KNOB_ID_gpu_graph_steps, PS_KNOB_ID_gpu_fuse};
+                              PS_KNOB_ID_gpu_graph_steps, PS_KNOB_ID_gpu_fuse,
+                              PS_KNOB_ID_gpu_zero_land};
     if (ps_knobs_take(ids, sizeof ids / sizeof ids[0], asked, k, why, whylen))
         return PS_EINVAL;
     ps_knob_rule(&k->gpu_kernel, 0);
     ps_knob_rule(&k->gpu_pdl, 0);
     ps_knob_rule(&k->gpu_graph_steps, PS_GPU_GRAPH_STEPS);
     ps_knob_rule(&k->gpu_fuse, 0);
+    ps_knob_rule(&k->gpu_zero_land, 1);
     return PS_OK;
 }
 
@@ -409,6 +453,8 @@ int ps_gpu_create(const ps_config *cfg, void **out, char *why, size_t whylen)
         if (f > 1 && gtb_fits(c, p, stencil, f))
             c->fuse = f;
     }
+    if ((st = land_sum(c, cfg, why, whylen)))
+        goto done;
     c->launch.pdl = c->knobs.gpu_pdl.value && p.major >= 9;
     c->graph_steps = (int)c->knobs.gpu_graph_steps.value; /* 0 disables graphs */
     /* rounded up to an even number of launches of fuse steps */

@@ -31,6 +31,7 @@
 
 #include "ps_backend.h"
 #include "ps_plugin.h"
+#include "ps_plugin_land.h"
 #include "ps_status.h"
 
 #ifndef PS_GPU_STAGE_BYTES
@@ -74,6 +75,13 @@ struct ps_gpu_ctx {
     unsigned char *zl_cnt;       /* PS_GPU_ZL_LAND or the ocean neighbour count, per cell */
     int *zl_bad;                 /* an upload held a value that could overflow */
     gpuError_t (*zl_op)(const ps_gpu_zl *);
+    /* the generic kernels' land-sum form (gpu_zero_land; ps_gpu_context.cpp, land_sum) */
+    int ls_on;                   /* the fields hold land as +0.0 for the gls_ kernels */
+    ps_land ls;                  /* its host side: the mask, counts and land's NaNs */
+    unsigned char *ls_cnt;       /* the count bytes on the device */
+    unsigned long long *ls_rep;  /* the kernels' report, [0] and [1] (device) */
+    unsigned long long ls_e0;    /* the epoch when the report was last read */
+    long ls_launches;            /* land-sum launches queued since then */
     ps_knobs knobs; /* the tuning knobs decided (gpu_knobs) */
     char err[1024];
 };
@@ -105,9 +113,14 @@ int ps_gpu_zl_run(ps_gpu_ctx *c, int op, const ps_region *r, void *other);
 int ps_gpu_upload(void *vc, const void *host, const ps_region *r);
 int ps_gpu_download(void *vc, void *host, const ps_region *r);
 
-/* ps_gpu_step.cpp */
+/* ps_gpu_memory.cpp: buffer b's land to NaN and the masked kernels from now on */
+int ps_gpu_ls_leave(ps_gpu_ctx *c, int b);
+
+/* ps_gpu_step.cpp; ps_gpu_ls_check: whether a land-sum launch wrote a NaN since
+ * the last call, and if one did, its steps redone masked (before any copy) */
 int ps_gpu_step(void *vc, long nsteps);
 int ps_gpu_finish(void *vc);
+int ps_gpu_ls_check(ps_gpu_ctx *c);
 
 /* ps_gpu_timing.cpp */
 int ps_gpu_prof_record(ps_gpu_ctx *c, int (*launch)(ps_gpu_ctx *));

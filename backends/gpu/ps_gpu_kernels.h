@@ -247,6 +247,84 @@ PS_STENCIL_LIST(PS_GPU_GEN_F64)
 #  pragma nv_diag_default 550
 #endif
 
+/*
+ * gls_NAME_f32 / gls_NAME_f64, for a stencil whose PS_NAME_LAND_SUM list
+ * names it (kernels/ps_skeleton.h): gen_NAME's step on land held as +0.0,
+ * cnt a count byte a cell (core/ps_plugin_land.h: the ocean neighbours in the
+ * low 7 bits, 0 for land, made on the host from the neighbour list). An
+ * interior cell gets n > 0 ? ps_NAME_sumcount(c, s, n, sc, ar) : c, s the
+ * plain sum of its neighbours from +0.0 in their listed order: a land
+ * neighbour adds +0.0, which leaves a sum that starts at +0.0 as it is, and
+ * n is the masked count, so the value is gen_NAME's bitwise while no ocean
+ * cell is NaN. A launch that writes a NaN stores ls[1] (the launch's epoch,
+ * advanced by gls_epoch before it) and its input's buffer @p parity in
+ * ls[0]; every launch that finds ls[0] set returns at once (and gls_epoch
+ * stops advancing), so the host finds the launch and its input intact
+ * (ps_gpu_step.cpp, ps_gpu_ls_check) and redoes it masked. That needs
+ * ps_NAME_sumcount to give NaN when c or s is NaN (the land-sum contract).
+ */
+#define PS_GPU_GLS_NB(dk, dj, di)                                                          \
+    sum = sum + (((dj) == 0 && (di) == 0)                                                  \
+                     ? w[gen_r + (dk)]                                                     \
+                     : s[(long long)(dk)*plane + (long long)(dj)*g.nx + (long long)(di)]);
+#define PS_GPU_GLS_KERNEL(NAME, T, SFX)                                                    \
+    __global__ void __launch_bounds__(1024)                                                \
+        gls_##NAME##SFX(const T *__restrict__ in, T *__restrict__ out,                     \
+                        const T *__restrict__ params, ps_gpu_geom g,                       \
+                        const unsigned char *__restrict__ cnt, unsigned long long *ls,     \
+                        int parity)                                                        \
+    {                                                                                      \
+        enum { gen_r = PS_##NAME##_RADIUS };                                               \
+        const thread_cell t = map_thread(g.kchunk);                                        \
+        T sc[PS_STENCIL_NSC(NAME) + 1], av[PS_STENCIL_NAR(NAME) + 1];                      \
+        long long ab[PS_STENCIL_NAR(NAME) + 1], ak[PS_STENCIL_NAR(NAME) + 1];              \
+        const long long plane = g.nx * g.ny, gj = g.oy + t.j, gi = g.ox + t.i;             \
+        long long off = PS_STENCIL_NSC(NAME);                                              \
+        int q = 0;                                                                         \
+        bool bad = false;                                                                  \
+        (void)plane; (void)gj; (void)gi; (void)off; (void)ab; (void)ak; (void)av;          \
+        if (t.i >= g.nx || t.j >= g.ny || ls[0])                                           \
+            return;                                                                        \
+        const unsigned long long epoch = ls[1];                                            \
+        PS_##NAME##_SCALARS(PS_GPU_GEN_SC)                                                 \
+        q = 0;                                                                             \
+        PS_##NAME##_ARRAYS(PS_GPU_GEN_ACOL)                                                \
+        (void)q;                                                                           \
+        gen_walk<T, gen_r>(in, out, g, t.i, t.j, t.k0,                                     \
+                           [&](const T *__restrict__ s, const T *w, long long k) {         \
+                               T sum = (T)0, ar[PS_STENCIL_NAR(NAME) + 1], v;              \
+                               const T n = (T)(int)(cnt[s - in] & 0x7f);                   \
+                               int q = 0;                                                  \
+                               (void)w; (void)k;                                           \
+                               PS_##NAME##_NEIGHBOURS(PS_GPU_GLS_NB)                       \
+                               PS_##NAME##_ARRAYS(PS_GPU_GEN_AK)                           \
+                               (void)q;                                                    \
+                               v = n > (T)0 ? ps_##NAME##_sumcount##SFX(s[0], sum, n, sc, ar) \
+                                            : s[0];                                        \
+                               bad |= v != v;                                              \
+                               return v;                                                   \
+                           });                                                             \
+        if (bad)                                                                           \
+            ls[0] = (epoch << 1) | (unsigned long long)parity;                             \
+    }
+#define PS_GPU_GLS_F32(NAME) PS_GPU_GLS_KERNEL(NAME, float, _f32)
+#define PS_GPU_GLS_F64(NAME) PS_GPU_GLS_KERNEL(NAME, double, _f64)
+#define PS_GPU_GLS_OF(NAME) PS_##NAME##_LAND_SUM(PS_GPU_GLS_F32) PS_##NAME##_LAND_SUM(PS_GPU_GLS_F64)
+#ifdef __NVCC__
+#  pragma nv_diag_suppress 550
+#endif
+PS_STENCIL_LIST(PS_GPU_GLS_OF)
+#ifdef __NVCC__
+#  pragma nv_diag_default 550
+#endif
+/* the epoch of the land-sum launch after it: advanced while no launch wrote a NaN */
+__global__ void gls_epoch(unsigned long long *ls)
+{
+    grid_dep_sync(); /* before any load or store (PDL) */
+    if (!ls[0])
+        ls[1] = ls[1] + 1;
+}
+
 /* The loaded block of a generic temporally blocked kernel: the tile
  * (ps_gpu_gtb_pick) grown by F reaches on each side of each axis. */
 template <typename T, int F, int R, int RK, int RJ, int RI> struct gtb_block {

@@ -138,6 +138,22 @@ gpuError_t PS_GPU_LAUNCH_NAME(const ps_gpu_launch *l)
         }
     }
     switch (l->stencil) {
+/* the land-sum form (ls_cnt set): the epoch, then the step */
+#define PS_GPU_GLS_CASE(NAME)                                                              \
+    if (l->ls_cnt) {                                                                       \
+        gpuError_t e_ = PS_GPU_KERNEL_LAUNCH(PS_GPU_KNS::gls_epoch, dim3(1, 1, 1),           \
+                                             dim3(1, 1, 1), l->stream, l->ls);              \
+        if (e_ != gpuSuccess)                                                              \
+            return e_;                                                                     \
+        return f64 ? PS_GPU_KERNEL_LAUNCH(PS_GPU_KNS::gls_##NAME##_f64, grid, block,         \
+                                          l->stream, (const double *)l->in,                \
+                                          (double *)l->out, (const double *)l->params, g,  \
+                                          l->ls_cnt, l->ls, l->ls_parity)                  \
+                   : PS_GPU_KERNEL_LAUNCH(PS_GPU_KNS::gls_##NAME##_f32, grid, block,         \
+                                          l->stream, (const float *)l->in, (float *)l->out, \
+                                          (const float *)l->params, g, l->ls_cnt, l->ls,    \
+                                          l->ls_parity);                                   \
+    }
 #define PS_GPU_GEN_CASE(NAME)                                                              \
     case stencil_##NAME:                                                                   \
         if (l->steps == 2 || l->steps == 4)                                                \
@@ -153,6 +169,7 @@ gpuError_t PS_GPU_LAUNCH_NAME(const ps_gpu_launch *l)
                                     l, PS_GPU_KNS::gtb4_##NAME##_f32));                    \
         if (l->steps > 1)                                                                  \
             return gpuErrorInvalidValue;                                                   \
+        PS_##NAME##_LAND_SUM(PS_GPU_GLS_CASE)                                              \
         return f64 ? PS_GPU_KERNEL_LAUNCH_PDL(l->pdl, PS_GPU_KNS::gen_##NAME##_f64, grid,    \
                                               block, l->stream, (const double *)l->in,      \
                                               (double *)l->out, (const double *)l->params,  \
@@ -162,6 +179,7 @@ gpuError_t PS_GPU_LAUNCH_NAME(const ps_gpu_launch *l)
                                               (float *)l->out, (const float *)l->params, g);
         PS_STENCIL_LIST(PS_GPU_GEN_CASE)
 #undef PS_GPU_GEN_CASE
+#undef PS_GPU_GLS_CASE
     default:
         return gpuErrorInvalidValue;
     }

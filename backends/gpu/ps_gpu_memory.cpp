@@ -237,12 +237,81 @@ int ps_gpu_zl_run(ps_gpu_ctx *c, int op, const ps_region *r, void *other)
     return PS_OK;
 }
 
+int ps_gpu_ls_leave(ps_gpu_ctx *c, int b)
+{
+    void *h = malloc(c->bytes);
+    int st;
+    if (!h) {
+        snprintf(c->err, sizeof c->err, "out of host memory leaving the land-sum form");
+        return PS_ENOMEM;
+    }
+    st = xfer(c, 0, h, NULL, b);
+    if (!st) {
+        ps_land_restore(&c->ls, h, NULL);
+        st = xfer(c, 1, h, NULL, b);
+    }
+    free(h);
+    if (st)
+        return st;
+    c->ls_on = 0;
+    c->launch.ls_cnt = NULL;
+    return PS_OK;
+}
+
+namespace {
+
+/*
+ * An upload in the land-sum form: the cells converted on the host (a NaN to
+ * +0.0, its bits kept) through a copy of the region, the count bytes sent
+ * where the mask changed. Land with too many odd NaNs to keep leaves the
+ * form first (the caller then uploads as usual): *done 0.
+ */
+int ls_upload(ps_gpu_ctx *c, const void *host, const ps_region *r, int *done)
+{
+    const size_t n = r ? r->count.nz * r->count.ny * r->count.nx : c->bytes / c->es;
+    void *tmp;
+    int st, ch = 0;
+    *done = 0;
+    if ((st = ps_plugin_region_check(&c->g, r, c->err, sizeof c->err)) ||
+        (st = ps_gpu_ls_check(c)))
+        return st;
+    if (!ps_land_fits(&c->ls, host, r))
+        return r ? ps_gpu_ls_leave(c, c->cur) : (c->ls_on = 0, c->launch.ls_cnt = NULL, PS_OK);
+    *done = 1;
+    if (!n)
+        return PS_OK;
+    if (!(tmp = malloc(n * c->es))) {
+        snprintf(c->err, sizeof c->err, "out of host memory for the land-sum form's upload");
+        return PS_ENOMEM;
+    }
+    if (ps_land_take(&c->ls, tmp, host, r, &ch)) {
+        free(tmp);
+        snprintf(c->err, sizeof c->err, "out of host memory for land's NaNs");
+        return PS_ENOMEM;
+    }
+    st = xfer(c, 1, tmp, r, c->cur);
+    free(tmp);
+    if (!st && ch) {
+        PS_GPU_TRY(c, gpuMemcpyAsync(c->ls_cnt, c->ls.cnt, c->bytes / c->es,
+                                     gpuMemcpyHostToDevice, c->stream));
+        PS_GPU_TRY(c, gpuStreamSynchronize(c->stream));
+    }
+    return st;
+}
+
+} /* namespace */
+
 int ps_gpu_upload(void *vc, const void *host, const ps_region *r)
 {
     ps_gpu_ctx *c = (ps_gpu_ctx *)vc;
     double t0 = ps_plugin_now_ms();
+    int st, done = 0;
+    if (c->ls_on && ((st = ls_upload(c, host, r, &done)) || done)) {
+        c->upload_ms += ps_plugin_now_ms() - t0;
+        return st;
+    }
     /* xfer only reads the host side of an upload */
-    int st = xfer(c, 1, const_cast<void *>(host), r, c->cur);
+    st = xfer(c, 1, const_cast<void *>(host), r, c->cur);
     if (!st && c->zl_cnt && !(st = zl_after_upload(c, r)))
         PS_GPU_TRY(c, gpuStreamSynchronize(c->stream));
     c->upload_ms += ps_plugin_now_ms() - t0;
@@ -256,6 +325,8 @@ int ps_gpu_download(void *vc, void *host, const ps_region *r)
     int st;
     PS_GPU_TRY(c, gpuSetDevice(c->dev));
     PS_GPU_TRY(c, gpuStreamSynchronize(c->stream)); /* steps queued before */
+    if ((st = ps_gpu_ls_check(c)))
+        return st;
     t0 = ps_plugin_now_ms();
     if (c->zl_cnt) {
         /* zero-land: the field with land's NaN put back, into the other buffer
@@ -266,6 +337,11 @@ int ps_gpu_download(void *vc, void *host, const ps_region *r)
         st = xfer(c, 0, host, r, c->cur ^ 1);
     } else
         st = xfer(c, 0, host, r, c->cur);
+    if (!st && c->ls_on) {
+        if ((st = ps_plugin_region_check(&c->g, r, c->err, sizeof c->err)))
+            return st;
+        ps_land_restore(&c->ls, host, r); /* land's NaN, on the host */
+    }
     c->download_ms += ps_plugin_now_ms() - t0;
     return st;
 }

@@ -154,6 +154,9 @@ typedef struct ps_gpu_launch {
     double coeff;       /**< the tuned diffusion7 kernel's D (params are on the device) */
     const unsigned char *zl_cnt; /**< d7zl: count byte per cell (device) */
     const int *zl_bad;  /**< d7zl: nonzero when an upload held a value that could overflow */
+    const unsigned char *ls_cnt; /**< generic land-sum form: count byte per cell (device); NULL: masked */
+    unsigned long long *ls;      /**< its report: [0] epoch and parity of a NaN write, [1] epoch */
+    int ls_parity;      /**< the buffer (0, 1) this launch reads, for the report */
     gpuStream_t stream;
 } ps_gpu_launch;
 

@@ -21,7 +21,9 @@ int launch_steps(ps_gpu_ctx *c, int steps)
     c->launch.in = c->buf[c->cur];
     c->launch.out = c->buf[c->cur ^ 1];
     c->launch.steps = steps;
+    c->launch.ls_parity = c->cur;
     PS_GPU_TRY(c, c->launcher(&c->launch));
+    c->ls_launches += c->ls_on;
     c->cur ^= 1;
     return PS_OK;
 }
@@ -42,6 +44,7 @@ int build_graph(ps_gpu_ctx *c, int from)
         c->launch.in = c->buf[(from + s) & 1];
         c->launch.out = c->buf[(from + s + 1) & 1];
         c->launch.steps = c->fuse;
+        c->launch.ls_parity = (from + s) & 1;
         e = c->launcher(&c->launch);
         if (e != gpuSuccess)
             st = ps_gpu_fail(c, e, "kernel launch during graph capture");
@@ -84,8 +87,10 @@ int ps_gpu_step(void *vc, long nsteps)
             (void)gpuGetLastError();
             c->graph_steps = 0;
         } else {
-            for (; t + c->graph_steps <= nsteps; t += c->graph_steps) /* even: cur unchanged */
+            for (; t + c->graph_steps <= nsteps; t += c->graph_steps) { /* even: cur unchanged */
                 PS_GPU_TRY(c, gpuGraphLaunch(c->graph[c->cur], c->stream));
+                c->ls_launches += c->ls_on ? c->graph_steps : 0;
+            }
         }
     }
     for (; c->fuse > 1 && t + c->fuse <= nsteps; t += c->fuse) /* d7tb: fused launches */
@@ -97,9 +102,48 @@ int ps_gpu_step(void *vc, long nsteps)
     return PS_OK;
 }
 
+/*
+ * The land-sum form's report (ps_gpu_kernels.h, gls_NAME): each land-sum
+ * launch advanced the epoch before it ran, until one wrote a NaN and stored
+ * its epoch and input buffer; the launches after it did nothing. That
+ * launch's input becomes the state on NaN land, and its steps and those
+ * after are redone by the masked kernels (the graphs captured with the
+ * land-sum kernels dropped): the reference masks the NaN from then on, which
+ * the counts cannot follow.
+ */
+int ps_gpu_ls_check(ps_gpu_ctx *c)
+{
+    unsigned long long rep[2];
+    long launches = c->ls_launches, before;
+    int st, h;
+    if (!c->ls_on || !launches)
+        return PS_OK;
+    PS_GPU_TRY(c, gpuSetDevice(c->dev));
+    PS_GPU_TRY(c, gpuMemcpyAsync(rep, c->ls_rep, sizeof rep, gpuMemcpyDeviceToHost, c->stream));
+    PS_GPU_TRY(c, gpuStreamSynchronize(c->stream));
+    c->ls_launches = 0;
+    if (!rep[0]) {
+        c->ls_e0 = rep[1];
+        return PS_OK;
+    }
+    before = (long)((rep[0] >> 1) - c->ls_e0) - 1; /* launches done before it */
+    c->cur = (int)(rep[0] & 1);
+    if ((st = ps_gpu_ls_leave(c, c->cur)))
+        return st;
+    for (h = 0; h < 2; h++)
+        if (c->graph[h]) {
+            PS_GPU_TRY(c, gpuGraphExecDestroy(c->graph[h]));
+            c->graph[h] = NULL;
+        }
+    return ps_gpu_step(c, launches - before);
+}
+
 int ps_gpu_finish(void *vc)
 {
     ps_gpu_ctx *c = (ps_gpu_ctx *)vc;
+    int st;
+    if ((st = ps_gpu_ls_check(c)))
+        return st;
     PS_GPU_TRY(c, gpuSetDevice(c->dev));
     PS_GPU_TRY(c, gpuStreamSynchronize(c->stream));
     return ps_gpu_prof_harvest(c);

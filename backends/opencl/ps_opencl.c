@@ -18,6 +18,7 @@
 #include "ps_knobs_env.h"
 #include "ps_opencl.h"
 #include "ps_plugin.h"
+#include "ps_plugin_land.h"
 #include "ps_stencils.h" /* the list only: no PS_REAL, no cell functions */
 
 #include <limits.h>
@@ -81,6 +82,12 @@ typedef struct ocl_ctx {
     cl_mem wscratch;        /* the wavefront's intermediate steps (when fdims == 1) */
     int fuse_gen;           /* kf is the generic wavefront (else zero-land's, off with zl.on) */
     ps_ocl_zl zl;           /* zero-land state (ps_opencl_zeroland.c) */
+    cl_kernel kls[2];       /* the generic kernel in land-sum form (when ls_on) */
+    int ls_on;              /* the fields hold land as +0.0 for kls (see ls_setup) */
+    ps_land ls;             /* its host side: the mask, counts and land's NaNs */
+    cl_mem lscnt;           /* the count bytes on the device */
+    cl_mem lsflag;          /* the tag of the first launch that wrote a NaN; 0: none */
+    cl_ulong ls_t;          /* steps enqueued since lsflag was last read */
     void *host;             /* the adopted host field (ocl_adopt); NULL: none */
     int adopted;            /* the buffer made on it (CL_MEM_USE_HOST_PTR); -1: none */
     void *mapped;           /* the adopted buffer's mapping while the caller reads it */
@@ -250,6 +257,14 @@ static int ocl_step(void *vc, long nsteps)
             global = c->fglobal;
             local = c->flocal;
             dims = c->fdims;
+        } else if (c->ls_on) {
+            /* the tag: the steps before this launch since the last read, and its input */
+            const cl_ulong tag = ((c->ls_t + 1) << 1) | (cl_ulong)c->cur;
+            k = c->kls[c->cur];
+            e = clSetKernelArg(k, 14, sizeof tag, &tag);
+            if (e != CL_SUCCESS)
+                return ps_ocl_fail(c->err, sizeof c->err, e, "clSetKernelArg(land-sum tag)");
+            c->ls_t += 1;
         } else
             k = c->zl.on ? c->kzl[c->cur] : c->k[c->cur];
         e = clEnqueueNDRangeKernel(c->q, k, dims, NULL, global, local, 0, NULL, evp);
@@ -296,6 +311,8 @@ static void rect(ocl_ctx *c, const ps_region *r, size_t bo[3], size_t ho[3], siz
 static int ocl_ready(ocl_ctx *c)
 {
     cl_int e;
+    if (c->mapped && c->host_form && c->ls_on)
+        ps_land_zero(&c->ls, c->mapped); /* land back to +0.0 while the host has it */
     if (c->mapped) {
         e = clEnqueueUnmapMemObject(c->q, c->buf[c->adopted], c->mapped, 0, NULL, NULL);
         if (e != CL_SUCCESS)
@@ -308,6 +325,152 @@ static int ocl_ready(ocl_ctx *c)
             return ps_ocl_zl_zero(&c->zl, c->q, c->buf[c->cur], c->err, sizeof c->err);
     }
     return PS_OK;
+}
+
+/*
+ * The land-sum form (ls_setup): the host side of the fields' land
+ * (core/ps_plugin_land.h) and the report of a launch that wrote a NaN.
+ */
+
+/* the count bytes to the device */
+static int ls_send_counts(ocl_ctx *c)
+{
+    const size_t cells = c->g.nz * c->g.ny * c->g.nx;
+    cl_int e = clEnqueueWriteBuffer(c->q, c->lscnt, CL_TRUE, 0, cells, c->ls.cnt, 0, NULL, NULL);
+    if (e != CL_SUCCESS)
+        return ps_ocl_fail(c->err, sizeof c->err, e, "clEnqueueWriteBuffer (land-sum counts, "
+                           "%zu bytes)", cells);
+    return PS_OK;
+}
+
+/* Buffer @p b, land as +0.0, to NaN land, and the masked kernels from now on. */
+static int ls_leave(ocl_ctx *c, int b)
+{
+    void *h = malloc(c->bytes);
+    cl_int e;
+    if (!h) {
+        snprintf(c->err, sizeof c->err, "out of memory leaving the land-sum form");
+        return PS_ENOMEM;
+    }
+    e = clEnqueueReadBuffer(c->q, c->buf[b], CL_TRUE, 0, c->bytes, h, 0, NULL, NULL);
+    if (e == CL_SUCCESS) {
+        ps_land_restore(&c->ls, h, NULL);
+        e = clEnqueueWriteBuffer(c->q, c->buf[b], CL_TRUE, 0, c->bytes, h, 0, NULL, NULL);
+    }
+    free(h);
+    if (e != CL_SUCCESS)
+        return ps_ocl_fail(c->err, sizeof c->err, e, "leaving the land-sum form");
+    c->ls_on = 0;
+    return PS_OK;
+}
+
+/*
+ * Before the fields are read or written: whether a land-sum launch since the
+ * last call wrote a NaN; if one did, its input (in the buffer its tag names;
+ * the launches after it did nothing) becomes the state on NaN land, and the
+ * steps from it on are redone by the masked kernel: the reference would mask
+ * the NaN from then on, which the counts cannot follow.
+ */
+static int ls_check(ocl_ctx *c)
+{
+    cl_ulong tag = 0, steps = c->ls_t;
+    const cl_ulong zero = 0;
+    cl_int e;
+    int st;
+    if (!c->ls_on || !steps)
+        return PS_OK;
+    e = clEnqueueReadBuffer(c->q, c->lsflag, CL_TRUE, 0, sizeof tag, &tag, 0, NULL, NULL);
+    if (e != CL_SUCCESS)
+        return ps_ocl_fail(c->err, sizeof c->err, e, "clEnqueueReadBuffer (land-sum flag)");
+    c->ls_t = 0;
+    if (!tag)
+        return PS_OK;
+    e = clEnqueueWriteBuffer(c->q, c->lsflag, CL_TRUE, 0, sizeof zero, &zero, 0, NULL, NULL);
+    if (e != CL_SUCCESS)
+        return ps_ocl_fail(c->err, sizeof c->err, e, "clEnqueueWriteBuffer (land-sum flag)");
+    c->cur = (int)(tag & 1);
+    if ((st = ls_leave(c, c->cur)))
+        return st;
+    return ocl_step(c, (long)(steps - ((tag >> 1) - 1)));
+}
+
+/* the finish of the table: the steps done, and any redone (ls_check) */
+static int ocl_finish_op(void *vc)
+{
+    ocl_ctx *c = vc;
+    int st = ls_check(c);
+    return st ? st : ocl_finish(c);
+}
+
+/*
+ * An upload in the land-sum form: the cells converted on the host (in place
+ * for the adopted field, else through a copy of the region) and the counts
+ * sent where the mask changed. *@p done 0: the caller uploads as usual (the
+ * form was left: land brings too many odd NaNs, or a region of the adopted
+ * field, which the caller refuses).
+ */
+static int ls_upload(ocl_ctx *c, const void *host, const ps_region *r, int *done)
+{
+    const size_t n = r ? r->count.nz * r->count.ny * r->count.nx : c->g.nz * c->g.ny * c->g.nx;
+    int st, ch = 0;
+    cl_int e;
+    *done = 0;
+    if ((st = ls_check(c)))
+        return st;
+    if (!ps_land_fits(&c->ls, host, r)) {
+        /* NaN land for good: the device's state first, where a region keeps it */
+        if (r && (st = ocl_ready(c)))
+            return st;
+        if (r)
+            return ls_leave(c, c->cur);
+        c->ls_on = 0;
+        return PS_OK;
+    }
+    if (c->host && host == c->host) {
+        if (r)
+            return PS_OK;
+        if (ps_land_take(&c->ls, c->host, host, NULL, &ch))
+            goto nomem;
+        c->host_form = 0; /* converted above */
+        if ((st = ocl_ready(c)))
+            return st;
+        c->cur = c->adopted;
+    } else {
+        void *tmp;
+        if ((st = ocl_ready(c)))
+            return st;
+        if (!n) {
+            *done = 1;
+            return PS_OK;
+        }
+        if (!(tmp = malloc(n * c->es)))
+            goto nomem;
+        if (ps_land_take(&c->ls, tmp, host, r, &ch)) {
+            free(tmp);
+            goto nomem;
+        }
+        if (!r) {
+            e = clEnqueueWriteBuffer(c->q, c->buf[c->cur], CL_TRUE, 0, c->bytes, tmp, 0, NULL,
+                                     NULL);
+        } else {
+            size_t bo[3], ho[3], reg[3];
+            rect(c, r, bo, ho, reg);
+            e = clEnqueueWriteBufferRect(c->q, c->buf[c->cur], CL_TRUE, bo, ho, reg,
+                                         c->g.nx * c->es, c->g.ny * c->g.nx * c->es, reg[0],
+                                         reg[0] * reg[1], tmp, 0, NULL, NULL);
+        }
+        free(tmp);
+        if (e != CL_SUCCESS)
+            return ps_ocl_fail(c->err, sizeof c->err, e, "clEnqueueWriteBuffer (land-sum "
+                               "upload)");
+    }
+    if (ch && (st = ls_send_counts(c)))
+        return st;
+    *done = 1;
+    return PS_OK;
+nomem:
+    snprintf(c->err, sizeof c->err, "out of memory for the land-sum form's upload");
+    return PS_ENOMEM;
 }
 
 /* The field's cells, uploaded with NaN land, into zero-land form where it holds. */
@@ -336,6 +499,15 @@ static int ocl_upload(void *vc, const void *host, const ps_region *r)
     int st = ps_plugin_region_check(&c->g, r, c->err, sizeof c->err);
     if (st)
         return st;
+    if (c->ls_on) {
+        int done;
+        if ((st = ls_upload(c, host, r, &done)))
+            return st;
+        if (done) {
+            c->upload_ms += ps_plugin_now_ms() - t0;
+            return PS_OK;
+        }
+    }
     if (c->host && host == c->host) {
         if (r) {
             snprintf(c->err, sizeof c->err, "upload: the adopted field goes in whole");
@@ -388,6 +560,8 @@ static int ocl_download_adopted(ocl_ctx *c)
     int st;
     if (c->mapped)
         return PS_OK; /* there already, and mapped */
+    if ((st = ls_check(c)))
+        return st;
     if (c->zl.on) {
         if (!c->host_form &&
             (st = ps_ocl_zl_restore(&c->zl, c->q, c->buf[c->cur], a, NULL, c->err,
@@ -411,6 +585,10 @@ static int ocl_download_adopted(ocl_ctx *c)
                  "at the host field %p", p, c->host);
         return PS_EDEVICE;
     }
+    if (c->ls_on) {
+        ps_land_restore(&c->ls, p, NULL); /* land's NaN, in place */
+        c->host_form = 1;
+    }
     return PS_OK;
 }
 
@@ -433,7 +611,7 @@ static int ocl_download(void *vc, void *host, const ps_region *r)
         c->download_ms += ps_plugin_now_ms() - t0;
         return st ? st : collect_events(c);
     }
-    if ((st = ocl_ready(c)))
+    if ((st = ls_check(c)) || (st = ocl_ready(c)))
         return st;
     src = c->buf[c->cur];
     if (c->zl.on) {
@@ -457,6 +635,8 @@ static int ocl_download(void *vc, void *host, const ps_region *r)
         if (e != CL_SUCCESS)
             return ps_ocl_fail(c->err, sizeof c->err, e, "clEnqueueReadBufferRect");
     }
+    if (c->ls_on)
+        ps_land_restore(&c->ls, host, r);
     c->download_ms += ps_plugin_now_ms() - t0;
     /* the blocking read waited for every step before it: read their events */
     return collect_events(c);
@@ -465,10 +645,10 @@ static int ocl_download(void *vc, void *host, const ps_region *r)
 /* Every kernel's field arguments (0: in, 1: out) again, after a buffer changed. */
 static int bind_fields(ocl_ctx *c)
 {
-    cl_kernel *ks[3] = {c->k, c->kzl, c->kf};
+    cl_kernel *ks[4] = {c->k, c->kzl, c->kf, c->kls};
     cl_int e = CL_SUCCESS;
     int s, b;
-    for (s = 0; s < 3; s++)
+    for (s = 0; s < 4; s++)
         for (b = 0; b < 2 && e == CL_SUCCESS; b++) {
             if (!ks[s][b])
                 continue;
@@ -520,6 +700,18 @@ static int ocl_adopt(void *vc, void *host)
     c->host = host;
     if ((st = bind_fields(c)))
         return st;
+    if (c->ls_on) {
+        int ch;
+        if (!ps_land_fits(&c->ls, host, NULL)) {
+            c->ls_on = 0; /* too many odd NaNs on land: NaN land */
+            return PS_OK;
+        }
+        if (ps_land_take(&c->ls, host, host, NULL, &ch)) {
+            snprintf(c->err, sizeof c->err, "out of memory for the land-sum form");
+            return PS_ENOMEM;
+        }
+        return ls_send_counts(c);
+    }
     if (c->zl.on)
         return ps_ocl_zl_convert(&c->zl, c->q, m, c->buf[1 - c->cur], NULL, c->err,
                                  sizeof c->err);
@@ -537,7 +729,7 @@ static int ocl_timing(void *vc, ps_timing *t)
         snprintf(c->err, sizeof c->err, "per-step device timing needs profiling (cfg->profile)");
         return PS_ENOTIMPL;
     }
-    st = ocl_finish(c);
+    st = ocl_finish_op(c);
     if (st)
         return st;
     t->upload_ms = c->upload_ms;
@@ -580,6 +772,8 @@ static void ocl_destroy(void *vc)
             clReleaseKernel(c->kzl[b]);
         if (c->kf[b])
             clReleaseKernel(c->kf[b]);
+        if (c->kls[b])
+            clReleaseKernel(c->kls[b]);
         if (c->buf[b])
             clReleaseMemObject(c->buf[b]);
     }
@@ -588,6 +782,11 @@ static void ocl_destroy(void *vc)
     if (c->wscratch)
         clReleaseMemObject(c->wscratch);
     ps_ocl_zl_release(&c->zl);
+    if (c->lscnt)
+        clReleaseMemObject(c->lscnt);
+    if (c->lsflag)
+        clReleaseMemObject(c->lsflag);
+    ps_land_free(&c->ls);
     if (c->q)
         clReleaseCommandQueue(c->q);
     /* the cl_context and program belong to the process-wide cache */
@@ -1007,6 +1206,86 @@ static int zl_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
     return fuse_setup(c, prog, why, whylen);
 }
 
+/*
+ * The land-sum form of the generic kernels (ps_gls_NAME_<shape>,
+ * ps_opencl_generic.cl) for a stencil flagged PS_STENCIL_LAND_SUM in exact
+ * mode, unless the generic wavefront is asked for (it fuses the masked
+ * kernel's steps): land held as +0.0 in the fields, the count bytes made on
+ * the host at upload from the stencil's neighbour list (core/ps_plugin_land.h)
+ * and land's NaN put back at download, on the host. opencl_zero_land given
+ * decides; its rule: on except on CPU devices, where PoCL's masked row kernel
+ * measured twice as fast (docs/performance.md, "OpenCL on PoCL").
+ */
+static int ls_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
+{
+    const size_t ext[3] = {c->g.nz, c->g.ny, c->g.nx};
+    const size_t cells = ext[0] * ext[1] * ext[2];
+    const cl_ulong zero = 0;
+    char kname[160];
+    size_t kwg = 0;
+    cl_int e;
+    int b, st, n;
+    const int on = ps_knob_given(&c->knobs.opencl_zero_land)
+                       ? (int)c->knobs.opencl_zero_land.value
+                       : !(c->dev->type & CL_DEVICE_TYPE_CPU);
+    ps_knob_rule(&c->knobs.opencl_zero_land, 1);
+    if (!on || c->cfg.mode != PS_MODE_EXACT || c->fuse_gen ||
+        strncmp(c->kname, "ps_gen_", 7) || !(c->cfg.stencil->flags & PS_STENCIL_LAND_SUM) ||
+        c->cfg.stencil->nneighbours > PS_LAND_MAX_NB)
+        return PS_OK;
+    n = snprintf(kname, sizeof kname, "ps_gls_%s", c->kname + 7);
+    if (n < 0 || (size_t)n >= sizeof kname)
+        return PS_OK;
+    for (b = 0; b < 2; b++) {
+        c->kls[b] = clCreateKernel(prog, kname, &e);
+        if (e != CL_SUCCESS) {
+            c->kls[b] = NULL;
+            return ps_ocl_fail(why, whylen, e, "clCreateKernel(%s)", kname);
+        }
+    }
+    e = clGetKernelWorkGroupInfo(c->kls[0], c->dev->device, CL_KERNEL_WORK_GROUP_SIZE,
+                                 sizeof kwg, &kwg, NULL);
+    if (e != CL_SUCCESS)
+        return ps_ocl_fail(why, whylen, e, "clGetKernelWorkGroupInfo(%s)", kname);
+    if (kwg < c->local[0] * c->local[1] * c->local[2])
+        return PS_OK; /* the masked kernel's work-group shape does not fit: stay masked */
+    if ((st = ps_land_init(&c->ls, c->cfg.stencil, ext, c->es))) {
+        snprintf(why, whylen, "out of memory for the land-sum form's count bytes");
+        return st;
+    }
+    c->lscnt = clCreateBuffer(c->clctx, CL_MEM_READ_ONLY, cells, NULL, &e);
+    if (e != CL_SUCCESS) {
+        c->lscnt = NULL;
+        return ps_ocl_fail(why, whylen, e, "clCreateBuffer (land-sum counts, %zu bytes)", cells);
+    }
+    c->lsflag = clCreateBuffer(c->clctx, CL_MEM_READ_WRITE, sizeof zero, NULL, &e);
+    if (e != CL_SUCCESS) {
+        c->lsflag = NULL;
+        return ps_ocl_fail(why, whylen, e, "clCreateBuffer (land-sum flag)");
+    }
+    e = clEnqueueWriteBuffer(c->q, c->lsflag, CL_TRUE, 0, sizeof zero, &zero, 0, NULL, NULL);
+    if (e != CL_SUCCESS)
+        return ps_ocl_fail(why, whylen, e, "clEnqueueWriteBuffer (land-sum flag)");
+    /* defined counts before the first upload: every cell ocean with none */
+    if ((st = ls_send_counts(c))) {
+        snprintf(why, whylen, "%s", c->err);
+        return st;
+    }
+    for (b = 0; b < 2; b++) {
+        if ((st = set_args(c, c->kls[b], b, why, whylen)))
+            return st;
+        e = clSetKernelArg(c->kls[b], 12, sizeof c->lscnt, &c->lscnt);
+        if (e == CL_SUCCESS)
+            e = clSetKernelArg(c->kls[b], 13, sizeof c->lsflag, &c->lsflag);
+        if (e == CL_SUCCESS)
+            e = clSetKernelArg(c->kls[b], 14, sizeof zero, &zero);
+        if (e != CL_SUCCESS)
+            return ps_ocl_fail(why, whylen, e, "clSetKernelArg(%s)", kname);
+    }
+    c->ls_on = 1;
+    return PS_OK;
+}
+
 /* The read-only buffer of packed kernel parameters (at least one element). */
 static int make_params(ocl_ctx *c, char *why, size_t whylen)
 {
@@ -1178,6 +1457,8 @@ static int ocl_create(const ps_config *cfg, void **out, char *why, size_t whylen
     st = zl_setup(c, prog, why, whylen);
     if (!st)
         st = gen_wave_setup(c, prog, why, whylen);
+    if (!st)
+        st = ls_setup(c, prog, why, whylen);
     if (st)
         goto done;
     *out = c;
@@ -1210,7 +1491,7 @@ static const ps_backend_ops ps_opencl_table = {
     .create = ocl_create,
     .upload = ocl_upload,
     .step = ocl_step,
-    .finish = ocl_finish,
+    .finish = ocl_finish_op,
     .download = ocl_download,
     .timing = ocl_timing,
     .destroy = ocl_destroy,

@@ -214,6 +214,174 @@ PS_STENCIL_LIST(PS_GEN_ROWFNS)
 
 PS_STENCIL_LIST(PS_GEN_KERNELS)
 
+/*
+ * The land-sum kernels of a stencil whose PS_NAME_LAND_SUM list names it
+ * (kernels/ps_skeleton.h): ps_gls_NAME_row, _ij and _ijk, the generic
+ * kernels' cells on land held as +0.0, with cnt one count byte a cell
+ * (core/ps_plugin_land.h: the ocean neighbours in the low 7 bits, 0 for land,
+ * made on the host from the stencil's neighbour list). An interior cell gets
+ * n > 0 ? ps_NAME_sumcount(c, s, n, sc, ar) : c, s the plain sum of its
+ * neighbours from +0.0 in their listed order: a land neighbour adds +0.0,
+ * which leaves a sum that starts at +0.0 as it is (it is never -0.0), and n is
+ * the masked count, so the value is the masked kernel's bitwise as long as
+ * no ocean cell is NaN. The first NaN a launch writes (an ocean cell turning
+ * NaN, which the masked kernels would then count as land) is reported: the
+ * launch stores its tag in *flag, and every launch that finds *flag set
+ * returns at once, so the input of the launch that wrote it is still in its
+ * buffer and the host (ps_opencl.c, ls_check) redoes it on NaN land. The
+ * report needs ps_NAME_sumcount to give NaN when c or s is NaN (the
+ * land-sum contract). Arguments: the generic kernels', then cnt, flag, tag.
+ */
+#define PS_GLS_ARGS                                                                      \
+    PS_GEN_ARGS, __global const uchar *restrict cnt, __global ulong *restrict flag,      \
+        const ulong tag
+#define PS_GLS_SUM(dk, dj, di) s = s + rp[q][(long)i + (di)]; q++;
+/* a count byte's count as PS_REAL (land: 0) */
+#define PS_GLS_N(b) ((PS_REAL)(int)((b)&0x7f))
+
+#define PS_GLS_FNS(NAME)                                                                 \
+    /* cells r..nx-r-1 of one row (ps_gen_NAME_rowfn's arguments, cn the row's       \
+     * count bytes); nonzero if it wrote a NaN */                                       \
+    static int ps_gls_##NAME##_rowfn(__global PS_REAL *restrict o,                      \
+                                     __global const PS_REAL *const *rp,                  \
+                                     __global const uchar *restrict cn,                  \
+                                     __global const PS_REAL *restrict params, uint nx,   \
+                                     long gk, long gj, long oi, long gz, long gy,        \
+                                     long gx, uint i1)                                   \
+    {                                                                                    \
+        const uint r = PS_##NAME##_RADIUS;                                               \
+        __global const PS_REAL *restrict c = rp[PS_STENCIL_NNB(NAME)];                   \
+        PS_REAL sc[PS_STENCIL_NSC(NAME) + 1], arow[PS_STENCIL_NAR(NAME) + 1];            \
+        long abase[PS_STENCIL_NAR(NAME) + 1];                                            \
+        long off = PS_STENCIL_NSC(NAME);                                                 \
+        uint i;                                                                          \
+        int q = 0, bad = 0;                                                              \
+        (void)gk; (void)gj; (void)oi; (void)gz; (void)gy; (void)gx; (void)off;           \
+        (void)abase; (void)arow;                                                         \
+        PS_##NAME##_SCALARS(PS_GEN_SC)                                                   \
+        q = 0;                                                                           \
+        PS_##NAME##_ARRAYS(PS_GEN_AROW)                                                  \
+        for (i = r; i < i1; i++) {                                                       \
+            PS_REAL s = (PS_REAL)0, ar[PS_STENCIL_NAR(NAME) + 1], v;                     \
+            const PS_REAL n = PS_GLS_N(cn[i]);                                           \
+            q = 0;                                                                       \
+            PS_##NAME##_NEIGHBOURS(PS_GLS_SUM)                                           \
+            q = 0;                                                                       \
+            PS_##NAME##_ARRAYS(PS_GEN_AR)                                                \
+            v = n > (PS_REAL)0 ? PS_CAT(ps_##NAME##_sumcount, PS_SUFFIX)(c[i], s, n, sc, ar) \
+                               : c[i];                                                   \
+            o[i] = v;                                                                    \
+        }                                                                                \
+        for (i = r; i < i1; i++) /* apart: the update loop stays the masked one's */     \
+            bad |= o[i] != o[i];                                                         \
+        return bad;                                                                      \
+    }                                                                                    \
+    /* the new value of interior cell p (ps_NAME_apply's arguments, and cnt) */         \
+    static PS_REAL ps_gls_##NAME##_cell(__global const PS_REAL *in,                     \
+                                        __global const uchar *cnt, long p, long sk,      \
+                                        long sj, __global const PS_REAL *params, long gk, \
+                                        long gj, long gi, long gz, long gy, long gx)     \
+    {                                                                                    \
+        PS_REAL sc[PS_STENCIL_NSC(NAME) + 1], ar[PS_STENCIL_NAR(NAME) + 1];              \
+        PS_REAL s = (PS_REAL)0;                                                          \
+        const PS_REAL n = PS_GLS_N(cnt[p]), c = in[p];                                   \
+        int q = 0;                                                                       \
+        long off = PS_STENCIL_NSC(NAME);                                                 \
+        (void)sk; (void)sj; (void)params; (void)gk; (void)gj; (void)gi;                  \
+        (void)gz; (void)gy; (void)gx; (void)off;                                         \
+        PS_##NAME##_NEIGHBOURS(PS_SK_SUM)                                                \
+        PS_##NAME##_SCALARS(PS_SK_SC)                                                    \
+        q = 0;                                                                           \
+        PS_##NAME##_ARRAYS(PS_SK_AR)                                                     \
+        (void)q;                                                                         \
+        return n > (PS_REAL)0 ? PS_CAT(ps_##NAME##_sumcount, PS_SUFFIX)(c, s, n, sc, ar) \
+                              : c;                                                       \
+    }                                                                                    \
+    __kernel void ps_gls_##NAME##_row(PS_GLS_ARGS)                                       \
+    {                                                                                    \
+        const uint r = PS_##NAME##_RADIUS;                                               \
+        const uint j = (uint)get_global_id(0);                                           \
+        const uint k = (uint)get_global_id(1);                                           \
+        const size_t plane = (size_t)ny * nx;                                            \
+        const size_t row = (size_t)k * plane + (size_t)j * nx;                           \
+        uint i;                                                                          \
+        if (j >= ny || k >= nz)                                                          \
+            return;                                                                      \
+        if (!PS_GEN_INNER(k, nz, r) || !PS_GEN_INNER(j, ny, r) || nx < 2 * r + 1) {      \
+            for (i = 0; i < nx; i++)                                                     \
+                out[row + i] = in[row + i];                                              \
+            return;                                                                      \
+        }                                                                                \
+        for (i = 0; i < r; i++)                                                          \
+            out[row + i] = in[row + i];                                                  \
+        {                                                                                \
+            __global const PS_REAL *rp[PS_STENCIL_NNB(NAME) + 1];                        \
+            int q = 0;                                                                   \
+            PS_##NAME##_NEIGHBOURS(PS_GEN_RP)                                            \
+            rp[q] = in + row;                                                            \
+            /* after a launch that wrote a NaN: no interior cell (the boundary   \
+             * copies write what the target holds already: faces never change) */  \
+            if (ps_gls_##NAME##_rowfn(out + row, rp, cnt + row, params, nx, ok + (long)k, \
+                                      oj + (long)j, oi, gz, gy, gx, *flag ? r : nx - r))  \
+                *flag = tag;                                                             \
+        }                                                                                \
+        for (i = nx - r; i < nx; i++)                                                    \
+            out[row + i] = in[row + i];                                                  \
+    }                                                                                    \
+    __kernel void ps_gls_##NAME##_ij(PS_GLS_ARGS)                                        \
+    {                                                                                    \
+        const uint r = PS_##NAME##_RADIUS;                                               \
+        const uint i = (uint)get_global_id(0);                                           \
+        const uint j = (uint)get_global_id(1);                                           \
+        const size_t plane = (size_t)ny * nx;                                            \
+        const size_t col = (size_t)j * nx + i;                                           \
+        uint k;                                                                          \
+        int bad = 0;                                                                     \
+        if (i >= nx || j >= ny || *flag)                                                 \
+            return;                                                                      \
+        if (!PS_GEN_INNER(i, nx, r) || !PS_GEN_INNER(j, ny, r) || nz < 2 * r + 1) {      \
+            for (k = 0; k < nz; k++)                                                     \
+                out[col + k * plane] = in[col + k * plane];                              \
+            return;                                                                      \
+        }                                                                                \
+        for (k = 0; k < r; k++)                                                          \
+            out[col + k * plane] = in[col + k * plane];                                  \
+        for (k = r; k < nz - r; k++) {                                                   \
+            const size_t p = col + k * plane;                                            \
+            const PS_REAL v =                                                            \
+                ps_gls_##NAME##_cell(in, cnt, (long)p, (long)plane, (long)nx, params,    \
+                                     ok + (long)k, oj + (long)j, oi + (long)i, gz, gy, gx); \
+            out[p] = v;                                                                  \
+            bad |= v != v;                                                               \
+        }                                                                                \
+        for (k = nz - r; k < nz; k++)                                                    \
+            out[col + k * plane] = in[col + k * plane];                                  \
+        if (bad)                                                                         \
+            *flag = tag;                                                                 \
+    }                                                                                    \
+    __kernel void ps_gls_##NAME##_ijk(PS_GLS_ARGS)                                       \
+    {                                                                                    \
+        const uint r = PS_##NAME##_RADIUS;                                               \
+        const uint i = (uint)get_global_id(0);                                           \
+        const uint j = (uint)get_global_id(1);                                           \
+        const uint k = (uint)get_global_id(2);                                           \
+        const size_t plane = (size_t)ny * nx;                                            \
+        const size_t p = (size_t)k * plane + (size_t)j * nx + i;                         \
+        if (i >= nx || j >= ny || k >= nz || *flag)                                      \
+            return;                                                                      \
+        if (PS_GEN_INNER(i, nx, r) && PS_GEN_INNER(j, ny, r) && PS_GEN_INNER(k, nz, r)) { \
+            const PS_REAL v =                                                            \
+                ps_gls_##NAME##_cell(in, cnt, (long)p, (long)plane, (long)nx, params,    \
+                                     ok + (long)k, oj + (long)j, oi + (long)i, gz, gy, gx); \
+            out[p] = v;                                                                  \
+            if (v != v)                                                                  \
+                *flag = tag;                                                             \
+        } else                                                                           \
+            out[p] = in[p];                                                              \
+    }
+#define PS_GLS_OF(NAME) PS_##NAME##_LAND_SUM(PS_GLS_FNS)
+PS_STENCIL_LIST(PS_GLS_OF)
+
 /* row J of plane K of step L as the wavefront reads it: in for step 0 and
  * for every row within R of a face of the box, else the level's ring slot */
 #define PS_GEN_WROW(L, K, J)                                                             \

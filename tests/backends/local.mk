@@ -163,6 +163,14 @@ SAMPLED_TESTS += tests/backends/opencl_variants.sh
 TESTS += tests/backends/opencl_generic_wave.sh
 SAMPLED_TESTS += tests/backends/opencl_generic_wave.sh
 EXTRA_DIST += tests/backends/opencl_generic_wave.sh
+# The generic kernels' land-sum form (LAND_SUM stencils) and the masked one
+# (opencl_zero_land=0), bitwise: odd NaN payloads, region uploads, overflow
+# and inf in the ocean, boxes, every stencil, float32 and float64.
+check_PROGRAMS += tests/backends/test_landsum_backend
+tests_backends_test_landsum_backend_SOURCES = tests/backends/test_landsum_backend.c
+tests_backends_test_landsum_backend_LDADD = core/libpstencil.la -lm
+TESTS += tests/backends/landsum_opencl.sh
+EXTRA_DIST += tests/backends/landsum_opencl.sh
 # With the ICD loader but no vendor driver, opencl says so and auto moves on.
 TESTS += tests/backends/opencl_no_platform.sh
 # opencl on the course grid next to the reference: bitwise, every step timed.

@@ -76,6 +76,12 @@ tests/gpu/mock.log: backends/gpu/asan/pstencil_gpumock.so
 TESTS += tests/gpu/generic_fused.sh
 EXTRA_DIST += tests/gpu/generic_fused.sh
 
+# The generic kernels' land-sum form and the masked one (gpu_zero_land=0)
+# on the mock (and on a CUDA/HIP device where there is one), bitwise on the
+# inputs that tell them apart, with and without graphs.
+TESTS += tests/gpu/landsum.sh
+EXTRA_DIST += tests/gpu/landsum.sh
+
 # The mock's barriers: each block's threads as fibers when a kernel is
 # launched with PS_GPU_KERNEL_LAUNCH_SYNC; a kernel missing its
 # __syncthreads() must give a wrong result (built by the host C++ compiler).

@@ -62,6 +62,7 @@ PS_GPU_KERNEL_UNIT="ps_gpu_launch.cpp"
 # the programs linked against the engine
 PS_BENCH_SRC="bench/gpu_bench.c"
 PS_TEST_SRC="tests/gpu/test_gpu_backend.c"
+PS_LANDSUM_SRC="tests/backends/test_landsum_backend.c"
 
 NO_GPU=${PSTENCIL_GPU_SKIP:-0}
 while [ $# -gt 0 ]; do
@@ -303,6 +304,7 @@ printf '{ global: ps_backend_plugin_entry; local: *; };\n' > "$M/obj/plugin.map"
     echo "gcc -shared -Wl,-z,defs -Wl,--version-script=obj/plugin.map -o plugins/pstencil_gpumock.so $mobjs -lstdc++ -lm"
   echo "gcc $CFL $OMPFL -DPS_GPU_BENCH_NO_IO -o gpu_bench '$SRC/$PS_BENCH_SRC' -Llib -lpstencil -Wl,-rpath,'$M/lib' -lm"
   echo "gcc $CFL -o test_gpu_backend '$SRC/$PS_TEST_SRC' -Llib -lpstencil -Wl,-rpath,'$M/lib' -lm"
+  echo "gcc $CFL -o test_landsum_backend '$SRC/$PS_LANDSUM_SRC' -Llib -lpstencil -Wl,-rpath,'$M/lib' -lm"
 } > "$M/build.sh"
 if ! stage build "${PSTENCIL_GPU_BUILD_S:-150}" bash "$M/build.sh"; then
   note "the direct build failed (see stage build in run.log)"
@@ -384,6 +386,14 @@ if [ $RUN_GPU = 1 ]; then
     77) VALID="SKIP" ;;
     *) VALID="FAIL ($(grep -c '^FAIL' "$B/stages/validate.log") failed)" ;;
   esac
+  # 1b. the generic kernels' land-sum form and the masked one (gpu_zero_land=0)
+  # on the inputs that tell them apart (odd NaN payloads, inf, overflow), bitwise
+  stage landsum 60 sh -c '"$1" "$2" && PSTENCIL_GPU_ZERO_LAND=0 "$1" "$2"' landsum \
+    "$M/test_landsum_backend" "$BE"
+  case $? in
+    0) VALID="$VALID; land-sum form: PASS ($(grep -c '^ok: ' "$B/stages/landsum.log") cases)" ;;
+    *) VALID="$VALID; land-sum form: FAIL ($(grep -c '^FAIL' "$B/stages/landsum.log") failed)" ;;
+  esac
   W="--warmup 2 --warmup-ms $WARM_MS --repeat $REPEAT"
   vcases=""
   for v in $BIG_VARIANTS; do vcases="$vcases $v:kernel=$v"; done
@@ -400,7 +410,7 @@ if [ $RUN_GPU = 1 ]; then
   # unfused and 2 and 4 steps per launch, the variants, 10 steps validated
   stage course-f32 90 "$BENCH" --backend "$BE" --ocean --scale $COURSE_SCALE \
     --steps $COURSE_STEPS $W --validate 10 \
-    --cases "graphs nographs:graph=0 fast:mode=fast generic:generic=1 gfuse2:generic=1,fuse=2 gfuse4:generic=1,fuse=4$cvcases"
+    --cases "graphs nographs:graph=0 fast:mode=fast generic:generic=1 gmasked:generic=1,zl=0 gfuse2:generic=1,fuse=2 gfuse4:generic=1,fuse=4$cvcases"
   # 4. the course grid float64
   stage course-f64 60 "$BENCH" --backend "$BE" --ocean --scale $COURSE_SCALE --precision float64 \
     --steps $COURSE_STEPS $W --validate 10 --cases "graphs nographs:graph=0 fast:mode=fast"

@@ -5,7 +5,10 @@
  * bits of ps_NAME_apply on the NaN field, for every ocean cell of random
  * neighbourhoods (land, -0.0, isolated cells, random scalars and coefficient
  * arrays), float32 and float64. Backends and the roofline probe that hold
- * land as zero rely on this identity.
+ * land as zero rely on this identity. And ps_NAME_sumcount gives NaN when c
+ * or s is NaN, for any count and parameters (zero ones included): the device
+ * backends find an ocean cell turning NaN, where the masked form would start
+ * to skip it, by the NaN the land-sum form writes (kernels/ps_skeleton.h).
  */
 #include "config.h"
 
@@ -102,6 +105,34 @@ static int ls_landsum_stencils;
             }                                                                            \
         }                                                                                \
     }
+/* ps_NAME_sumcount with a NaN c or s: NaN, whatever n > 0 and parameters */
+#define LS_NAN(NAME, REAL, SFX)                                                          \
+    static void ls_nan_##NAME##SFX(int cases)                                            \
+    {                                                                                    \
+        REAL sc[PS_STENCIL_NSC(NAME) + 1], ar[PS_STENCIL_NAR(NAME) + 1];                 \
+        const REAL nan = (REAL)NAN;                                                      \
+        int t, q;                                                                        \
+        for (t = 0; t < cases; t++) {                                                    \
+            const REAL c = (REAL)ls_value(0), s = (REAL)(8 * ls_value(0));               \
+            const REAL n = (REAL)(1 + t % PS_STENCIL_NNB(NAME));                         \
+            REAL a, b;                                                                   \
+            for (q = 0; q < PS_STENCIL_NSC(NAME) + 1; q++)                               \
+                sc[q] = t % 4 ? (REAL)ls_uniform() : (REAL)0;                            \
+            for (q = 0; q < PS_STENCIL_NAR(NAME) + 1; q++)                               \
+                ar[q] = t % 4 ? (REAL)ls_uniform() : (REAL)0;                            \
+            a = ps_##NAME##_sumcount##SFX(nan, s, n, sc, ar);                            \
+            b = ps_##NAME##_sumcount##SFX(c, nan, n, sc, ar);                            \
+            CHECK(a != a && b != b, "%s %s case %d: sumcount(NaN, s) = %g, "             \
+                  "sumcount(c, NaN) = %g, not NaN (n %g)", #NAME, #SFX, t, (double)a,    \
+                  (double)b, (double)n);                                                 \
+        }                                                                                \
+    }
+#define LS_NAN_ONE(NAME) PS_##NAME##_LAND_SUM(LS_NAN_F32) PS_##NAME##_LAND_SUM(LS_NAN_F64)
+#define LS_NAN_F32(NAME) LS_NAN(NAME, float, _f32)
+#define LS_NAN_F64(NAME) LS_NAN(NAME, double, _f64)
+PS_STENCIL_LIST(LS_NAN_ONE)
+#define LS_NAN_RUN(NAME) ls_nan_##NAME##_f32(cases); ls_nan_##NAME##_f64(cases);
+#define LS_NAN_RUN_ONE(NAME) PS_##NAME##_LAND_SUM(LS_NAN_RUN)
 #define LS_DK(a, b, c) a,
 #define LS_DJ(a, b, c) b,
 #define LS_DI(a, b, c) c,
@@ -117,6 +148,7 @@ int main(void)
 {
     const int cases = 50000;
     PS_STENCIL_LIST(LS_RUN_ONE)
+    PS_STENCIL_LIST(LS_NAN_RUN_ONE)
     CHECK(ls_landsum_stencils > 0, "no stencil of the list declares the land-sum form");
     printf("%d land-sum stencil precisions, %d cases each\n", ls_landsum_stencils, cases);
     return ps_test_finish("test_landsum");
