@@ -76,14 +76,20 @@ void ps_job_destroy(ps_job *j)
     if (!j)
         return;
     ps_writer_abort(j->writer);
-    if (j->ctx)
-        ps_context_destroy(j->ctx);
+    for (i = 0; i < PS_JOB_MAX_FIELDS; i++) {
+        if (j->ctx[i])
+            ps_context_destroy(j->ctx[i]);
+        ps_field_free(&j->own[i]);
+        ps_field_free(&j->xf[i]);
+        if (j->have_xds[i])
+            ps_dataset_close(&j->xds[i]);
+    }
     if (j->have_d)
         ps_decomp_free(&j->d);
-    ps_field_free(&j->own);
     free(j->land);
     free(j->gland);
     free(j->velocity);
+    free(j->tracers);
     free(j->rep.stats.step_times);
     ps_field_free(&j->initial);
     if (j->field_owned)
@@ -214,6 +220,8 @@ int ps_job_set(ps_job *j, const char *name, const char *value)
         return set_text(&j->var, value);
     if (!strcmp(n, "velocity"))
         return set_text(&j->velocity, value);
+    if (!strcmp(n, "tracers"))
+        return set_text(&j->tracers, value);
     if (!strcmp(n, "time-index")) {
         j->time_index_given = 1;
         return ps_parse_long("--time-index", value, 0, LONG_MAX, &j->time_index);
@@ -482,7 +490,8 @@ int ps_job_open_output(ps_job *j, const ps_write_parallel *par, const char *sour
         if (isnan(rec[i]) && !strcmp(j->stencil->options[i].name, "dt") && j->dt > 0)
             rec[i] = j->dt;
     }
-    if ((st = ps_run_record_write(j->writer, j->stencil, rec, j->precision,
+    if ((st = ps_job_add_output_fields(j)) ||
+        (st = ps_run_record_write(j->writer, j->stencil, rec, j->precision,
                                   j->dt > 0 ? j->dt : PS_WRITE_DEFAULT_DT)))
         return st;
     /* where each auxiliary input came from: a continued run takes it from there */
@@ -507,7 +516,7 @@ int ps_job_prepare(ps_job *j)
             return ps_error(PS_EINVAL, "give either an input or --continue FILE, not both");
         if (j->steps == 0)
             return ps_error(PS_EINVAL, "--continue: -n 0 would add no step to %s", j->cont);
-    } else if ((st = ps_job_resolve_stencil(j))) {
+    } else if ((st = ps_job_resolve_stencil(j)) || (st = ps_job_field_names(j))) {
         return st;
     }
     if (j->in_field && j->input)

@@ -51,7 +51,7 @@ int ps_job_ocean(ps_job *j, ps_field *f32)
     if ((size_t)j->time_index >= oo.ntime)
         return ps_error(PS_ERANGE, "--time-index %ld is out of range: the built-in ocean has "
                         "%zu time records (0..%zu)", j->time_index, oo.ntime, oo.ntime - 1);
-    st = ps_ocean_generate(&oo, (size_t)j->time_index, &j->ds, f32);
+    st = ps_ocean_generate_var(&oo, (size_t)j->time_index, j->var, &j->ds, f32);
     if (!st)
         j->have_ds = 1;
     return st ? ps_error(st, "built-in ocean: %s", ps_error_detail()) : PS_OK;
@@ -67,6 +67,8 @@ int ps_job_read_input(ps_job *j)
         if ((st = ps_dataset_from_memory(&j->ds, j->in_field->grid, j->in_coords)))
             return st;
         j->have_ds = 1;
+        /* the caller's first field is named by "var" (default thetao) */
+        snprintf(j->ds.var_name, sizeof j->ds.var_name, "%s", j->var ? j->var : "thetao");
         if (j->result && j->result != j->in_field) {
             /* the caller's result buffer is stepped: the input is copied into it once */
             if (j->result->precision != j->precision ||
@@ -92,7 +94,8 @@ int ps_job_read_input(ps_job *j)
     } else if (j->input) {
         /* the field, the backend's two buffers and a kept initial state must fit:
          * refuse before allocating anything */
-        st = ps_dataset_check_memory(&j->ds, j->precision, j->keep_initial ? 4 : 3);
+        st = ps_dataset_check_memory(&j->ds, j->precision,
+                                     3 * (size_t)j->nfields + (j->keep_initial ? 1 : 0));
         if (!st)
             st = ps_dataset_read(&j->ds, (size_t)j->time_index, j->precision, &j->field);
         if (st)

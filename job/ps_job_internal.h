@@ -25,6 +25,7 @@ struct ps_job {
     char *input, *output, *var, *backend, *cont, *split, *devices, *decomp, *stencil_name;
     char *history, *default_output;
     char *velocity; /* --velocity FILE: the stencil's auxiliary inputs */
+    char *tracers;  /* --tracers A,B: the prognostic fields' variables (ps_job_fields.c) */
     long steps, time_index, every, compress, device, threads, halo;
     int block[3];
     int force, allow_unstable, keep_nonfinite, precision_given, time_index_given, keep_initial;
@@ -59,6 +60,15 @@ struct ps_job {
     int have_ds;
     ps_field field;       /* the state stepped: the job's, or a view of the caller's */
     int field_owned;
+    /* several prognostic fields (ps_job_fields.c): field 0 is field/ds above; fields
+     * 1..nfields-1 the job's own (xf) with their variables' descriptions (xds) */
+    int nfields;
+    char fname[PS_JOB_MAX_FIELDS][256];
+    ps_field xf[PS_JOB_MAX_FIELDS];
+    ps_dataset xds[PS_JOB_MAX_FIELDS];
+    int have_xds[PS_JOB_MAX_FIELDS];
+    const ps_field *in_xf[PS_JOB_MAX_FIELDS]; /* the caller's (ps_job_add_input_field()) */
+    int n_in_xf;
     ps_field initial;
     uint64_t *land;       /* one bit per (owned) cell, set where the input is land
                              (ps_job_land_at(); 1/8 byte a cell) */
@@ -83,10 +93,10 @@ struct ps_job {
     /* ranks */
     ps_decomp d;
     int have_d;
-    ps_field own;
+    ps_field own[PS_JOB_MAX_FIELDS];         /* each field's owned cells */
     ps_region own_r;
-    ps_context *ctx;
-    ps_decomp_transport tr;
+    ps_context *ctx[PS_JOB_MAX_FIELDS];      /* each field's context of this rank's box */
+    ps_decomp_transport tr[PS_JOB_MAX_FIELDS];
     /* reductions (ps_job_reduce.c) */
     double *vol;          /* cell volumes of the global (k, j), m3; NULL: 1 a cell */
     char vol_why[256];    /* why 1 a cell */
@@ -96,9 +106,10 @@ struct ps_job {
     /* the record being reduced (ps_job_reduce_start .. _finish) */
     pthread_t rd_thread;
     int rd_running, rd_threads, rd_status;
-    const ps_field *rd_field;
+    const ps_field *rd_fields[PS_JOB_MAX_FIELDS];
+    int rd_n;
+    ps_reduce_part rd_parts[PS_JOB_MAX_FIELDS];
     size_t rd_origin[3];
-    ps_reduce_part rd_part;
 };
 
 /* ps_job_input.c: the input (file, continued output, built-in ocean, caller's field) */
@@ -122,6 +133,19 @@ static inline int ps_job_land_at(const uint64_t *land, size_t c)
 int ps_job_land_alloc(ps_job *j, size_t n);
 /* ps_job_input.c: the input's ocean: finite, not all land; fills j->land */
 int ps_job_check_ocean(ps_job *j, const ps_field *f, size_t ncells);
+
+/* ps_job_fields.c: the fields' variables from --tracers (or the one of --var/the
+ * input); the fields 1..nfields-1 of one process (whole grid) or of a rank (its box
+ * @p bx, NULL: whole grid), each checked to have field 0's land; the fields as an
+ * array; the fields' variables in the output */
+int ps_job_field_names(ps_job *j);
+int ps_job_read_fields(ps_job *j, const ps_decomp_box *bx);
+int ps_job_field_list(ps_job *j, ps_field **out);
+int ps_job_add_output_fields(ps_job *j);
+static inline ps_field *ps_job_field_at(ps_job *j, int f)
+{
+    return f ? &j->xf[f] : &j->field;
+}
 
 /* ps_job.c: the stencil and its option values from what was given */
 int ps_job_resolve_stencil(ps_job *j);
@@ -156,12 +180,12 @@ int ps_job_continue_from(ps_job *j);
  * stay unchanged until the finish), finished into j->red (collective over ranks;
  * always call it after a start) */
 int ps_job_prepare_reduce(ps_job *j, ps_grid global);
-int ps_job_reduce_start(ps_job *j, const ps_field *f, const size_t origin[3]);
+int ps_job_reduce_start(ps_job *j, ps_field *const *f, int n, const size_t origin[3]);
 int ps_job_reduce_finish(ps_job *j);
 
-/* records: the reductions, the append, the record callback; @p f is the block of the
- * global grid at global cell @p origin (collective over ranks) */
-int ps_job_on_record(ps_job *j, long step, const ps_field *f, const size_t origin[3]);
+/* records: the reductions, the append, the record callback; @p f[0..n-1] the fields'
+ * blocks of the global grid at global cell @p origin (collective over ranks) */
+int ps_job_on_record(ps_job *j, long step, ps_field *const *f, int n, const size_t origin[3]);
 /* the cancel callback's code (0: go on), and its name */
 int ps_job_cancelled(ps_job *j);
 const char *ps_job_cancel_reason(ps_job *j, int code);

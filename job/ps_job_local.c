@@ -71,8 +71,9 @@ static int plan(ps_job *j)
          * grid), so they come off the budget of every slab and box */
         ps_ooc_plan op;
         const char *given = j->max_mem_given ? j->max_mem_text : "(default)";
+        /* every field has contexts of its own, each with the parameters */
         const uint64_t pbytes = (uint64_t)j->params.array_values *
-                                ps_precision_size(j->precision);
+                                ps_precision_size(j->precision) * (uint64_t)j->nfields;
         if (pbytes >= so->max_device_bytes)
             return ps_error(PS_EINVAL, "--max-device-memory %s: stencil %s's coefficient "
                             "arrays take %llu bytes in every context, the whole budget (%llu "
@@ -81,7 +82,7 @@ static int plan(ps_job *j)
                             (unsigned long long)so->max_device_bytes);
         so->max_device_bytes -= pbytes; /* what the slabs and boxes may take */
         st = ps_ooc_plan_auto(j->field.grid, j->precision, s->radius, (unsigned)j->halo, 0,
-                              so->max_device_bytes, &op);
+                              so->max_device_bytes / (uint64_t)j->nfields, &op);
         if (st && pbytes)
             return ps_error(st, "--max-device-memory %s: %s (what is left after stencil %s's "
                             "coefficient arrays, %llu bytes in every context)", given,
@@ -93,12 +94,14 @@ static int plan(ps_job *j)
             ps_decomp probe;
             st = ps_decomp_create(&probe, j->field.grid, so->split, halo);
             for (q = 0; !st && q < probe.nboxes; q++) {
-                uint64_t need = ps_ooc_footprint(probe.boxes[q].box.extent, j->precision);
+                uint64_t need = ps_ooc_footprint(probe.boxes[q].box.extent, j->precision) *
+                                (uint64_t)j->nfields;
                 if (need > so->max_device_bytes)
                     st = ps_error(PS_EINVAL, "--split %s: box %d needs about %llu bytes of "
-                                  "device memory, over --max-device-memory %s (split boxes are "
-                                  "not streamed out of core: use more boxes)", j->split, q,
-                                  (unsigned long long)need, given);
+                                  "device memory%s, over --max-device-memory %s (split boxes "
+                                  "are not streamed out of core: use more boxes)", j->split, q,
+                                  (unsigned long long)need,
+                                  j->nfields > 1 ? " for its fields" : "", given);
             }
             ps_decomp_free(&probe);
             if (st)
@@ -122,7 +125,8 @@ int ps_job_prepare_local(ps_job *j)
     if ((st = ps_job_read_input(j)))
         return st;
     t = ps_now();
-    if ((st = ps_job_check_ocean(j, &j->field, ps_field_cells(&j->field))))
+    if ((st = ps_job_check_ocean(j, &j->field, ps_field_cells(&j->field))) ||
+        (st = ps_job_read_fields(j, NULL)))
         return st;
     /* the stencil's parameters, before anything is written: a bad option, missing
      * coordinates or an unstable time step fails with no output */
@@ -202,14 +206,21 @@ static int check_finite(ps_job *j, long step, const ps_field *f)
                     first / g->nx % g->ny, first % g->nx, value_at(f, first), clean);
 }
 
-static int on_snapshot(void *user, long step, const ps_field *f)
+static int on_snapshot(void *user, long step, ps_field *const *f, int n)
 {
     static const size_t origin[3] = {0, 0, 0};
     ps_job *j = user;
-    int st = check_finite(j, step, f);
+    long clean = j->last_clean;
+    int st = PS_OK, q;
+    for (q = 0; q < n && !st; q++) {
+        j->last_clean = clean;
+        st = check_finite(j, step, f[q]);
+        if (st && n > 1)
+            st = ps_error(st, "%s: %s", j->fname[q], ps_error_detail());
+    }
     if (st)
         return st;
-    return ps_job_on_record(j, step, f, origin);
+    return ps_job_on_record(j, step, f, n, origin);
 }
 
 static void on_progress(void *user, long done, long total, double elapsed)
@@ -230,8 +241,9 @@ int ps_job_run_local(ps_job *j)
 {
     ps_config cfg;
     ps_run_options ro;
+    ps_field *fields[PS_JOB_MAX_FIELDS];
     double t;
-    int st;
+    int st, n, q;
     ps_config_init(&cfg, j->field.grid, j->precision);
     cfg.mode = j->mode;
     cfg.generic = j->generic;
@@ -245,20 +257,23 @@ int ps_job_run_local(ps_job *j)
     memset(&ro, 0, sizeof ro);
     ro.steps = j->steps;
     ro.every = j->every;
-    ro.snapshot = on_snapshot;
+    ro.snapshot_fields = on_snapshot;
     ro.progress = j->cb.progress ? on_progress : NULL;
     ro.cancel = on_cancel;
     ro.user = j;
     /* a field of the job's own is stepped in place where the backend can; the
      * caller's memory keeps the last record's state should the run stop */
     ro.in_place = j->field_owned;
-    st = ps_run_split(j->b, &cfg, &j->field, &ro, &j->so, &j->rep.stats);
+    n = ps_job_field_list(j, fields);
+    st = ps_run_fields(j->b, &cfg, fields, n, &ro, &j->so, &j->rep.stats);
     j->rep.steps = j->rep.stats.steps;
     if (st == PS_ECANCELED && j->cancel_code)
         return ps_job_keep_completed(j, ps_job_cancel_reason(j, j->cancel_code));
     if (st)
         return st;
     j->rep.checksum = ps_field_checksum(&j->field);
+    for (q = 0; q < n; q++)
+        j->rep.field_checksum[q] = ps_field_checksum(fields[q]);
     if (j->writer) {
         t = ps_now();
         errno = 0;

@@ -49,6 +49,10 @@ static const ps_job_option job_own[] = {
     {.name = "local-size", .alias_of = "block", .takes_value = 1, .metavar = "X,Y[,Z]"},
     {.name = "var", .takes_value = 1, .metavar = "NAME",
      .help = "the temperature variable (default: found by CF rules)"},
+    {.name = "tracers", .takes_value = 1, .metavar = "A,B",
+     .help = "several prognostic fields, each a variable of the input (the first is the\n"
+             "field read; the same grid and land), stepped by the same stencil and\n"
+             "written beside each other, e.g. thetao,so (the built-in ocean has both)"},
     {.name = "velocity", .takes_value = 1, .metavar = "FILE",
      .help = "the currents of a stencil that takes them (u, v, optionally w; found by\n"
              "CF standard name, on the input's grid, converted to m s-1); default: the\n"

@@ -207,11 +207,12 @@ static int open_device(ps_job *j)
     return PS_OK;
 }
 
-/* The context of this rank's box, its block uploaded, and the halo transport. */
-static int create_context(ps_job *j)
+/* Each field's context of this rank's box, its block uploaded, and its halo
+ * transport. */
+static int create_contexts(ps_job *j)
 {
     ps_config cfg;
-    int st;
+    int st = PS_OK, f;
     ps_config_init(&cfg, j->d.global, j->precision);
     cfg.mode = j->mode;
     cfg.generic = j->generic;
@@ -222,19 +223,21 @@ static int create_context(ps_job *j)
     memcpy(cfg.block, j->block, sizeof cfg.block);
     cfg.box = j->d.boxes[j->comm.rank].box;
     cfg.knobs = j->knobs;
-    st = ps_context_create(j->b, &cfg, &j->ctx);
-    if (!st) {
-        snprintf(j->rep.stats.choices, sizeof j->rep.stats.choices, "%s",
-                 ps_context_describe(j->ctx, PS_DESCRIBE_CHOICES));
-        snprintf(j->rep.stats.knobs, sizeof j->rep.stats.knobs, "%s",
-                 ps_context_describe(j->ctx, PS_DESCRIBE_KNOBS));
+    for (f = 0; f < j->nfields && !st; f++) {
+        st = ps_context_create(j->b, &cfg, &j->ctx[f]);
+        if (!st && f == 0) {
+            snprintf(j->rep.stats.choices, sizeof j->rep.stats.choices, "%s",
+                     ps_context_describe(j->ctx[0], PS_DESCRIBE_CHOICES));
+            snprintf(j->rep.stats.knobs, sizeof j->rep.stats.knobs, "%s",
+                     ps_context_describe(j->ctx[0], PS_DESCRIBE_KNOBS));
+        }
+        if (!st)
+            st = ps_context_upload(j->ctx[f], ps_job_field_at(j, f)->data, NULL);
+        if (!st)
+            st = ps_context_finish(j->ctx[f]);
+        if (!st)
+            st = j->comm.transport(j->comm.user, &j->d, j->ctx[f], j->precision, &j->tr[f]);
     }
-    if (!st)
-        st = ps_context_upload(j->ctx, j->field.data, NULL);
-    if (!st)
-        st = ps_context_finish(j->ctx);
-    if (!st)
-        st = j->comm.transport(j->comm.user, &j->d, j->ctx, j->precision, &j->tr);
     if (st)
         st = ps_error(st, "rank %d, backend %s, device %d: %s", j->comm.rank,
                       ps_backend_name(j->b), j->dev, ps_error_detail());
@@ -246,7 +249,7 @@ int ps_job_prepare_ranks(ps_job *j)
     ps_field f32;
     char source[1024];
     double t = ps_now();
-    int st, rank = j->comm.rank;
+    int st, f, rank = j->comm.rank;
     memset(&f32, 0, sizeof f32);
     st = refused_options(j);
     if (!st && rank == 0 && j->output)
@@ -267,16 +270,19 @@ int ps_job_prepare_ranks(ps_job *j)
         goto out;
     j->rep.rank_s[R_READ] = ps_now() - t;
     j->own_r = owned_region(&j->d.boxes[rank]);
-    st = ps_field_alloc(&j->own, j->own_r.count, j->precision);
-    if ((st = agree(j, st)) || (st = agree(j, check_ocean(j))) ||
-        (st = agree(j, global_land(j))))
+    if ((st = agree(j, check_ocean(j))) ||
+        (st = agree(j, ps_job_read_fields(j, &j->d.boxes[rank]))))
+        goto out;
+    for (f = 0; f < j->nfields && !st; f++)
+        st = ps_field_alloc(&j->own[f], j->own_r.count, j->precision);
+    if ((st = agree(j, st)) || (st = agree(j, global_land(j))))
         goto out;
     share_land(j);
     /* the stencil's parameters (global grid), the backend, this rank's device */
     t = ps_now();
     if ((st = agree(j, ps_job_prepare_stencil(j, j->ds.grid))) ||
         (st = ps_job_prepare_reduce(j, j->ds.grid)) ||
-        (st = agree(j, open_device(j))) || (st = agree(j, create_context(j))))
+        (st = agree(j, open_device(j))) || (st = agree(j, create_contexts(j))))
         goto out;
     j->rep.rank_s[R_SETUP] = ps_now() - t;
     j->rep.grid = j->ds.grid;
@@ -297,25 +303,34 @@ out:
     return st;
 }
 
-/* A record of the owned cells: the blow-up check over every rank, then every rank
- * appends its block. */
+/* A record of the owned cells of every field: the blow-up check over every rank,
+ * then every rank appends its blocks. */
 static int record(ps_job *j, long done)
 {
     size_t c, n = j->own_r.count.nz * j->own_r.count.ny * j->own_r.count.nx;
-    long long bad = 0;
-    int st = ps_context_download(j->ctx, j->own.data, &j->own_r);
-    for (c = 0; !st && c < n; c++)
-        if (!ps_job_land_at(j->land, c) && !isfinite(value_at(&j->own, c)))
-            bad++;
+    long long bad[PS_JOB_MAX_FIELDS] = {0};
+    ps_field *own[PS_JOB_MAX_FIELDS];
+    int st = PS_OK, f;
+    for (f = 0; f < j->nfields; f++) {
+        own[f] = &j->own[f];
+        if (!st)
+            st = ps_context_download(j->ctx[f], j->own[f].data, &j->own_r);
+        for (c = 0; !st && c < n; c++)
+            if (!ps_job_land_at(j->land, c) && !isfinite(value_at(&j->own[f], c)))
+                bad[f]++;
+    }
     if ((st = agree(j, st)))
         return st;
-    j->comm.sum(j->comm.user, &bad, 1);
-    if (bad && !j->keep_nonfinite) {
-        j->rep.blew_up = 1;
-        return ps_error(PS_ERANGE, "the run blew up: %lld ocean cell%s non-finite at step %ld. "
-                        "Nothing was written", bad, bad == 1 ? " is" : "s are", done);
-    }
-    return agree(j, ps_job_on_record(j, done, &j->own, j->d.boxes[j->comm.rank].own_lo));
+    j->comm.sum(j->comm.user, bad, j->nfields);
+    for (f = 0; f < j->nfields; f++)
+        if (bad[f] && !j->keep_nonfinite) {
+            j->rep.blew_up = 1;
+            return ps_error(PS_ERANGE, "the run blew up: %lld ocean cell%s of %s non-finite at "
+                            "step %ld. Nothing was written", bad[f],
+                            bad[f] == 1 ? " is" : "s are", j->fname[f], done);
+        }
+    return agree(j, ps_job_on_record(j, done, own, j->nfields,
+                                     j->d.boxes[j->comm.rank].own_lo));
 }
 
 /* Nonzero when any rank's cancel callback asked to stop (the largest code, on all). */
@@ -331,7 +346,7 @@ int ps_job_run_ranks(ps_job *j)
 {
     long done = 0, per_round = (long)(j->d.ghost / (unsigned)j->stencil->radius);
     double t, t0 = ps_now();
-    int st;
+    int st, f;
     if (j->d.nboxes == 1)
         per_round = j->steps > 0 ? j->steps : 1;
     j->rep.exchange_every = per_round;
@@ -352,9 +367,11 @@ int ps_job_run_ranks(ps_job *j)
         while (done < next) {
             long n = next - done < per_round ? next - done : per_round;
             t = ps_now();
-            st = ps_context_step(j->ctx, n);
-            if (!st)
-                st = ps_context_finish(j->ctx);
+            for (f = 0, st = PS_OK; f < j->nfields && !st; f++) {
+                st = ps_context_step(j->ctx[f], n);
+                if (!st)
+                    st = ps_context_finish(j->ctx[f]);
+            }
             j->rep.rank_s[R_STEP] += ps_now() - t;
             if ((st = agree(j, st))) /* a device error stops every rank before the exchange */
                 return st;
@@ -363,7 +380,8 @@ int ps_job_run_ranks(ps_job *j)
                 j->cb.progress(j->cb.user, done, j->steps, ps_now() - t0);
             if (j->d.nboxes > 1 && done < j->steps) {
                 t = ps_now();
-                st = ps_decomp_exchange(&j->d, &j->tr);
+                for (f = 0, st = PS_OK; f < j->nfields && !st; f++)
+                    st = ps_decomp_exchange(&j->d, &j->tr[f]);
                 j->rep.rank_s[R_EXCHANGE] += ps_now() - t;
                 if ((st = agree(j, st)))
                     return st;
@@ -375,8 +393,10 @@ int ps_job_run_ranks(ps_job *j)
     t = ps_now();
     st = agree(j, ps_writer_commit(j->writer));
     j->rep.rank_s[R_WRITE] += ps_now() - t;
-    if (!st)
-        st = agree(j, j->comm.checksum(j->comm.user, &j->d, &j->own, &j->rep.checksum));
+    for (f = 0; f < j->nfields && !st; f++)
+        st = agree(j, j->comm.checksum(j->comm.user, &j->d, &j->own[f],
+                                       &j->rep.field_checksum[f]));
+    j->rep.checksum = j->rep.field_checksum[0];
     if (j->comm.transport_stats)
         j->comm.transport_stats(j->comm.user, &j->rep.messages, &j->rep.message_bytes);
     j->comm.max(j->comm.user, j->rep.rank_s, 5);

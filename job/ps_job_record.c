@@ -139,6 +139,29 @@ int ps_job_continue_from(ps_job *j)
                             a->cont, ds->ntime - 1);
     a->time_index = (long)(ds->ntime - 1);
     a->time_index_given = 1;
+    /* the fields of a run of several: the same list, the first one the field read */
+    {
+        const ps_attr *t = ps_attr_find(&ds->global_attrs, "pstencil_tracers");
+        if (t && t->text) {
+            if (a->tracers && strcmp(a->tracers, t->text))
+                return ps_error(PS_EINVAL, "--continue: --tracers %s contradicts %s, which "
+                                "stepped %s (leave --tracers out)", a->tracers, a->cont,
+                                t->text);
+            if (!a->tracers && !(a->tracers = strdup(t->text)))
+                return ps_error(PS_ENOMEM, "out of memory");
+        } else if (a->tracers) {
+            return ps_error(PS_EINVAL, "--continue: --tracers %s: %s stepped one field (leave "
+                            "--tracers out)", a->tracers, a->cont);
+        }
+        if ((rc = ps_job_field_names(a)))
+            return rc;
+        if (a->var && strcmp(a->var, ds->var_name)) {
+            /* the first field is the one the run read */
+            ps_dataset_close(&a->ds);
+            if ((rc = ps_dataset_open(&a->ds, a->cont, a->var)))
+                return rc;
+        }
+    }
     a->skip_initial = 1; /* the start is the last record of the file continued */
     return PS_OK;
 }

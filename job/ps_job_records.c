@@ -23,18 +23,18 @@ void ps_job_write_failed(ps_job *j, int err)
                         (j->expect_records > 0 ? j->expect_records : 1);
 }
 
-int ps_job_on_record(ps_job *j, long step, const ps_field *f, const size_t origin[3])
+int ps_job_on_record(ps_job *j, long step, ps_field *const *f, int n, const size_t origin[3])
 {
-    int st;
+    int st, q;
     if (j->skip_initial && step == 0) /* already the last record of the file continued */
         return PS_OK;
     /* the reductions on a thread of their own while the field is written */
-    ps_job_reduce_start(j, f, origin);
+    ps_job_reduce_start(j, f, n, origin);
     if (j->writer) {
         double t = ps_now();
         int rst;
         errno = 0;
-        st = ps_writer_append(j->writer, step, f);
+        st = ps_writer_append_fields(j->writer, step, (const ps_field *const *)f, n);
         if (st)
             ps_job_write_failed(j, errno);
         rst = ps_job_reduce_finish(j);
@@ -42,7 +42,7 @@ int ps_job_on_record(ps_job *j, long step, const ps_field *f, const size_t origi
             st = j->comm.agree(j->comm.user, st);
         if (!st && !rst) {
             errno = 0;
-            if ((st = ps_writer_set_reduction(j->writer, &j->red[0])))
+            if ((st = ps_writer_set_reductions(j->writer, j->red, n)))
                 ps_job_write_failed(j, errno);
         }
         j->rep.rank_s[4] += ps_now() - t;
@@ -56,8 +56,11 @@ int ps_job_on_record(ps_job *j, long step, const ps_field *f, const size_t origi
         j->completed++;
         j->rep.last_step = step;
     }
-    if (j->cb.record && (st = j->cb.record(j->cb.user, step, f)))
+    if (j->cb.record && (st = j->cb.record(j->cb.user, step, f[0])))
         return st;
+    for (q = 1; q < n; q++)
+        if (j->cb.record_field && (st = j->cb.record_field(j->cb.user, step, q, f[q])))
+            return st;
     return PS_OK;
 }
 

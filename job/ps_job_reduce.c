@@ -21,7 +21,7 @@ int ps_job_prepare_reduce(ps_job *j, ps_grid global)
     ps_grid_coords mine;
     char why[sizeof j->vol_why] = "";
     double metric;
-    int st = PS_OK;
+    int st = PS_OK, f;
     memset(&mine, 0, sizeof mine);
     free(j->vol);
     j->vol = NULL;
@@ -71,8 +71,9 @@ int ps_job_prepare_reduce(ps_job *j, ps_grid global)
     if (st)
         return st;
     snprintf(j->vol_why, sizeof j->vol_why, "%s", j->vol ? "" : why);
-    j->rep.fields = 1;
-    j->rep.field_names[0] = j->have_ds && j->ds.var_name[0] ? j->ds.var_name : "thetao";
+    j->rep.fields = j->nfields > 0 ? j->nfields : 1;
+    for (f = 0; f < j->rep.fields; f++)
+        j->rep.field_names[f] = j->fname[f];
     j->rep.volume_metric = j->vol != NULL;
     j->rep.volume_why = j->vol_why;
     j->global_ny = global.ny;
@@ -95,25 +96,32 @@ static void max_keys(ps_job *j, uint64_t *k, int n)
         k[i] = ((uint64_t)hi[i] << 32) | (uint64_t)lo[i];
 }
 
-/* the local part of a record's reductions, on a thread of its own */
+/* the local part of a record's reductions, every field's, on a thread of their own */
 static void *reduce_local(void *arg)
 {
     ps_job *j = arg;
-    j->rd_status = ps_reduce_field(&j->rd_part, j->rd_field, j->rd_origin, j->vol,
-                                   j->global_ny, j->rd_threads);
+    int f;
+    j->rd_status = PS_OK;
+    for (f = 0; f < j->rd_n && !j->rd_status; f++)
+        j->rd_status = ps_reduce_field(&j->rd_parts[f], j->rd_fields[f], j->rd_origin, j->vol,
+                                       j->global_ny, j->rd_threads);
     return NULL;
 }
 
-int ps_job_reduce_start(ps_job *j, const ps_field *f, const size_t origin[3])
+int ps_job_reduce_start(ps_job *j, ps_field *const *fields, int n, const size_t origin[3])
 {
     long threads = j->threads;
+    int f;
     if (threads <= 0) /* the runtime's default: every CPU in one process, one over ranks */
         threads = j->ranked ? 1 : sysconf(_SC_NPROCESSORS_ONLN);
     /* one CPU is left to the caller's thread, which writes the record meanwhile */
     j->rd_threads = threads > 2 ? (int)threads - 1 : 1;
-    j->rd_field = f;
+    j->rd_n = n;
+    for (f = 0; f < n; f++) {
+        j->rd_fields[f] = fields[f];
+        ps_reduce_part_init(&j->rd_parts[f]);
+    }
     memcpy(j->rd_origin, origin, sizeof j->rd_origin);
-    ps_reduce_part_init(&j->rd_part);
     j->rd_running = pthread_create(&j->rd_thread, NULL, reduce_local, j) == 0;
     if (!j->rd_running)
         reduce_local(j); /* no thread: here, now */
@@ -122,25 +130,29 @@ int ps_job_reduce_start(ps_job *j, const ps_field *f, const size_t origin[3])
 
 int ps_job_reduce_finish(ps_job *j)
 {
-    int st;
+    int st, f;
     if (j->rd_running)
         pthread_join(j->rd_thread, NULL);
     j->rd_running = 0;
     st = j->rd_status;
-    if (j->ranked) {
-        long long sums[PS_REDUCE_SUM_WORDS];
-        uint64_t maxes[PS_REDUCE_MAX_WORDS];
-        if ((st = j->comm.agree(j->comm.user, st)))
-            return st;
-        ps_reduce_pack(&j->rd_part, sums, maxes);
-        j->comm.sum(j->comm.user, sums, PS_REDUCE_SUM_WORDS);
-        max_keys(j, maxes, PS_REDUCE_MAX_WORDS);
-        ps_reduce_unpack(&j->rd_part, sums, maxes);
+    if (j->ranked && (st = j->comm.agree(j->comm.user, st)))
+        return st;
+    for (f = 0; f < j->rd_n; f++) {
+        if (j->ranked) {
+            long long sums[PS_REDUCE_SUM_WORDS];
+            uint64_t maxes[PS_REDUCE_MAX_WORDS];
+            ps_reduce_pack(&j->rd_parts[f], sums, maxes);
+            j->comm.sum(j->comm.user, sums, PS_REDUCE_SUM_WORDS);
+            max_keys(j, maxes, PS_REDUCE_MAX_WORDS);
+            ps_reduce_unpack(&j->rd_parts[f], sums, maxes);
+        }
+        if (st)
+            continue;
+        ps_reduce_finish(&j->rd_parts[f], &j->red[f]);
+        j->rep.reduction[f] = j->red[f];
     }
     if (st)
         return st;
-    ps_reduce_finish(&j->rd_part, &j->red[0]);
-    j->rep.reduction[0] = j->red[0];
     j->have_red = 1;
     return PS_OK;
 }

@@ -97,6 +97,11 @@ typedef struct ps_job_callbacks {
      */
     int (*record)(void *user, long step, const ps_field *field);
     /**
+     * With several prognostic fields ("tracers"): after record() has had field 0,
+     * each further field @p i (1..report.fields-1) of the same record, like it.
+     */
+    int (*record_field)(void *user, long step, int i, const ps_field *field);
+    /**
      * Asked before each batch of steps and at each record: a nonzero code stops the
      * job (PS_ECANCELED; over ranks, the largest code any rank returned). Records
      * completed past step 0 are kept: the output is published, marked with the
@@ -174,6 +179,8 @@ typedef struct ps_job_report {
     long long wrote_bytes;      /**< bytes of the output written when it failed (-1: unknown) */
     long long want_bytes;       /**< bytes the output would have had */
     uint64_t checksum;          /**< FNV-1a of the final field (ps_field_checksum()) */
+    /** FNV-1a of each prognostic field's final state (0..fields-1; [0] is checksum) */
+    uint64_t field_checksum[PS_JOB_MAX_FIELDS];
     ps_run_stats stats;         /**< what the driver measured (step_times owned by the job) */
     double read_s;              /**< reading or generating the input */
     double backend_s;           /**< choosing, loading and probing the backend */
@@ -234,6 +241,19 @@ int ps_job_set(ps_job *j, const char *name, const char *value);
  * destroyed. The field's precision must be the job's ("precision").
  */
 int ps_job_set_input_field(ps_job *j, const ps_field *field, const ps_grid_coords *coords);
+
+/**
+ * Several prognostic fields from the caller's memory: add field @p name (its
+ * variable name in the output) after the first (ps_job_set_input_field(), named
+ * by the option "var", default thetao). Each is stepped by the same stencil
+ * with the same parameters and inputs, independently, and written, reduced and
+ * reported as a field of its own. It needs the first field's grid, precision
+ * and land (NaN at the same cells; PS_EINVAL in ps_job_prepare() naming the
+ * first cell that differs). Copied during ps_job_prepare(); the final state is
+ * ps_job_result_at(). From a file, the option "tracers" (`--tracers a,b`)
+ * names the variables instead. At most PS_JOB_MAX_FIELDS fields in all.
+ */
+int ps_job_add_input_field(ps_job *j, const char *name, const ps_field *field);
 
 /**
  * Give the stencil's auxiliary input @p name (ps_stencil_input, e.g. "u" of the
@@ -309,6 +329,10 @@ const ps_reduction *ps_job_record_reduction(const ps_job *j, int i);
 
 /** The final state (the caller's result field, or the job's). */
 const ps_field *ps_job_result(const ps_job *j);
+
+/** The final state of prognostic field @p i (0..report.fields-1; 0 is
+ *  ps_job_result()), NULL for another @p i or before ps_job_prepare(). */
+const ps_field *ps_job_result_at(const ps_job *j, int i);
 
 /** The input's dataset: the file's coordinates and attributes, or the description of a
  *  caller's field (ps_dataset_from_memory()); NULL before ps_job_prepare(). */

@@ -98,8 +98,8 @@ int ps_mpi_checksum(MPI_Comm comm, const ps_decomp *d, const ps_field *own, uint
 /* The MPI state behind a ps_job_comm. */
 typedef struct ps_mpi_job {
     MPI_Comm cart;       /* the decomposition's Cartesian communicator (NULL before) */
-    ps_mpi_transport mt; /* this rank's halo transport */
-    int have_mt;
+    ps_mpi_transport mt[PS_JOB_MAX_FIELDS]; /* this rank's halo transport, one a field */
+    int have_mt; /* transports made */
     ps_mpi_writer mw;    /* the parallel writer's hooks */
 } ps_mpi_job;
 

@@ -55,16 +55,23 @@ static int transport(void *user, const ps_decomp *d, ps_context *ctx, ps_precisi
     ps_mpi_job *m = self(user);
     int rank, st;
     MPI_Comm_rank(m->cart, &rank);
-    st = ps_mpi_transport_init(&m->mt, d, m->cart, rank, ctx, p, out);
-    m->have_mt = !st;
+    if (m->have_mt >= PS_JOB_MAX_FIELDS)
+        return ps_error(PS_EINVAL, "more than %d transports", PS_JOB_MAX_FIELDS);
+    st = ps_mpi_transport_init(&m->mt[m->have_mt], d, m->cart, rank, ctx, p, out);
+    m->have_mt += !st;
     return st;
 }
 
 static void transport_stats(void *user, long *messages, double *bytes)
 {
     ps_mpi_job *m = self(user);
-    *messages = m->have_mt ? m->mt.messages : 0;
-    *bytes = m->have_mt ? m->mt.bytes : 0;
+    int q;
+    *messages = 0;
+    *bytes = 0;
+    for (q = 0; q < m->have_mt; q++) { /* every field's exchanges */
+        *messages += m->mt[q].messages;
+        *bytes += m->mt[q].bytes;
+    }
 }
 
 static const ps_write_parallel *writer(void *user, const ps_decomp_box *b, ps_grid global)
@@ -101,8 +108,9 @@ void ps_mpi_job_init(ps_mpi_job *m, ps_job_comm *c)
 
 void ps_mpi_job_free(ps_mpi_job *m)
 {
-    if (m->have_mt)
-        ps_mpi_transport_free(&m->mt);
+    int q;
+    for (q = 0; q < m->have_mt; q++)
+        ps_mpi_transport_free(&m->mt[q]);
     m->have_mt = 0;
     if (m->cart != MPI_COMM_NULL)
         MPI_Comm_free(&m->cart);
