@@ -63,6 +63,7 @@ static void report(const ps_job_report *r)
            r->ranks, r->total_s, t[2], t[3], t[0], t[4]);
     printf("  checksum    : 0x%016llx (FNV-1a of the final field's bits)\n",
            (unsigned long long)r->checksum);
+    ps_run_report_checksums(stdout, r);
     ps_run_report_reductions(stdout, r);
 }
 

@@ -94,6 +94,18 @@ static double peak_rss_mib(const run_report *r)
     return isnan(mb) ? 0 : mb;
 }
 
+void ps_run_report_checksums(FILE *f, const ps_job_report *r)
+{
+    int i;
+    if (!r || r->fields < 2)
+        return;
+    fprintf(f, "  fields      :");
+    for (i = 0; i < r->fields && i < PS_JOB_MAX_FIELDS; i++)
+        fprintf(f, "%s %s 0x%016llx", i ? "," : "", r->field_names[i],
+                (unsigned long long)r->field_checksum[i]);
+    fprintf(f, " (FNV-1a of each field's final bits)\n");
+}
+
 void ps_run_report_reductions(FILE *f, const ps_job_report *r)
 {
     int i;
@@ -182,6 +194,7 @@ void ps_run_report_print(FILE *f, const run_report *r)
             s->in_place ? ", the field stepped in place" : "");
     fprintf(f, "  checksum    : 0x%016llx (FNV-1a of the final field's bits)\n",
             (unsigned long long)ps_field_checksum(r->field));
+    ps_run_report_checksums(f, r->job);
     ps_run_report_reductions(f, r->job);
     fprintf(f, "  output      : %s\n", r->output);
     fprintf(f, "  where the time went:\n");
@@ -276,6 +289,18 @@ int ps_run_report_json(const char *path, const run_report *r, int force)
     snprintf(sum, sizeof sum, "0x%016llx",
              (unsigned long long)(r->field ? ps_field_checksum(r->field) : r->checksum));
     ps_json_kstring(&j, "checksum", sum);
+    if (r->job && r->job->fields > 1) {
+        /* each field's final state */
+        ps_json_key(&j, "checksums");
+        ps_json_object_begin(&j);
+        ps_json_compact(&j);
+        for (i = 0; i < r->job->fields && i < PS_JOB_MAX_FIELDS; i++) {
+            snprintf(sum, sizeof sum, "0x%016llx",
+                     (unsigned long long)r->job->field_checksum[i]);
+            ps_json_kstring(&j, r->job->field_names[i], sum);
+        }
+        ps_json_object_end(&j);
+    }
     if (r->job && r->job->fields > 0 && r->job->records) {
         /* the last record's reductions, every digit */
         ps_json_key(&j, "reductions");

@@ -36,6 +36,8 @@ typedef struct run_report {
     const ps_job_report *job; /* the reductions of the last record (NULL: none) */
 } run_report;
 
+/** Each field's final checksum, on one line, when a run stepped several (--tracers). */
+void ps_run_report_checksums(FILE *f, const ps_job_report *r);
 /** The reductions of the last record, one line per field (nothing without them). */
 void ps_run_report_reductions(FILE *f, const ps_job_report *r);
 
