@@ -70,6 +70,7 @@ typedef struct ps_job_option {
 typedef struct ps_job_callbacks {
     void (*progress)(void *user, long done, long total, double elapsed_s);
     int (*record)(void *user, long step, const ps_field *field);
+    int (*record_field)(void *user, long step, int i, const ps_field *field);
     int (*cancel)(void *user);
     const char *(*cancel_reason)(void *user, int code);
     void (*note)(void *user, const char *text);
@@ -82,6 +83,7 @@ typedef struct ps_job_report {
     ps_precision precision; ps_mode mode; ps_grid grid; int threads;
     long steps; long steps_total; size_t records; int interrupted; int cancel_code;
     char interrupted_why[]; long last_step; int blew_up; uint64_t checksum;
+    uint64_t field_checksum[];
     ps_run_stats stats; double read_s; double commit_s; double total_s; int split[3];
     int fields; const char *field_names[]; ps_reduction reduction[]; int volume_metric;
     const char *volume_why; int ninputs; const char *input_names[]; char input_from[][1024];
@@ -95,6 +97,7 @@ int ps_job_create(ps_job **out);
 void ps_job_destroy(ps_job *j);
 int ps_job_set(ps_job *j, const char *name, const char *value);
 int ps_job_set_input_field(ps_job *j, const ps_field *field, const ps_grid_coords *coords);
+int ps_job_add_input_field(ps_job *j, const char *name, const ps_field *field);
 int ps_job_set_result(ps_job *j, ps_field *result);
 int ps_job_set_input(ps_job *j, const char *name, const double *values);
 int ps_job_set_input_file(ps_job *j, const char *path);
@@ -103,6 +106,7 @@ int ps_job_prepare(ps_job *j);
 int ps_job_run(ps_job *j);
 const ps_job_report *ps_job_get_report(const ps_job *j);
 const ps_field *ps_job_result(const ps_job *j);
+const ps_field *ps_job_result_at(const ps_job *j, int i);
 const ps_reduction *ps_job_record_reduction(const ps_job *j, int i);
 int ps_job_time_steps(ps_job *j, int on);
 
@@ -112,7 +116,10 @@ typedef struct ps_ocean_options { double scale; unsigned long seed; size_t ntime
                                   ...; } ps_ocean_options;
 void ps_ocean_defaults(ps_ocean_options *o);
 int ps_ocean_generate(const ps_ocean_options *o, size_t t, ps_dataset *ds, ps_field *out);
+int ps_ocean_generate_var(const ps_ocean_options *o, size_t t, const char *var, ps_dataset *ds,
+                          ps_field *out);
 int ps_dataset_coords(const ps_dataset *ds, ps_grid_coords *c);
+int ps_ocean_currents(ps_grid g, const ps_grid_coords *c, double *u, double *v);
 void ps_grid_coords_free(ps_grid_coords *c);
 void ps_dataset_close(ps_dataset *ds);
 void ps_field_free(ps_field *f);
@@ -125,6 +132,7 @@ const char *ps_py_cancel_reason(void *user, int code);
 
 extern "Python" void ps_py_progress(void *, long, long, double);
 extern "Python" int ps_py_record(void *, long, const ps_field *);
+extern "Python" int ps_py_record_field(void *, long, int, const ps_field *);
 extern "Python" int ps_py_cancel(void *);
 extern "Python" void ps_py_note(void *, const char *);
 """

@@ -11,9 +11,10 @@ The binding is cffi in API mode over libpstencil-job (job/pstencil_job.h).
 from ._errors import (BackendError, BlowUpError, CancelledError, Error, FileError,
                       InternalError, InvalidError, NoMemoryError)
 from ._job import backends, options, run_array, stencils
-from ._xr import find_axes, ocean, register_accessor as _register_accessor, run, validate
+from ._xr import (find_axes, ocean, ocean_dataset, register_accessor as _register_accessor, run,
+                  validate)
 
-__all__ = ["run", "run_array", "validate", "ocean", "backends", "stencils", "options", "find_axes",
+__all__ = ["run", "run_array", "validate", "ocean", "ocean_dataset", "backends", "stencils", "options", "find_axes",
            "Error", "InvalidError", "BlowUpError", "NoMemoryError", "FileError",
            "BackendError", "CancelledError", "InternalError"]
 

@@ -82,6 +82,7 @@ class _State:
         self.notes = []
         self.steps = []
         self.records = []
+        self.xrecords = {}  # field index (1..) -> the records of that field
         self.reductions = []  # (step, [(content, volume, mean, min, max, cells) per field])
         self.job = None
         self.record_shape = record_shape
@@ -94,6 +95,18 @@ def ps_py_progress(user, done, total, elapsed):
     st = ffi.from_handle(user)
     if st.progress is not None:
         st.progress(done, total, elapsed)
+
+
+@ffi.def_extern(onerror=lambda et, ev, tb: _callback_failed(ev, tb))
+def ps_py_record_field(user, step, i, field):
+    st = ffi.from_handle(user)
+    if st.every is None:
+        return 0
+    n = field.grid.nz * field.grid.ny * field.grid.nx
+    buf = ffi.buffer(field.data, n * np.dtype(st.dtype).itemsize)
+    st.xrecords.setdefault(i, []).append(
+        np.frombuffer(buf, dtype=st.dtype).reshape(st.record_shape).copy())
+    return 0
 
 
 @ffi.def_extern(onerror=lambda et, ev, tb: _callback_failed(ev, tb))
@@ -217,6 +230,9 @@ def report_dict(rep):
         "records": rep.records,
         "interrupted": bool(rep.interrupted),
         "checksum": "0x%016x" % rep.checksum,
+        "fields": [_text(rep.field_names[i]) for i in range(rep.fields)],
+        "checksums": {_text(rep.field_names[i]): "0x%016x" % rep.field_checksum[i]
+                      for i in range(rep.fields)},
         "boxes": st.boxes,
         "create_s": st.create_s,
         "upload_s": st.upload_s,
@@ -273,7 +289,7 @@ def _set_velocity(j, velocity, shape, keep):
 
 def run_array(data, coords=None, *, steps=None, stencil=None, backend=None, precision=None,
               mode=None, split=None, output_every=None, progress=None, inplace=False,
-              time_steps=False, velocity=None, **options):
+              time_steps=False, velocity=None, fields=None, **options):
     """Run a stencil on a 3-D NumPy array (depth, latitude, longitude; NaN = land).
 
     @p coords: None, or (depth in m positive down, latitude in degrees north,
@@ -292,6 +308,11 @@ def run_array(data, coords=None, *, steps=None, stencil=None, backend=None, prec
     (found by CF standard name on the field's grid, as `--velocity FILE`) or a dict
     {"u": array, "v": array[, "w": array]} of (nz, ny, nx) arrays in m s-1 over the
     field's grid (land ignored); report["inputs"] says where each came from.
+    @p fields: further prognostic fields, a dict {name: array} over the same grid with
+    the same land (NaN cells), each stepped by the same stencil with the same
+    parameters and currents (e.g. salinity beside temperature, `--tracers`); the first
+    field is named by var= (default "thetao"). The result is then a dict {name: array}
+    (with output_every, {name: records}) in the order given, the first field first.
     Any further keyword is a job option (a stencil's: coeff=0.15, kh=500; or
     the program's long options, '-' written '_').
     """
@@ -363,6 +384,7 @@ def run_array(data, coords=None, *, steps=None, stencil=None, backend=None, prec
                 keep.append(buf)
                 setattr(cc, attr, buf)
         _check(lib.ps_job_set_input_field(j, field, cc))
+        extra = _add_fields(j, fields, arr.shape, dtype, prec, keep)
         _set_velocity(j, velocity, arr.shape, keep)
         if inplace:
             out = arr
@@ -378,6 +400,7 @@ def run_array(data, coords=None, *, steps=None, stencil=None, backend=None, prec
         # progress callback caps a batch at 1/20 of the run (core/ps_driver.c)
         cb.progress = lib.ps_py_progress
         cb.record = lib.ps_py_record
+        cb.record_field = lib.ps_py_record_field
         cb.cancel = lib.ps_py_cancel
         cb.cancel_reason = ffi.addressof(lib, "ps_py_cancel_reason")
         cb.note = lib.ps_py_note
@@ -407,6 +430,8 @@ def run_array(data, coords=None, *, steps=None, stencil=None, backend=None, prec
         report["input_copied"] = bool(copied)
         report["input_address"] = int(ffi.cast("uintptr_t", field.data))
         report["result_address"] = int(ffi.cast("uintptr_t", lib.ps_job_result(j).data))
+        finals = [_copy_field(lib.ps_job_result_at(j, i + 1), arr.shape, dtype)
+                  for i in range(len(extra))]
     finally:
         _runs.stack.pop()
         state.job = None
@@ -420,15 +445,61 @@ def run_array(data, coords=None, *, steps=None, stencil=None, backend=None, prec
             state.records = out = field = result = None
     if output_every is not None:
         report["record_steps"] = list(state.steps)
-        recs = np.stack(state.records) if state.records else np.empty((0,) + arr.shape, dtype)
+        empty = np.empty((0,) + arr.shape, dtype)
+        recs = np.stack(state.records) if state.records else empty
+        if extra:
+            res = {report["fields"][0]: recs}
+            for i, name in enumerate(extra):
+                got = state.xrecords.get(i + 1)
+                res[name] = np.stack(got) if got else empty
+            return res, report
         return recs, report
+    if extra:
+        res = {report["fields"][0]: out}
+        res.update(zip(extra, finals))
+        return res, report
     return out, report
 
 
-def ocean_array(scale=1.0, seed=1, time_index=0):
+def _add_fields(j, fields, shape, dtype, prec, keep):
+    """The further prognostic fields of run_array(fields=...): their names, in order."""
+    if not fields:
+        return []
+    if not hasattr(fields, "items"):
+        raise error_for(-1, "fields= takes a dict {name: array}, not %s"
+                        % type(fields).__name__)
+    names = []
+    for name, values in fields.items():
+        src = np.asarray(values)
+        if isinstance(values, np.ma.MaskedArray):
+            src = np.ma.filled(values.astype(np.float64), np.nan)
+        a = np.ascontiguousarray(src, dtype=dtype)
+        if a.shape != tuple(shape):
+            raise error_for(-8, "field %s has shape %s, the first field %s"
+                            % (name, a.shape, tuple(shape)))
+        keep.append(a)
+        f = ffi.new("ps_field *")
+        f.grid.nz, f.grid.ny, f.grid.nx = shape
+        f.precision = lib.PS_FLOAT64 if prec == "double" else lib.PS_FLOAT32
+        f.data = ffi.cast("void *", ffi.from_buffer(a, require_writable=False))
+        keep.append(f)
+        _check(lib.ps_job_add_input_field(j, str(name).encode(), f))
+        names.append(str(name))
+    return names
+
+
+def _copy_field(f, shape, dtype):
+    """A copy of a job's field as a NumPy array."""
+    n = f.grid.nz * f.grid.ny * f.grid.nx
+    buf = ffi.buffer(f.data, n * np.dtype(dtype).itemsize)
+    return np.frombuffer(buf, dtype=dtype).reshape(shape).copy()
+
+
+def ocean_array(scale=1.0, seed=1, time_index=0, var="thetao"):
     """The built-in ocean (what `pstencil gen` writes and `pstencil run` runs without
     an input): (field float32 (depth, latitude, longitude), depth m, latitude,
-    longitude) as NumPy arrays, record @p time_index of its 5."""
+    longitude) as NumPy arrays, record @p time_index of its 5; @p var "thetao"
+    (temperature, degC) or "so" (salinity, 1e-3)."""
     o = ffi.new("ps_ocean_options *")
     lib.ps_ocean_defaults(o)
     o.scale = float(scale)
@@ -439,7 +510,7 @@ def ocean_array(scale=1.0, seed=1, time_index=0):
     ds = ffi.new("ps_dataset *")
     f = ffi.new("ps_field *")
     c = ffi.new("ps_grid_coords *")
-    _check(lib.ps_ocean_generate(o, time_index, ds, f))
+    _check(lib.ps_ocean_generate_var(o, time_index, str(var).encode(), ds, f))
     try:
         _check(lib.ps_dataset_coords(ds, c))
         g = f.grid
@@ -453,6 +524,22 @@ def ocean_array(scale=1.0, seed=1, time_index=0):
         lib.ps_field_free(f)
         lib.ps_dataset_close(ds)
     return (field,) + tuple(axes)
+
+
+def ocean_currents(nz, ny, nx, depth, lat, lon):
+    """The built-in ocean's currents (u, v) in m s-1 over a grid with these coordinates
+    (float64 arrays (nz, ny, nx); the land is the caller's to mask)."""
+    g = ffi.new("ps_grid *")
+    g.nz, g.ny, g.nx = nz, ny, nx
+    c = ffi.new("ps_grid_coords *")
+    keep = [ffi.new("double[]", np.asarray(a, dtype=np.float64).tolist())
+            for a in (depth, lat, lon)]
+    c.depth, c.lat, c.lon = keep
+    u = np.empty((nz, ny, nx), dtype=np.float64)
+    v = np.empty_like(u)
+    _check(lib.ps_ocean_currents(g[0], c, ffi.cast("double *", ffi.from_buffer(u)),
+                                 ffi.cast("double *", ffi.from_buffer(v))))
+    return u, v
 
 
 def stencils():

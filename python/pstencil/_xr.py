@@ -254,6 +254,9 @@ def run(data, coords=None, *, time_index=0, with_report=False, **kw):
     """
     import xarray as xr
 
+    if isinstance(data, xr.Dataset):
+        return _run_dataset(data, coords, time_index, with_report, kw)
+    extra_attrs = kw.pop("_field_attrs", {})
     if not isinstance(data, xr.DataArray):
         arr = np.asarray(data)
         if arr.ndim != 3:
@@ -309,30 +312,113 @@ def run(data, coords=None, *, time_index=0, with_report=False, **kw):
     if isinstance(kw.get("velocity"), xr.Dataset):
         kw["velocity"] = _velocity_arrays(kw["velocity"], info, data, roles, spatial,
                                           time_index)
+    if kw.get("fields"):
+        kw["fields"] = {n: _spatial_values(f, roles, spatial, time_index)
+                        for n, f in kw["fields"].items()}
+        kw.setdefault("var", da.name or "thetao")
     out, rep = _job.run_array(values, crd, **kw)
 
     keep = {k: v for k, v in da3.coords.items() if set(v.dims) <= set(spatial)}
-    attrs = dict(da.attrs)
-    attrs.update(_attrs_from_report(rep))
     dt = rep["seconds_per_step"] or 1.0
-    if kw.get("output_every") is not None:
-        steps = np.asarray(rep["record_steps"], dtype=np.float64)
-        times = [_time_at(t0, s * dt) for s in steps]
-        tname = roles.get("time", "time")
-        tattrs = dict(tcoord.attrs) if tcoord is not None else {"standard_name": "time"}
-        c = dict(keep)
-        c[tname] = xr.Variable((tname,), np.array(times), tattrs)
-        c["step"] = xr.Variable((tname,), steps, {"units": "1", "long_name": "model steps "
-                                                  "since the initial state"})
-        c.update(_reduction_coords(rep, tname, da.attrs.get("units")))
-        res = xr.DataArray(out, dims=(tname,) + spatial, coords=c, name=da.name, attrs=attrs)
+    tname = roles.get("time", "time")
+
+    def wrap(values, name, own_attrs):
+        attrs = dict(own_attrs)
+        attrs.update(_attrs_from_report(rep))
+        attrs["pstencil_checksum"] = rep["checksums"].get(name, rep["checksum"])
+        if kw.get("output_every") is not None:
+            steps = np.asarray(rep["record_steps"], dtype=np.float64)
+            times = [_time_at(t0, s * dt) for s in steps]
+            tattrs = dict(tcoord.attrs) if tcoord is not None else {"standard_name": "time"}
+            c = dict(keep)
+            c[tname] = xr.Variable((tname,), np.array(times), tattrs)
+            c["step"] = xr.Variable((tname,), steps, {"units": "1", "long_name": "model steps "
+                                                      "since the initial state"})
+            red = dict(rep, reductions={name: rep["reductions"][name]})
+            c.update(_reduction_coords(red, tname, own_attrs.get("units")))
+            return xr.DataArray(values, dims=(tname,) + spatial, coords=c, name=name,
+                                attrs=attrs)
+        res = xr.DataArray(values, dims=spatial, coords=keep, name=name, attrs=attrs)
+        return res.assign_coords({tname: _time_at(t0, rep["steps"] * dt)})
+
+    if isinstance(out, dict):
+        names = list(out)
+        res = xr.Dataset({n: wrap(out[n], n, da.attrs if i == 0 else extra_attrs.get(n, {}))
+                          for i, n in enumerate(names)})
     else:
-        res = xr.DataArray(out, dims=spatial, coords=keep, name=da.name, attrs=attrs)
-        tname = roles.get("time", "time")
-        res = res.assign_coords({tname: _time_at(t0, rep["steps"] * dt)})
+        res = wrap(out, da.name, da.attrs)
     if with_report:
         return res, rep
     return res
+
+
+def _spatial_values(f, roles, spatial, time_index):
+    """A further field of run(fields=...) as an array over the first field's spatial
+    dimensions: a DataArray on the same dimension names (its record @p time_index when
+    it has a time axis), or an array already in (depth, latitude, longitude) order."""
+    import xarray as xr
+
+    if not isinstance(f, xr.DataArray):
+        return np.asarray(f)
+    if "time" in roles and roles["time"] in f.dims:
+        f = f.isel({roles["time"]: time_index})
+    if set(f.dims) != set(spatial):
+        raise InvalidError("field %s has dimensions %s, not the first field's %s"
+                           % (f.name, f.dims, spatial))
+    return np.asarray(f.transpose(*spatial).data)
+
+
+_TEMPERATURE = ("sea_water_potential_temperature", "sea_water_temperature",
+                "sea_water_conservative_temperature")
+
+
+def _run_dataset(ds, coords, time_index, with_report, kw):
+    """run() on a Dataset: the variables of tracers= (a list, or "a,b"; default: var=,
+    else the one temperature variable by standard_name, else the only 3-D/4-D
+    variable), the first read as the field, the others stepped beside it; the currents
+    from the Dataset itself for a stencil that takes them, unless velocity= says
+    otherwise. Returns a Dataset of the fields."""
+    if coords is not None:
+        raise InvalidError("coords= is for a NumPy field; a Dataset carries its own")
+    names = kw.pop("tracers", None)
+    if isinstance(names, str):
+        names = [n for n in names.split(",")]
+    if not names:
+        if kw.get("var"):
+            names = [kw["var"]]
+        else:
+            temps = [n for n, v in ds.data_vars.items()
+                     if v.attrs.get("standard_name") in _TEMPERATURE]
+            if len(temps) != 1:
+                temps = [n for n, v in ds.data_vars.items() if v.ndim in (3, 4)]
+            if len(temps) != 1:
+                raise InvalidError("the Dataset has %s; name the fields with tracers=[...]"
+                                   % ("no temperature variable" if not temps else
+                                      "several candidates: " + ", ".join(map(str, temps))))
+            names = temps
+    for n in names:
+        if n not in ds.data_vars:
+            raise InvalidError("tracers=: the Dataset has no variable %s (it has %s)"
+                               % (n, ", ".join(map(str, ds.data_vars))))
+    if kw.get("var") and kw["var"] != names[0]:
+        raise InvalidError("var=%s contradicts tracers=, whose first variable is %s"
+                           % (kw["var"], names[0]))
+    kw["var"] = names[0]
+    info = _job.stencils().get(kw.get("stencil") or next(iter(_job.stencils()), ""))
+    if kw.get("velocity") is None and info is not None and info["inputs"]:
+        kw["velocity"] = ds
+    if len(names) > 1:
+        kw["fields"] = {n: ds[n] for n in names[1:]}
+        kw["_field_attrs"] = {n: dict(ds[n].attrs) for n in names[1:]}
+    import xarray as xr
+
+    out, rep = run(ds[names[0]], time_index=time_index, with_report=True, **kw)
+    if not isinstance(out, xr.Dataset):
+        out = out.to_dataset()
+    out.attrs = dict(ds.attrs)
+    if with_report:
+        return out, rep
+    return out
 
 
 def validate(data, backends=None, *, steps=10, reference="reference", **kw):
@@ -361,13 +447,16 @@ def validate(data, backends=None, *, steps=10, reference="reference", **kw):
     return out
 
 
-def ocean(scale=1.0, seed=1, time_index=0):
-    """The built-in ocean as a DataArray 'thetao' (depth, latitude, longitude) with
-    CF coordinates: the synthetic stand-in for the course's file that `pstencil gen`
-    writes (scale multiplies the horizontal resolution: 222 x 241 at 1)."""
-    import xarray as xr
-    field, depth, lat, lon = _job.ocean_array(scale, seed, time_index)
-    coords = {
+_OCEAN_VARS = {
+    "thetao": {"units": "degrees_C", "long_name": "Temperature",
+               "standard_name": "sea_water_potential_temperature"},
+    "so": {"units": "1e-3", "long_name": "Sea water salinity",
+           "standard_name": "sea_water_salinity"},
+}
+
+
+def _ocean_coords(depth, lat, lon):
+    return {
         "depth": ("depth", depth, {"units": "m", "positive": "down", "axis": "Z",
                                    "standard_name": "depth"}),
         "latitude": ("latitude", lat, {"units": "degrees_north", "axis": "Y",
@@ -375,11 +464,44 @@ def ocean(scale=1.0, seed=1, time_index=0):
         "longitude": ("longitude", lon, {"units": "degrees_east", "axis": "X",
                                          "standard_name": "longitude"}),
     }
-    return xr.DataArray(field, dims=("depth", "latitude", "longitude"), coords=coords,
-                        name="thetao",
-                        attrs={"units": "degrees_C", "long_name": "Temperature",
-                               "standard_name": "sea_water_potential_temperature",
-                               "source": "pstencil built-in ocean (synthetic)"})
+
+
+def ocean(scale=1.0, seed=1, time_index=0, var="thetao"):
+    """The built-in ocean as a DataArray (depth, latitude, longitude) with CF
+    coordinates: the synthetic stand-in for the course's file that `pstencil gen`
+    writes (scale multiplies the horizontal resolution: 222 x 241 at 1); @p var
+    "thetao" (temperature) or "so" (salinity, the same land)."""
+    import xarray as xr
+    if var not in _OCEAN_VARS:
+        raise InvalidError("the built-in ocean has %s, not %s" % (" and ".join(_OCEAN_VARS), var))
+    field, depth, lat, lon = _job.ocean_array(scale, seed, time_index, var)
+    attrs = dict(_OCEAN_VARS[var], source="pstencil built-in ocean (synthetic)")
+    return xr.DataArray(field, dims=("depth", "latitude", "longitude"),
+                        coords=_ocean_coords(depth, lat, lon), name=var, attrs=attrs)
+
+
+def ocean_dataset(scale=1.0, seed=1, time_index=0):
+    """The built-in ocean as a Dataset: thetao and so (ocean()), and the currents uo
+    and vo (m s-1, NaN on land) that `pstencil gen` writes beside them, so a stencil
+    that moves the fields with the currents runs on it as on the generated file."""
+    import xarray as xr
+    das = {v: ocean(scale, seed, time_index, v) for v in _OCEAN_VARS}
+    t = das["thetao"]
+    u, v = _job.ocean_currents(t.sizes["depth"], t.sizes["latitude"], t.sizes["longitude"],
+                               t["depth"].values, t["latitude"].values, t["longitude"].values)
+    land = np.isnan(t.values)
+    u[land] = np.nan
+    v[land] = np.nan
+    dims = ("depth", "latitude", "longitude")
+    das["uo"] = xr.DataArray(u.astype(np.float32), dims=dims, coords=t.coords, name="uo",
+                             attrs={"units": "m s-1", "standard_name":
+                                    "eastward_sea_water_velocity",
+                                    "long_name": "Eastward velocity (gyre)"})
+    das["vo"] = xr.DataArray(v.astype(np.float32), dims=dims, coords=t.coords, name="vo",
+                             attrs={"units": "m s-1", "standard_name":
+                                    "northward_sea_water_velocity",
+                                    "long_name": "Northward velocity (gyre)"})
+    return xr.Dataset(das, attrs={"source": "pstencil built-in ocean (synthetic)"})
 
 
 def register_accessor():
@@ -401,3 +523,12 @@ def register_accessor():
         def validate(self, **kw):
             """pstencil.validate(this DataArray, **kw)."""
             return validate(self._obj, **kw)
+
+    @xr.register_dataset_accessor("pstencil")
+    class _DatasetAccessor:
+        def __init__(self, obj):
+            self._obj = obj
+
+        def run(self, **kw):
+            """pstencil.run(this Dataset, **kw): its fields (tracers=) stepped together."""
+            return run(self._obj, **kw)
