@@ -19,6 +19,9 @@ TESTS += tests/cli/restart.sh
 # The currents of tracer: the built-in ocean's gyre, a generated file's, --velocity in
 # other units; refusals; split, out of core and --continue bitwise.
 TESTS += tests/cli/velocity.sh
+# Several prognostic fields (--tracers thetao,so): each bitwise its own run, in
+# boxes, out of core and continued; refusals.
+TESTS += tests/cli/tracers.sh
 # Option parsing in every subcommand: --opt=VALUE, flags, prefixes, strays.
 TESTS += tests/cli/options.sh
 # Outputs are regular files only: FIFOs, devices, sockets, directories and
@@ -32,7 +35,7 @@ TESTS += tests/cli/interrupt.sh
 # opening the output...); auto's line is short for machines without a GPU.
 TESTS += tests/cli/report.sh
 
-EXTRA_DIST += tests/cli/velocity.sh tests/cli/basics.sh tests/cli/run.sh tests/cli/run_python.sh \
+EXTRA_DIST += tests/cli/velocity.sh tests/cli/tracers.sh tests/cli/basics.sh tests/cli/run.sh tests/cli/run_python.sh \
 	tests/cli/bad_input.sh tests/cli/reliability.sh tests/cli/restart.sh tests/cli/options.sh \
 	tests/cli/outputs_nonregular.sh tests/cli/threads_env.sh tests/cli/interrupt.sh \
 	tests/cli/report.sh

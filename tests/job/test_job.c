@@ -89,6 +89,30 @@ static int check_reduction(void *user, long step, const ps_field *f)
     return 0;
 }
 
+/* what record_field() checks: field 1 of each record, its reductions the field's */
+typedef struct xf_check {
+    ps_job *j;
+    long records, bad;
+} xf_check;
+
+static int check_field(void *user, long step, int i, const ps_field *f)
+{
+    static const size_t origin[3] = {0, 0, 0};
+    xf_check *xc = user;
+    const ps_reduction *r = ps_job_record_reduction(xc->j, i);
+    ps_reduce_part p;
+    ps_reduction want;
+    ps_reduce_part_init(&p);
+    ps_reduce_field(&p, f, origin, NULL, f->grid.ny, 1);
+    ps_reduce_finish(&p, &want);
+    xc->records++;
+    if (i != 1 || !r || memcmp(r, &want, sizeof want)) {
+        printf("field %d at step %ld: the job's reductions differ\n", i, step);
+        xc->bad++;
+    }
+    return 0;
+}
+
 static const char *reason(void *user, int code)
 {
     (void)user;
@@ -377,6 +401,68 @@ int main(void)
         free(u);
         free(v);
         memcpy(keep.data, in.data, nc * 4);
+    }
+
+    /* 10. several fields from the caller's memory: each bitwise the engine's run of it
+     * alone, each record of the second reaching record_field() with its reductions;
+     * another land, a name twice and a field without a first refused */
+    {
+        size_t nc = ps_field_cells(&in), q;
+        ps_field b, wa, wb;
+        ps_job_callbacks cb;
+        xf_check xc;
+        ps_field_alloc(&b, G, PS_FLOAT32);
+        ps_test_fill(&b, 11, 0.2);
+        for (q = 0; q < nc; q++) /* the first field's land */
+            if (isnan(((float *)in.data)[q]) != isnan(((float *)b.data)[q]))
+                ((float *)b.data)[q] = isnan(((float *)in.data)[q]) ? NAN : 20.0f;
+        CHECK(!engine_result("diffusion7", d7, NULL, &in, 5, &wa) &&
+                  !engine_result("diffusion7", d7, NULL, &b, 5, &wb),
+              "engine: %s", ps_error_detail());
+        j = new_job("diffusion7", "5");
+        CHECK(ps_job_add_input_field(j, "so", &b) == PS_EINVAL, "a field before the first");
+        ps_job_set_input_field(j, &in, NULL);
+        CHECK(!ps_job_add_input_field(j, "so", &b), "add: %s", ps_error_detail());
+        CHECK(ps_job_add_input_field(j, "so", &b) == PS_EINVAL, "so twice accepted");
+        memset(&cb, 0, sizeof cb);
+        memset(&xc, 0, sizeof xc);
+        xc.j = j;
+        cb.record_field = check_field;
+        cb.user = &xc;
+        ps_job_set(j, "output-every", "2");
+        ps_job_set_callbacks(j, &cb);
+        st = ps_job_prepare(j);
+        st = st ? st : ps_job_run(j);
+        CHECK(!st, "two fields: %s", ps_error_detail());
+        if (!st) {
+            const ps_job_report *r = ps_job_get_report(j);
+            CHECK(r->fields == 2 && !strcmp(r->field_names[0], "thetao") &&
+                      !strcmp(r->field_names[1], "so"),
+                  "report fields %d", r->fields);
+            CHECK(ps_test_same(ps_job_result_at(j, 0), &wa), "field 0 differs from its run");
+            CHECK(ps_test_same(ps_job_result_at(j, 1), &wb), "field 1 differs from its run");
+            CHECK(!ps_test_same(ps_job_result_at(j, 1), &wa), "field 1 is field 0");
+            CHECK(ps_job_result_at(j, 2) == NULL, "a third field");
+            CHECK(r->field_checksum[1] == ps_field_checksum(&wb), "field 1 checksum");
+            CHECK(xc.records == 4 && xc.bad == 0, "record_field: %ld records, %ld bad",
+                  xc.records, xc.bad);
+        }
+        ps_job_destroy(j);
+        /* another land: refused, naming the cell */
+        for (q = 0; q < nc && !isnan(((float *)in.data)[q]); q++)
+            ;
+        CHECK(q < nc, "the test field has no land");
+        ((float *)b.data)[q] = 1.0f;
+        j = new_job("diffusion7", "5");
+        ps_job_set_input_field(j, &in, NULL);
+        ps_job_add_input_field(j, "so", &b);
+        CHECK(ps_job_prepare(j) == PS_EINVAL && strstr(ps_error_detail(), "so is ocean") &&
+                  strstr(ps_error_detail(), "same land"),
+              "another land: '%s'", ps_error_detail());
+        ps_job_destroy(j);
+        ps_field_free(&b);
+        ps_field_free(&wa);
+        ps_field_free(&wb);
     }
 
     /* 8. the table holds every option of every stencil, and the aliases they declare */

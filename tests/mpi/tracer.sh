@@ -34,4 +34,28 @@ expect_exit 0 mpirun_p 3 run --stencil tracer -b reference -n 2 -o mpi.nc --forc
 [ "$(sum)" = "$want" ] || fail "built-in ocean, -np 3: $(sum), one process $want"
 grep -q "input u     : the built-in ocean's gyre" out || { cat out >&2; fail "-np 3: no gyre said"; }
 echo "built-in ocean, -np 3: bitwise one process's"
+# two fields (--tracers thetao,so): every rank steps both, each bitwise one process's
+fsum() { sed -n "s/^  fields      :.*[ ,] *$1 \(0x[0-9a-f]*\).*/\1/p" "$TMP/out"; }
+two="small.nc $common --tracers thetao,so"
+# shellcheck disable=SC2086
+expect_exit 0 "$PSTENCIL" run $two -o one.nc
+want_t=$(fsum thetao)
+want_s=$(fsum so)
+[ -n "$want_t" ] && [ -n "$want_s" ] || { cat out >&2; fail "two fields: no checksums"; }
+for p in "3" "3 --decomp 1x1x3"; do
+  set -- $p
+  np=$1
+  shift
+  # shellcheck disable=SC2086
+  expect_exit 0 mpirun_p "$np" run $two "$@" -o mpi.nc
+  [ "$(fsum thetao)" = "$want_t" ] && [ "$(fsum so)" = "$want_s" ] ||
+    fail "two fields, -np $p: $(fsum thetao) $(fsum so), one process $want_t $want_s"
+  for v in thetao so; do
+    for r in "" _content _mean _min _max; do
+      [ "$(ncks -H -C -v $v$r one.nc)" = "$(ncks -H -C -v $v$r mpi.nc)" ] ||
+        fail "two fields, -np $p: $v$r differs"
+    done
+  done
+  echo "two fields, -np $p: every record and reduction bitwise one process's"
+done
 exit 0

@@ -8,6 +8,7 @@ import time
 
 import numpy as np
 import pytest
+import xarray as xr
 
 import pstencil
 from conftest import currents, ocean, write_nc
@@ -352,3 +353,53 @@ def test_velocity_refusals():
         pstencil.run(da, velocity=dict(arrays, q=arrays["u"]), **kw)
     assert pstencil.stencils()["tracer"]["inputs"]["u"]["standard_names"][0] == \
         "eastward_sea_water_velocity"
+
+
+def test_a_dataset_of_several_fields_in_and_out(tmp_path, cli):
+    """A Dataset with temperature, salinity and the currents: tracers= steps both with
+    the Dataset's own currents; each field bitwise its own run and the program's
+    --tracers run on the same file; the result is a Dataset of both, each with its
+    reductions; another land is refused."""
+    ds = pstencil.ocean_dataset(scale=0.1)
+    assert set(ds.data_vars) == {"thetao", "so", "uo", "vo"}
+    assert np.array_equal(np.isnan(ds.thetao.values), np.isnan(ds.so.values))
+    kw = dict(stencil="tracer", steps=4, backend="reference", progress=False,
+              output_every=2)
+    out, rep = pstencil.run(ds, tracers=["thetao", "so"], with_report=True, **kw)
+    assert isinstance(out, xr.Dataset) and list(out.data_vars) == ["thetao", "so"]
+    assert rep["fields"] == ["thetao", "so"]
+    assert out.so.attrs["standard_name"] == "sea_water_salinity"
+    assert "so_content" in out.so.coords and "thetao_mean" in out.thetao.coords
+    t1, rt = pstencil.run(ds, with_report=True, **kw)          # the temperature found
+    s1, rs = pstencil.run(ds, tracers="so", with_report=True, **kw)
+    assert isinstance(t1, xr.Dataset) and list(t1.data_vars) == ["thetao"]
+    assert rep["checksums"]["thetao"] == rt["checksum"]
+    assert rep["checksums"]["so"] == rs["checksum"]
+    assert out.so.values.tobytes() == s1.so.values.tobytes()
+    assert np.array_equal(out.so_max.values, s1.so.coords["so_max"].values)
+    assert rep["checksums"]["so"] != rep["checksums"]["thetao"]
+    # the program on the generated file: the same bits (float32 both)
+    gen = tmp_path / "g.nc"
+    cli("gen", "--scale", 0.1, "-o", gen)
+    p = cli("run", gen, "--stencil", "tracer", "-n", 4, "-b", "reference",
+            "--tracers", "thetao,so", "-o", tmp_path / "o.nc")
+    assert "so %s" % rep["checksums"]["so"] in p.stdout, p.stdout
+    # arrays: run_array(fields=) returns a dict
+    res, r2 = pstencil.run_array(ds.thetao.values, None, stencil="diffusion7", steps=3,
+                                 backend="reference", progress=False,
+                                 fields={"so": ds.so.values})
+    assert list(res) == ["thetao", "so"] and r2["fields"] == ["thetao", "so"]
+    alone, _ = pstencil.run_array(ds.so.values, None, stencil="diffusion7", steps=3,
+                                  backend="reference", progress=False)
+    assert res["so"].tobytes() == alone.tobytes()
+    # refusals
+    bad = ds.copy()
+    so = ds.so.values.copy()
+    so[0, 0, :] = np.where(np.isnan(so[0, 0, :]), 35.0, np.nan)
+    bad["so"] = (ds.so.dims, so, ds.so.attrs)
+    with pytest.raises(pstencil.InvalidError, match="every field needs the same land"):
+        pstencil.run(bad, tracers=["thetao", "so"], **kw)
+    with pytest.raises(pstencil.InvalidError, match="no variable salt"):
+        pstencil.run(ds, tracers=["thetao", "salt"], **kw)
+    with pytest.raises(pstencil.InvalidError, match="several candidates|name the fields"):
+        pstencil.run(ds.drop_vars("thetao"), **kw)
