@@ -14,7 +14,7 @@
 static void summary_usage(FILE *f)
 {
     fprintf(f,
-            "Usage: pstencil summary FILE.nc [--var NAME] [--no-levels]\n\n"
+            "Usage: pstencil summary FILE.nc [--var NAME[,NAME...]] [--no-levels]\n\n"
             "Print the shape of the temperature variable, the mean, maximum, minimum and\n"
             "(population) standard deviation over the ocean cells (not NaN/fill) of every\n"
             "time record, computed in double with compensated sums; then the dimensions,\n"
@@ -22,9 +22,11 @@ static void summary_usage(FILE *f)
             "ocean and land cell counts and min/mean/max, like `cdo infon`; levels are\n"
             "numbered from 0 (the surface), as in `plot --level`, with their depth.\n"
             "An output of `pstencil run` also gets its reductions of every record: the\n"
-            "volume-weighted content, the volume, the mean, the minimum and the maximum.\n\n"
+            "volume-weighted content, the volume, the mean, the minimum and the maximum.\n"
+            "An output of several fields (run --tracers) is summarised field by field.\n\n"
             "Options:\n"
-            "  --var NAME    the variable (default: found by CF rules)\n"
+            "  --var NAME    the variable (default: found by CF rules; every field of an\n"
+            "                output of run --tracers); NAME,NAME,... each in turn\n"
             "  --no-levels   leave out the per-level table\n"
             "  -h, --help    this help\n");
 }
@@ -157,20 +159,50 @@ static void print_reductions(const ps_dataset *ds)
     ps_dataset_reductions_free(&r);
 }
 
+/* Whether the variable is a temperature (its standard name or units): the course's
+ * wording ("Mean temperature") is kept for it. */
+static int is_temperature(const ps_dataset *ds)
+{
+    const ps_attr *a = ps_attr_find(&ds->var_attrs, "standard_name");
+    if (a && a->text)
+        return strstr(a->text, "temperature") != NULL;
+    return !strcmp(ds->units, "degC") || !strcmp(ds->units, "degrees_C") ||
+           !strcmp(ds->units, "K") || !strcmp(ds->units, "degree_Celsius") ||
+           !ds->units[0];
+}
+
+/* The fields of an output of run --tracers (its pstencil_tracers attribute) into
+ * @p list; nonzero when the file has none (or cannot be read: summarise() says why). */
+static int tracers_of(const char *path, char *list, size_t len)
+{
+    ps_dataset ds;
+    const ps_attr *a;
+    int found = 0;
+    memset(&ds, 0, sizeof ds);
+    ds.ncid = -1;
+    if (ps_dataset_open(&ds, path, NULL)) {
+        ps_error_clear();
+        return 1;
+    }
+    a = ps_attr_find(&ds.global_attrs, "pstencil_tracers");
+    if (a && a->text && a->text[0]) {
+        snprintf(list, len, "%s", a->text);
+        found = 1;
+    }
+    ps_dataset_close(&ds);
+    return !found;
+}
+
 typedef struct level_stats {
     size_t ocean, land;
     double mn, mx;
     ksum sum;
 } level_stats;
 
-int ps_cmd_summary(int argc, char **argv)
+/* The summary of variable @p var (NULL: by CF rules) of @p path. */
+static int summarise(const char *path, const char *var, int levels)
 {
-    static const struct option opts[] = {{"var", required_argument, NULL, 'v'},
-                                         {"no-levels", no_argument, NULL, 'L'},
-                                         {"help", no_argument, NULL, 'h'},
-                                         {NULL, 0, NULL, 0}};
-    const char *var = NULL;
-    int c, s, rc = PS_EXIT_USAGE, levels = 1, d, pass;
+    int s, rc = PS_EXIT_USAGE, d, pass, temp;
     ps_dataset ds;
     ps_field f;
     size_t t, k, n, i, nocean = 0, ncells = 0;
@@ -182,23 +214,9 @@ int ps_cmd_summary(int argc, char **argv)
     memset(&ds, 0, sizeof ds);
     ds.ncid = -1;
     memset(&f, 0, sizeof f);
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'v': var = optarg; break;
-        case 'L': levels = 0; break;
-        case 'h': summary_usage(stdout); return PS_EXIT_OK;
-        case ':': return ps_cli_error("option %s needs a value", argv[optind - 1]);
-        default:
-            return ps_cli_error("unknown option '%s' (see 'pstencil summary --help')",
-                                argv[optind - 1]);
-        }
-    }
-    if (argc - optind != 1)
-        return ps_cli_error("summary needs one file: pstencil summary FILE.nc (see --help)");
-    if ((s = ps_dataset_open(&ds, argv[optind], var)))
+    if ((s = ps_dataset_open(&ds, path, var)))
         return ps_cli_status_error(s, "summary");
+    temp = is_temperature(&ds);
     /* bad coordinates are refused at open, as by every command; an all-land file is
      * described */
     lv = calloc(ds.grid.nz, sizeof *lv);
@@ -274,17 +292,17 @@ int ps_cmd_summary(int argc, char **argv)
                 }
     }
     printf(")\n");
-    printf("Temperature Summary Statistics:\n");
+    printf("%s Summary Statistics:\n", temp ? "Temperature" : ds.var_name);
     if (nocean == 0) {
         printf("No ocean cells: every value is land or missing (run, bench and plot "
                "refuse this file).\n");
     } else {
         fmt_repr(b1, sizeof b1, mean);
-        printf("Mean temperature: %s\n", b1);
+        printf("Mean%s: %s\n", temp ? " temperature" : "", b1);
         fmt_repr(b1, sizeof b1, mx);
-        printf("Max temperature: %s\n", b1);
+        printf("Max%s: %s\n", temp ? " temperature" : "", b1);
         fmt_repr(b1, sizeof b1, mn);
-        printf("Min temperature: %s\n", b1);
+        printf("Min%s: %s\n", temp ? " temperature" : "", b1);
         fmt_repr(b1, sizeof b1, sd);
         printf("Standard deviation: %s\n", b1);
     }
@@ -343,5 +361,46 @@ done:
     free(lv);
     ps_field_free(&f);
     ps_dataset_close(&ds);
+    return rc;
+}
+
+int ps_cmd_summary(int argc, char **argv)
+{
+    static const struct option opts[] = {{"var", required_argument, NULL, 'v'},
+                                         {"no-levels", no_argument, NULL, 'L'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
+    const char *var = NULL;
+    char list[4096] = "", *name, *save = NULL;
+    int c, levels = 1, rc = PS_EXIT_OK, first = 1;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'v': var = optarg; break;
+        case 'L': levels = 0; break;
+        case 'h': summary_usage(stdout); return PS_EXIT_OK;
+        case ':': return ps_cli_error("option %s needs a value", argv[optind - 1]);
+        default:
+            return ps_cli_error("unknown option '%s' (see 'pstencil summary --help')",
+                                argv[optind - 1]);
+        }
+    }
+    if (argc - optind != 1)
+        return ps_cli_error("summary needs one file: pstencil summary FILE.nc (see --help)");
+    if (var)
+        snprintf(list, sizeof list, "%s", var);
+    else if (tracers_of(argv[optind], list, sizeof list))
+        return summarise(argv[optind], NULL, levels); /* one field, by CF rules */
+    if (!list[0] || list[0] == ',' || list[strlen(list) - 1] == ',' || strstr(list, ",,"))
+        return ps_cli_error("summary: --var %s: an empty variable name", list);
+    /* every field in turn, a blank line between them */
+    for (name = strtok_r(list, ",", &save); name && rc == PS_EXIT_OK;
+         name = strtok_r(NULL, ",", &save)) {
+        if (!first)
+            printf("\n");
+        first = 0;
+        rc = summarise(argv[optind], name, levels);
+    }
     return rc;
 }

@@ -48,6 +48,15 @@ for v in thetao so; do
   done
 done
 echo "thetao and so together: each bitwise its own run ($want_t, $want_s)"
+# summary takes every field of the output, each with its reductions
+expect_exit 0 "$PSTENCIL" summary two.nc --no-levels
+grep -q "^Temperature Summary Statistics:" out || { cat out >&2; fail "summary: no thetao"; }
+grep -q "^so Summary Statistics:" out || fail "summary: no so"
+grep -q "^Variable: so " out || fail "summary: so not named"
+expect_exit 0 "$PSTENCIL" summary two.nc --no-levels --var so
+grep -q "^Variable: thetao" out && fail "summary --var so: thetao too"
+expect_exit 2 "$PSTENCIL" summary two.nc --var so,
+expect_err "an empty variable name"
 
 # the order of the list: the first is the field read; the same bits
 expect_exit 0 "$PSTENCIL" run small.nc $S -n 4 --output-every 2 --tracers so,thetao -o rev.nc
