@@ -1,7 +1,7 @@
 /*
  * The time-stepping driver: one context per box of a decomposition (one box,
- * the whole grid, by default), upload, steps in calls as long as snapshots
- * and progress allow, snapshots, download.
+ * the whole grid, by default) and per field, upload, steps in calls as long as
+ * snapshots and progress allow (every field in turn), snapshots, download.
  */
 #include "config.h"
 #include "ps_decomp.h"
@@ -43,84 +43,173 @@ static int place_boxes(ps_backend *b, const ps_config *cfg, const ps_decomp *d,
     return ps_decomp_place(d->nboxes, device, threads, concurrent, box_threads, worker);
 }
 
-static int snapshot(const ps_run_options *opt, long step, ps_field *field, ps_run_stats *st)
+/* A snapshot of every field: snapshot_fields, else (one field) snapshot. */
+static int snapshot(const ps_run_options *opt, long step, ps_field *const *fields, int n,
+                    ps_run_stats *st)
 {
     double t = ps_now();
-    int rc = PS_OK;
-    if (opt->snapshot(opt->user, step, field))
+    int rc = PS_OK, r;
+    r = opt->snapshot_fields ? opt->snapshot_fields(opt->user, step, fields, n)
+                             : opt->snapshot(opt->user, step, fields[0]);
+    if (r)
         rc = ps_error(PS_EIO, "%s", ps_error_detail()[0] ? ps_error_detail() : "snapshot failed");
     st->snapshot_s += ps_now() - t;
     return rc;
 }
 
-int ps_run_split(ps_backend *b, const ps_config *cfg_in, ps_field *field, const ps_run_options *opt,
-                 const ps_split_options *so, ps_run_stats *stats)
+/* One field's state in a run: its contexts (one per box), its transport, or
+ * its out-of-core stream. */
+typedef struct run_field {
+    ps_context **ctx;
+    ps_decomp_local local;
+    ps_decomp_transport tr;
+    ps_ooc ooc;
+    int have_local, have_ooc, in_place;
+} run_field;
+
+/* Download every in-core field (out of core the host copy is current). */
+static int download_all(const ps_decomp *d, run_field *F, ps_field *const *fields, int n,
+                        ps_run_stats *st)
+{
+    double t = ps_now();
+    int f, rc = PS_OK;
+    for (f = 0; f < n && !rc; f++)
+        if (!F[f].have_ooc)
+            rc = ps_decomp_download(d, F[f].ctx, fields[f]);
+    st->download_s += ps_now() - t;
+    return rc;
+}
+
+/* The fields agree with each other and the config (the index of a bad one named). */
+static int check_fields(const ps_config *cfg, ps_field *const *fields, int n,
+                        const ps_run_options *opt)
+{
+    int f, e;
+    if (n < 1 || n > PS_RUN_MAX_FIELDS)
+        return ps_error(PS_EINVAL, "%d fields: a run steps 1 to %d", n, PS_RUN_MAX_FIELDS);
+    if (!fields)
+        return ps_error(PS_EINVAL, "no fields");
+    for (f = 0; f < n; f++) {
+        const ps_field *x = fields[f];
+        if (!x)
+            return ps_error(PS_EINVAL, "field %d is missing", f);
+        if (n == 1 && cfg->precision != x->precision)
+            return ps_error(PS_EINVAL, "config precision %s differs from field precision %s",
+                            ps_precision_name(cfg->precision), ps_precision_name(x->precision));
+        if (cfg->precision != x->precision)
+            return ps_error(PS_EINVAL, "field %d: config precision %s differs from field "
+                            "precision %s", f, ps_precision_name(cfg->precision),
+                            ps_precision_name(x->precision));
+        if (x->grid.nz != fields[0]->grid.nz || x->grid.ny != fields[0]->grid.ny ||
+            x->grid.nx != fields[0]->grid.nx)
+            return ps_error(PS_EINVAL, "field %d: grid %zux%zux%zu differs from field 0's "
+                            "%zux%zux%zu", f, x->grid.nz, x->grid.ny, x->grid.nx,
+                            fields[0]->grid.nz, fields[0]->grid.ny, fields[0]->grid.nx);
+        for (e = 0; e < f; e++)
+            if (fields[e] == x || (x->data && fields[e]->data == x->data))
+                return ps_error(PS_EINVAL, "field %d is field %d again: the fields of a run "
+                                "are independent", f, e);
+    }
+    if (n > 1 && opt->snapshot && !opt->snapshot_fields)
+        return ps_error(PS_EINVAL, "a run of %d fields takes its snapshots through "
+                        "snapshot_fields, not snapshot", n);
+    return PS_OK;
+}
+
+int ps_run_fields(ps_backend *b, const ps_config *cfg_in, ps_field *const *fields, int nfields,
+                  const ps_run_options *opt, const ps_split_options *so, ps_run_stats *stats)
 {
     ps_config cfg = *cfg_in;
     ps_decomp d;
-    ps_decomp_local local;
-    ps_ooc ooc;
     ps_ooc_plan plan;
-    ps_decomp_transport tr;
-    ps_context **ctx = NULL;
+    run_field *F = NULL;
     int *place = NULL, nworkers = 1;
     ps_run_stats st;
     double t0 = ps_now(), t;
     long done = 0, chunk_cap;
-    int split[3] = {1, 1, 1}, q, a, rc = PS_OK, have_local = 0, have_ooc = 0;
-    uint64_t budget = so ? so->max_device_bytes : 0;
+    int split[3] = {1, 1, 1}, q, a, f, rc = PS_OK, have_ooc = 0, snap;
+    uint64_t budget = so ? so->max_device_bytes : 0, field_budget;
     unsigned halo;
 
     memset(&st, 0, sizeof st);
     memset(&d, 0, sizeof d);
-    memset(&ooc, 0, sizeof ooc);
-    memset(&local, 0, sizeof local);
     if (opt->steps < 0)
         return ps_error(PS_EINVAL, "negative step count %ld", opt->steps);
     if (opt->every < 0)
         return ps_error(PS_EINVAL, "negative snapshot interval %ld", opt->every);
-    if (cfg.precision != field->precision)
-        return ps_error(PS_EINVAL, "config precision %s differs from field precision %s",
-                        ps_precision_name(cfg.precision), ps_precision_name(field->precision));
+    if ((rc = check_fields(&cfg, fields, nfields, opt)))
+        return rc;
+    snap = opt->snapshot_fields || opt->snapshot;
     if (!cfg.stencil)
         cfg.stencil = ps_stencil_default();
     for (a = 0; so && a < 3; a++)
         split[a] = so->split[a] > 0 ? so->split[a] : 1;
     halo = so && so->halo ? so->halo : 2u * (unsigned)cfg.stencil->radius;
-    if ((rc = ps_decomp_create(&d, field->grid, split, halo)))
+    if ((rc = ps_decomp_create(&d, fields[0]->grid, split, halo)))
         return rc;
-    /* a device memory budget: a box over it is refused, a whole grid over it
-     * streams out-of-core slabs */
+    F = calloc((size_t)nfields, sizeof *F);
+    if (!F) {
+        rc = ps_error(PS_ENOMEM, "out of memory for %d fields", nfields);
+        goto done;
+    }
+    /* a device memory budget holds every field's contexts of a box: a box whose
+     * fields go over it is refused, a whole grid over it streams out-of-core
+     * slabs, each field's under an equal share */
     for (q = 0; budget && d.nboxes > 1 && q < d.nboxes; q++) {
         uint64_t need = ps_ooc_footprint(d.boxes[q].box.extent, cfg.precision);
-        if (need > budget) {
+        if (nfields == 1 && need > budget) {
             rc = ps_error(PS_ENOMEM, "box %d of the split needs about %llu bytes of device "
                           "memory, over the budget of %llu: split into more boxes", q,
                           (unsigned long long)need, (unsigned long long)budget);
             goto done;
         }
+        if (nfields > 1 && need * (uint64_t)nfields > budget) {
+            rc = ps_error(PS_ENOMEM, "box %d of the split needs about %llu bytes of device "
+                          "memory for %d fields (%llu each), over the budget of %llu: split "
+                          "into more boxes", q, (unsigned long long)(need * (uint64_t)nfields),
+                          nfields, (unsigned long long)need, (unsigned long long)budget);
+            goto done;
+        }
     }
+    field_budget = budget / (uint64_t)nfields;
+    if (budget && !field_budget) /* 0 would mean unlimited */
+        field_budget = 1;
     if (budget && d.nboxes == 1) {
         /* the slabs' axis, count and (no --halo) ghost depth: the cheapest under the
          * budget for calls of this many steps */
         long per_call = opt->every > 0 && opt->every < opt->steps ? opt->every : opt->steps;
-        if ((rc = ps_ooc_plan_auto(field->grid, cfg.precision, cfg.stencil->radius,
-                                   so ? so->halo : 0, per_call, budget, &plan)))
+        if ((rc = ps_ooc_plan_auto(fields[0]->grid, cfg.precision, cfg.stencil->radius,
+                                   so ? so->halo : 0, per_call, field_budget, &plan))) {
+            if (rc == PS_ENOMEM && nfields > 1)
+                rc = ps_error(PS_ENOMEM, "a device memory budget of %llu bytes is too small "
+                              "for %d fields: each field's share of %llu bytes fits no "
+                              "slab; the smallest budget that works is %llu bytes",
+                              (unsigned long long)budget, nfields,
+                              (unsigned long long)field_budget,
+                              (unsigned long long)(plan.min_budget * (uint64_t)nfields));
             goto done;
+        }
         if (plan.slabs > 1) {
-            cfg.box = ps_box_whole(field->grid);
-            if ((rc = ps_ooc_init(&ooc, &plan, b, &cfg, field)))
-                goto done;
+            cfg.box = ps_box_whole(fields[0]->grid);
+            for (f = 0; f < nfields; f++) {
+                if ((rc = ps_ooc_init(&F[f].ooc, &plan, b, &cfg, fields[f])))
+                    goto done;
+                F[f].have_ooc = 1;
+            }
             have_ooc = 1;
             st.ooc_slabs = plan.slabs;
             st.ooc_axis = plan.axis;
             st.ooc_ghost = plan.ghost;
         }
     }
-    ctx = calloc((size_t)d.nboxes, sizeof *ctx);
+    for (f = 0; f < nfields; f++)
+        if (!(F[f].ctx = calloc((size_t)d.nboxes, sizeof *F[f].ctx))) {
+            rc = ps_error(PS_ENOMEM, "out of memory for %d contexts", d.nboxes);
+            goto done;
+        }
     /* per box: device, threads, worker */
     place = calloc(3 * (size_t)d.nboxes, sizeof *place);
-    if (!ctx || !place) {
+    if (!place) {
         rc = ps_error(PS_ENOMEM, "out of memory for %d contexts", d.nboxes);
         goto done;
     }
@@ -129,58 +218,64 @@ int ps_run_split(ps_backend *b, const ps_config *cfg_in, ps_field *field, const 
         nworkers = place_boxes(b, &cfg, &d, so, place, place + d.nboxes, place + 2 * d.nboxes);
 
     t = ps_now();
-    for (q = 0; q < d.nboxes && !rc && !have_ooc; q++) {
-        ps_config c = cfg;
-        c.box = d.boxes[q].box;
-        c.device = place[q];
-        if (place[d.nboxes + q] > 0) /* divided between the boxes (else as asked) */
-            c.threads = place[d.nboxes + q];
-        if (nworkers > 1 && c.threads > st.box_threads)
-            st.box_threads = c.threads;
-        rc = ps_context_create(b, &c, &ctx[q]);
-    }
+    for (f = 0; f < nfields && !have_ooc; f++)
+        for (q = 0; q < d.nboxes && !rc; q++) {
+            ps_config c = cfg;
+            c.box = d.boxes[q].box;
+            c.device = place[q];
+            if (place[d.nboxes + q] > 0) /* divided between the boxes (else as asked) */
+                c.threads = place[d.nboxes + q];
+            if (nworkers > 1 && c.threads > st.box_threads)
+                st.box_threads = c.threads;
+            rc = ps_context_create(b, &c, &F[f].ctx[q]);
+        }
     st.create_s = ps_now() - t;
     if (rc)
         goto done;
-    if (d.nboxes > 0 && !have_ooc)
-    {
+    if (d.nboxes > 0 && !have_ooc) {
         snprintf(st.choices, sizeof st.choices, "%s",
-                 ps_context_describe(ctx[0], PS_DESCRIBE_CHOICES));
+                 ps_context_describe(F[0].ctx[0], PS_DESCRIBE_CHOICES));
         snprintf(st.knobs, sizeof st.knobs, "%s",
-                 ps_context_describe(ctx[0], PS_DESCRIBE_KNOBS));
+                 ps_context_describe(F[0].ctx[0], PS_DESCRIBE_KNOBS));
     }
-    if ((rc = ps_decomp_local_init(&local, &d, ctx, cfg.precision, &tr)))
-        goto done;
-    have_local = 1;
-    if ((rc = ps_decomp_local_concurrent(&local, &d, nworkers, place + 2 * d.nboxes)))
-        goto done;
+    for (f = 0; f < nfields; f++) {
+        if ((rc = ps_decomp_local_init(&F[f].local, &d, F[f].ctx, cfg.precision, &F[f].tr)))
+            goto done;
+        F[f].have_local = 1;
+        if ((rc = ps_decomp_local_concurrent(&F[f].local, &d, nworkers, place + 2 * d.nboxes)))
+            goto done;
+    }
     st.workers = nworkers;
     t = ps_now();
-    /* out of core the field stays on the host: each pass uploads its slabs; one
-     * box in core steps the field itself where asked and the backend can */
-    if (!have_ooc && opt->in_place && d.nboxes == 1) {
-        rc = ps_context_adopt(ctx[0], field->data);
-        st.in_place = !rc;
-        if (rc == PS_ENOTIMPL) { /* the backend cannot: an upload */
-            rc = PS_OK;
-            ps_error_clear();
+    for (f = 0; f < nfields && !rc && !have_ooc; f++) {
+        /* out of core a field stays on the host: each pass uploads its slabs; one
+         * box in core steps the field itself where asked and the backend can */
+        if (opt->in_place && d.nboxes == 1) {
+            rc = ps_context_adopt(F[f].ctx[0], fields[f]->data);
+            F[f].in_place = !rc;
+            if (rc == PS_ENOTIMPL) { /* the backend cannot: an upload */
+                rc = PS_OK;
+                ps_error_clear();
+            }
         }
+        if (!F[f].in_place && !rc)
+            rc = ps_decomp_upload(&d, F[f].ctx, fields[f]);
+        for (q = 0; q < d.nboxes && !rc; q++)
+            rc = ps_context_finish(F[f].ctx[q]);
     }
-    if (!have_ooc && !st.in_place && !rc)
-        rc = ps_decomp_upload(&d, ctx, field);
-    for (q = 0; q < d.nboxes && !rc && !have_ooc; q++)
-        rc = ps_context_finish(ctx[q]);
+    st.in_place = nfields > 0 && F[0].in_place;
     st.upload_s = ps_now() - t;
     if (rc)
         goto done;
-    if (opt->snapshot && st.in_place) { /* the backend's form of the field: the state back */
-        t = ps_now();
-        rc = ps_decomp_download(&d, ctx, field);
-        st.download_s += ps_now() - t;
-        if (rc)
-            goto done;
-    }
-    if (opt->snapshot && (rc = snapshot(opt, 0, field, &st)))
+    for (f = 0; snap && f < nfields; f++)
+        if (F[f].in_place) { /* the backend's form of the field: the state back */
+            t = ps_now();
+            rc = ps_decomp_download(&d, F[f].ctx, fields[f]);
+            st.download_s += ps_now() - t;
+            if (rc)
+                goto done;
+        }
+    if (snap && (rc = snapshot(opt, 0, fields, nfields, &st)))
         goto done;
     if (cfg.profile && opt->steps > 0) {
         st.step_times = malloc((size_t)opt->steps * sizeof *st.step_times);
@@ -213,9 +308,11 @@ int ps_run_split(ps_backend *b, const ps_config *cfg_in, ps_field *field, const 
         }
         if (st.step_times)
             n = 1;
+        /* every field the same steps, one after another */
         t = ps_now();
-        rc = have_ooc ? ps_ooc_step(&ooc, n)
-                      : ps_decomp_local_step(&d, &local, cfg.stencil->radius, n);
+        for (f = 0; f < nfields && !rc; f++)
+            rc = have_ooc ? ps_ooc_step(&F[f].ooc, n)
+                          : ps_decomp_local_step(&d, &F[f].local, cfg.stencil->radius, n);
         t = ps_now() - t;
         if (rc)
             goto done;
@@ -225,7 +322,7 @@ int ps_run_split(ps_backend *b, const ps_config *cfg_in, ps_field *field, const 
         done += n;
         if (opt->progress)
             opt->progress(opt->user, done, opt->steps, st.step_s);
-        if (opt->snapshot && (done == opt->steps || (opt->every > 0 && done % opt->every == 0))) {
+        if (snap && (done == opt->steps || (opt->every > 0 && done % opt->every == 0))) {
             /* a stop asked for during these steps keeps the snapshots before them;
              * the last one is taken, the run being complete */
             if (opt->cancel && done < opt->steps && opt->cancel(opt->user)) {
@@ -233,33 +330,29 @@ int ps_run_split(ps_backend *b, const ps_config *cfg_in, ps_field *field, const 
                               done - n, opt->steps);
                 goto done;
             }
-            t = ps_now();
-            rc = have_ooc ? PS_OK : ps_decomp_download(&d, ctx, field);
-            st.download_s += ps_now() - t;
-            if (rc || (rc = snapshot(opt, done, field, &st)))
+            if ((rc = download_all(&d, F, fields, nfields, &st)) ||
+                (rc = snapshot(opt, done, fields, nfields, &st)))
                 goto done;
         }
     }
-    if ((!opt->snapshot || opt->steps == 0) && !have_ooc) {
-        t = ps_now();
-        rc = ps_decomp_download(&d, ctx, field);
-        st.download_s += ps_now() - t;
-        if (rc)
-            goto done;
-    }
+    if ((!snap || opt->steps == 0) && (rc = download_all(&d, F, fields, nfields, &st)))
+        goto done;
     st.steps = done;
-    st.exchange_s = local.exchange_s;
-    st.exchange_bytes = local.bytes;
-    if (have_ooc) {
-        st.ooc_passes = ooc.passes;
-        st.ooc_bytes = ooc.bytes;
-        st.device_bytes_held = ooc.device_bytes;
-    } else {
-        if (ps_context_timing(ctx[0], &st.device) == PS_OK)
+    for (f = 0; f < nfields; f++) {
+        st.exchange_s += F[f].local.exchange_s;
+        st.exchange_bytes += F[f].local.bytes;
+        if (have_ooc) {
+            st.ooc_passes += F[f].ooc.passes;
+            st.ooc_bytes += F[f].ooc.bytes;
+            st.device_bytes_held += F[f].ooc.device_bytes;
+            continue;
+        }
+        if (f == 0 && ps_context_timing(F[f].ctx[0], &st.device) == PS_OK)
             st.have_device_timing = 1;
         for (q = 0; q < d.nboxes; q++) {
             ps_timing tq;
-            st.device_bytes_held += ps_context_timing(ctx[q], &tq) == PS_OK && tq.device_bytes
+            st.device_bytes_held += ps_context_timing(F[f].ctx[q], &tq) == PS_OK &&
+                                            tq.device_bytes
                                         ? tq.device_bytes
                                         : ps_ooc_footprint(d.boxes[q].box.extent,
                                                            cfg.precision);
@@ -267,13 +360,16 @@ int ps_run_split(ps_backend *b, const ps_config *cfg_in, ps_field *field, const 
     }
     ps_error_clear();
 done:
-    if (have_local)
-        ps_decomp_local_free(&local);
-    if (have_ooc)
-        ps_ooc_free(&ooc);
-    for (q = 0; ctx && q < d.nboxes; q++)
-        ps_context_destroy(ctx[q]);
-    free(ctx);
+    for (f = 0; F && f < nfields; f++) {
+        if (F[f].have_local)
+            ps_decomp_local_free(&F[f].local);
+        if (F[f].have_ooc)
+            ps_ooc_free(&F[f].ooc);
+        for (q = 0; F[f].ctx && q < d.nboxes; q++)
+            ps_context_destroy(F[f].ctx[q]);
+        free(F[f].ctx);
+    }
+    free(F);
     free(place);
     ps_decomp_free(&d);
     st.total_s = ps_now() - t0;
@@ -282,6 +378,14 @@ done:
     else
         free(st.step_times);
     return rc;
+}
+
+int ps_run_split(ps_backend *b, const ps_config *cfg, ps_field *field, const ps_run_options *opt,
+                 const ps_split_options *so, ps_run_stats *stats)
+{
+    ps_field *one[1];
+    one[0] = field;
+    return ps_run_fields(b, cfg, one, 1, opt, so, stats);
 }
 
 int ps_run(ps_backend *b, const ps_config *cfg, ps_field *field, const ps_run_options *opt,

@@ -15,6 +15,16 @@ extern "C" {
 /** Called with the field after @p step steps (0 = initial state). Non-zero return aborts. */
 typedef int (*ps_snapshot_fn)(void *user, long step, const ps_field *field);
 
+/** The most fields one run steps (ps_run_fields()). */
+#define PS_RUN_MAX_FIELDS 8
+
+/**
+ * A snapshot of a run of several fields (ps_run_fields()): @p fields[0 ..
+ * @p n - 1], each the whole grid, after @p step steps (0 = initial state).
+ * Nonzero stops the run.
+ */
+typedef int (*ps_snapshot_fields_fn)(void *user, long step, ps_field *const *fields, int n);
+
 /**
  * Asked before each step call and before each snapshot: nonzero stops the
  * run, which returns PS_ECANCELED; the snapshots delivered before are all
@@ -80,6 +90,9 @@ typedef struct ps_run_options {
      * is cancelled, its contents are the backend's (not a state of the run).
      */
     int in_place;
+    ps_snapshot_fields_fn snapshot_fields; /**< ps_run_fields(): called instead of
+                                                @c snapshot when set; required for a
+                                                snapshot of more than one field */
 } ps_run_options;
 
 /** How ps_run_split() decomposes the grid (all zero: one box, the whole grid). */
@@ -88,9 +101,11 @@ typedef struct ps_split_options {
     unsigned halo;       /**< ghost layers on inner faces (0 = twice the stencil's radius) */
     const int *devices;  /**< devices the boxes are placed on, round-robin (NULL = cfg->device) */
     int ndevices;        /**< entries in @c devices */
-    uint64_t max_device_bytes; /**< device memory budget per context (0: unlimited); a
-                                    one-box grid over it streams out-of-core slabs
-                                    (core/ps_ooc.h), a split box over it is refused */
+    uint64_t max_device_bytes; /**< device memory budget of a box, all its fields'
+                                    contexts together (0: unlimited); a one-box grid
+                                    over it streams out-of-core slabs (core/ps_ooc.h;
+                                    each field's planned under budget / fields), a
+                                    split box over it is refused */
     int serial;          /**< nonzero: step the boxes one after another, each context
                               with every thread, even where the backend allows them
                               to run at once (PS_BACKEND_CONCURRENT; for comparisons) */
@@ -109,6 +124,30 @@ typedef struct ps_split_options {
  */
 int ps_run_split(ps_backend *b, const ps_config *cfg, ps_field *field, const ps_run_options *opt,
                  const ps_split_options *so, ps_run_stats *stats);
+
+/**
+ * ps_run_split() of @p nfields independent fields (1 .. PS_RUN_MAX_FIELDS)
+ * with one configuration: each field ends bitwise as ps_run_split() leaves it
+ * alone. Every field has the grid of the first and the config's precision
+ * (PS_EINVAL naming the field otherwise), and none is another again.
+ *
+ * One decomposition, or one out-of-core plan, serves every field; each field
+ * has its own contexts (or slab stream). Each call of steps steps every field
+ * in turn, so a snapshot sees all of them after the same step: it goes to
+ * opt->snapshot_fields (with one field and that unset, to opt->snapshot; with
+ * more fields and only opt->snapshot set, PS_EINVAL). Cancel and progress are
+ * asked as for one field.
+ *
+ * so->max_device_bytes is what every field's contexts of a box hold together:
+ * a split box needs @p nfields times its footprint under it; out of core each
+ * field's slabs are planned under budget / @p nfields, one plan for all.
+ *
+ * @p stats: step, upload, download and exchange times and bytes, the per-step
+ * times, device_bytes_held and the out-of-core passes and bytes summed over
+ * the fields; device, knobs, choices and in_place of the first field.
+ */
+int ps_run_fields(ps_backend *b, const ps_config *cfg, ps_field *const *fields, int nfields,
+                  const ps_run_options *opt, const ps_split_options *so, ps_run_stats *stats);
 
 /**
  * Run the model on @p field (whole grid, cfg->box ignored and set to the

@@ -15,6 +15,14 @@ tests_decomposition_test_decomp_engine_SOURCES = tests/decomposition/test_decomp
 tests_decomposition_test_decomp_engine_LDADD = core/libpstencil.la -lm
 TESTS += tests/decomposition/test_decomp_engine
 SAMPLED_TESTS += tests/decomposition/test_decomp_engine
+# Several fields through one run (ps_run_fields()): each bitwise its own
+# ps_run_split() run, in boxes, out of core and in place, every backend; the
+# snapshots of all fields at one step; stops and refusals.
+check_PROGRAMS += tests/decomposition/test_run_fields
+tests_decomposition_test_run_fields_SOURCES = tests/decomposition/test_run_fields.c \
+	tests/ps_test.h
+tests_decomposition_test_run_fields_LDADD = core/libpstencil.la -lm
+TESTS += tests/decomposition/test_run_fields
 # The out-of-core plan (core/ps_ooc.h): the fewest slabs that fit a budget,
 # a budget below the thinnest slab refused with the smallest that works.
 check_PROGRAMS += tests/decomposition/test_ooc_plan
