@@ -705,13 +705,29 @@ void ps_ocean_defaults(ps_ocean_options *o);
  * rounded to float32: bitwise the same on every IEEE platform (with
  * -ffp-contract=off, as the build uses). Errors: PS_EINVAL (scale <= 0),
  * PS_EDIM (fewer than 3 points), PS_ERANGE (t >= ntime), PS_ENOMEM.
+ * ps_ocean_generate_var() of "thetao".
  */
 int ps_ocean_generate(const ps_ocean_options *o, size_t t, ps_dataset *ds, ps_field *out);
 
 /**
+ * ps_ocean_generate() of variable @p var of the built-in ocean: "thetao"
+ * (NULL too), the potential temperature, or "so", the salinity
+ * (standard_name sea_water_salinity, units "1e-3", long_name "Sea water
+ * salinity"; docs/file-conventions.md gives its profile), NaN on the same
+ * land as thetao, from its own noise stream (thetao's bits do not depend on
+ * it), built and rounded like thetao. @p ds then describes that variable
+ * (var_name, var_attrs, units); the axes are the same.
+ * @return as ps_ocean_generate(); PS_EINVAL for another name, the detail
+ *         listing thetao and so.
+ */
+int ps_ocean_generate_var(const ps_ocean_options *o, size_t t, const char *var, ps_dataset *ds,
+                          ps_field *out);
+
+/**
  * Write the whole built-in ocean (all time records) to @p path through the
  * writer (temporary file renamed into place; PS_EEXIST without @p force):
- * thetao, and its currents (ps_ocean_currents()) as uo and vo (standard names
+ * thetao and so (ps_ocean_generate_var(); so added with
+ * ps_writer_add_field(), every record), and its currents (ps_ocean_currents()) as uo and vo (standard names
  * eastward_sea_water_velocity and northward_sea_water_velocity, m s-1, the
  * fill value on land, the same at every record).
  * The time coordinate is "hours since 1950-01-01", 6-hourly from 2024-01-01
