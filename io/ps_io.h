@@ -485,7 +485,8 @@ typedef struct ps_writer ps_writer;
  *   coordinate carried over, such as NEMO's x and y with nav_lat/nav_lon;
  *   index values, long_name "... index" and units "1", without a source or
  *   when the grid differs from it);
- * - the temperature variable named as in @p src (else `thetao`),
+ * - the temperature variable named as in @p src (else `thetao`) (and the
+ *   field variables of ps_writer_add_field(), defined alike),
  *   (time, depth, lat, lon), float32 (float64 if opt->precision is
  *   PS_FLOAT64), chunks of one horizontal slab (1, 1, ny, nx), deflate level
  *   opt->compress with shuffle when > 0; its attributes copied from @p src
@@ -514,8 +515,52 @@ int ps_writer_open(ps_writer **w, const ps_dataset *src, const ps_write_options 
  * the file's; every append must have the first one's grid, else PS_EINVAL).
  * PS_ERANGE if the record's time is not finite or not after the previous
  * record's (the time axis strictly increases). I/O errors: PS_EIO.
+ * ps_writer_append_fields() with one field: PS_EINVAL, naming the count, for
+ * a writer given more fields with ps_writer_add_field().
  */
 int ps_writer_append(ps_writer *w, long step, const ps_field *field);
+
+/** The most field variables an output holds (the first and those added). */
+#define PS_WRITER_MAX_FIELDS 8
+
+/**
+ * Add another time-varying field variable beside the first (before the first
+ * append), e.g. salinity `so` beside temperature `thetao`: named
+ * @p src->var_name, over (time, depth, lat, lon) like the first, with the
+ * attributes of @p src's variable by the first field's rules (copied except
+ * packing, missing-data and reference ones, units respelled, `coordinates`
+ * rewritten, long_name added when it has neither long_name nor
+ * standard_name), its own `_FillValue` by the first field's rule (@p src's
+ * float fill, else 1e20), and the first field's type, chunks, deflate and
+ * checksum. Only the variable is taken from @p src: the axes, time, global
+ * attributes and carried variables are the writer's source's.
+ *
+ * Works for a parallel writer (every process calls it with the same @p src).
+ * @return PS_OK; PS_EINVAL, the detail naming the problem: after the first
+ *         append; @p src's grid not the writer's source's (without a writer
+ *         source: not the file's, found at the first append); a name the
+ *         output already uses (a field, time, step, a dimension or
+ *         coordinate, a bounds or auxiliary coordinate carried over, a
+ *         variable of ps_writer_add_variable(), a reduction variable) or
+ *         whose reduction variables would clash; more than
+ *         PS_WRITER_MAX_FIELDS fields. PS_ENOMEM.
+ */
+int ps_writer_add_field(ps_writer *w, const ps_dataset *src);
+
+/** Number of field variables: 1 + those added with ps_writer_add_field() (0 for NULL). */
+int ps_writer_fields(const ps_writer *w);
+
+/**
+ * Append one record of every field variable, taken after @p step steps:
+ * @p fields[0] the first field, then the fields in the order added; @p n
+ * must be ps_writer_fields() (PS_EINVAL naming the count otherwise). Every
+ * field has the first append's grid (PS_EINVAL otherwise); with a parallel
+ * writer each is this process's part. Each field may have either precision,
+ * converted to the file's. The time and step are written once per record,
+ * after its fields; the record counts (ps_writer_records()) only once every
+ * field was written. Errors as ps_writer_append().
+ */
+int ps_writer_append_fields(ps_writer *w, long step, const ps_field *const *fields, int n);
 
 /**
  * Close, fsync and move the temporary file into place (without force with
@@ -554,17 +599,19 @@ int ps_writer_put_global(ps_writer *w, const char *name, const char *text, doubl
  * copied now) are written again at every record. `pstencil gen` writes the
  * built-in ocean's currents this way.
  * @return PS_OK; PS_EINVAL (after the first append, over several processes,
- *         more than 4, or @p n not the grid's cells at the first append);
- *         PS_ENOMEM.
+ *         more than 4, a name the output already uses as for
+ *         ps_writer_add_field(), or @p n not the grid's cells at the first
+ *         append); PS_ENOMEM.
  */
 int ps_writer_add_variable(ps_writer *w, const char *name, const char *standard_name,
                            const char *long_name, const char *units, const double *values,
                            size_t n);
 
 /**
- * Write the reductions of every record (core/ps_reduce.h) beside the field,
- * before the first ps_writer_append(): five float64 variables over the time
- * dimension, named after the field's variable NAME (docs/file-conventions.md):
+ * Write the reductions of every record (core/ps_reduce.h) beside each field
+ * variable, before the first ps_writer_append() (before or after
+ * ps_writer_add_field()): for each field, five float64 variables over the
+ * time dimension, named after its variable NAME (docs/file-conventions.md):
  * `NAME_content` (units: the field's times m3), `NAME_volume` (m3,
  * standard_name sea_water_volume), `NAME_mean`, `NAME_min` and `NAME_max`
  * (the field's units and standard_name), each with a long_name, a comment
@@ -573,20 +620,30 @@ int ps_writer_add_variable(ps_writer *w, const char *name, const char *standard_
  * count (units "1", no standard_name), the content has the field's units,
  * and the comment says so with @p why (the reason the input's coordinates
  * could not be used). Every append must then be followed by
- * ps_writer_set_reduction() before the next append or the commit (PS_EINVAL
- * otherwise), so a record's reductions may be computed while its field is
- * written.
- * @return PS_OK, PS_EINVAL (after the first append).
+ * ps_writer_set_reduction() (ps_writer_set_reductions() with several fields)
+ * before the next append or the commit (PS_EINVAL otherwise), so a record's
+ * reductions may be computed while its field is written.
+ * @return PS_OK, PS_EINVAL (after the first append, or a reduction's name
+ *         already used in the output).
  */
 int ps_writer_reductions(ps_writer *w, int metric, const char *why);
 
 /**
  * Write the reductions of the record the last ps_writer_append() wrote. With
  * several writing processes, every process calls it with the same values.
+ * ps_writer_set_reductions() with one field.
  * @return PS_OK; PS_EINVAL (reductions not asked for with
- *         ps_writer_reductions(), or no record awaiting them); PS_EIO.
+ *         ps_writer_reductions(), or no record awaiting them, or a writer of
+ *         several fields); PS_EIO.
  */
 int ps_writer_set_reduction(ps_writer *w, const ps_reduction *r);
+
+/**
+ * Write the reductions of the last record, one per field variable in field
+ * order (@p r[0] the first field's; @p n must be ps_writer_fields(), else
+ * PS_EINVAL naming the count). Otherwise as ps_writer_set_reduction().
+ */
+int ps_writer_set_reductions(ps_writer *w, const ps_reduction *r, int n);
 
 /**
  * Mark an output whose run was stopped before its last step (after at least
@@ -648,13 +705,29 @@ void ps_ocean_defaults(ps_ocean_options *o);
  * rounded to float32: bitwise the same on every IEEE platform (with
  * -ffp-contract=off, as the build uses). Errors: PS_EINVAL (scale <= 0),
  * PS_EDIM (fewer than 3 points), PS_ERANGE (t >= ntime), PS_ENOMEM.
+ * ps_ocean_generate_var() of "thetao".
  */
 int ps_ocean_generate(const ps_ocean_options *o, size_t t, ps_dataset *ds, ps_field *out);
 
 /**
+ * ps_ocean_generate() of variable @p var of the built-in ocean: "thetao"
+ * (NULL too), the potential temperature, or "so", the salinity
+ * (standard_name sea_water_salinity, units "1e-3", long_name "Sea water
+ * salinity"; docs/file-conventions.md gives its profile), NaN on the same
+ * land as thetao, from its own noise stream (thetao's bits do not depend on
+ * it), built and rounded like thetao. @p ds then describes that variable
+ * (var_name, var_attrs, units); the axes are the same.
+ * @return as ps_ocean_generate(); PS_EINVAL for another name, the detail
+ *         listing thetao and so.
+ */
+int ps_ocean_generate_var(const ps_ocean_options *o, size_t t, const char *var, ps_dataset *ds,
+                          ps_field *out);
+
+/**
  * Write the whole built-in ocean (all time records) to @p path through the
  * writer (temporary file renamed into place; PS_EEXIST without @p force):
- * thetao, and its currents (ps_ocean_currents()) as uo and vo (standard names
+ * thetao and so (ps_ocean_generate_var(); so added with
+ * ps_writer_add_field(), every record), and its currents (ps_ocean_currents()) as uo and vo (standard names
  * eastward_sea_water_velocity and northward_sea_water_velocity, m s-1, the
  * fill value on land, the same at every record).
  * The time coordinate is "hours since 1950-01-01", 6-hourly from 2024-01-01

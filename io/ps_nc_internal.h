@@ -65,6 +65,13 @@ int ps_nc_get(ps_nc_read_spec *r, void *out);
  */
 int ps_depth_is_height(const ps_axis *ax);
 
+/**
+ * ps_dataset_check_memory() of @p nfields fields named @p what in the
+ * message (e.g. "fields thetao and so") instead of the run's buffers.
+ */
+int ps_dataset_check_memory_as(const ps_dataset *ds, ps_precision p, size_t nfields,
+                               const char *what);
+
 /** Whether @p units (may be NULL) is a length pstencil converts to metres. */
 int ps_units_is_length(const char *units);
 

@@ -1123,6 +1123,13 @@ int ps_dataset_check_memory(const ps_dataset *ds, ps_precision p, size_t nfields
     return check_memory(&ds->grid, p, nfields, 0, field_names(nfields), label);
 }
 
+int ps_dataset_check_memory_as(const ps_dataset *ds, ps_precision p, size_t nfields,
+                               const char *what)
+{
+    const char *label = ds->path[0] ? ds->path : "built-in ocean";
+    return check_memory(&ds->grid, p, nfields, 0, what, label);
+}
+
 static int check_plausible(const ps_dataset *ds, const unpack *u, size_t t, size_t k0,
                            size_t j0, size_t i0, const ps_field *f);
 

@@ -50,6 +50,18 @@ typedef struct companion_var {
 
 #define MAX_COMPANIONS 4
 
+/* A time-varying field variable: the first from the writer's source, the
+ * others from ps_writer_add_field() (their names, attributes and types). */
+typedef struct field_var {
+    char name[NC_MAX_NAME + 1];
+    ps_attr_list attrs;    /* the source variable's attributes (added fields) */
+    int src_type;          /* its type in the source (the _FillValue rule) */
+    ps_grid grid;          /* the source's grid (added fields) */
+    int varid;
+    double fill;           /* value land (NaN) is written as */
+    int reduce_ids[5];     /* NAME_content, _volume, _mean, _min, _max */
+} field_var;
+
 struct ps_writer {
     char path[4096];       /* final path */
     char tmp[4096];        /* temporary file in the same directory */
@@ -67,7 +79,9 @@ struct ps_writer {
     int have_src;
     ps_grid grid;
     size_t nrec;
-    int var_id, time_id, step_id;
+    int time_id, step_id;
+    field_var fld[PS_WRITER_MAX_FIELDS]; /* fld[0] the first field, then those added */
+    int nfld;
     double t0;             /* source time value at the starting record (own units: 0) */
     double unit_s;         /* seconds per unit of the output's time axis */
     double step0;          /* the source's `step` at the starting record (0 if none) */
@@ -81,8 +95,6 @@ struct ps_writer {
     int dt_default;        /* no dt was given: PS_WRITE_DEFAULT_DT */
     carried_var carried[MAX_CARRIED];
     int ncarried;
-    double fill;           /* value land (NaN) is written as */
-    int fill_is_nan;
     int tmp_slot;          /* signal-cleanup slot of tmp (core/ps_outfile.h) */
     void *slab;            /* one horizontal slab with NaN replaced by the fill */
     ps_attr_list extra;    /* global attributes added by ps_writer_put_global() */
@@ -92,7 +104,6 @@ struct ps_writer {
     int reduce;            /* the reductions are written (ps_writer_reductions) */
     int reduce_metric;     /* volumes in m3, else 1 per cell */
     char reduce_why[256];  /* why 1 per cell */
-    int reduce_ids[5];     /* NAME_content, _volume, _mean, _min, _max */
     int red_missing;       /* the last record appended awaits its reductions */
     companion_var comp[MAX_COMPANIONS];
     int ncomp;
@@ -561,6 +572,11 @@ int ps_writer_open(ps_writer **wp, const ps_dataset *src, const ps_write_options
     }
     w->precision = opt->precision;
     snprintf(w->path, sizeof w->path, "%s", opt->path);
+    /* the first field: the source's variable (thetao without a source) */
+    w->nfld = 1;
+    snprintf(w->fld[0].name, sizeof w->fld[0].name, "%s",
+             src && src->var_name[0] ? src->var_name : "thetao");
+    w->fld[0].src_type = src ? src->var_nc_type : NC_FLOAT;
     if (opt->parallel) {
         w->par = *opt->parallel;
         w->parallel = 1;
@@ -833,7 +849,7 @@ static int carried_uses_dim(const ps_writer *w, const char *dim)
  * Not `step`: CDO takes only spatial auxiliary coordinates ("Coordinates
  * variable step can't be assigned!") and drops it; as a variable of its own
  * it survives cdo copy and NCO. */
-static int put_coordinates(ps_writer *w)
+static int put_coordinates(ps_writer *w, int varid)
 {
     char list[4096] = "";
     size_t n = 0;
@@ -846,7 +862,7 @@ static int put_coordinates(ps_writer *w)
         return PS_OK;
     if (n >= sizeof list)
         return ps_error(PS_EINVAL, "writing %s: too many coordinates", w->path);
-    return put_text(w, w->var_id, "coordinates", list);
+    return put_text(w, varid, "coordinates", list);
 }
 
 /* HDF5 Fletcher32 checksums on every variable, so that a damaged chunk of a
@@ -884,14 +900,74 @@ static int add_checksums(ps_writer *w)
     return PS_OK;
 }
 
+/* The attributes of field @p i's source variable (NULL: the first field of a
+ * writer without a source). */
+static const ps_attr_list *field_attrs(const ps_writer *w, int i)
+{
+    if (i > 0)
+        return &w->fld[i].attrs;
+    return w->have_src ? &w->src.var_attrs : NULL;
+}
+
+/* Field variable @p i over @p dims: chunks of one horizontal slab, deflate,
+ * the fill (the source's float fill, else 1e20), the source's attributes
+ * less those that no longer hold, its identity (CF 3.2, 3.3). */
+static int define_field(ps_writer *w, int i, const int *dims, const size_t *chunk, nc_type vt)
+{
+    field_var *fv = &w->fld[i];
+    const ps_attr_list *l = field_attrs(w, i);
+    const ps_attr *fa = l ? ps_attr_find(l, "_FillValue") : NULL;
+    int rc, st;
+    if ((rc = nc_def_var(w->ncid, fv->name, vt, 4, dims, &fv->varid)))
+        return nc_fail(w, rc, fv->name);
+    if ((rc = nc_def_var_chunking(w->ncid, fv->varid, NC_CHUNKED, chunk)))
+        return nc_fail(w, rc, "chunking");
+    if (w->compress > 0 &&
+        (rc = nc_def_var_deflate(w->ncid, fv->varid, 1, 1, w->compress)))
+        return nc_fail(w, rc, "deflate");
+    /* fill: the input's float fill value if it had one (and the output's type
+     * holds it), else 1e20 */
+    fv->fill = 1e20;
+    if (fa && fa->values && fa->len == 1 &&
+        (fv->src_type == NC_FLOAT || fv->src_type == NC_DOUBLE) &&
+        !(vt == NC_FLOAT && isfinite(fa->values[0]) && fabs(fa->values[0]) > 3.4e38))
+        fv->fill = fa->values[0];
+    if (vt == NC_FLOAT) {
+        float f = (float)fv->fill;
+        if ((rc = nc_def_var_fill(w->ncid, fv->varid, 0, &f)))
+            return nc_fail(w, rc, "_FillValue");
+    } else {
+        if ((rc = nc_def_var_fill(w->ncid, fv->varid, 0, &fv->fill)))
+            return nc_fail(w, rc, "_FillValue");
+    }
+    if (l && ((st = copy_attrs(w, fv->varid, l, 1, 0)) ||
+              (st = put_units(w, fv->varid, ps_attr_find(l, "units")))))
+        return st;
+    if ((st = put_coordinates(w, fv->varid)))
+        return st;
+    /* the variable's identity is the source's (standard_name only where it
+     * gives one, CF 3.3); with no source the field is the model's potential
+     * temperature; a source with neither long_name nor standard_name gets its
+     * variable's name as long_name (CF 3.2) */
+    if (!l) {
+        if ((st = put_text(w, fv->varid, "units", "degrees_C")) ||
+            (st = put_text(w, fv->varid, "long_name", "Sea water potential temperature")) ||
+            (st = put_text(w, fv->varid, "standard_name", "sea_water_potential_temperature")))
+            return st;
+    } else if (!ps_attr_find(l, "long_name") && !ps_attr_find(l, "standard_name") &&
+               (st = put_text(w, fv->varid, "long_name", fv->name))) {
+        return st;
+    }
+    return PS_OK;
+}
+
 static int define(ps_writer *w, const ps_grid *g)
 {
     int rc, st, dims[4], cv[4], a;
     size_t lens[4] = {NC_UNLIMITED, g->nz, g->ny, g->nx};
     size_t chunk[4] = {1, 1, g->ny, g->nx};
-    const char *vname = w->have_src && w->src.var_name[0] ? w->src.var_name : "thetao";
+    const char *vname = w->fld[0].name;
     nc_type vt = w->precision == PS_FLOAT64 ? NC_DOUBLE : NC_FLOAT;
-    const ps_attr *fa;
 
     w->grid = *g;
     for (a = 0; a < 4; a++) {
@@ -973,52 +1049,12 @@ static int define(ps_writer *w, const ps_grid *g)
     if ((st = define_carried(w, cv)))
         return st;
 
-    if ((rc = nc_def_var(w->ncid, vname, vt, 4, dims, &w->var_id)))
-        return nc_fail(w, rc, vname);
-    if ((rc = nc_def_var_chunking(w->ncid, w->var_id, NC_CHUNKED, chunk)))
-        return nc_fail(w, rc, "chunking");
-    if (w->compress > 0 &&
-        (rc = nc_def_var_deflate(w->ncid, w->var_id, 1, 1, w->compress)))
-        return nc_fail(w, rc, "deflate");
-    /* fill: the input's float fill value if it had one, else 1e20 */
-    w->fill = 1e20;
-    fa = w->have_src ? ps_attr_find(&w->src.var_attrs, "_FillValue") : NULL;
-    if (fa && fa->values && fa->len == 1 &&
-        (w->src.var_nc_type == NC_FLOAT || w->src.var_nc_type == NC_DOUBLE) &&
-        !(vt == NC_FLOAT && isfinite(fa->values[0]) && fabs(fa->values[0]) > 3.4e38))
-        w->fill = fa->values[0];
-    w->fill_is_nan = isnan(w->fill);
-    if (vt == NC_FLOAT) {
-        float f = (float)w->fill;
-        if ((rc = nc_def_var_fill(w->ncid, w->var_id, 0, &f)))
-            return nc_fail(w, rc, "_FillValue");
-    } else {
-        if ((rc = nc_def_var_fill(w->ncid, w->var_id, 0, &w->fill)))
-            return nc_fail(w, rc, "_FillValue");
-    }
-    if (w->have_src && ((st = copy_attrs(w, w->var_id, &w->src.var_attrs, 1, 0)) ||
-                        (st = put_units(w, w->var_id,
-                                        ps_attr_find(&w->src.var_attrs, "units")))))
-        return st;
-    if ((st = put_coordinates(w)))
-        return st;
-    /* the variable's identity is the source's (standard_name only where it
-     * gives one, CF 3.3); with no source the field is the model's potential
-     * temperature; a source with neither long_name nor standard_name gets its
-     * variable's name as long_name (CF 3.2) */
-    if (!w->have_src) {
-        if ((st = put_text(w, w->var_id, "units", "degrees_C")) ||
-            (st = put_text(w, w->var_id, "long_name", "Sea water potential temperature")) ||
-            (st = put_text(w, w->var_id, "standard_name", "sea_water_potential_temperature")))
+    for (a = 0; a < w->nfld; a++)
+        if ((st = define_field(w, a, dims, chunk, vt)))
             return st;
-    } else if (!ps_attr_find(&w->src.var_attrs, "long_name") &&
-               !ps_attr_find(&w->src.var_attrs, "standard_name") &&
-               (st = put_text(w, w->var_id, "long_name", vname))) {
-        return st;
-    }
     for (a = 0; a < w->ncomp; a++) {
         companion_var *cp = &w->comp[a];
-        float f = (float)w->fill;
+        float f = (float)w->fld[0].fill;
         if (cp->n != g->nz * g->ny * g->nx)
             return ps_error(PS_EINVAL, "writing %s: variable %s has %zu values, the grid %zu",
                             w->path, cp->name, cp->n, g->nz * g->ny * g->nx);
@@ -1036,10 +1072,11 @@ static int define(ps_writer *w, const ps_grid *g)
             (st = put_text(w, cp->varid, "units", cp->units)))
             return st;
     }
-    if (w->reduce && (st = ps_nc_reduce_define(w->path, w->ncid, dims[0], w->var_id, vname,
-                                               w->reduce_metric, w->reduce_why,
-                                               w->reduce_ids)))
-        return st;
+    for (a = 0; w->reduce && a < w->nfld; a++)
+        if ((st = ps_nc_reduce_define(w->path, w->ncid, dims[0], w->fld[a].varid,
+                                      w->fld[a].name, w->reduce_metric, w->reduce_why,
+                                      w->fld[a].reduce_ids)))
+            return st;
     /* global attributes */
     if (w->have_src && (st = copy_attrs(w, NC_GLOBAL, &w->src.global_attrs, 0, 0)))
         return st;
@@ -1070,8 +1107,9 @@ static int define(ps_writer *w, const ps_grid *g)
     /* one process writes every chunk (one level) whole, once: no chunk cache
      * (netCDF's default holds up to 64 MiB until the file is closed; set after
      * the header, as each filter's definition sizes it again) */
-    if (!w->parallel && (rc = nc_set_var_chunk_cache(w->ncid, w->var_id, 0, 1, 0.75f)))
-        return nc_fail(w, rc, "chunk cache");
+    for (a = 0; !w->parallel && a < w->nfld; a++)
+        if ((rc = nc_set_var_chunk_cache(w->ncid, w->fld[a].varid, 0, 1, 0.75f)))
+            return nc_fail(w, rc, "chunk cache");
     if (w->parallel && w->par.defined && (st = w->par.defined(w->par.user, w->ncid)))
         return st;
     for (a = 1; a < 4; a++)
@@ -1098,50 +1136,116 @@ static int define(ps_writer *w, const ps_grid *g)
 
 /* ------------------------------------------------------------------ append */
 
-/* This process's part of record nrec, in one call that every process makes
- * (collective access), land (NaN) written as the fill. */
-static int append_part(ps_writer *w, const ps_field *field)
+/* This process's part of record nrec of field @p i, in one call that every
+ * process makes (collective access), land (NaN) written as the fill. */
+static int append_part(ps_writer *w, int i, const ps_field *field)
 {
     size_t n = field->grid.nz * field->grid.ny * field->grid.nx, c;
     size_t start[4] = {w->nrec, w->par.start[0], w->par.start[1], w->par.start[2]};
     size_t count[4] = {1, field->grid.nz, field->grid.ny, field->grid.nx};
+    const field_var *fv = &w->fld[i];
     int rc;
     if (w->precision == PS_FLOAT64) {
         double *o = w->slab;
         for (c = 0; c < n; c++) {
             double v = field->precision == PS_FLOAT64 ? ((const double *)field->data)[c]
                                                       : (double)((const float *)field->data)[c];
-            o[c] = isnan(v) ? w->fill : v;
+            o[c] = isnan(v) ? fv->fill : v;
         }
-        rc = nc_put_vara_double(w->ncid, w->var_id, start, count, o);
+        rc = nc_put_vara_double(w->ncid, fv->varid, start, count, o);
     } else {
-        float *o = w->slab, fill = (float)w->fill;
+        float *o = w->slab, fill = (float)fv->fill;
         for (c = 0; c < n; c++) {
             float v = field->precision == PS_FLOAT32 ? ((const float *)field->data)[c]
                                                      : (float)((const double *)field->data)[c];
             o[c] = isnan(v) ? fill : v;
         }
-        rc = nc_put_vara_float(w->ncid, w->var_id, start, count, o);
+        rc = nc_put_vara_float(w->ncid, fv->varid, start, count, o);
     }
-    return rc ? nc_fail(w, rc, "data") : PS_OK;
+    return rc ? nc_fail(w, rc, fv->name) : PS_OK;
 }
 
-int ps_writer_append(ps_writer *w, long step, const ps_field *field)
+/* Level @p k of record nrec of field @p i (one process writes the whole grid). */
+static int append_level(ps_writer *w, int i, const ps_field *field, size_t k)
+{
+    size_t plane = w->grid.ny * w->grid.nx, c;
+    size_t start[4] = {w->nrec, k, 0, 0}, count[4] = {1, 1, w->grid.ny, w->grid.nx};
+    const field_var *fv = &w->fld[i];
+    int rc;
+    if (w->precision == PS_FLOAT64) {
+        double *o = w->slab;
+        for (c = 0; c < plane; c++) {
+            double v = field->precision == PS_FLOAT64
+                           ? ((const double *)field->data)[k * plane + c]
+                           : (double)((const float *)field->data)[k * plane + c];
+            o[c] = isnan(v) ? fv->fill : v;
+        }
+        rc = nc_put_vara_double(w->ncid, fv->varid, start, count, o);
+    } else {
+        float *o = w->slab, fill = (float)fv->fill;
+        for (c = 0; c < plane; c++) {
+            float v = field->precision == PS_FLOAT32
+                          ? ((const float *)field->data)[k * plane + c]
+                          : (float)((const double *)field->data)[k * plane + c];
+            o[c] = isnan(v) ? fill : v;
+        }
+        rc = nc_put_vara_float(w->ncid, fv->varid, start, count, o);
+    }
+    return rc ? nc_fail(w, rc, fv->name) : PS_OK;
+}
+
+/* The names of the writer's fields, for messages ("thetao, so"). */
+static const char *field_list(const ps_writer *w, char *buf, size_t len)
+{
+    size_t n = 0;
+    int i;
+    buf[0] = '\0';
+    for (i = 0; i < w->nfld && n < len; i++)
+        n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? ", " : "", w->fld[i].name);
+    return buf;
+}
+
+static int same_grid(const ps_grid *a, const ps_grid *b)
+{
+    return a->nz == b->nz && a->ny == b->ny && a->nx == b->nx;
+}
+
+int ps_writer_append_fields(ps_writer *w, long step, const ps_field *const *fields, int n)
 {
     size_t k, c, plane, start[4], count[4];
-    int rc, st;
+    int rc, st, i;
     double st_step = (double)step;
+    char names[PS_WRITER_MAX_FIELDS * (NC_MAX_NAME + 2)];
     if (!w || w->ncid < 0 || w->committed)
         return ps_error(PS_EINVAL, "writer is not open");
-    if (!field || !field->data)
-        return ps_error(PS_EINVAL, "no field to write");
+    if (n != w->nfld)
+        return ps_error(PS_EINVAL, "writing %s: %d field%s given for a record of %d field "
+                        "variable%s (%s)", w->path, n, n == 1 ? "" : "s", w->nfld,
+                        w->nfld == 1 ? "" : "s", field_list(w, names, sizeof names));
+    for (i = 0; i < n; i++)
+        if (!fields || !fields[i] || !fields[i]->data)
+            return ps_error(PS_EINVAL, "no field to write%s%s", n > 1 ? " as " : "",
+                            n > 1 ? w->fld[i].name : "");
     if (w->reduce && w->red_missing)
         return ps_error(PS_EINVAL, "writing %s: no reductions given for record %zu",
                         w->path, w->nrec - 1);
+    /* every field of a record on the grid of the first */
+    for (i = 1; i < n; i++)
+        if (!same_grid(&fields[i]->grid, &fields[0]->grid))
+            return ps_error(PS_EINVAL, "writing %s: field %s has grid %zux%zux%zu, field %s "
+                            "%zux%zux%zu", w->path, w->fld[i].name, fields[i]->grid.nz,
+                            fields[i]->grid.ny, fields[i]->grid.nx, w->fld[0].name,
+                            fields[0]->grid.nz, fields[0]->grid.ny, fields[0]->grid.nx);
     if (!w->defined) {
-        const ps_grid *fg = w->parallel ? &w->par.global : &field->grid;
-        if (w->have_src && w->src.grid.nz &&
-            (w->src.grid.nz != fg->nz || w->src.grid.ny != fg->ny || w->src.grid.nx != fg->nx)) {
+        const ps_grid *fg = w->parallel ? &w->par.global : &fields[0]->grid;
+        /* an added field's source: the grid of the file */
+        for (i = 1; i < n; i++)
+            if (!same_grid(&w->fld[i].grid, fg))
+                return ps_error(PS_EINVAL, "writing %s: field %s was added with grid "
+                                "%zux%zux%zu, the file's is %zux%zux%zu", w->path,
+                                w->fld[i].name, w->fld[i].grid.nz, w->fld[i].grid.ny,
+                                w->fld[i].grid.nx, fg->nz, fg->ny, fg->nx);
+        if (w->have_src && w->src.grid.nz && !same_grid(&w->src.grid, fg)) {
             /* coordinates do not fit: write index coordinates instead */
             int a;
             for (a = 1; a < 4; a++)
@@ -1149,53 +1253,34 @@ int ps_writer_append(ps_writer *w, long step, const ps_field *field)
             carried_free(w);
         }
         if (w->parallel)
-            w->part = field->grid;
-        if ((st = define(w, w->parallel ? &w->par.global : &field->grid)))
+            w->part = fields[0]->grid;
+        if ((st = define(w, fg)))
             return st;
     }
     if (w->parallel) {
-        if (field->grid.nz != w->part.nz || field->grid.ny != w->part.ny ||
-            field->grid.nx != w->part.nx)
+        if (!same_grid(&fields[0]->grid, &w->part))
             return ps_error(PS_EINVAL, "writing %s: this process's part changed size",
                             w->path);
-        if ((st = append_part(w, field)))
-            return st;
+        for (i = 0; i < n; i++)
+            if ((st = append_part(w, i, fields[i])))
+                return st;
         goto record;
     }
-    if (field->grid.nz != w->grid.nz || field->grid.ny != w->grid.ny ||
-        field->grid.nx != w->grid.nx)
+    if (!same_grid(&fields[0]->grid, &w->grid))
         return ps_error(PS_EINVAL, "writing %s: field grid %zux%zux%zu differs from the file's "
                                    "%zux%zux%zu",
-                        w->path, field->grid.nz, field->grid.ny, field->grid.nx, w->grid.nz,
-                        w->grid.ny, w->grid.nx);
+                        w->path, fields[0]->grid.nz, fields[0]->grid.ny, fields[0]->grid.nx,
+                        w->grid.nz, w->grid.ny, w->grid.nx);
     plane = w->grid.ny * w->grid.nx;
     for (k = 0; k < w->grid.nz; k++) {
         start[0] = w->nrec, start[1] = k, start[2] = 0, start[3] = 0;
         count[0] = 1, count[1] = 1, count[2] = w->grid.ny, count[3] = w->grid.nx;
-        if (w->precision == PS_FLOAT64) {
-            double *o = w->slab;
-            for (c = 0; c < plane; c++) {
-                double v = field->precision == PS_FLOAT64
-                               ? ((const double *)field->data)[k * plane + c]
-                               : (double)((const float *)field->data)[k * plane + c];
-                o[c] = isnan(v) ? w->fill : v;
-            }
-            rc = nc_put_vara_double(w->ncid, w->var_id, start, count, o);
-        } else {
-            float *o = w->slab, fill = (float)w->fill;
-            for (c = 0; c < plane; c++) {
-                float v = field->precision == PS_FLOAT32
-                              ? ((const float *)field->data)[k * plane + c]
-                              : (float)((const double *)field->data)[k * plane + c];
-                o[c] = isnan(v) ? fill : v;
-            }
-            rc = nc_put_vara_float(w->ncid, w->var_id, start, count, o);
-        }
-        if (rc)
-            return nc_fail(w, rc, "data");
+        for (i = 0; i < n; i++)
+            if ((st = append_level(w, i, fields[i], k)))
+                return st;
         for (c = 0; c < (size_t)w->ncomp; c++) {
             const float *v = w->comp[c].values + k * plane;
-            float *o = w->slab, fill = (float)w->fill;
+            float *o = w->slab, fill = (float)w->fld[0].fill;
             size_t q;
             /* the slab holds a level of either precision: floats fit */
             for (q = 0; q < plane; q++)
@@ -1205,6 +1290,7 @@ int ps_writer_append(ps_writer *w, long step, const ps_field *field)
         }
     }
 record:
+    /* the time and step of the record, once, after all of its fields */
     start[0] = w->nrec;
     count[0] = 1;
     if (w->keep_time && w->have_src && w->src.axes[0].present && step >= 0 &&
@@ -1228,6 +1314,18 @@ record:
     w->red_missing = w->reduce;
     w->nrec++;
     return PS_OK;
+}
+
+int ps_writer_append(ps_writer *w, long step, const ps_field *field)
+{
+    const ps_field *one[1];
+    one[0] = field;
+    return ps_writer_append_fields(w, step, one, 1);
+}
+
+int ps_writer_fields(const ps_writer *w)
+{
+    return w ? w->nfld : 0;
 }
 
 /* ------------------------------------------------------------ commit/abort */
@@ -1316,6 +1414,8 @@ void ps_writer_abort(ps_writer *w)
     ps_attr_list_free(&w->src.global_attrs);
     ps_attr_list_free(&w->extra);
     carried_free(w);
+    for (a = 1; a < w->nfld; a++)
+        ps_attr_list_free(&w->fld[a].attrs);
     for (a = 0; a < w->ncomp; a++) {
         free(w->comp[a].standard_name);
         free(w->comp[a].long_name);
@@ -1361,33 +1461,156 @@ int ps_writer_put_global(ps_writer *w, const char *name, const char *text, doubl
     return ps_attr_set_values(&w->extra, name, NC_DOUBLE, &value, 1);
 }
 
+static const char *const reduce_suffix[5] = {"content", "volume", "mean", "min", "max"};
+
+/* What in the output already uses variable name @p name, into @p what (""
+ * when nothing does): a field variable, time, step, a dimension or
+ * coordinate, a bounds or auxiliary coordinate carried over, an added
+ * variable, or (with @p reductions, when they are written) a field's
+ * reduction. */
+static int name_used(const ps_writer *w, const char *name, int reductions, char *what,
+                     size_t len)
+{
+    int i, a;
+    what[0] = '\0';
+    for (i = 0; i < w->nfld; i++)
+        if (!strcmp(name, w->fld[i].name)) {
+            snprintf(what, len, "field variable %s", name);
+            return 1;
+        }
+    if (!strcmp(name, "time") || (!w->keep_time && !strcmp(name, "step"))) {
+        snprintf(what, len, "the %s variable", name);
+        return 1;
+    }
+    for (a = 1; a < 4; a++) {
+        const ps_axis *ax = w->have_src && w->src.axes[a].present ? &w->src.axes[a] : NULL;
+        const char *dn = ax && ax->dim_name[0] ? ax->dim_name : gen_dim_names[a];
+        if (!strcmp(name, dn) || (ax && ax->var_name[0] && !strcmp(name, ax->var_name))) {
+            snprintf(what, len, "the %s coordinate", gen_dim_names[a]);
+            return 1;
+        }
+    }
+    for (i = 0; i < w->ncarried; i++)
+        if (!strcmp(name, w->carried[i].name)) {
+            snprintf(what, len, "%s %s carried over from the input",
+                     w->carried[i].role_bounds ? "the bounds variable" : "the coordinate",
+                     name);
+            return 1;
+        }
+    for (i = 0; i < w->ncomp; i++)
+        if (!strcmp(name, w->comp[i].name)) {
+            snprintf(what, len, "the added variable %s", name);
+            return 1;
+        }
+    for (i = 0; reductions && w->reduce && i < w->nfld; i++)
+        for (a = 0; a < 5; a++) {
+            char rn[2 * NC_MAX_NAME + 8];
+            snprintf(rn, sizeof rn, "%s_%s", w->fld[i].name, reduce_suffix[a]);
+            if (!strcmp(name, rn)) {
+                snprintf(what, len, "the reduction %s of field %s", rn, w->fld[i].name);
+                return 1;
+            }
+        }
+    return 0;
+}
+
+/* PS_EINVAL when a reduction variable of field @p name would take a name in use. */
+static int check_reduction_names(const ps_writer *w, const char *name)
+{
+    char rn[2 * NC_MAX_NAME + 8], what[2 * NC_MAX_NAME + 64];
+    int a;
+    for (a = 0; a < 5; a++) {
+        snprintf(rn, sizeof rn, "%s_%s", name, reduce_suffix[a]);
+        if (name_used(w, rn, 0, what, sizeof what))
+            return ps_error(PS_EINVAL, "writing %s: the reduction %s of field %s would have "
+                            "the name of %s", w->path, rn, name, what);
+    }
+    return PS_OK;
+}
+
+int ps_writer_add_field(ps_writer *w, const ps_dataset *src)
+{
+    field_var *fv;
+    char what[2 * NC_MAX_NAME + 64];
+    int st;
+    if (!w || !src)
+        return ps_error(PS_EINVAL, "no writer or no source for the field");
+    if (w->ncid < 0 || w->defined || w->committed)
+        return ps_error(PS_EINVAL, "writing %s: field %s must be added before the first record",
+                        w->path, src->var_name);
+    if (!src->var_name[0] || strlen(src->var_name) > NC_MAX_NAME)
+        return ps_error(PS_EINVAL, "writing %s: the field to add has no usable variable name",
+                        w->path);
+    if (w->nfld >= PS_WRITER_MAX_FIELDS)
+        return ps_error(PS_EINVAL, "writing %s: field %s would be field %d, more than the %d "
+                        "an output holds", w->path, src->var_name, w->nfld + 1,
+                        PS_WRITER_MAX_FIELDS);
+    if (w->have_src && w->src.grid.nz && !same_grid(&src->grid, &w->src.grid))
+        return ps_error(PS_EINVAL, "writing %s: field %s has grid %zux%zux%zu, the output's "
+                        "is %zux%zux%zu (%s)", w->path, src->var_name, src->grid.nz,
+                        src->grid.ny, src->grid.nx, w->src.grid.nz, w->src.grid.ny,
+                        w->src.grid.nx, w->fld[0].name);
+    if (name_used(w, src->var_name, 1, what, sizeof what))
+        return ps_error(PS_EINVAL, "writing %s: cannot add field %s: the output already has "
+                        "%s", w->path, src->var_name, what);
+    if (w->reduce && (st = check_reduction_names(w, src->var_name)))
+        return st;
+    fv = &w->fld[w->nfld];
+    memset(fv, 0, sizeof *fv);
+    snprintf(fv->name, sizeof fv->name, "%s", src->var_name);
+    fv->src_type = src->var_nc_type;
+    fv->grid = src->grid;
+    w->nfld++; /* its attributes are freed by ps_writer_abort() whatever fails */
+    if ((st = ps_attr_list_copy(&fv->attrs, &src->var_attrs))) {
+        w->nfld--;
+        ps_attr_list_free(&fv->attrs);
+        return st;
+    }
+    return PS_OK;
+}
+
 int ps_writer_reductions(ps_writer *w, int metric, const char *why)
 {
+    int i, st;
     if (!w)
         return ps_error(PS_EINVAL, "no writer");
     if (w->defined || w->committed)
         return ps_error(PS_EINVAL, "writing %s: reductions asked for after the first snapshot",
                         w->path);
+    for (i = 0; i < w->nfld; i++)
+        if ((st = check_reduction_names(w, w->fld[i].name)))
+            return st;
     w->reduce = 1;
     w->reduce_metric = metric != 0;
     snprintf(w->reduce_why, sizeof w->reduce_why, "%s", why ? why : "");
     return PS_OK;
 }
 
-int ps_writer_set_reduction(ps_writer *w, const ps_reduction *r)
+int ps_writer_set_reductions(ps_writer *w, const ps_reduction *r, int n)
 {
-    int st;
+    int st, i;
+    char names[PS_WRITER_MAX_FIELDS * (NC_MAX_NAME + 2)];
     if (!w || !r || w->ncid < 0 || w->committed)
         return ps_error(PS_EINVAL, "no open writer or no reductions");
     if (!w->reduce)
         return ps_error(PS_EINVAL, "writing %s: reductions given, not asked for", w->path);
+    if (n != w->nfld)
+        return ps_error(PS_EINVAL, "writing %s: reductions of %d field%s given for %d field "
+                        "variable%s (%s)", w->path, n, n == 1 ? "" : "s", w->nfld,
+                        w->nfld == 1 ? "" : "s", field_list(w, names, sizeof names));
     if (!w->red_missing)
         return ps_error(PS_EINVAL, "writing %s: reductions given with no record awaiting them",
                         w->path);
-    if ((st = ps_nc_reduce_put(w->path, w->ncid, w->reduce_ids, w->nrec - 1, r)))
-        return st;
+    for (i = 0; i < n; i++)
+        if ((st = ps_nc_reduce_put(w->path, w->ncid, w->fld[i].reduce_ids, w->nrec - 1, &r[i])))
+            return st;
     w->red_missing = 0;
     return PS_OK;
+}
+
+int ps_writer_set_reduction(ps_writer *w, const ps_reduction *r)
+{
+    return ps_writer_set_reductions(w, r, 1);
 }
 
 int ps_writer_add_variable(ps_writer *w, const char *name, const char *standard_name,
@@ -1404,6 +1627,12 @@ int ps_writer_add_variable(ps_writer *w, const char *name, const char *standard_
     if (w->ncomp >= MAX_COMPANIONS)
         return ps_error(PS_EINVAL, "writing %s: more than %d added variables", w->path,
                         MAX_COMPANIONS);
+    {
+        char what[2 * NC_MAX_NAME + 64];
+        if (name_used(w, name, 1, what, sizeof what))
+            return ps_error(PS_EINVAL, "writing %s: cannot add variable %s: the output "
+                            "already has %s", w->path, name, what);
+    }
     cp = &w->comp[w->ncomp];
     memset(cp, 0, sizeof *cp);
     snprintf(cp->name, sizeof cp->name, "%s", name);

@@ -1,7 +1,7 @@
 /*
  * The built-in ocean: a synthetic stand-in for the course's Copernicus file
  * (GLO12 analysis subset around the British Isles, 5 x 50 x 222 x 241,
- * thetao float32, NaN land) so pstencil runs on a machine with no data.
+ * thetao and so float32, NaN land) so pstencil runs on a machine with no data.
  *
  * Everything is computed with +, -, *, / and sqrt in double (all correctly
  * rounded in IEEE 754, and the build uses -ffp-contract=off) from a
@@ -183,17 +183,23 @@ static double sea_depth(uint64_t seed, double lat, double lon, double m)
     return h;
 }
 
-/* What a water column's temperature profile needs (depends on lat, lon, t). */
+/* What a water column's temperature and salinity profiles need (depends on
+ * lat, lon, t). */
 typedef struct column {
+    double m;    /* land margin (degrees, > 0 sea) */
     double h;    /* sea floor depth (m), 0 on land */
     double sst;  /* surface temperature */
     double deep; /* deep-water temperature */
     double mowf; /* Mediterranean outflow water strength */
+    double sss;  /* surface salinity (salinity_setup) */
+    double scen; /* salinity of the central water below the halocline */
+    double sdeep; /* deep-water salinity */
 } column;
 
 static void column_setup(uint64_t seed, size_t t, double lat, double lon, column *c)
 {
     double m = land_margin(seed, lat, lon), shelf;
+    c->m = m;
     c->h = m > 0 ? sea_depth(seed, lat, lon, m) : 0.0;
     shelf = 1.0 - smooth01((c->h - 150.0) / 300.0);
     /* January-like surface: warm Biscay, cooler North Sea and Norwegian Sea */
@@ -223,6 +229,50 @@ static double temperature(const column *c, double z, double cellnoise)
         v = c->sst - 0.3 * clamp01(z / 200.0);
     /* small deterministic cell noise (+-0.01 C) */
     v += 0.02 * (cellnoise - 0.5);
+    return v;
+}
+
+/*
+ * The salinity of a column set up by column_setup(), from its own noise
+ * stream @p sseed (so temperature's bits do not depend on it): Atlantic
+ * water of 35.6 at the surface in the south-west, fresher to the north
+ * (-0.035 a degree) and on the northern shelf, much fresher in the Norwegian
+ * coastal current (to about 33) and near every coast (river runoff, within
+ * 0.6 degree); below, central water (35.55, 35.2 at 65N) and deep water
+ * (34.95, 34.91 in the Norwegian Sea).
+ */
+static void salinity_setup(uint64_t sseed, size_t t, double lat, double lon, column *c)
+{
+    double shelf = 1.0 - smooth01((c->h - 150.0) / 300.0);
+    c->sss = 35.6 - 0.035 * (lat - 46.8) - 0.9 * shelf * clamp01((lat - 51.0) / 6.0) -
+             1.6 * clamp01((lon - 3.0) / 3.0) * clamp01((lat - 57.5) / 2.0) -
+             0.7 * (1.0 - smooth01(c->m / 0.6)) + 0.1 * vnoise(sseed, 1, lat, lon, 1.5);
+    /* the five records: a slow freshening and a drifting eddy field */
+    c->sss -= 0.01 * (double)t;
+    c->sss += 0.03 * vnoise(sseed, 100 + t, lat, lon, 0.6);
+    c->scen = 35.55 - 0.02 * (lat - 46.8);
+    c->sdeep = 34.95 - 0.04 * smooth01((lat - 60.0) / 3.5) + 0.02 * vnoise(sseed, 2, lat, lon, 2.0);
+}
+
+/* Salinity (1e-3) at depth z (m) in a column; cellnoise in [0, 1). */
+static double salinity(const column *c, double z, double cellnoise)
+{
+    double x, v;
+    /* the deep transition, shaped like the thermocline: central to deep water */
+    x = z > 60.0 ? (z - 60.0) / 700.0 : 0.0;
+    v = c->sdeep + (c->scen - c->sdeep) / (1.0 + x * x * (1.0 + x));
+    /* the halocline: the surface's departure from the central water fades
+     * within about 50 m below a 10 m mixed layer */
+    x = z > 10.0 ? (z - 10.0) / 50.0 : 0.0;
+    v += (c->sss - c->scen) / (1.0 + x * x);
+    /* Mediterranean outflow water near 1000 m in the south: saltier */
+    x = (z - 1000.0) / 350.0;
+    v += 0.32 * c->mowf / (1.0 + x * x);
+    /* on the shelf the winter column is nearly mixed to the bottom */
+    if (c->h < 250.0)
+        v = c->sss + 0.15 * clamp01(z / 100.0);
+    /* small deterministic cell noise (+-0.002) */
+    v += 0.004 * (cellnoise - 0.5);
     return v;
 }
 
@@ -394,33 +444,81 @@ static int ocean_dims(const ps_ocean_options *o, size_t *ny, size_t *nx)
     return PS_OK;
 }
 
-int ps_ocean_generate(const ps_ocean_options *o, size_t t, ps_dataset *ds, ps_field *out)
+/* The variables of the built-in ocean. */
+enum { OCEAN_THETAO = 0, OCEAN_SO = 1, OCEAN_NVARS = 2 };
+static const char *const ocean_vars[OCEAN_NVARS] = {"thetao", "so"};
+
+static int ocean_var(const char *var, int *which)
 {
-    ps_ocean_options def;
-    size_t ny = 0, nx = 0, k, j, i, c, plane;
+    int i;
+    if (!var) {
+        *which = OCEAN_THETAO;
+        return PS_OK;
+    }
+    for (i = 0; i < OCEAN_NVARS; i++)
+        if (!strcmp(var, ocean_vars[i])) {
+            *which = i;
+            return PS_OK;
+        }
+    return ps_error(PS_EINVAL, "the built-in ocean has no variable '%s' (it has thetao and so)",
+                    var);
+}
+
+/* Make @p ds (filled by fill_dataset(), thetao) describe salinity. */
+static int describe_so(ps_dataset *ds)
+{
+    ps_attr_list *l = &ds->var_attrs;
+    double fill = (double)NAN;
     int st;
-    ps_dataset tmp;
-    ps_dataset *d = ds ? ds : &tmp;
-    uint64_t seed;
+    snprintf(ds->var_name, sizeof ds->var_name, "so");
+    snprintf(ds->units, sizeof ds->units, "1e-3");
+    ps_attr_list_free(l);
+    if ((st = ps_attr_set_values(l, "_FillValue", NC_FLOAT, &fill, 1)) ||
+        (st = ps_attr_set_text(l, "long_name", "Sea water salinity")) ||
+        (st = ps_attr_set_text(l, "standard_name", "sea_water_salinity")) ||
+        (st = ps_attr_set_text(l, "units", "1e-3")) ||
+        (st = ps_attr_set_text(l, "unit_long", "Practical Salinity Unit")) ||
+        (st = ps_attr_set_text(l, "cell_methods", "area: mean")))
+        return st;
+    return PS_OK;
+}
+
+/*
+ * Record @p t of the ocean: @p d (filled, describing variable @p which) and
+ * the fields wanted (out[OCEAN_THETAO], out[OCEAN_SO], each may be NULL),
+ * from one pass over the columns. Every field allocated, or none.
+ */
+static int generate(const ps_ocean_options *o, size_t t, int which, ps_dataset *d,
+                    ps_field *const out[OCEAN_NVARS])
+{
+    size_t ny = 0, nx = 0, k, j, i, c, plane, nout = 0;
+    int st, v;
+    uint64_t seed, sseed;
     column *cols = NULL;
 
-    if (!o) {
-        ps_ocean_defaults(&def);
-        o = &def;
-    }
     if ((st = ocean_dims(o, &ny, &nx)))
         return st;
     if (t >= o->ntime)
         return ps_error(PS_ERANGE, "time index %zu is out of range (0..%zu)", t, o->ntime - 1);
     seed = splitmix64((uint64_t)o->seed);
+    /* salinity's own noise stream ("salinity" in ASCII) */
+    sseed = splitmix64(seed ^ UINT64_C(0x73616c696e697479));
     if ((st = fill_dataset(o, d, ny, nx)))
-        goto done;
-    if (!out)
-        goto done;
-    if ((st = ps_dataset_check_memory(d, PS_FLOAT32, 1)))
-        goto done;
-    if ((st = ps_field_alloc(out, d->grid, PS_FLOAT32)))
-        goto done;
+        return st;
+    if (which == OCEAN_SO && (st = describe_so(d)))
+        return st;
+    for (v = 0; v < OCEAN_NVARS; v++)
+        nout += out[v] != NULL;
+    if (!nout)
+        return PS_OK;
+    /* one field, then (gen) both held together */
+    if ((st = ps_dataset_check_memory(d, PS_FLOAT32, 1)) ||
+        (nout > 1 && (st = ps_dataset_check_memory_as(d, PS_FLOAT32, nout,
+                                                      "fields thetao and so"))))
+        return st;
+    for (v = 0; v < OCEAN_NVARS; v++)
+        if (out[v] && (st = ps_field_alloc(out[v], d->grid, PS_FLOAT32)))
+            goto done;
     plane = ny * nx;
     cols = malloc(plane * sizeof *cols);
     if (!cols) {
@@ -428,26 +526,60 @@ int ps_ocean_generate(const ps_ocean_options *o, size_t t, ps_dataset *ds, ps_fi
         goto done;
     }
     for (j = 0; j < ny; j++)
-        for (i = 0; i < nx; i++)
-            column_setup(seed, t, d->axes[PS_AXIS_LAT].values[j], d->axes[PS_AXIS_LON].values[i],
-                         &cols[j * nx + i]);
+        for (i = 0; i < nx; i++) {
+            double lat = d->axes[PS_AXIS_LAT].values[j], lon = d->axes[PS_AXIS_LON].values[i];
+            column_setup(seed, t, lat, lon, &cols[j * nx + i]);
+            if (out[OCEAN_SO])
+                salinity_setup(sseed, t, lat, lon, &cols[j * nx + i]);
+        }
     for (k = 0; k < d->grid.nz; k++) {
         double z = d->axes[PS_AXIS_DEPTH].values[k];
-        float *lev = (float *)out->data + k * plane;
+        float *lev = out[OCEAN_THETAO] ? (float *)out[OCEAN_THETAO]->data + k * plane : NULL;
+        float *slev = out[OCEAN_SO] ? (float *)out[OCEAN_SO]->data + k * plane : NULL;
         for (c = 0; c < plane; c++) {
             const column *col = &cols[c];
-            lev[c] = (col->h > 0 && z <= col->h)
-                         ? (float)temperature(col, z, urand(seed, 200 + t, k, c))
-                         : NAN;
+            int sea = col->h > 0 && z <= col->h;
+            if (lev)
+                lev[c] = sea ? (float)temperature(col, z, urand(seed, 200 + t, k, c)) : NAN;
+            if (slev)
+                slev[c] = sea ? (float)salinity(col, z, urand(sseed, 200 + t, k, c)) : NAN;
         }
     }
 done:
     free(cols);
-    if (st && out)
-        ps_field_free(out);
+    if (st)
+        for (v = 0; v < OCEAN_NVARS; v++)
+            if (out[v])
+                ps_field_free(out[v]);
+    return st;
+}
+
+int ps_ocean_generate_var(const ps_ocean_options *o, size_t t, const char *var, ps_dataset *ds,
+                          ps_field *out)
+{
+    ps_ocean_options def;
+    ps_dataset tmp;
+    ps_dataset *d = ds ? ds : &tmp;
+    ps_field *outs[OCEAN_NVARS] = {NULL, NULL};
+    int which = OCEAN_THETAO, st;
+    if ((st = ocean_var(var, &which)))
+        return st;
+    if (!o) {
+        ps_ocean_defaults(&def);
+        o = &def;
+    }
+    outs[which] = out;
+    memset(d, 0, sizeof *d);
+    d->ncid = -1;
+    st = generate(o, t, which, d, outs);
     if (st || !ds)
         ps_dataset_close(d);
     return st;
+}
+
+int ps_ocean_generate(const ps_ocean_options *o, size_t t, ps_dataset *ds, ps_field *out)
+{
+    return ps_ocean_generate_var(o, t, "thetao", ds, out);
 }
 
 int ps_ocean_currents(ps_grid g, const ps_grid_coords *c, double *u, double *v)
@@ -487,8 +619,10 @@ static int add_currents(ps_writer *w, const ps_dataset *ds, const ps_field *land
 int ps_ocean_write(const ps_ocean_options *o, const char *path, int force)
 {
     ps_ocean_options def;
-    ps_dataset ds;
-    ps_field f;
+    ps_dataset ds, ds_so;
+    ps_field f, so;
+    ps_field *outs[OCEAN_NVARS];
+    const ps_field *rec[OCEAN_NVARS];
     ps_writer *w = NULL;
     ps_write_options wo;
     size_t t;
@@ -500,8 +634,13 @@ int ps_ocean_write(const ps_ocean_options *o, const char *path, int force)
         o = &def;
     }
     memset(&f, 0, sizeof f);
+    memset(&so, 0, sizeof so);
     if ((st = ps_ocean_generate(o, 0, &ds, NULL)))
         return st;
+    if ((st = ps_ocean_generate_var(o, 0, "so", &ds_so, NULL))) {
+        ps_dataset_close(&ds);
+        return st;
+    }
     /* keep_time: the file's time coordinate is the dataset's (hours since
      * 1950), like a Copernicus file, not a step number */
     snprintf(src, sizeof src, "pstencil %s built-in ocean (seed %lu, scale %g)", PACKAGE_VERSION,
@@ -518,22 +657,34 @@ int ps_ocean_write(const ps_ocean_options *o, const char *path, int force)
     wo.precision = PS_FLOAT32;
     wo.keep_time = 1;
     wo.reproducible = 1;
-    if ((st = ps_writer_open(&w, &ds, &wo)))
+    if ((st = ps_writer_open(&w, &ds, &wo)) || (st = ps_writer_add_field(w, &ds_so)))
         goto done;
+    outs[OCEAN_THETAO] = &f;
+    outs[OCEAN_SO] = &so;
+    rec[OCEAN_THETAO] = &f;
+    rec[OCEAN_SO] = &so;
     for (t = 0; t < o->ntime; t++) {
-        if ((st = ps_ocean_generate(o, t, NULL, &f)))
+        ps_dataset d;
+        memset(&d, 0, sizeof d);
+        d.ncid = -1;
+        st = generate(o, t, OCEAN_THETAO, &d, outs);
+        ps_dataset_close(&d);
+        if (st)
             goto done;
         /* the land does not change with time: record 0's masks the currents */
         if (t == 0 && (st = add_currents(w, &ds, &f)))
             goto done;
-        if ((st = ps_writer_append(w, (long)t, &f)))
+        if ((st = ps_writer_append_fields(w, (long)t, rec, OCEAN_NVARS)))
             goto done;
         ps_field_free(&f);
+        ps_field_free(&so);
     }
     st = ps_writer_commit(w);
 done:
     ps_field_free(&f);
+    ps_field_free(&so);
     ps_writer_abort(w);
     ps_dataset_close(&ds);
+    ps_dataset_close(&ds_so);
     return st;
 }

@@ -1,7 +1,9 @@
 #!/bin/sh
 # pstencil gen: deterministic (two runs are byte-identical), the course's
 # file shape and conventions, readable by ncdump (and cdo, xarray if present),
-# --scale, refusing to overwrite without --force, default output path.
+# salinity so beside thetao (same land, every record; thetao still the
+# variable found by default), --scale, refusing to overwrite without --force,
+# default output path.
 . "$top_srcdir/tests/lib.sh"
 command -v ncdump >/dev/null 2>&1 || skip "ncdump not installed"
 cd "$TMP" || fail "cd"
@@ -23,6 +25,14 @@ grep -q "time = UNLIMITED ; // (5 currently)" hdr || fail "not 5 time records"
 grep -q "float thetao(time, depth, latitude, longitude)" hdr || fail "no thetao(time, depth, latitude, longitude) float"
 grep -q 'thetao:standard_name = "sea_water_potential_temperature"' hdr || fail "no standard_name"
 grep -q 'thetao:units = "degrees_C"' hdr || fail "no units"
+grep -q "float so(time, depth, latitude, longitude)" hdr || fail "no so(time, depth, latitude, longitude) float"
+grep -q 'so:standard_name = "sea_water_salinity"' hdr || fail "so: no standard_name"
+grep -q 'so:units = "1e-3"' hdr || fail "so: units not 1e-3"
+grep -q 'so:long_name = "Sea water salinity"' hdr || fail "so: no long_name"
+expect_exit 0 "$PSTENCIL" summary a.nc --no-levels
+grep -q "^Variable: thetao " "$TMP/out" || fail "summary does not find thetao by default"
+expect_exit 0 "$PSTENCIL" summary a.nc --var so --no-levels
+grep -q "^Variable: so (float32, units 1e-3)" "$TMP/out" || fail "summary --var so"
 ncdump -v depth a.nc | tr -d ' \n' | grep -q 'depth=0.494025,1.541375,2.645669,' || fail "depth levels"
 ncdump -v depth a.nc | tr -d ' \n' | grep -q '5274.784,5727.917;' || fail "last depth levels"
 
@@ -65,6 +75,10 @@ t = ds["thetao"]
 assert t.dims == ("time", "depth", "latitude", "longitude"), t.dims
 assert t.dtype == np.float32
 assert 0.2 < float(np.isnan(t.values).mean()) < 0.9
+s = ds["so"]
+assert s.dims == t.dims and s.dtype == np.float32, (s.dims, s.dtype)
+assert (np.isnan(s.values) == np.isnan(t.values)).all(), "so's land is not thetao's"
+assert 30 < float(s.min()) and float(s.max()) < 37, (float(s.min()), float(s.max()))
 PY
 fi
 exit 0

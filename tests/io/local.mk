@@ -14,6 +14,13 @@ tests_io_test_io_write_SOURCES = tests/io/test_io_write.c
 tests_io_test_io_write_CFLAGS = $(AM_CFLAGS) $(NETCDF_CFLAGS)
 tests_io_test_io_write_LDADD = io/libpstencil-io.la core/libpstencil.la $(NETCDF_LIBS) -lm
 TESTS += tests/io/test_io_write
+# Several field variables in one output (thetao and so): read back bitwise,
+# reductions per field, the refusals; the built-in ocean's so, thetao unchanged.
+check_PROGRAMS += tests/io/test_io_fields
+tests_io_test_io_fields_SOURCES = tests/io/test_io_fields.c
+tests_io_test_io_fields_CFLAGS = $(AM_CFLAGS) $(NETCDF_CFLAGS)
+tests_io_test_io_fields_LDADD = io/libpstencil-io.la core/libpstencil.la $(NETCDF_LIBS) -lm
+TESTS += tests/io/test_io_fields
 # The comparison engine: counts, NaN masks, max abs/rel/ulp, tolerances.
 check_PROGRAMS += tests/io/test_io_compare
 tests_io_test_io_compare_SOURCES = tests/io/test_io_compare.c
