@@ -7,14 +7,15 @@
 # --var against the list, a continued run's list contradicted) exit 2 with
 # no output.
 . "$top_srcdir/tests/lib.sh"
-for t in ncks ncap2 ncdump; do
+for t in ncap2 ncdump; do
   command -v $t >/dev/null 2>&1 || skip "$t (NCO, netCDF) is not installed"
 done
 cd "$TMP" || fail "no temporary directory"
 sum() { sed -n 's/^  checksum    : \(0x[0-9a-f]*\).*/\1/p' "$TMP/out"; }
 # field $1's final checksum from the "fields" line of a run of several
 fsum() { sed -n "s/^  fields      :.*[ ,] *$1 \(0x[0-9a-f]*\).*/\1/p" "$TMP/out"; }
-vals() { ncks -H -C -v "$2" "$1" | grep -v '^ *$'; }
+# the values of variable $2 of file $1, every digit
+vals() { ncdump -v "$2" -p 9,17 "$1" | sed -n '/^data:/,$p'; }
 S="--stencil tracer -b reference -p double"
 
 expect_exit 0 "$PSTENCIL" gen --scale 0.1 -o small.nc
@@ -40,9 +41,7 @@ grep -q ':pstencil_tracers = "thetao,so"' h.txt || fail "no pstencil_tracers"
 for v in thetao so; do
   ref=t.nc
   [ $v = so ] && ref=s.nc
-  ncks -O -v $v "$ref" a.nc || fail "ncks $v"
-  ncks -O -v $v two.nc b.nc || fail "ncks $v"
-  [ "$(vals a.nc $v)" = "$(vals b.nc $v)" ] || fail "$v records differ from its own run"
+  [ "$(vals "$ref" $v)" = "$(vals two.nc $v)" ] || fail "$v records differ from its own run"
   for r in content volume mean min max; do
     [ "$(vals "$ref" ${v}_$r)" = "$(vals two.nc ${v}_$r)" ] || fail "${v}_$r differs"
   done

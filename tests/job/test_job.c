@@ -420,6 +420,7 @@ int main(void)
                   !engine_result("diffusion7", d7, NULL, &b, 5, &wb),
               "engine: %s", ps_error_detail());
         j = new_job("diffusion7", "5");
+        ps_job_set(j, "coeff", "0.15");
         CHECK(ps_job_add_input_field(j, "so", &b) == PS_EINVAL, "a field before the first");
         ps_job_set_input_field(j, &in, NULL);
         CHECK(!ps_job_add_input_field(j, "so", &b), "add: %s", ps_error_detail());
