@@ -5,7 +5,7 @@
  * the first field's rules, the time written once a record; the reductions
  * of every field named after it; the refusals (a field added after an
  * append, the wrong count, a name in use, another grid, too many) leaving no
- * output. The built-in ocean's salinity `so`: written by gen beside thetao,
+ * output; the parallel writer's path (one process). The built-in ocean's salinity `so`: written by gen beside thetao,
  * read back bitwise, thetao's bits unchanged (checksums of the ocean before
  * so existed).
  */
@@ -561,6 +561,80 @@ static void test_refusals(const char *in)
     }
 }
 
+/* The callbacks of a parallel writer of one process (the publisher): what an
+ * MPI run gives through mpi/, without MPI. */
+static int par_share(void *user, char *tmp, size_t len)
+{
+    (void)user, (void)tmp, (void)len;
+    return PS_OK;
+}
+
+static int par_create(void *user, const char *path, int cmode, int *ncid)
+{
+    (void)user;
+    return nc_create(path, cmode, ncid);
+}
+
+static int par_agree(void *user, int status)
+{
+    (void)user;
+    return status;
+}
+
+/* Two fields through the parallel writer's path (each process its part, here
+ * the whole grid): the same bits read back. */
+static void test_parallel(const char *in)
+{
+    ps_dataset ds[2];
+    ps_field f[2];
+    const ps_field *rec[2];
+    ps_writer *w = NULL;
+    ps_write_options o;
+    ps_write_parallel par;
+    char out[600];
+    int i;
+    memset(&o, 0, sizeof o);
+    memset(&par, 0, sizeof par);
+    snprintf(out, sizeof out, "%s/parallel.nc", dir);
+    for (i = 0; i < 2; i++)
+        if (ps_dataset_open(&ds[i], in, names[i]) ||
+            ps_dataset_read(&ds[i], 1, PS_FLOAT32, &f[i])) {
+            FAILF("read %s: %s", names[i], ps_error_detail());
+            return;
+        }
+    par.share = par_share;
+    par.create = par_create;
+    par.agree = par_agree;
+    par.publisher = 1;
+    par.global = ds[0].grid;
+    o.path = out;
+    o.precision = PS_FLOAT32;
+    o.parallel = &par;
+    CHECK(ps_writer_open(&w, &ds[0], &o) == PS_OK, "parallel open: %s", ps_error_detail());
+    if (w) {
+        CHECK(ps_writer_add_field(w, &ds[1]) == PS_OK, "parallel add: %s", ps_error_detail());
+        rec[0] = &f[0], rec[1] = &f[1];
+        CHECK(ps_writer_append_fields(w, 0, rec, 2) == PS_OK, "parallel append: %s",
+              ps_error_detail());
+        CHECK(ps_writer_append(w, 1, &f[0]) == PS_EINVAL, "parallel: one field refused");
+        CHECK(ps_writer_commit(w) == PS_OK, "parallel commit: %s", ps_error_detail());
+        ps_writer_abort(w);
+    }
+    for (i = 0; i < 2; i++) {
+        ps_dataset b;
+        ps_field g;
+        ps_dataset_close(&ds[i]);
+        if (ps_dataset_open(&b, out, names[i]) || ps_dataset_read(&b, 0, PS_FLOAT32, &g)) {
+            FAILF("parallel read back %s: %s", names[i], ps_error_detail());
+            continue;
+        }
+        CHECK(b.ntime == 1 && differ(&f[i], &g) == 0, "parallel: %s bitwise", names[i]);
+        ps_field_free(&g);
+        ps_field_free(&f[i]);
+        ps_dataset_close(&b);
+    }
+}
+
 /* Checksums (ps_field_checksum) of the built-in ocean's thetao before so
  * existed (scale 0.2, seeds 1 and 7, records 0..4; scale 1 record 0): so
  * must not change a bit of it. */
@@ -709,6 +783,7 @@ int main(void)
     test_reductions(in, 1);
     test_reductions(in, 0);
     test_refusals(in);
+    test_parallel(in);
     test_ocean();
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)
