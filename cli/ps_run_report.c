@@ -158,10 +158,14 @@ void ps_run_report_print(FILE *f, const run_report *r)
     if (s->choices[0])
         fprintf(f, "  kernel path : %s\n", s->choices);
     fprintf(f, "  total time  : %.3f s\n", r->total_s);
-    if (s->steps > 0)
-        fprintf(f, "  per step    : %.3f ms  (%.3g cells/s, %.2f GB/s compulsory traffic)\n",
-                1e3 * per_step, (double)cells / per_step,
-                2.0 * (double)cells * (double)ps_precision_size(r->precision) / per_step / 1e9);
+    if (s->steps > 0) {
+        /* a step of several fields updates every field's cells */
+        int nf = r->job && r->job->fields > 1 ? r->job->fields : 1;
+        double upd = (double)cells * nf;
+        fprintf(f, "  per step    : %.3f ms  (%.3g cell updates/s%s, %.2f GB/s compulsory "
+                "traffic)\n", 1e3 * per_step, upd / per_step, nf > 1 ? " over the fields" : "",
+                2.0 * upd * (double)ps_precision_size(r->precision) / per_step / 1e9);
+    }
     if (s->step_times) {
         double mn, med, mx;
         step_stats(s, &mn, &med, &mx);
