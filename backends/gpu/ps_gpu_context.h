@@ -86,9 +86,6 @@ struct ps_gpu_ctx {
     char err[1024];
 };
 
-/** Stencils with a tuned kernel (diffusion7), NULL-terminated: ops.fast_paths. */
-extern const char *const ps_gpu_fast_paths[];
-
 /** Record a runtime failure on the context; returns PS_EDEVICE (or PS_ENOMEM). */
 int ps_gpu_fail(ps_gpu_ctx *c, gpuError_t e, const char *what);
 
