@@ -49,16 +49,17 @@ int ps_currents_gyre(ps_grid g, const double *depth, const double *lat, const do
     return PS_OK;
 }
 
-/* whether input @p in carries the eastward (1) or northward (2) current, else 0 */
-static int current_axis(const ps_stencil_input *in)
+int ps_currents_axis(const ps_stencil_input *in)
 {
+    if (!in || !in->standard_names)
+        return PS_CURRENT_NONE;
     if (strstr(in->standard_names, "eastward_sea_water_velocity") ||
         strstr(in->standard_names, "sea_water_x_velocity"))
-        return 1;
+        return PS_CURRENT_U;
     if (strstr(in->standard_names, "northward_sea_water_velocity") ||
         strstr(in->standard_names, "sea_water_y_velocity"))
-        return 2;
-    return 0;
+        return PS_CURRENT_V;
+    return PS_CURRENT_NONE;
 }
 
 /* @p v NaN wherever field @p f is NaN */
@@ -94,8 +95,8 @@ int ps_currents_inputs(const ps_stencil *s, ps_grid g, const ps_field *land_of,
         mask_land(land_of, v);
     }
     for (q = 0; q < s->ninputs; q++) {
-        int ax = current_axis(&s->inputs[q]);
-        ptrs[q] = ax == 1 ? u : ax == 2 ? v : NULL;
+        int ax = ps_currents_axis(&s->inputs[q]);
+        ptrs[q] = ax == PS_CURRENT_U ? u : ax == PS_CURRENT_V ? v : NULL;
         if (!ptrs[q] && s->inputs[q].required)
             return ps_error(PS_EUNSUPPORTED, "stencil %s: no current gives its input %s (%s)",
                             s->name, s->inputs[q].name, s->inputs[q].standard_names);

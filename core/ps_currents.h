@@ -41,12 +41,28 @@ extern "C" {
 int ps_currents_gyre(ps_grid g, const double *depth, const double *lat, const double *lon,
                      double speed, double *u, double *v);
 
+/** Which current component an input carries (ps_currents_axis()). */
+enum ps_current_axis {
+    PS_CURRENT_NONE = 0, /**< not a horizontal current */
+    PS_CURRENT_U = 1,    /**< eastward (u): eastward_sea_water_velocity, sea_water_x_velocity */
+    PS_CURRENT_V = 2     /**< northward (v): northward_sea_water_velocity, sea_water_y_velocity */
+};
+
+/**
+ * The current component that input @p in carries, by its CF standard names
+ * (the `|`-separated list of ps_stencil_input::standard_names): PS_CURRENT_U
+ * if they include eastward_sea_water_velocity or sea_water_x_velocity, else
+ * PS_CURRENT_V if they include northward_sea_water_velocity or
+ * sea_water_y_velocity, else PS_CURRENT_NONE. The one place that maps an
+ * input to a current: the gyre inputs below and the job's built-in ocean use it.
+ */
+int ps_currents_axis(const ps_stencil_input *in);
+
 /**
  * The auxiliary inputs of stencil @p s that are currents, from the gyre
  * (ps_currents_gyre() at @p speed m/s) on grid @p g with the given
- * coordinates: an input whose standard names include
- * eastward_sea_water_velocity or sea_water_x_velocity gets u, northward or
- * y gets v, both NaN wherever field @p land_of (on grid @p g; NULL: no land)
+ * coordinates: an input that ps_currents_axis() calls PS_CURRENT_U gets u,
+ * PS_CURRENT_V gets v, both NaN wherever field @p land_of (on grid @p g; NULL: no land)
  * is NaN; any other input is not given
  * (NULL). @p ptrs receives s->ninputs pointers into *@p buf, which the caller
  * frees (also on failure).

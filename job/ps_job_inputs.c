@@ -42,24 +42,24 @@ int ps_job_set_input_file(ps_job *j, const char *path)
     return ps_job_set(j, "velocity", path);
 }
 
-/* The built-in ocean's gyre component (ps_ocean_currents()) for input @p in, by its
- * standard names; *have 0: no component carries it. */
+/* The built-in ocean's gyre component (ps_ocean_currents()) for input @p in, the one
+ * ps_currents_axis() names; *have 0: no component carries it. */
 static int gyre(ps_job *j, const ps_stencil_input *in, ps_grid g, const ps_grid_coords *c,
                 double *out, int *have)
 {
-    int east = strstr(in->standard_names, "eastward_sea_water_velocity") != NULL;
-    int north = strstr(in->standard_names, "northward_sea_water_velocity") != NULL;
+    const int axis = ps_currents_axis(in);
     size_t n = g.nz * g.ny * g.nx;
     double *other;
     int st;
     *have = 0;
-    if (!east && !north)
+    if (axis == PS_CURRENT_NONE)
         return PS_OK;
     if (!c->depth || !c->lat || !c->lon)
         return ps_error(PS_EINVAL, "the gyre currents need the grid's coordinates");
     if (!(other = malloc(n * sizeof *other)))
         return ps_error(PS_ENOMEM, "out of memory (gyre currents of %zu cells)", n);
-    st = east ? ps_ocean_currents(g, c, out, other) : ps_ocean_currents(g, c, other, out);
+    st = axis == PS_CURRENT_U ? ps_ocean_currents(g, c, out, other)
+                              : ps_ocean_currents(g, c, other, out);
     free(other);
     if (st)
         return st;

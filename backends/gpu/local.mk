@@ -5,7 +5,8 @@
 # -DPS_GPU_PORT_CUDA by nvcc into backends/cuda/, -DPS_GPU_PORT_HIP by hipcc
 # into backends/hip/ and -DPS_GPU_PORT_MOCK by the host C++ compiler into
 # backends/gpu/mock/ (tests only), with the project's warnings. The host
-# units (PS_GPU_HOST) are plain host code; ps_gpu_launch.cpp holds the
+# units (PS_GPU_HOST, fast/ps_gpu_fast.cpp the table of the tuned kernels
+# among them, built into DIR/fast/) are plain host code; ps_gpu_launch.cpp holds the
 # kernels and is compiled twice per port, with the exact-mode flags
 # (-DPS_GPU_EXACT) and with the fast-mode flags (-DPS_GPU_FAST).
 #
@@ -14,20 +15,23 @@
 # by ps-libtool-object.sh; the modules are then linked by libtool with the C
 # compiler (-lstdc++ for the C++ host code).
 PS_GPU_HOST = ps_gpu_device ps_gpu_context ps_gpu_memory ps_gpu_step ps_gpu_timing \
-	ps_gpu_plugin
+	ps_gpu_plugin fast/ps_gpu_fast
 PS_GPU_HDRS = backends/gpu/ps_gpu_port.h backends/gpu/ps_gpu_port_cuda.h \
 	backends/gpu/ps_gpu_port_hip.h backends/gpu/ps_gpu_mock.h \
 	backends/gpu/ps_gpu_context.h backends/gpu/ps_gpu_kernels.h
 PS_GPU_SRCS = $(PS_GPU_HDRS) backends/gpu/ps_gpu_device.cpp \
 	backends/gpu/ps_gpu_context.cpp backends/gpu/ps_gpu_memory.cpp \
 	backends/gpu/ps_gpu_step.cpp backends/gpu/ps_gpu_timing.cpp \
-	backends/gpu/ps_gpu_plugin.cpp backends/gpu/ps_gpu_launch.cpp
+	backends/gpu/ps_gpu_plugin.cpp backends/gpu/ps_gpu_launch.cpp \
+	backends/gpu/fast/ps_gpu_fast.cpp backends/gpu/fast/ps_gpu_fast.h
 # the objects of one port's plugin, in its directory
 PS_GPU_OBJS = $(addsuffix .lo,$(PS_GPU_HOST) ps_gpu_launch_exact ps_gpu_launch_fast)
 PS_GPU_DEPS = $(addprefix $(top_srcdir)/,$(PS_GPU_HDRS)) \
 	$(addprefix $(top_srcdir)/,$(PS_KERNEL_HOST_FILES)) $(top_srcdir)/core/ps_plugin.h \
 	$(top_srcdir)/core/ps_backend.h $(top_srcdir)/core/ps_field.h \
 	$(top_srcdir)/core/ps_stencil.h $(top_srcdir)/core/ps_status.h $(top_builddir)/config.h
+# the host units' too: the fast-path table's header (the kernels do not read it)
+PS_GPU_HOST_DEPS = $(PS_GPU_DEPS) $(top_srcdir)/backends/gpu/fast/ps_gpu_fast.h
 PS_GPU_CPPFLAGS = -DHAVE_CONFIG_H -I$(top_builddir) -I$(top_srcdir)/core \
 	-I$(top_srcdir)/kernels -I$(top_srcdir)/backends/gpu
 PS_LIBTOOL_OBJECT = $(SHELL) $(top_srcdir)/backends/gpu/ps-libtool-object.sh
@@ -50,10 +54,10 @@ PS_NVCC_FAST = -DPS_GPU_FAST --fmad=true -prec-div=false -prec-sqrt=false -ftz=f
 PS_CUDA_HOST_OBJS = $(addprefix backends/cuda/,$(addsuffix .lo,$(PS_GPU_HOST)))
 if PS_BUILD_CUDA
 # host units: nvcc compiles a .cpp as host C++ (with the CUDA headers)
-$(PS_CUDA_HOST_OBJS): backends/cuda/%.lo: $(top_srcdir)/backends/gpu/%.cpp $(PS_GPU_DEPS)
-	@$(MKDIR_P) backends/cuda/.libs
-	$(AM_V_GEN)$(NVCC) $(NVCCFLAGS) $(PS_NVCC_BASE) -c $< -o backends/cuda/.libs/$*.o && \
-	$(PS_LIBTOOL_OBJECT) backends/cuda $*
+$(PS_CUDA_HOST_OBJS): backends/cuda/%.lo: $(top_srcdir)/backends/gpu/%.cpp $(PS_GPU_HOST_DEPS)
+	@$(MKDIR_P) $(@D)/.libs
+	$(AM_V_GEN)$(NVCC) $(NVCCFLAGS) $(PS_NVCC_BASE) -c $< -o $(@D)/.libs/$(*F).o && \
+	$(PS_LIBTOOL_OBJECT) $(@D) $(*F)
 backends/cuda/ps_gpu_launch_exact.lo: $(top_srcdir)/backends/gpu/ps_gpu_launch.cpp $(PS_GPU_DEPS)
 	@$(MKDIR_P) backends/cuda/.libs
 	$(AM_V_GEN)$(NVCC) $(NVCCFLAGS) $(PS_NVCC_BASE) $(NVCC_GENCODE) $(PS_NVCC_EXACT) \
@@ -77,7 +81,8 @@ backends/cuda/ps_cuda_fast.ptx: $(top_srcdir)/backends/gpu/ps_gpu_launch.cpp $(P
 	$(AM_V_GEN)$(NVCC) $(NVCCFLAGS) $(PS_NVCC_BASE) -arch=$(NVCC_PTX_ARCH) $(PS_NVCC_FAST) \
 	  -x cu -ptx $(top_srcdir)/backends/gpu/ps_gpu_launch.cpp -o $@
 endif
-CLEANFILES += backends/cuda/*.lo backends/cuda/*.o backends/cuda/.libs/*.o backends/cuda/*.ptx
+CLEANFILES += backends/cuda/*.lo backends/cuda/*.o backends/cuda/.libs/*.o backends/cuda/*.ptx \
+	backends/cuda/fast/*.lo backends/cuda/fast/*.o backends/cuda/fast/.libs/*.o
 
 # ---- hip (hipcc) -----------------------------------------------------------
 # Exact mode: no contraction (clang's HIP default is fast), no fast math.
@@ -89,11 +94,11 @@ PS_HIPCC_FAST = -DPS_GPU_FAST -ffp-contract=fast -freciprocal-math
 PS_HIP_HOST_OBJS = $(addprefix backends/hip/,$(addsuffix .lo,$(PS_GPU_HOST)))
 if PS_BUILD_HIP
 # host units: HIP, host side only (no device code to build)
-$(PS_HIP_HOST_OBJS): backends/hip/%.lo: $(top_srcdir)/backends/gpu/%.cpp $(PS_GPU_DEPS)
-	@$(MKDIR_P) backends/hip/.libs
+$(PS_HIP_HOST_OBJS): backends/hip/%.lo: $(top_srcdir)/backends/gpu/%.cpp $(PS_GPU_HOST_DEPS)
+	@$(MKDIR_P) $(@D)/.libs
 	$(AM_V_GEN)$(HIPCC) $(HIPCCFLAGS) $(PS_HIPCC_BASE) $(HIP_OFFLOAD) -ffp-contract=off \
-	  --cuda-host-only -x hip -c $< -o backends/hip/.libs/$*.o && \
-	$(PS_LIBTOOL_OBJECT) backends/hip $*
+	  --cuda-host-only -x hip -c $< -o $(@D)/.libs/$(*F).o && \
+	$(PS_LIBTOOL_OBJECT) $(@D) $(*F)
 backends/hip/ps_gpu_launch_exact.lo: $(top_srcdir)/backends/gpu/ps_gpu_launch.cpp $(PS_GPU_DEPS)
 	@$(MKDIR_P) backends/hip/.libs
 	$(AM_V_GEN)$(HIPCC) $(HIPCCFLAGS) $(PS_HIPCC_BASE) $(HIP_OFFLOAD) $(PS_HIPCC_EXACT) \
@@ -118,7 +123,8 @@ backends/hip/ps_hip_fast-%.ll: $(top_srcdir)/backends/gpu/ps_gpu_launch.cpp $(PS
 	$(AM_V_GEN)$(HIPCC) $(HIPCCFLAGS) $(PS_HIPCC_BASE) --offload-arch=$* $(PS_HIPCC_FAST) \
 	  --cuda-device-only -S -emit-llvm -x hip $(top_srcdir)/backends/gpu/ps_gpu_launch.cpp -o $@
 endif
-CLEANFILES += backends/hip/*.lo backends/hip/*.o backends/hip/.libs/*.o backends/hip/*.ll
+CLEANFILES += backends/hip/*.lo backends/hip/*.o backends/hip/.libs/*.o backends/hip/*.ll \
+	backends/hip/fast/*.lo backends/hip/fast/*.o backends/hip/fast/.libs/*.o
 
 # ---- gpumock (the host C++ compiler; tests only) ----------------------------
 # The same units over the host-memory runtime of ps_gpu_mock.h; both kernel
@@ -127,10 +133,10 @@ PS_MOCK_CXX = $(CC) -x c++
 PS_MOCK_FLAGS = -std=c++20 -O2 -fPIC -ffp-contract=off -fno-fast-math -Wall -Wextra \
 	$(PS_GPU_CPPFLAGS) -DPS_GPU_PORT_MOCK
 PS_MOCK_HOST_OBJS = $(addprefix backends/gpu/mock/,$(addsuffix .lo,$(PS_GPU_HOST)))
-$(PS_MOCK_HOST_OBJS): backends/gpu/mock/%.lo: $(top_srcdir)/backends/gpu/%.cpp $(PS_GPU_DEPS)
-	@$(MKDIR_P) backends/gpu/mock/.libs
-	$(AM_V_GEN)$(PS_MOCK_CXX) $(PS_MOCK_FLAGS) -c $< -o backends/gpu/mock/.libs/$*.o && \
-	$(PS_LIBTOOL_OBJECT) backends/gpu/mock $*
+$(PS_MOCK_HOST_OBJS): backends/gpu/mock/%.lo: $(top_srcdir)/backends/gpu/%.cpp $(PS_GPU_HOST_DEPS)
+	@$(MKDIR_P) $(@D)/.libs
+	$(AM_V_GEN)$(PS_MOCK_CXX) $(PS_MOCK_FLAGS) -c $< -o $(@D)/.libs/$(*F).o && \
+	$(PS_LIBTOOL_OBJECT) $(@D) $(*F)
 backends/gpu/mock/ps_gpu_launch_exact.lo: $(top_srcdir)/backends/gpu/ps_gpu_launch.cpp $(PS_GPU_DEPS)
 	@$(MKDIR_P) backends/gpu/mock/.libs
 	$(AM_V_GEN)$(PS_MOCK_CXX) $(PS_MOCK_FLAGS) -DPS_GPU_EXACT \
@@ -143,7 +149,8 @@ backends/gpu/mock/ps_gpu_launch_fast.lo: $(top_srcdir)/backends/gpu/ps_gpu_launc
 	  -c $(top_srcdir)/backends/gpu/ps_gpu_launch.cpp \
 	  -o backends/gpu/mock/.libs/ps_gpu_launch_fast.o && \
 	$(PS_LIBTOOL_OBJECT) backends/gpu/mock ps_gpu_launch_fast
-CLEANFILES += backends/gpu/mock/*.lo backends/gpu/mock/*.o backends/gpu/mock/.libs/*.o
+CLEANFILES += backends/gpu/mock/*.lo backends/gpu/mock/*.o backends/gpu/mock/.libs/*.o \
+	backends/gpu/mock/fast/*.lo backends/gpu/mock/fast/*.o backends/gpu/mock/fast/.libs/*.o
 
 # ---- gpumock under AddressSanitizer (tests/gpu/mock.sh runs it once) -------
 # The same units with -fsanitize=address, linked straight into
@@ -153,8 +160,8 @@ PS_MOCK_ASAN_FLAGS = $(PS_MOCK_FLAGS) -O1 -g -fsanitize=address -fno-omit-frame-
 PS_MOCK_ASAN_OBJS = $(addprefix backends/gpu/asan/,$(addsuffix .o,$(PS_GPU_HOST) \
 	ps_gpu_launch_exact ps_gpu_launch_fast))
 $(addprefix backends/gpu/asan/,$(addsuffix .o,$(PS_GPU_HOST))): backends/gpu/asan/%.o: \
-		$(top_srcdir)/backends/gpu/%.cpp $(PS_GPU_DEPS)
-	@$(MKDIR_P) backends/gpu/asan
+		$(top_srcdir)/backends/gpu/%.cpp $(PS_GPU_HOST_DEPS)
+	@$(MKDIR_P) $(@D)
 	$(AM_V_GEN)$(PS_MOCK_CXX) $(PS_MOCK_ASAN_FLAGS) -c $< -o $@
 backends/gpu/asan/ps_gpu_launch_%.o: $(top_srcdir)/backends/gpu/ps_gpu_launch.cpp $(PS_GPU_DEPS)
 	@$(MKDIR_P) backends/gpu/asan
@@ -162,4 +169,4 @@ backends/gpu/asan/ps_gpu_launch_%.o: $(top_srcdir)/backends/gpu/ps_gpu_launch.cp
 	  -DPS_GPU_`echo $* | tr a-z A-Z` -c $< -o $@
 backends/gpu/asan/pstencil_gpumock.so: $(PS_MOCK_ASAN_OBJS)
 	$(AM_V_GEN)$(CC) -shared -fsanitize=address -o $@ $(PS_MOCK_ASAN_OBJS) -lstdc++ -lm
-CLEANFILES += backends/gpu/asan/*.o backends/gpu/asan/*.so
+CLEANFILES += backends/gpu/asan/*.o backends/gpu/asan/*.so backends/gpu/asan/fast/*.o

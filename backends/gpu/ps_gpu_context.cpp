@@ -2,13 +2,15 @@
  * The GPU backend's contexts: create (checks, device memory, the packed
  * parameters uploaded once, the kernel and its launch geometry) and destroy.
  *
- * The kernel: diffusion7's tuned kernel unless cfg->generic (its fast path,
- * ps_gpu_fast_paths), otherwise the generic kernel of the stencil, found by
+ * The kernel: the tuned kernel of the fast-path table (fast/ps_gpu_fast.cpp)
+ * where the stencil has an entry, unless cfg->generic; otherwise the generic
+ * kernel of the stencil, found by
  * its position in PS_STENCIL_LIST; ps_gpu_launch.cpp numbers its kernels in
  * the same order, so a stencil added to the list is found here unchanged.
  */
 #include "config.h"
 #include "ps_gpu_context.h"
+#include "fast/ps_gpu_fast.h"
 #include "ps_knobs_env.h"
 
 #include <stdio.h>
@@ -16,8 +18,6 @@
 #include <string.h>
 
 #include "ps_stencils.h" /* the list (descriptions only: no PS_REAL here) */
-
-const char *const ps_gpu_fast_paths[] = {"diffusion7", NULL};
 
 namespace {
 
@@ -370,6 +370,7 @@ int ps_gpu_create(const ps_config *cfg, void **out, char *why, size_t whylen)
     gpuDeviceProp p;
     gpuError_t e;
     const char *variant;
+    const ps_gpu_fast_entry *fast;
     *out = NULL;
     if ((st = ps_plugin_check_config(cfg, why, whylen)))
         return st;
@@ -416,8 +417,8 @@ int ps_gpu_create(const ps_config *cfg, void **out, char *why, size_t whylen)
         goto done;
 
     c->launch.stencil = stencil;
-    c->launch.tuned = !cfg->generic && ps_plugin_name_index(ps_gpu_fast_paths,
-                                                            cfg->stencil->name) >= 0;
+    fast = cfg->generic ? NULL : ps_gpu_fast_find(cfg);
+    c->launch.tuned = fast != NULL;
     c->launch.coeff = cfg->params.scalars[0]; /* the tuned kernel's D */
     c->launcher = cfg->mode == PS_MODE_FAST ? ps_gpu_launch_fast : ps_gpu_launch_exact;
     /* the tuning knobs (core/ps_knobs.h): the caller's, else the environment's,
@@ -427,21 +428,25 @@ int ps_gpu_create(const ps_config *cfg, void **out, char *why, size_t whylen)
     variant = gpu_kernel_names[c->knobs.gpu_kernel.value];
     if (!strcmp(variant, "copy"))
         c->launcher = copy_launch;
-    else if (c->launch.tuned) { /* diffusion7's variants (docs/gpu.md); else ignored */
+    else if (fast) { /* the entry's variants (docs/gpu.md); one it lacks is ignored */
         const bool small_block = (long long)c->launch.bx * c->launch.by <= PS_GPU_LB_THREADS;
         const bool int_rows = c->g.nx <= 0x7fffffff; /* d7pf: 32-bit in-plane offsets */
-        if (!strcmp(variant, "d7pf") && int_rows)
+        const bool four = variant[4] == '4';
+        if (!strcmp(variant, "d7pf") && int_rows && ps_gpu_fast_has(fast, PS_GPU_V_D7PF))
             c->launch.variant = PS_GPU_V_D7PF;
-        else if (!strcmp(variant, "d7lb") && small_block)
+        else if (!strcmp(variant, "d7lb") && small_block && ps_gpu_fast_has(fast, PS_GPU_V_D7LB))
             c->launch.variant = PS_GPU_V_D7LB;
-        else if (!strcmp(variant, "d7pflb") && small_block && int_rows)
+        else if (!strcmp(variant, "d7pflb") && small_block && int_rows &&
+                 ps_gpu_fast_has(fast, PS_GPU_V_D7PFLB))
             c->launch.variant = PS_GPU_V_D7PFLB;
-        else if (!strcmp(variant, "d7x2"))
+        else if (!strcmp(variant, "d7x2") && ps_gpu_fast_has(fast, PS_GPU_V_D7X2))
             c->launch.variant = PS_GPU_V_D7X2;
         else if ((!strcmp(variant, "d7tb") || !strcmp(variant, "d7tb4")) && !cfg->profile &&
-                 tb_fits(c, p, variant[4] == '4'))
-            c->launch.variant = variant[4] == '4' ? PS_GPU_V_D7TB4 : PS_GPU_V_D7TB;
-        else if (!strcmp(variant, "d7zl") && c->launch.coeff >= 0.0 && c->launch.coeff <= 1.0 &&
+                 ps_gpu_fast_has(fast, four ? PS_GPU_V_D7TB4 : PS_GPU_V_D7TB) &&
+                 tb_fits(c, p, four))
+            c->launch.variant = four ? PS_GPU_V_D7TB4 : PS_GPU_V_D7TB;
+        else if (!strcmp(variant, "d7zl") && ps_gpu_fast_has(fast, PS_GPU_V_D7ZL) &&
+                 (!fast->zl_applies || fast->zl_applies(cfg)) &&
                  (st = zero_land(c, cfg, why, whylen)))
             goto done;
     }

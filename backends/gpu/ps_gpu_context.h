@@ -11,6 +11,7 @@
  *   ps_gpu_step.cpp     step/finish: launches, graph capture and replay
  *   ps_gpu_timing.cpp   per-step profiling events and the timing report
  *   ps_gpu_plugin.cpp   the ops table, NVTX ranges, the plugin entry point
+ *   fast/ps_gpu_fast.cpp the fast-path table: the tuned kernel's stencils and variants
  * and the kernels by ps_gpu_launch.cpp (exact and fast). The plugin uses no
  * libpstencil symbol, so it can be opened by any program (and by the loader
  * tests) on a machine without a GPU; core/ps_plugin.h supplies the shared
@@ -85,9 +86,6 @@ struct ps_gpu_ctx {
     ps_knobs knobs; /* the tuning knobs decided (gpu_knobs) */
     char err[1024];
 };
-
-/** Stencils with a tuned kernel (diffusion7), NULL-terminated: ops.fast_paths. */
-extern const char *const ps_gpu_fast_paths[];
 
 /** Record a runtime failure on the context; returns PS_EDEVICE (or PS_ENOMEM). */
 int ps_gpu_fail(ps_gpu_ctx *c, gpuError_t e, const char *what);

@@ -199,6 +199,30 @@ gen_walk(const T *__restrict__ in, T *__restrict__ out, const ps_gpu_geom &g, lo
 }
 
 /*
+ * The set-up every generic kernel (gen_, gls_) shares. PS_GPU_GEN_HEAD: the
+ * thread's column t, the stencil's radius gen_r, the scalar and array
+ * registers, and the return of a thread outside the box or when STOP holds
+ * (false: never). PS_GPU_GEN_COLUMN: the scalars and the arrays' column parts
+ * loaded (PS_GPU_GEN_SC, PS_GPU_GEN_ACOL).
+ */
+#define PS_GPU_GEN_HEAD(NAME, T, STOP)                                                     \
+    enum { gen_r = PS_##NAME##_RADIUS };                                                   \
+    const thread_cell t = map_thread(g.kchunk);                                            \
+    T sc[PS_STENCIL_NSC(NAME) + 1], av[PS_STENCIL_NAR(NAME) + 1];                          \
+    long long ab[PS_STENCIL_NAR(NAME) + 1], ak[PS_STENCIL_NAR(NAME) + 1];                  \
+    const long long plane = g.nx * g.ny, gj = g.oy + t.j, gi = g.ox + t.i;                 \
+    long long off = PS_STENCIL_NSC(NAME);                                                  \
+    int q = 0;                                                                             \
+    (void)plane; (void)gj; (void)gi; (void)off; (void)ab; (void)ak; (void)av;              \
+    if (t.i >= g.nx || t.j >= g.ny || (STOP))                                              \
+        return;
+#define PS_GPU_GEN_COLUMN(NAME)                                                            \
+    PS_##NAME##_SCALARS(PS_GPU_GEN_SC)                                                     \
+    q = 0;                                                                                 \
+    PS_##NAME##_ARRAYS(PS_GPU_GEN_ACOL)                                                    \
+    (void)q;
+
+/*
  * gen_NAME_f32 / gen_NAME_f64: one step of stencil NAME, in -> out. Grid
  * (ceil(nx/bx), ceil(ny/by), ceil(nz/kchunk)), block (bx, by, 1).
  */
@@ -207,20 +231,8 @@ gen_walk(const T *__restrict__ in, T *__restrict__ out, const ps_gpu_geom &g, lo
         gen_##NAME##SFX(const T *__restrict__ in, T *__restrict__ out,                     \
                         const T *__restrict__ params, ps_gpu_geom g)                       \
     {                                                                                      \
-        enum { gen_r = PS_##NAME##_RADIUS };                                               \
-        const thread_cell t = map_thread(g.kchunk);                                        \
-        T sc[PS_STENCIL_NSC(NAME) + 1], av[PS_STENCIL_NAR(NAME) + 1];                      \
-        long long ab[PS_STENCIL_NAR(NAME) + 1], ak[PS_STENCIL_NAR(NAME) + 1];              \
-        const long long plane = g.nx * g.ny, gj = g.oy + t.j, gi = g.ox + t.i;             \
-        long long off = PS_STENCIL_NSC(NAME);                                              \
-        int q = 0;                                                                         \
-        (void)plane; (void)gj; (void)gi; (void)off; (void)ab; (void)ak; (void)av;          \
-        if (t.i >= g.nx || t.j >= g.ny)                                                    \
-            return;                                                                        \
-        PS_##NAME##_SCALARS(PS_GPU_GEN_SC)                                                 \
-        q = 0;                                                                             \
-        PS_##NAME##_ARRAYS(PS_GPU_GEN_ACOL)                                                \
-        (void)q;                                                                           \
+        PS_GPU_GEN_HEAD(NAME, T, false)                                                    \
+        PS_GPU_GEN_COLUMN(NAME)                                                            \
         gen_walk<T, gen_r>(in, out, g, t.i, t.j, t.k0,                                     \
                            [&](const T *__restrict__ s, const T *w, long long k) {         \
                                T nb[PS_STENCIL_NNB(NAME) + 1], ar[PS_STENCIL_NAR(NAME) + 1]; \
@@ -274,22 +286,10 @@ PS_STENCIL_LIST(PS_GPU_GEN_F64)
                         const unsigned char *__restrict__ cnt, unsigned long long *ls,     \
                         int parity)                                                        \
     {                                                                                      \
-        enum { gen_r = PS_##NAME##_RADIUS };                                               \
-        const thread_cell t = map_thread(g.kchunk);                                        \
-        T sc[PS_STENCIL_NSC(NAME) + 1], av[PS_STENCIL_NAR(NAME) + 1];                      \
-        long long ab[PS_STENCIL_NAR(NAME) + 1], ak[PS_STENCIL_NAR(NAME) + 1];              \
-        const long long plane = g.nx * g.ny, gj = g.oy + t.j, gi = g.ox + t.i;             \
-        long long off = PS_STENCIL_NSC(NAME);                                              \
-        int q = 0;                                                                         \
         bool bad = false;                                                                  \
-        (void)plane; (void)gj; (void)gi; (void)off; (void)ab; (void)ak; (void)av;          \
-        if (t.i >= g.nx || t.j >= g.ny || ls[0])                                           \
-            return;                                                                        \
+        PS_GPU_GEN_HEAD(NAME, T, ls[0])                                                    \
         const unsigned long long epoch = ls[1];                                            \
-        PS_##NAME##_SCALARS(PS_GPU_GEN_SC)                                                 \
-        q = 0;                                                                             \
-        PS_##NAME##_ARRAYS(PS_GPU_GEN_ACOL)                                                \
-        (void)q;                                                                           \
+        PS_GPU_GEN_COLUMN(NAME)                                                            \
         gen_walk<T, gen_r>(in, out, g, t.i, t.j, t.k0,                                     \
                            [&](const T *__restrict__ s, const T *w, long long k) {         \
                                T sum = (T)0, ar[PS_STENCIL_NAR(NAME) + 1], v;              \

@@ -7,6 +7,7 @@
  */
 #include "config.h"
 #include "ps_gpu_context.h"
+#include "fast/ps_gpu_fast.h"
 
 #include <stdio.h>
 

@@ -4,7 +4,8 @@
 # The program is the concatenation of $(PS_KERNEL_FILES) (kernels/local.mk:
 # the portability macros, every stencil file, the list, the generic point
 # update) and the backend's wrappers (the generic kernels of every listed
-# stencil, then diffusion7's tuned fast path), in that order. Each file is
+# stencil, then diffusion7's hand-written kernels, which the table in
+# fast/ps_opencl_fast.c declares), in that order. Each file is
 # embedded as one C string generated at build time into the build tree, its
 # variable named after the file (ps_ocl_src_<file name, non-alphanumerics as
 # _>), with an #include line replaced by a comment; ps_ocl_src_list[] holds
@@ -13,7 +14,8 @@ ps_ocl_wrappers = backends/opencl/ps_opencl_generic.cl backends/opencl/ps_opencl
 ps_ocl_embedded = $(PS_KERNEL_FILES) $(ps_ocl_wrappers)
 ps_ocl_sources = backends/opencl/ps_opencl.h backends/opencl/ps_opencl.c \
 	backends/opencl/ps_opencl_device.c backends/opencl/ps_opencl_errors.c \
-	backends/opencl/ps_opencl_program.c backends/opencl/ps_opencl_zeroland.c
+	backends/opencl/ps_opencl_program.c backends/opencl/ps_opencl_zeroland.c \
+	backends/opencl/fast/ps_opencl_fast.c backends/opencl/fast/ps_opencl_fast.h
 
 if PS_BUILD_OPENCL
 pkglib_LTLIBRARIES += backends/opencl/pstencil_opencl.la

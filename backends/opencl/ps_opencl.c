@@ -2,9 +2,9 @@
  * The opencl backend plugin: every stencil of kernels/ps_stencils.h on any
  * OpenCL 1.2 device, bitwise identical to the reference in exact mode. Each
  * stencil runs in the generic kernels (ps_opencl_generic.cl: the shared loop
- * skeleton around kernels/ps_skeleton.h); a stencil named in
- * ps_ocl_fast_paths has tuned kernels too (ps_fast_<NAME>_<shape>),
- * used unless cfg->generic asks for the generic ones. Every kernel takes the
+ * skeleton around kernels/ps_skeleton.h); a stencil with an entry in the
+ * table of fast/ps_opencl_fast.c has hand-written kernels too, picked by
+ * that table unless cfg->generic asks for the generic ones. Every kernel takes the
  * same arguments, so nothing here depends on the stencil. Two device buffers
  * swapped between steps (two kernel objects with their arguments swapped,
  * so a step is one enqueue and no host round trip) and a read-only buffer of
@@ -17,6 +17,7 @@
 #include "config.h"
 #include "ps_knobs_env.h"
 #include "ps_opencl.h"
+#include "fast/ps_opencl_fast.h"
 #include "ps_plugin.h"
 #include "ps_plugin_land.h"
 #include "ps_stencils.h" /* the list only: no PS_REAL, no cell functions */
@@ -59,9 +60,6 @@
 static const char *const ps_ocl_stencils[] = {PS_STENCIL_LIST(PS_OCL_NAME) NULL};
 #undef PS_OCL_NAME
 
-/** The stencils with tuned kernels (ps_fast_<NAME>_<shape>, in ps_opencl_<NAME>.cl). */
-static const char *const ps_ocl_fast_paths[] = {"diffusion7", NULL};
-
 typedef struct ocl_ctx {
     ps_config cfg;
     ps_grid g;
@@ -73,6 +71,8 @@ typedef struct ocl_ctx {
     cl_mem buf[2];
     cl_mem params;          /* packed kernel parameters (ps_params_pack), read-only */
     size_t params_bytes;
+    const ps_ocl_fast_entry *fast; /* the hand-written kernels picked; NULL: generic */
+    int shape;              /* PS_OCL_SHAPE_* */
     cl_kernel k[2];         /* k[b] reads buf[b], writes buf[1-b] */
     cl_kernel kzl[2];       /* the same in zero-land form (when zl.on) */
     cl_kernel kf[2];        /* fuse steps per launch, zero-land or generic (when fuse > 1) */
@@ -880,16 +880,15 @@ static int shape(ocl_ctx *c, cl_kernel k, char *why, size_t whylen)
 }
 
 /*
- * The kernel for c->cfg: the stencil's tuned fast path where it has one and
- * the config does not ask for the generic skeleton, else its generic
- * kernels; in the shape @p kshape (PSTENCIL_OPENCL_KERNEL; NULL = row on CPU
- * devices, ij elsewhere).
+ * The kernel for c->cfg: the hand-written one of the fast-path table
+ * (fast/ps_opencl_fast.c) where it has an entry and the config does not ask
+ * for the generic skeleton, else the stencil's generic kernel; in the shape
+ * of opencl_kernel (rule: row on CPU devices, ij elsewhere).
  */
 static int pick_kernel(ocl_ctx *c, char *why, size_t whylen)
 {
     static const char *const shapes[] = {"ij", "ijk", "row"}; /* opencl_kernel's order */
     const char *name = c->cfg.stencil->name, *kshape;
-    int fast = !c->cfg.generic && ps_plugin_name_index(ps_ocl_fast_paths, name) >= 0;
     int n;
     /*
      * Default shape: on CPUs (PoCL) a work-item per (j, k) row with the i loop
@@ -900,10 +899,15 @@ static int pick_kernel(ocl_ctx *c, char *why, size_t whylen)
      * column along k.
      */
     ps_knob_rule(&c->knobs.opencl_kernel, (c->dev->type & CL_DEVICE_TYPE_CPU) ? 2 : 0);
-    kshape = shapes[c->knobs.opencl_kernel.value];
-    c->dims = strcmp(kshape, "ijk") ? 2 : 3;
-    c->row = !strcmp(kshape, "row");
-    n = snprintf(c->kname, sizeof c->kname, "ps_%s_%s_%s", fast ? "fast" : "gen", name, kshape);
+    c->shape = (int)c->knobs.opencl_kernel.value;
+    kshape = shapes[c->shape];
+    c->dims = c->shape == PS_OCL_SHAPE_IJK ? 3 : 2;
+    c->row = c->shape == PS_OCL_SHAPE_ROW;
+    c->fast = c->cfg.generic ? NULL : ps_ocl_fast_find(&c->cfg, c->shape);
+    if (c->fast)
+        n = snprintf(c->kname, sizeof c->kname, "%s_%s", c->fast->kernel, kshape);
+    else
+        n = snprintf(c->kname, sizeof c->kname, "ps_gen_%s_%s", name, kshape);
     if (n < 0 || (size_t)n >= sizeof c->kname) {
         snprintf(why, whylen, "stencil name '%s' is too long for a kernel name", name);
         return PS_EINVAL;
@@ -965,7 +969,7 @@ static size_t host_l2(void)
 
 /*
  * Fused steps as a wavefront, T per launch (opencl_wave): @p kname, either
- * zero-land diffusion7's (ps_zl_diffusion7_wave, @p zl: its count buffer is
+ * a fast-path entry's zero-land one (its zl_wave, @p zl: its count buffer is
  * argument 12) or a generic kernel's (ps_gen_NAME_wave) for a stencil of
  * radius @p r. Rule: on CPU devices the rule of the openmp backend: on an
  * Intel CPU (vendor id 0x8086) with an L2 of 1 MiB or more,
@@ -1075,7 +1079,7 @@ static int gen_wave_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
 {
     char kname[128];
     int n;
-    if (strncmp(c->kname, "ps_gen_", 7) || !ps_knob_given(&c->knobs.opencl_wave))
+    if (c->fast || !ps_knob_given(&c->knobs.opencl_wave))
         return PS_OK;
     n = snprintf(kname, sizeof kname, "ps_gen_%s_wave", c->cfg.stencil->name);
     if (n < 0 || (size_t)n >= sizeof kname)
@@ -1085,7 +1089,7 @@ static int gen_wave_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
 }
 
 /*
- * Fused zero-land steps (ps_zl_diffusion7_fused) when opencl_fuse is given
+ * Fused zero-land steps (the entry's zl_fused) when opencl_fuse is given
  * (by the caller or the environment; else the wavefront): T steps per launch
  * on tiles of TJ x TK rows (opencl_fuse_tj, _tk; rule PS_OCL_FUSE_TJ x
  * PS_OCL_FUSE_TK); the tile is halved (larger side first) until its two local
@@ -1094,6 +1098,7 @@ static int gen_wave_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
  */
 static int fuse_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
 {
+    const char *kname = c->fast->zl_fused;
     unsigned long t, tj, tk;
     cl_ulong lmem = 0;
     size_t kwg = 0, bytes;
@@ -1101,7 +1106,8 @@ static int fuse_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
     cl_int e;
     int b;
     if (!ps_knob_given(&c->knobs.opencl_fuse))
-        return wave_setup(c, prog, "ps_zl_diffusion7_wave", 1, 1, why, whylen);
+        return wave_setup(c, prog, c->fast->zl_wave, (size_t)c->cfg.stencil->radius, 1, why,
+                          whylen);
     ps_knob_rule(&c->knobs.opencl_fuse_tj, PS_OCL_FUSE_TJ);
     ps_knob_rule(&c->knobs.opencl_fuse_tk, PS_OCL_FUSE_TK);
     t = (unsigned long)c->knobs.opencl_fuse.value;
@@ -1117,16 +1123,16 @@ static int fuse_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
     if (e != CL_SUCCESS)
         return ps_ocl_fail(why, whylen, e, "clGetDeviceInfo(CL_DEVICE_LOCAL_MEM_SIZE)");
     for (b = 0; b < 2; b++) {
-        c->kf[b] = clCreateKernel(prog, "ps_zl_diffusion7_fused", &e);
+        c->kf[b] = clCreateKernel(prog, kname, &e);
         if (e != CL_SUCCESS) {
             c->kf[b] = NULL;
-            return ps_ocl_fail(why, whylen, e, "clCreateKernel(ps_zl_diffusion7_fused)");
+            return ps_ocl_fail(why, whylen, e, "clCreateKernel(%s)", kname);
         }
     }
     e = clGetKernelWorkGroupInfo(c->kf[0], c->dev->device, CL_KERNEL_WORK_GROUP_SIZE,
                                  sizeof kwg, &kwg, NULL);
     if (e != CL_SUCCESS)
-        return ps_ocl_fail(why, whylen, e, "clGetKernelWorkGroupInfo(ps_zl_diffusion7_fused)");
+        return ps_ocl_fail(why, whylen, e, "clGetKernelWorkGroupInfo(%s)", kname);
     for (;;) {
         size_t hj = tj + 2 * t, hk = tk + 2 * t;
         bytes = hj * hk * c->g.nx * c->es;
@@ -1148,7 +1154,7 @@ static int fuse_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
     c->fglobal[1] = (c->g.nz + tk - 1) / tk * c->flocal[1];
     targ = (cl_uint)t;
     for (b = 0; b < 2; b++) {
-        int st = set_zl_args(c, c->kf[b], b, "ps_zl_diffusion7_fused", why, whylen);
+        int st = set_zl_args(c, c->kf[b], b, kname, why, whylen);
         if (st)
             return st;
         e = clSetKernelArg(c->kf[b], 13, bytes, NULL);
@@ -1157,48 +1163,47 @@ static int fuse_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
         if (e == CL_SUCCESS)
             e = clSetKernelArg(c->kf[b], 15, sizeof targ, &targ);
         if (e != CL_SUCCESS)
-            return ps_ocl_fail(why, whylen, e, "clSetKernelArg(ps_zl_diffusion7_fused)");
+            return ps_ocl_fail(why, whylen, e, "clSetKernelArg(%s)", kname);
     }
     c->fuse = (cl_uint)t;
     return PS_OK;
 }
 
 /*
- * Zero-land (ps_opencl_zeroland.c) where it applies: diffusion7's fast path
- * (the first entry of ps_ocl_fast_paths) in exact mode in the row shape (the CPU
- * default), with 0 <= D <= 1, unless opencl_zero_land is 0. Evidence:
+ * Zero-land (ps_opencl_zeroland.c) where the fast-path entry picked has that
+ * form and it applies (ps_ocl_fast_zero_land: for diffusion7 exact mode, the
+ * row shape, 0 <= D <= 1), unless opencl_zero_land is 0. Evidence:
  * docs/performance.md, "OpenCL on PoCL".
  */
 static int zl_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
 {
-    const double d = c->cfg.params.scalars[0];
+    const char *kname;
     const size_t ext[3] = {c->g.nz, c->g.ny, c->g.nx};
     size_t kwg = 0;
     cl_int e;
     int b, st;
     ps_knob_rule(&c->knobs.opencl_zero_land, 1);
-    if (!c->knobs.opencl_zero_land.value || !c->row || c->cfg.mode != PS_MODE_EXACT ||
-        c->cfg.generic || ps_plugin_name_index(ps_ocl_fast_paths, c->cfg.stencil->name) != 0 ||
-        !(d >= 0 && d <= 1))
+    if (!c->knobs.opencl_zero_land.value || !ps_ocl_fast_zero_land(c->fast, &c->cfg, c->shape))
         return PS_OK;
+    kname = c->fast->zl_row;
     for (b = 0; b < 2; b++) {
-        c->kzl[b] = clCreateKernel(prog, "ps_zl_diffusion7_row", &e);
+        c->kzl[b] = clCreateKernel(prog, kname, &e);
         if (e != CL_SUCCESS) {
             c->kzl[b] = NULL;
-            return ps_ocl_fail(why, whylen, e, "clCreateKernel(ps_zl_diffusion7_row)");
+            return ps_ocl_fail(why, whylen, e, "clCreateKernel(%s)", kname);
         }
     }
     e = clGetKernelWorkGroupInfo(c->kzl[0], c->dev->device, CL_KERNEL_WORK_GROUP_SIZE,
                                  sizeof kwg, &kwg, NULL);
     if (e != CL_SUCCESS)
-        return ps_ocl_fail(why, whylen, e, "clGetKernelWorkGroupInfo(ps_zl_diffusion7_row)");
+        return ps_ocl_fail(why, whylen, e, "clGetKernelWorkGroupInfo(%s)", kname);
     if (kwg < c->local[0] * c->local[1] * c->local[2])
         return PS_OK; /* the masked kernel's work-group shape does not fit: stay masked */
     st = ps_ocl_zl_create(&c->zl, c->clctx, c->q, prog, ext, c->es, why, whylen);
     if (st)
         return st;
     for (b = 0; b < 2; b++) {
-        st = set_zl_args(c, c->kzl[b], b, "ps_zl_diffusion7_row", why, whylen);
+        st = set_zl_args(c, c->kzl[b], b, kname, why, whylen);
         if (st)
             return st;
     }
@@ -1230,7 +1235,7 @@ static int ls_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
                        : !(c->dev->type & CL_DEVICE_TYPE_CPU);
     ps_knob_rule(&c->knobs.opencl_zero_land, 1);
     if (!on || c->cfg.mode != PS_MODE_EXACT || c->fuse_gen ||
-        strncmp(c->kname, "ps_gen_", 7) || !(c->cfg.stencil->flags & PS_STENCIL_LAND_SUM) ||
+        c->fast || !(c->cfg.stencil->flags & PS_STENCIL_LAND_SUM) ||
         c->cfg.stencil->nneighbours > PS_LAND_MAX_NB)
         return PS_OK;
     n = snprintf(kname, sizeof kname, "ps_gls_%s", c->kname + 7);

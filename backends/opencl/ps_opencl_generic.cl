@@ -143,8 +143,18 @@ PS_STENCIL_LIST(PS_GEN_ROWFNS)
 /* whether index x along an axis of n cells is at least r away from both faces */
 #define PS_GEN_INNER(x, n, r) ((x) >= (r) && (x) + (r) < (n))
 
-#define PS_GEN_KERNELS(NAME)                                                             \
-    __kernel void ps_gen_##NAME##_row(PS_GEN_ARGS)                                       \
+/*
+ * The three range shapes every step kernel shares (generic and land-sum): the
+ * work-item's cells, the copies of the cells within r of a face, and around
+ * them the interior, which the caller gives. STOP: a launch-wide reason to
+ * return at once (0: none).
+ *   PS_GEN_ROW_SHAPE: row (j, k); INTERIOR sees rp (the neighbour rows and,
+ *     last, the centre row), row, j, k and does cells r..nx-r-1;
+ *   PS_GEN_IJ_SHAPE: column (i, j); DECL declares what CELL and AFTER share,
+ *     CELL does interior plane k (p its cell), AFTER runs after the column;
+ *   PS_GEN_IJK_SHAPE: cell (i, j, k); CELL does interior cell p.
+ */
+#define PS_GEN_ROW_SHAPE(NAME, INTERIOR)                                                 \
     {                                                                                    \
         const uint r = PS_##NAME##_RADIUS;                                               \
         const uint j = (uint)get_global_id(0);                                           \
@@ -166,14 +176,12 @@ PS_STENCIL_LIST(PS_GEN_ROWFNS)
             int q = 0;                                                                   \
             PS_##NAME##_NEIGHBOURS(PS_GEN_RP)                                            \
             rp[q] = in + row;                                                            \
-            ps_gen_##NAME##_rowfn(out + row, rp, params, nx, ok + (long)k, oj + (long)j, \
-                                  oi, gz, gy, gx);                                       \
+            INTERIOR                                                                     \
         }                                                                                \
         for (i = nx - r; i < nx; i++)                                                    \
             out[row + i] = in[row + i];                                                  \
-    }                                                                                    \
-                                                                                         \
-    __kernel void ps_gen_##NAME##_ij(PS_GEN_ARGS)                                        \
+    }
+#define PS_GEN_IJ_SHAPE(NAME, STOP, DECL, CELL, AFTER)                                   \
     {                                                                                    \
         const uint r = PS_##NAME##_RADIUS;                                               \
         const uint i = (uint)get_global_id(0);                                           \
@@ -181,7 +189,8 @@ PS_STENCIL_LIST(PS_GEN_ROWFNS)
         const size_t plane = (size_t)ny * nx;                                            \
         const size_t col = (size_t)j * nx + i;                                           \
         uint k;                                                                          \
-        if (i >= nx || j >= ny)                                                          \
+        DECL                                                                             \
+        if (i >= nx || j >= ny || STOP)                                                  \
             return;                                                                      \
         if (!PS_GEN_INNER(i, nx, r) || !PS_GEN_INNER(j, ny, r) || nz < 2 * r + 1) {      \
             for (k = 0; k < nz; k++)                                                     \
@@ -190,13 +199,15 @@ PS_STENCIL_LIST(PS_GEN_ROWFNS)
         }                                                                                \
         for (k = 0; k < r; k++)                                                          \
             out[col + k * plane] = in[col + k * plane];                                  \
-        for (k = r; k < nz - r; k++)                                                     \
-            out[col + k * plane] = PS_GEN_APPLY(NAME, col + k * plane, k, j, i);         \
+        for (k = r; k < nz - r; k++) {                                                   \
+            const size_t p = col + k * plane;                                            \
+            CELL                                                                         \
+        }                                                                                \
         for (k = nz - r; k < nz; k++)                                                    \
             out[col + k * plane] = in[col + k * plane];                                  \
-    }                                                                                    \
-                                                                                         \
-    __kernel void ps_gen_##NAME##_ijk(PS_GEN_ARGS)                                       \
+        AFTER                                                                            \
+    }
+#define PS_GEN_IJK_SHAPE(NAME, STOP, CELL)                                               \
     {                                                                                    \
         const uint r = PS_##NAME##_RADIUS;                                               \
         const uint i = (uint)get_global_id(0);                                           \
@@ -204,13 +215,23 @@ PS_STENCIL_LIST(PS_GEN_ROWFNS)
         const uint k = (uint)get_global_id(2);                                           \
         const size_t plane = (size_t)ny * nx;                                            \
         const size_t p = (size_t)k * plane + (size_t)j * nx + i;                         \
-        if (i >= nx || j >= ny || k >= nz)                                               \
+        if (i >= nx || j >= ny || k >= nz || STOP)                                       \
             return;                                                                      \
-        if (PS_GEN_INNER(i, nx, r) && PS_GEN_INNER(j, ny, r) && PS_GEN_INNER(k, nz, r))  \
-            out[p] = PS_GEN_APPLY(NAME, p, k, j, i);                                     \
-        else                                                                             \
+        if (PS_GEN_INNER(i, nx, r) && PS_GEN_INNER(j, ny, r) && PS_GEN_INNER(k, nz, r)) { \
+            CELL                                                                         \
+        } else                                                                           \
             out[p] = in[p];                                                              \
     }
+
+#define PS_GEN_KERNELS(NAME)                                                             \
+    __kernel void ps_gen_##NAME##_row(PS_GEN_ARGS)                                       \
+    PS_GEN_ROW_SHAPE(NAME, ps_gen_##NAME##_rowfn(out + row, rp, params, nx,              \
+                                                 ok + (long)k, oj + (long)j, oi, gz, gy, \
+                                                 gx);)                                   \
+    __kernel void ps_gen_##NAME##_ij(PS_GEN_ARGS)                                        \
+    PS_GEN_IJ_SHAPE(NAME, 0, , out[p] = PS_GEN_APPLY(NAME, p, k, j, i);, )               \
+    __kernel void ps_gen_##NAME##_ijk(PS_GEN_ARGS)                                       \
+    PS_GEN_IJK_SHAPE(NAME, 0, out[p] = PS_GEN_APPLY(NAME, p, k, j, i);)
 
 PS_STENCIL_LIST(PS_GEN_KERNELS)
 
@@ -238,6 +259,13 @@ PS_STENCIL_LIST(PS_GEN_KERNELS)
 #define PS_GLS_SUM(dk, dj, di) s = s + rp[q][(long)i + (di)]; q++;
 /* a count byte's count as PS_REAL (land: 0) */
 #define PS_GLS_N(b) ((PS_REAL)(int)((b)&0x7f))
+
+/* an interior cell p of a land-sum kernel: v its new value, stored */
+#define PS_GLS_CELL(NAME)                                                                \
+    const PS_REAL v = ps_gls_##NAME##_cell(in, cnt, (long)p, (long)plane, (long)nx, params, \
+                                           ok + (long)k, oj + (long)j, oi + (long)i, gz,  \
+                                           gy, gx);                                       \
+    out[p] = v;
 
 #define PS_GLS_FNS(NAME)                                                                 \
     /* cells r..nx-r-1 of one row (ps_gen_NAME_rowfn's arguments, cn the row's       \
@@ -297,88 +325,18 @@ PS_STENCIL_LIST(PS_GEN_KERNELS)
         return n > (PS_REAL)0 ? PS_CAT(ps_##NAME##_sumcount, PS_SUFFIX)(c, s, n, sc, ar) \
                               : c;                                                       \
     }                                                                                    \
+    /* row: after a launch that wrote a NaN no interior cell (the face copies  \
+     * write what the target holds already: faces never change) */               \
     __kernel void ps_gls_##NAME##_row(PS_GLS_ARGS)                                       \
-    {                                                                                    \
-        const uint r = PS_##NAME##_RADIUS;                                               \
-        const uint j = (uint)get_global_id(0);                                           \
-        const uint k = (uint)get_global_id(1);                                           \
-        const size_t plane = (size_t)ny * nx;                                            \
-        const size_t row = (size_t)k * plane + (size_t)j * nx;                           \
-        uint i;                                                                          \
-        if (j >= ny || k >= nz)                                                          \
-            return;                                                                      \
-        if (!PS_GEN_INNER(k, nz, r) || !PS_GEN_INNER(j, ny, r) || nx < 2 * r + 1) {      \
-            for (i = 0; i < nx; i++)                                                     \
-                out[row + i] = in[row + i];                                              \
-            return;                                                                      \
-        }                                                                                \
-        for (i = 0; i < r; i++)                                                          \
-            out[row + i] = in[row + i];                                                  \
-        {                                                                                \
-            __global const PS_REAL *rp[PS_STENCIL_NNB(NAME) + 1];                        \
-            int q = 0;                                                                   \
-            PS_##NAME##_NEIGHBOURS(PS_GEN_RP)                                            \
-            rp[q] = in + row;                                                            \
-            /* after a launch that wrote a NaN: no interior cell (the boundary   \
-             * copies write what the target holds already: faces never change) */  \
-            if (ps_gls_##NAME##_rowfn(out + row, rp, cnt + row, params, nx, ok + (long)k, \
-                                      oj + (long)j, oi, gz, gy, gx, *flag ? r : nx - r))  \
-                *flag = tag;                                                             \
-        }                                                                                \
-        for (i = nx - r; i < nx; i++)                                                    \
-            out[row + i] = in[row + i];                                                  \
-    }                                                                                    \
+    PS_GEN_ROW_SHAPE(NAME, if (ps_gls_##NAME##_rowfn(out + row, rp, cnt + row, params,  \
+                                                     nx, ok + (long)k, oj + (long)j, oi, \
+                                                     gz, gy, gx, *flag ? r : nx - r))    \
+                               *flag = tag;)                                             \
     __kernel void ps_gls_##NAME##_ij(PS_GLS_ARGS)                                        \
-    {                                                                                    \
-        const uint r = PS_##NAME##_RADIUS;                                               \
-        const uint i = (uint)get_global_id(0);                                           \
-        const uint j = (uint)get_global_id(1);                                           \
-        const size_t plane = (size_t)ny * nx;                                            \
-        const size_t col = (size_t)j * nx + i;                                           \
-        uint k;                                                                          \
-        int bad = 0;                                                                     \
-        if (i >= nx || j >= ny || *flag)                                                 \
-            return;                                                                      \
-        if (!PS_GEN_INNER(i, nx, r) || !PS_GEN_INNER(j, ny, r) || nz < 2 * r + 1) {      \
-            for (k = 0; k < nz; k++)                                                     \
-                out[col + k * plane] = in[col + k * plane];                              \
-            return;                                                                      \
-        }                                                                                \
-        for (k = 0; k < r; k++)                                                          \
-            out[col + k * plane] = in[col + k * plane];                                  \
-        for (k = r; k < nz - r; k++) {                                                   \
-            const size_t p = col + k * plane;                                            \
-            const PS_REAL v =                                                            \
-                ps_gls_##NAME##_cell(in, cnt, (long)p, (long)plane, (long)nx, params,    \
-                                     ok + (long)k, oj + (long)j, oi + (long)i, gz, gy, gx); \
-            out[p] = v;                                                                  \
-            bad |= v != v;                                                               \
-        }                                                                                \
-        for (k = nz - r; k < nz; k++)                                                    \
-            out[col + k * plane] = in[col + k * plane];                                  \
-        if (bad)                                                                         \
-            *flag = tag;                                                                 \
-    }                                                                                    \
+    PS_GEN_IJ_SHAPE(NAME, *flag, int bad = 0;, PS_GLS_CELL(NAME) bad |= v != v;,         \
+                    if (bad) *flag = tag;)                                               \
     __kernel void ps_gls_##NAME##_ijk(PS_GLS_ARGS)                                       \
-    {                                                                                    \
-        const uint r = PS_##NAME##_RADIUS;                                               \
-        const uint i = (uint)get_global_id(0);                                           \
-        const uint j = (uint)get_global_id(1);                                           \
-        const uint k = (uint)get_global_id(2);                                           \
-        const size_t plane = (size_t)ny * nx;                                            \
-        const size_t p = (size_t)k * plane + (size_t)j * nx + i;                         \
-        if (i >= nx || j >= ny || k >= nz || *flag)                                      \
-            return;                                                                      \
-        if (PS_GEN_INNER(i, nx, r) && PS_GEN_INNER(j, ny, r) && PS_GEN_INNER(k, nz, r)) { \
-            const PS_REAL v =                                                            \
-                ps_gls_##NAME##_cell(in, cnt, (long)p, (long)plane, (long)nx, params,    \
-                                     ok + (long)k, oj + (long)j, oi + (long)i, gz, gy, gx); \
-            out[p] = v;                                                                  \
-            if (v != v)                                                                  \
-                *flag = tag;                                                             \
-        } else                                                                           \
-            out[p] = in[p];                                                              \
-    }
+    PS_GEN_IJK_SHAPE(NAME, *flag, PS_GLS_CELL(NAME) if (v != v) *flag = tag;)
 #define PS_GLS_OF(NAME) PS_##NAME##_LAND_SUM(PS_GLS_FNS)
 PS_STENCIL_LIST(PS_GLS_OF)
 

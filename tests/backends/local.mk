@@ -154,6 +154,18 @@ check_PROGRAMS += tests/backends/test_opencl
 tests_backends_test_opencl_SOURCES = tests/backends/test_opencl.c
 tests_backends_test_opencl_LDADD = core/libpstencil.la -lm
 TESTS += tests/backends/test_opencl
+# The fast-path table alone (no device): the names it lists, the kernels it
+# names present in the program, zero-land's modes, shape and D range.
+if PS_BUILD_OPENCL
+check_PROGRAMS += tests/backends/test_opencl_fast
+tests_backends_test_opencl_fast_SOURCES = tests/backends/test_opencl_fast.c \
+	backends/opencl/fast/ps_opencl_fast.c
+nodist_tests_backends_test_opencl_fast_SOURCES = backends/opencl/ps_opencl_source.c
+tests_backends_test_opencl_fast_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/backends/opencl
+tests_backends_test_opencl_fast_CFLAGS = $(AM_CFLAGS) $(OPENCL_CFLAGS)
+tests_backends_test_opencl_fast_LDADD = core/libpstencil.la -lm
+TESTS += tests/backends/test_opencl_fast
+endif
 # The opencl variants (each kernel shape, forced work-group shapes, the float
 # quotient in double) bitwise the same.
 TESTS += tests/backends/opencl_variants.sh

@@ -92,3 +92,15 @@ tests/gpu/test_gpu_mock_sync$(EXEEXT): $(top_srcdir)/tests/gpu/test_gpu_mock_syn
 	@$(MKDIR_P) tests/gpu
 	$(AM_V_GEN)$(PS_MOCK_CXX) $(PS_MOCK_FLAGS) $(top_srcdir)/tests/gpu/test_gpu_mock_sync.cpp \
 	  -o $@ -lstdc++
+
+# The fast-path table alone (host C++, no device): diffusion7's entry in both
+# precisions and modes with every tuned variant, zero-land's D range, no
+# entry for another stencil (built by the host C++ compiler with the mock port).
+EXTRA_DIST += tests/gpu/test_gpu_fast.cpp
+TESTS += tests/gpu/test_gpu_fast
+CLEANFILES += tests/gpu/test_gpu_fast$(EXEEXT)
+tests/gpu/test_gpu_fast$(EXEEXT): $(top_srcdir)/tests/gpu/test_gpu_fast.cpp \
+		$(top_srcdir)/backends/gpu/fast/ps_gpu_fast.cpp $(PS_GPU_HOST_DEPS)
+	@$(MKDIR_P) tests/gpu
+	$(AM_V_GEN)$(PS_MOCK_CXX) $(PS_MOCK_FLAGS) $(top_srcdir)/tests/gpu/test_gpu_fast.cpp \
+	  $(top_srcdir)/backends/gpu/fast/ps_gpu_fast.cpp -o $@ -lstdc++

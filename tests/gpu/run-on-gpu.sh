@@ -55,8 +55,8 @@ ps_mk_sources() { # FILE VAR...: the .c files assigned to VAR (=, += and continu
 PS_ENGINE_ISA_SRCS="backends/openmp/ps_openmp_generic.c backends/openmp/fast/ps_openmp_rows.c"
 # include directories (the public headers include io/ps_io.h: declarations only)
 PS_ENGINE_INCS="core kernels io backends/openmp"
-# the cuda plugin: every backends/gpu/*.cpp is a unit; the kernel unit
-# ps_gpu_launch.cpp is compiled twice (exact and fast flags)
+# the cuda plugin: every backends/gpu/*.cpp and backends/gpu/fast/*.cpp is a
+# unit; the kernel unit ps_gpu_launch.cpp is compiled twice (exact and fast flags)
 PS_GPU_DIR="backends/gpu"
 PS_GPU_KERNEL_UNIT="ps_gpu_launch.cpp"
 # the programs linked against the engine
@@ -286,7 +286,7 @@ printf '{ global: ps_backend_plugin_entry; local: *; };\n' > "$M/obj/plugin.map"
       esac
     fi
   done
-  for f in "$SRC/$PS_GPU_DIR"/*.cpp; do
+  for f in "$SRC/$PS_GPU_DIR"/*.cpp "$SRC/$PS_GPU_DIR"/fast/*.cpp; do
     u=$(basename "$f" .cpp)
     [ "$u.cpp" = "$PS_GPU_KERNEL_UNIT" ] && continue
     echo "bg $NV -c '$f' -o obj/$u.o"

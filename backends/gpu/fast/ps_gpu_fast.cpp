@@ -1,0 +1,51 @@
+/*
+ * The table of the GPU backend's hand-written kernels (ps_gpu_fast.h):
+ * diffusion7's tuned 2.5-D kernel (ps_gpu_kernels.h) and all its variants,
+ * both precisions and modes; its zero-land variant for 0 <= D <= 1 only
+ * (ps_gpu_kernels.h says why).
+ */
+#include "config.h"
+#include "ps_gpu_fast.h"
+#include "ps_gpu_port.h"
+#include "ps_plugin.h"
+
+#include <stddef.h>
+
+const char *const ps_gpu_fast_paths[] = {"diffusion7", NULL};
+
+namespace {
+
+/* zero-land keeps the mask fixed for 0 <= D <= 1 only: no ocean cell overflows */
+int d7_zl_applies(const ps_config *cfg)
+{
+    const double d = cfg->params.scalars[0];
+    return d >= 0.0 && d <= 1.0;
+}
+
+#define F_BOTH ((1u << PS_FLOAT32) | (1u << PS_FLOAT64))
+#define M_BOTH ((1u << PS_MODE_EXACT) | (1u << PS_MODE_FAST))
+#define V_D7                                                                               \
+    ((1u << PS_GPU_V_D7) | (1u << PS_GPU_V_D7PF) | (1u << PS_GPU_V_D7LB) |                 \
+     (1u << PS_GPU_V_D7PFLB) | (1u << PS_GPU_V_D7X2) | (1u << PS_GPU_V_D7ZL) |              \
+     (1u << PS_GPU_V_D7TB) | (1u << PS_GPU_V_D7TB4))
+/* in order of preference: the first usable entry of a stencil wins */
+const ps_gpu_fast_entry ps_gpu_fast_table[] = {
+    {.stencil = 0, .precisions = F_BOTH, .modes = M_BOTH, .variants = V_D7,
+     .zl_applies = d7_zl_applies},
+};
+
+} /* namespace */
+
+const ps_gpu_fast_entry *ps_gpu_fast_find(const ps_config *cfg)
+{
+    const int s = ps_plugin_name_index(ps_gpu_fast_paths, cfg->stencil->name);
+    if (s < 0)
+        return NULL;
+    for (size_t e = 0; e < sizeof ps_gpu_fast_table / sizeof ps_gpu_fast_table[0]; e++) {
+        const ps_gpu_fast_entry *f = &ps_gpu_fast_table[e];
+        if (f->stencil == s && (f->precisions >> cfg->precision & 1u) &&
+            (f->modes >> cfg->mode & 1u))
+            return f;
+    }
+    return NULL;
+}

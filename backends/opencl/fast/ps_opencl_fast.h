@@ -1,0 +1,49 @@
+/*
+ * The opencl backend's hand-written kernels: the one table (stencil,
+ * precisions, modes, kernel shapes -> the kernels' names) that the backend
+ * reads to pick them, and the stencils it names (ops.fast_paths). Every
+ * stencil, these included, also runs in the generic kernels
+ * (ps_opencl_generic.cl), against which each entry is validated bitwise
+ * (`pstencil validate`, `--kernel generic`).
+ */
+#ifndef PS_OPENCL_FAST_H
+#define PS_OPENCL_FAST_H
+
+#include "ps_backend.h"
+
+/** Kernel shapes, in the order of the knob opencl_kernel's values. */
+enum ps_ocl_shape {
+    PS_OCL_SHAPE_IJ = 0,  /**< a 2-D range over (i, j), the k loop inside */
+    PS_OCL_SHAPE_IJK = 1, /**< one cell per work-item */
+    PS_OCL_SHAPE_ROW = 2  /**< a 2-D range over (j, k), the i loop inside */
+};
+
+/** One stencil's hand-written kernels. */
+typedef struct ps_ocl_fast_entry {
+    int stencil;         /**< index into ps_ocl_fast_paths */
+    unsigned precisions; /**< bits 1u << PS_FLOAT32, 1u << PS_FLOAT64 */
+    unsigned modes;      /**< bits 1u << PS_MODE_EXACT, 1u << PS_MODE_FAST */
+    unsigned shapes;     /**< bits 1u << PS_OCL_SHAPE_*: the shapes it has kernels in */
+    const char *kernel;  /**< the step kernels' name less "_<shape>" (ij, ijk, row) */
+    /** The zero-land form (ps_opencl_zeroland.c), NULL names: none. It applies
+     *  in zl_modes and zl_shapes where zl_applies(cfg) holds. */
+    unsigned zl_modes, zl_shapes;
+    int (*zl_applies)(const ps_config *cfg);
+    const char *zl_row;   /**< the zero-land step kernel */
+    const char *zl_wave;  /**< its wavefront of fused steps (opencl_wave) */
+    const char *zl_fused; /**< its fused steps on local-memory tiles (opencl_fuse) */
+} ps_ocl_fast_entry;
+
+/** The stencils with an entry, NULL-terminated (ops.fast_paths). */
+extern const char *const ps_ocl_fast_paths[];
+
+/**
+ * The entry for @p cfg's stencil, precision and mode that has kernels in
+ * shape @p shape (PS_OCL_SHAPE_*); NULL: the generic kernels.
+ */
+const ps_ocl_fast_entry *ps_ocl_fast_find(const ps_config *cfg, int shape);
+
+/** Whether @p f's zero-land form applies to @p cfg in shape @p shape. */
+int ps_ocl_fast_zero_land(const ps_ocl_fast_entry *f, const ps_config *cfg, int shape);
+
+#endif /* PS_OPENCL_FAST_H */
