@@ -3,21 +3,21 @@
 
 # The reader on files in every convention of docs/file-conventions.md.
 check_PROGRAMS += tests/io/test_io_read
-tests_io_test_io_read_SOURCES = tests/io/test_io_read.c
+tests_io_test_io_read_SOURCES = tests/io/test_io_read.c tests/io/ps_io_test.h
 tests_io_test_io_read_CFLAGS = $(AM_CFLAGS) $(NETCDF_CFLAGS)
 tests_io_test_io_read_LDADD = io/libpstencil-io.la core/libpstencil.la $(NETCDF_LIBS) -lm
 TESTS += tests/io/test_io_read
 # The writer: round trip bitwise, CF attributes, time axis, chunking, the
 # temporary file and its rename, the overwrite refusals.
 check_PROGRAMS += tests/io/test_io_write
-tests_io_test_io_write_SOURCES = tests/io/test_io_write.c
+tests_io_test_io_write_SOURCES = tests/io/test_io_write.c tests/io/ps_io_test.h
 tests_io_test_io_write_CFLAGS = $(AM_CFLAGS) $(NETCDF_CFLAGS)
 tests_io_test_io_write_LDADD = io/libpstencil-io.la core/libpstencil.la $(NETCDF_LIBS) -lm
 TESTS += tests/io/test_io_write
 # Several field variables in one output (thetao and so): read back bitwise,
 # reductions per field, the refusals; the built-in ocean's so, thetao unchanged.
 check_PROGRAMS += tests/io/test_io_fields
-tests_io_test_io_fields_SOURCES = tests/io/test_io_fields.c
+tests_io_test_io_fields_SOURCES = tests/io/test_io_fields.c tests/io/ps_io_test.h
 tests_io_test_io_fields_CFLAGS = $(AM_CFLAGS) $(NETCDF_CFLAGS)
 tests_io_test_io_fields_LDADD = io/libpstencil-io.la core/libpstencil.la $(NETCDF_LIBS) -lm
 TESTS += tests/io/test_io_fields

@@ -12,6 +12,7 @@
 #include "config.h"
 #include "pstencil_io.h"
 #include "../ps_test.h"
+#include "ps_io_test.h"
 
 #include <dirent.h>
 #include <inttypes.h>
@@ -23,39 +24,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define NCX(x) do { int rc_ = (x); if (rc_) { printf("netCDF error %s at %s:%d\n", nc_strerror(rc_), __FILE__, __LINE__); exit(99); } } while (0)
 
 static char dir[] = "/tmp/pstencil-io-fields.XXXXXX";
 
-static int exists(const char *p)
-{
-    struct stat sb;
-    return stat(p, &sb) == 0;
-}
-
-/* Number of leftover temporary files (".*.tmp.*") in the test directory. */
 static int tmp_files(void)
 {
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    int n = 0;
-    while (d && (e = readdir(d)))
-        if (e->d_name[0] == '.' && strstr(e->d_name, ".tmp."))
-            n++;
-    if (d)
-        closedir(d);
-    return n;
-}
-
-static char *get_text(int nc, int v, const char *name)
-{
-    size_t len;
-    char *s;
-    if (nc_inq_attlen(nc, v, name, &len))
-        return NULL;
-    s = calloc(len + 1, 1);
-    nc_get_att_text(nc, v, name, s);
-    return s;
+    return tmp_files_in(dir);
 }
 
 static int text_is(int nc, int v, const char *name, const char *want)

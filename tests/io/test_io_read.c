@@ -13,6 +13,7 @@
 #include "config.h"
 #include "pstencil_io.h"
 #include "../ps_test.h"
+#include "ps_io_test.h"
 
 #include <math.h>
 #include <netcdf.h>
@@ -23,7 +24,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define NCX(x) do { int rc_ = (x); if (rc_) { printf("netCDF error %s at %s:%d\n", nc_strerror(rc_), __FILE__, __LINE__); exit(99); } } while (0)
 
 enum { NT = 3, NZ = 4, NY = 5, NX = 6 };
 static const int role_len[4] = {NT, NZ, NY, NX};
