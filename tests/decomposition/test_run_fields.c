@@ -1,7 +1,7 @@
 /*
  * Several independent fields through one run (ps_run_fields()): for 2 and 3
  * fields of different contents and land, every stencil here, float32 and
- * float64, every backend that runs here, one box, boxes stepped at once and
+ * float64, every backend that runs here (the GPU plugin's mock too), one box, boxes stepped at once and
  * one after another, out-of-core slabs and in place, each field ends bitwise
  * as ps_run_split() leaves it alone and every snapshot sees all fields at the
  * same step; a stop mid-run keeps the same snapshots; the refusals (fields
@@ -434,5 +434,7 @@ int main(void)
     ps_backend_known(&names, &n);
     for (i = 0; i < n; i++)
         check_backend(names[i]);
+    /* the GPU plugin's code over the host-memory mock (built with CUDA, tests only) */
+    check_backend("gpumock");
     return ps_test_finish("test_run_fields");
 }
