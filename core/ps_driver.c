@@ -275,6 +275,8 @@ int ps_run_fields(ps_backend *b, const ps_config *cfg_in, ps_field *const *field
             if (rc)
                 goto done;
         }
+    if (!have_ooc && opt->contexts_ready) /* the parameters are packed in every context */
+        opt->contexts_ready(opt->user);
     if (snap && (rc = snapshot(opt, 0, fields, nfields, &st)))
         goto done;
     if (cfg.profile && opt->steps > 0) {

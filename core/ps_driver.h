@@ -93,6 +93,14 @@ typedef struct ps_run_options {
     ps_snapshot_fields_fn snapshot_fields; /**< ps_run_fields(): called instead of
                                                 @c snapshot when set; required for a
                                                 snapshot of more than one field */
+    /**
+     * May be NULL. Called once, before the first step, when every context of
+     * every field exists and holds its state: the backends pack the stencil's
+     * parameters when a context is made, so the caller may then free the
+     * coefficient arrays of cfg->params (the driver reads them no more). Not
+     * called out of core, where a slab's context is made pass by pass.
+     */
+    void (*contexts_ready)(void *user);
 } ps_run_options;
 
 /** How ps_run_split() decomposes the grid (all zero: one box, the whole grid). */

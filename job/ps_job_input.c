@@ -248,6 +248,12 @@ int ps_job_prepare_stencil(ps_job *j, ps_grid global)
     return ps_job_check_kernel(j);
 }
 
+void ps_job_release_arrays(ps_job *j)
+{
+    free(j->params.arrays);
+    j->params.arrays = NULL;
+}
+
 /* The backend (by name; auto: the best that can run) and its devices. */
 int ps_job_open_backend(ps_job *j)
 {

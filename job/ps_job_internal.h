@@ -154,6 +154,10 @@ void ps_job_note(ps_job *j, const char *fmt, ...);
 /* ps_job.c: the output's writer, with the run record; @p par for ranks */
 int ps_job_open_output(ps_job *j, const ps_write_parallel *par, const char *source);
 
+/* ps_job_input.c: free the stencil's coefficient arrays once every context has packed
+ * them (j->params keeps its scalars and array_values) */
+void ps_job_release_arrays(ps_job *j);
+
 /* ps_job_local.c / ps_job_ranks.c */
 int ps_job_prepare_local(ps_job *j);
 int ps_job_run_local(ps_job *j);

@@ -229,6 +229,13 @@ static void on_progress(void *user, long done, long total, double elapsed)
     j->cb.progress(j->cb.user, done, total, elapsed);
 }
 
+/* Every context packed the stencil's parameters: the job's float64 coefficient
+ * arrays (tracer's rates: 48 bytes a cell) are not needed for the rest of the run. */
+static void on_contexts_ready(void *user)
+{
+    ps_job_release_arrays(user);
+}
+
 static int on_cancel(void *user)
 {
     ps_job *j = user;
@@ -260,6 +267,7 @@ int ps_job_run_local(ps_job *j)
     ro.snapshot_fields = on_snapshot;
     ro.progress = j->cb.progress ? on_progress : NULL;
     ro.cancel = on_cancel;
+    ro.contexts_ready = on_contexts_ready;
     ro.user = j;
     /* a field of the job's own is stepped in place where the backend can; the
      * caller's memory keeps the last record's state should the run stop */

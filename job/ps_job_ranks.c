@@ -239,9 +239,10 @@ static int create_contexts(ps_job *j)
             st = j->comm.transport(j->comm.user, &j->d, j->ctx[f], j->precision, &j->tr[f]);
     }
     if (st)
-        st = ps_error(st, "rank %d, backend %s, device %d: %s", j->comm.rank,
-                      ps_backend_name(j->b), j->dev, ps_error_detail());
-    return st;
+        return ps_error(st, "rank %d, backend %s, device %d: %s", j->comm.rank,
+                        ps_backend_name(j->b), j->dev, ps_error_detail());
+    ps_job_release_arrays(j); /* packed in every context */
+    return PS_OK;
 }
 
 int ps_job_prepare_ranks(ps_job *j)
