@@ -230,7 +230,8 @@ static void on_progress(void *user, long done, long total, double elapsed)
 }
 
 /* Every context packed the stencil's parameters: the job's float64 coefficient
- * arrays (tracer's rates: 48 bytes a cell) are not needed for the rest of the run. */
+ * arrays (an advection stencil's six per-cell rates: 48 bytes a cell) are not
+ * needed for the rest of the run. */
 static void on_contexts_ready(void *user)
 {
     ps_job_release_arrays(user);
