@@ -7,15 +7,21 @@
  *               field (knob gpu_kernel=copy, cuda/hip and the mock), so
  *               "fraction of copy bandwidth" is measured
  *               on the same device, the same buffers and the same launch path;
- *   --validate  a bitwise comparison with the reference backend after S steps;
+ *   --validate  a comparison with the reference backend after S steps: bitwise
+ *               in exact mode; in fast mode the NaN mask identical, every cell
+ *               written and max |got - reference| within the numerical
+ *               contract's bound (ps_validate_fast_bound);
  *   --cases     several cases on the one field (generated once): each LABEL
  *               [:key=val,...] with kernel=NAME (knob gpu_kernel: the
  *               kernel variant, docs/gpu.md), graph=N (gpu_graph_steps),
  *               pdl=0|1 (gpu_pdl: programmatic dependent launch; docs/knobs.md),
  *               fuse=1|2|4 (gpu_fuse: the generic kernels' steps per launch),
  *               zl=0|1 (gpu_zero_land: the generic kernels' land-sum form),
- *               block=XxY[xK], mode=exact|fast, generic=1; each case is timed
- *               (and validated) on its own.
+ *               block=XxY[xK], mode=exact|fast, generic=1, stencil=NAME (any
+ *               stencil of the registry with its default options, on synthetic
+ *               coordinates and the built-in gyre's currents where it takes
+ *               inputs; default the registry's default); each case is timed (and validated)
+ *               on its own.
  * Timing: after --warmup steps, steps run until --warmup-ms have passed (the
  * clocks ramp up), then --repeat batches of --steps steps are timed; the
  * median batch gives ms_per_step (min and max reported too).
@@ -25,6 +31,8 @@
  */
 #include "config.h"
 #include "pstencil.h"
+#include "ps_currents.h"
+#include "ps_validate.h" /* the fast-mode bound */
 #ifndef PS_GPU_BENCH_NO_IO
 #include "ps_io.h" /* the built-in ocean (libpstencil-io) */
 #endif
@@ -62,6 +70,7 @@ typedef struct bench_case {
     int block[3];
     int mode;        /* -1: the command line's */
     int generic;
+    const ps_stencil *stencil; /* NULL: the default stencil (ps_config_init's) */
 } bench_case;
 
 /* Parse one case "LABEL[:key=val,...]"; 0 or -1 (message printed). */
@@ -103,13 +112,18 @@ static int parse_case(const char *s, bench_case *c)
             c->mode = PS_MODE_FAST;
         else if (!strcmp(tok, "generic"))
             c->generic = atoi(v) != 0;
-        else
+        else if (!strcmp(tok, "stencil")) {
+            if (!(c->stencil = ps_stencil_find(v))) {
+                fprintf(stderr, "gpu_bench: stencil '%s' is not in this build's list\n", v);
+                return -1;
+            }
+        } else
             goto bad;
     }
     return 0;
 bad:
     fprintf(stderr, "gpu_bench: bad case '%s' (LABEL[:kernel=NAME,graph=N,pdl=0|1,"
-                    "fuse=1|2|4,zl=0|1,block=XxY[xK],mode=exact|fast,generic=1])\n", s);
+                    "fuse=1|2|4,zl=0|1,block=XxY[xK],mode=exact|fast,generic=1,stencil=NAME])\n", s);
     return -1;
 }
 
@@ -243,6 +257,110 @@ static int run_steps(ps_backend *b, const ps_config *cfg, const void *in, long s
     return st;
 }
 
+/* Parameters of stencil @p s with its default options on grid @p in: synthetic
+ * coordinates (depths 0 to 5000 m, latitudes -70 to 70, longitudes 0 to 360)
+ * and, for a stencil with inputs, the built-in gyre's currents over @p in's
+ * land (ps_currents_inputs). */
+static int case_params(const ps_stencil *s, const ps_field *in, ps_params *out)
+{
+    const ps_grid g = in->grid;
+    double *depth = malloc(g.nz * sizeof *depth), *lat = malloc(g.ny * sizeof *lat),
+           *lon = malloc(g.nx * sizeof *lon), *buf = NULL, *opts = NULL;
+    const double **inputs = NULL;
+    ps_stencil_setup su;
+    ps_stencil_report rep;
+    size_t q;
+    int st = PS_ENOMEM;
+    memset(&su, 0, sizeof su);
+    if (!depth || !lat || !lon ||
+        !(opts = malloc((size_t)(s->noptions + 1) * sizeof *opts)) ||
+        !(inputs = calloc((size_t)s->ninputs + 1, sizeof *inputs)))
+        goto done;
+    for (q = 0; q < g.nz; q++)
+        depth[q] = 5000.0 * (double)q / (double)(g.nz > 1 ? g.nz - 1 : 1);
+    for (q = 0; q < g.ny; q++)
+        lat[q] = -70.0 + 140.0 * (double)q / (double)(g.ny > 1 ? g.ny - 1 : 1);
+    for (q = 0; q < g.nx; q++)
+        lon[q] = 360.0 * (double)q / (double)g.nx;
+    ps_stencil_default_options(s, opts);
+    su.grid = g;
+    su.depth = depth;
+    su.lat = lat;
+    su.lon = lon;
+    su.options = opts;
+    if (s->ninputs) {
+        if ((st = ps_currents_inputs(s, g, in, depth, lat, lon, PS_GYRE_SPEED, &buf, inputs)))
+            goto done;
+        su.inputs = inputs;
+    }
+    st = ps_stencil_prepare(s, &su, out, &rep);
+done:
+    free(depth);
+    free(lat);
+    free(lon);
+    free(buf);
+    free(opts);
+    free((void *)inputs);
+    return st;
+}
+
+/* The largest finite |value| of @p f (the fast-mode bound's M). */
+static double max_finite(const ps_field *f)
+{
+    size_t q, n = ps_field_cells(f);
+    double m = 0;
+    for (q = 0; q < n; q++) {
+        double v = f->precision == PS_FLOAT32 ? (double)((const float *)f->data)[q]
+                                              : ((const double *)f->data)[q];
+        if (isfinite(v) && fabs(v) > m)
+            m = fabs(v);
+    }
+    return m;
+}
+
+/* The verdict on @p got against the reference's @p want after @p steps: 1
+ * (status mismatch) or 0, with its line printed; @p valid gets the table's word. */
+static int verdict(const char *backend, const ps_config *cfg, const ps_field *in,
+                   const ps_field *want, const ps_field *got, long steps, const char **valid)
+{
+    ps_compare_stats cs;
+    double bound;
+    if (cfg->mode == PS_MODE_EXACT) {
+        if (memcmp(want->data, got->data, ps_field_cells(got) * ps_precision_size(got->precision))) {
+            printf("validate: %s differs from the reference after %ld steps "
+                   "(checksums %016llx vs %016llx)\n", backend, steps,
+                   (unsigned long long)ps_field_checksum(got),
+                   (unsigned long long)ps_field_checksum(want));
+            *valid = "no";
+            return 1;
+        }
+        printf("validate: bitwise equal to the reference after %ld steps (checksum %016llx)\n",
+               steps, (unsigned long long)ps_field_checksum(got));
+        *valid = "yes";
+        return 0;
+    }
+    /* fast mode: the numerical contract's bound, the NaN mask, every cell written */
+    ps_compare_init(&cs, NULL);
+    if (ps_compare_fields(want, got, &cs)) {
+        printf("validate: %s\n", ps_error_detail());
+        *valid = "no";
+        return 1;
+    }
+    bound = ps_validate_fast_bound(cfg->stencil, got->precision, steps, max_finite(in));
+    if (cs.nan_mismatch || cs.unwritten || cs.max_abs > bound) {
+        printf("validate: fast mode outside its contract after %ld steps: %llu NaN-mask changes, "
+               "%llu unwritten, max |fast - reference| %.3g against the bound %.3g\n", steps,
+               (unsigned long long)cs.nan_mismatch, (unsigned long long)cs.unwritten, cs.max_abs,
+               bound);
+        *valid = "no";
+        return 1;
+    }
+    printf("validate: fast mode within its bound after %ld steps: max |fast - reference| %.3g "
+           "(bound %.3g), NaN mask identical\n", steps, cs.max_abs, bound);
+    *valid = "bound";
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     bench_opts o = {"cuda", -1, {50, 222, 241}, 0, 1.0, 1000, 20, 0, PS_FLOAT32,
@@ -259,6 +377,9 @@ int main(int argc, char **argv)
     double copy0 = 0;
     int a, st, ndev = 0, rc = 0, ci, ncases;
     const char *src = "synthetic";
+    const ps_stencil *ref_stencil = NULL; /* whose answer `want` holds */
+
+    memset(&cfg, 0, sizeof cfg);
 
     for (a = 1; a < argc; a++) {
         const char *v = a + 1 < argc ? argv[a + 1] : NULL;
@@ -397,16 +518,12 @@ int main(int argc, char **argv)
            o.grid.nz, o.grid.ny, o.grid.nx, src, cells / 1e6, ps_precision_name(o.prec),
            ps_mode_name(o.mode), gb_step * 1e3);
 
-    if (o.validate > 0) { /* the reference's answer, once for every case */
-        ps_config rc_cfg;
-        ps_config_init(&rc_cfg, o.grid, o.prec);
-        if ((st = ps_backend_open_oracle(&ref)) || (st = ps_field_alloc(&want, o.grid, o.prec)) ||
-            (st = ps_field_alloc(&got, o.grid, o.prec)) ||
-            (st = run_steps(ref, &rc_cfg, work.data, o.validate, want.data))) {
-            printf("validate: %s\n", ps_error_detail());
-            rc = 3;
-            goto done;
-        }
+    if (o.validate > 0 && ((st = ps_backend_open_oracle(&ref)) ||
+                           (st = ps_field_alloc(&want, o.grid, o.prec)) ||
+                           (st = ps_field_alloc(&got, o.grid, o.prec)))) {
+        printf("validate: %s\n", ps_error_detail());
+        rc = 3;
+        goto done;
     }
     for (ci = 0; ci < ncases; ci++) {
         const bench_case *cs = &cases[ci];
@@ -414,7 +531,31 @@ int main(int argc, char **argv)
         ps_knobs used;
         const char *valid = "not-run";
         int crc = 0;
+        if (ci)
+            ps_params_free(&cfg.params); /* the last case's */
         ps_config_init(&cfg, o.grid, o.prec);
+        if (cs->stencil && cs->stencil != cfg.stencil) {
+            ps_params_free(&cfg.params);
+            cfg.stencil = cs->stencil;
+            if ((st = case_params(cs->stencil, &work, &cfg.params))) {
+                printf("gpu_bench: %s: %s\n", cs->stencil->name, ps_error_detail());
+                printf("RESULT backend=%s case=%s status=error\n", o.backend, cs->label);
+                rc = rc ? rc : 3;
+                continue;
+            }
+        }
+        if (o.validate > 0 && ref_stencil != cfg.stencil) { /* the reference's answer, once a stencil */
+            ps_config rc_cfg = cfg;
+            rc_cfg.mode = PS_MODE_EXACT;
+            memset(&rc_cfg.knobs, 0, sizeof rc_cfg.knobs);
+            ref_stencil = NULL;
+            if ((st = run_steps(ref, &rc_cfg, work.data, o.validate, want.data))) {
+                printf("validate: %s\n", ps_error_detail());
+                rc = 3;
+                goto done;
+            }
+            ref_stencil = cfg.stencil;
+        }
         cfg.mode = cs->mode >= 0 ? (ps_mode)cs->mode : o.mode;
         cfg.device = o.device;
         cfg.profile = o.profile;
@@ -428,8 +569,8 @@ int main(int argc, char **argv)
             rc = 2;
             goto done;
         }
-        printf("case %s: kernel %s%s, graph steps %s, block %d,%d,%d, %s mode%s%s%s%s\n",
-               cs->label, *cs->kernel ? cs->kernel : "default",
+        printf("case %s: %s, kernel %s%s, graph steps %s, block %d,%d,%d, %s mode%s%s%s%s\n",
+               cs->label, cfg.stencil->name, *cs->kernel ? cs->kernel : "default",
                !strcmp(cs->pdl, "1") ? "+pdl" : "", *cs->graph ? cs->graph : "default",
                cfg.block[0], cfg.block[1], cfg.block[2], ps_mode_name(cfg.mode),
                cs->generic ? ", generic kernel" : "", *cs->fuse ? ", steps per launch " : "",
@@ -472,25 +613,15 @@ int main(int argc, char **argv)
                 printf("validate: %s\n", ps_error_detail());
                 crc = 3;
                 valid = "error";
-            } else if (memcmp(want.data, got.data, bytes)) {
-                printf("validate: %s differs from the reference after %ld steps "
-                       "(checksums %016llx vs %016llx)\n", o.backend, o.validate,
-                       (unsigned long long)ps_field_checksum(&got),
-                       (unsigned long long)ps_field_checksum(&want));
-                crc = 1;
-                valid = "no";
             } else {
-                printf("validate: bitwise equal to the reference after %ld steps "
-                       "(checksum %016llx)\n", o.validate,
-                       (unsigned long long)ps_field_checksum(&got));
-                valid = "yes";
+                crc = verdict(o.backend, &cfg, &work, &want, &got, o.validate, &valid);
             }
         }
-        printf("RESULT backend=%s case=%s kernel=%s%s status=%s grid=%zux%zux%zu cells=%zu "
+        printf("RESULT backend=%s case=%s stencil=%s kernel=%s%s status=%s grid=%zux%zux%zu cells=%zu "
                "precision=%s mode=%s block=%d,%d,%d steps=%ld repeat=%ld ms_per_step=%.5f "
                "ms_min=%.5f ms_max=%.5f gcells_per_s=%.3f gb_per_s=%.1f copy_ms_per_step=%.5f "
                "copy_gb_per_s=%.1f frac_of_copy=%.3f validated=%s\n",
-               o.backend, cs->label, kernel_word(&used),
+               o.backend, cs->label, cfg.stencil->name, kernel_word(&used),
                !strcmp(cs->pdl, "1") ? "+pdl" : "", crc == 1 ? "mismatch" : crc ? "error" : "ok", o.grid.nz, o.grid.ny, o.grid.nx,
                cells, ps_precision_name(o.prec), ps_mode_name(cfg.mode), cfg.block[0],
                cfg.block[1], cfg.block[2], o.steps, o.repeat, ms[0], ms[1], ms[2],
@@ -502,6 +633,7 @@ int main(int argc, char **argv)
             rc = crc;
     }
 done:
+    ps_params_free(&cfg.params);
     ps_field_free(&want);
     ps_field_free(&got);
     ps_field_free(&work);

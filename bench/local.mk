@@ -31,7 +31,7 @@ bench: all
 # direct build compiles it with -DPS_GPU_BENCH_NO_IO against the engine only).
 noinst_PROGRAMS += bench/gpu_bench
 bench_gpu_bench_SOURCES = bench/gpu_bench.c
-bench_gpu_bench_LDADD = io/libpstencil-io.la core/libpstencil.la -lm
+bench_gpu_bench_LDADD = validate/libpstencil-validate.la io/libpstencil-io.la core/libpstencil.la -lm
 
 # bench/mpi-scaling.sh (./configure --enable-mpi): strong and weak scaling
 # under mpirun, a table and a PLplot figure drawn by mpi_scaling_plot.

@@ -32,7 +32,10 @@ mock() {
     bash tests/gpu/run-on-gpu.sh "$B/out-mock" > "$B/mock.log" 2>&1 || { cat "$B/mock.log"; return 1; }
   cat "$B/mock.log"
   grep -q '^validation .*: PASS' "$B/out-mock/table.txt" &&
-    [ "$(grep -c ' yes$' "$B/out-mock/table.txt")" -ge 10 ]
+    [ "$(grep -c ' yes$' "$B/out-mock/table.txt")" -ge 10 ] &&
+    # every stencil of the list, exact bitwise and fast within its bound
+    [ "$(grep -c '^stencils .* yes$' "$B/out-mock/table.txt")" -eq "$(grep -c '^ *X(' kernels/ps_stencils.h)" ] &&
+    [ "$(grep -c '^stencils .* bound$' "$B/out-mock/table.txt")" -eq "$(grep -c '^ *X(' kernels/ps_stencils.h)" ]
 }
 check "run-on-gpu.sh --no-gpu: direct build and static checks" nogpu
 check "run-on-gpu.sh on the gpumock backend: every device stage and the table" mock

@@ -9,7 +9,7 @@ BENCH=$top_builddir/bench/gpu_bench
 [ -x "$BENCH" ] || skip "bench/gpu_bench not built"
 
 expect_exit 0 "$BENCH" --backend reference --grid 6x9x11 --steps 3 --warmup 1 --validate 2
-grep -q '^RESULT backend=reference case=- kernel=default status=ok grid=6x9x11 cells=594 precision=float32 mode=exact block=0,0,0 steps=3 repeat=1 ms_per_step=[0-9.]* ms_min=[0-9.]* ms_max=' "$TMP/out" ||
+grep -q '^RESULT backend=reference case=- stencil=diffusion7 kernel=default status=ok grid=6x9x11 cells=594 precision=float32 mode=exact block=0,0,0 steps=3 repeat=1 ms_per_step=[0-9.]* ms_min=[0-9.]* ms_max=' "$TMP/out" ||
   { cat "$TMP/out"; fail "no well-formed RESULT line"; }
 grep -q 'validated=yes' "$TMP/out" || fail "validation did not run or failed"
 expect_exit 0 "$BENCH" --backend reference --grid 4x5x6 --precision float64 --steps 2 --warmup 0
@@ -21,13 +21,35 @@ if [ -f "$top_builddir/backends/cuda/.libs/pstencil_gpumock.so" ]; then
   expect_exit 0 "$BENCH" --backend gpumock --grid 5x12x19 --steps 34 --warmup 1 --warmup-ms 1 \
     --repeat 3 --copy --validate 35 \
     --cases "tuned nographs:graph=0 b16x4:block=16x4 generic:generic=1 gfuse4:generic=1,fuse=4 fast:mode=fast"
-  [ "$(grep -c '^RESULT .* status=ok .* repeat=3 .*validated=yes$' "$TMP/out")" -eq 6 ] ||
-    { cat "$TMP/out"; fail "not six validated cases"; }
-  grep -q '^case gfuse4: .*, generic kernel, steps per launch 4$' "$TMP/out" || fail "fuse case"
+  [ "$(grep -c '^RESULT .* status=ok .* repeat=3 .*validated=yes$' "$TMP/out")" -eq 5 ] ||
+    { cat "$TMP/out"; fail "not five bitwise validated cases"; }
+  # fast mode is judged by the numerical contract's bound, not bitwise
+  grep -q '^RESULT backend=gpumock case=fast .* status=ok .*validated=bound$' "$TMP/out" ||
+    { cat "$TMP/out"; fail "fast mode not validated within its bound"; }
+  grep -q '^validate: fast mode within its bound after 35 steps: max |fast - reference| .* (bound [0-9.e+-]*), NaN mask identical$' "$TMP/out" ||
+    fail "no fast-mode verdict line"
+  grep -q '^case gfuse4: diffusion7, .*, generic kernel, steps per launch 4$' "$TMP/out" || fail "fuse case"
   grep -q '^RESULT backend=gpumock case=b16x4 .* block=16,4,0 ' "$TMP/out" || fail "block case"
   grep -q '^RESULT backend=gpumock case=fast .* mode=fast ' "$TMP/out" || fail "fast case"
   grep -q '^RESULT backend=gpumock case=tuned .* frac_of_copy=[0-9.]*[1-9]' "$TMP/out" ||
     fail "the first case has no copy bound"
+  # every stencil of the registry, each validated against its own reference
+  cases=""
+  names=$("$top_builddir/cli/pstencil" stencils | sed -n 's/^\([a-z][a-z0-9_]*\)\( (default)\)\{0,1\}: .*/\1/p')
+  case " $(echo $names) " in *" hdiff "*" tracer "*) ;; *) fail "no stencil list from pstencil stencils: $names" ;; esac
+  for s in $names; do
+    cases="$cases $s:stencil=$s,generic=1 $s-fast:stencil=$s,mode=fast"
+  done
+  expect_exit 0 "$BENCH" --backend gpumock --grid 5x12x19 --steps 4 --warmup 0 --repeat 1 \
+    --validate 3 --cases "$cases"
+  for s in hdiff tracer; do
+    grep -q "^RESULT backend=gpumock case=$s stencil=$s .* status=ok .*validated=yes$" "$TMP/out" ||
+      { cat "$TMP/out"; fail "stencil $s not run or not bitwise"; }
+    grep -q "^RESULT backend=gpumock case=$s-fast stencil=$s .* status=ok .*validated=bound$" "$TMP/out" ||
+      { cat "$TMP/out"; fail "stencil $s in fast mode not within its bound"; }
+  done
+  expect_exit 2 "$BENCH" --backend gpumock --cases "x:stencil=nosuch"
+  expect_err "stencil 'nosuch' is not in this build's list"
   expect_exit 2 "$BENCH" --backend gpumock --cases "x:colour=red"
   expect_err "bad case 'x:colour=red'"
   expect_exit 2 "$BENCH" --backend gpumock --cases "x:fuse=3"

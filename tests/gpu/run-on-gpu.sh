@@ -9,7 +9,8 @@
 #      on the same buffers, every kernel variant but the temporally blocked
 #      ones (d7tb*), validated after one step;
 #   3. the course grid float32: graphs on and off, fast mode, every variant,
-#      programmatic dependent launch (PDL, default kernel and d7tb);
+#      programmatic dependent launch (PDL, default kernel and d7tb); 3b. every
+#      stencil of the list through the generic kernels, exact and fast;
 #   4. the course grid float64; 5. 200M cells float64; 6. the block sweep.
 # Each run warms up by time (the idle SM clock is 345 MHz) and reports the
 # median of repeated batches; the SM clock is sampled all along.
@@ -54,13 +55,16 @@ ps_mk_sources() { # FILE VAR...: the .c files assigned to VAR (=, += and continu
 # -mavx2 -mfma -ffp-contract=fast (fast mode only)
 PS_ENGINE_ISA_SRCS="backends/openmp/ps_openmp_generic.c backends/openmp/fast/ps_openmp_rows.c"
 # include directories (the public headers include io/ps_io.h: declarations only)
-PS_ENGINE_INCS="core kernels io backends/openmp"
+PS_ENGINE_INCS="core kernels io backends/openmp validate"
 # the cuda plugin: every backends/gpu/*.cpp and backends/gpu/fast/*.cpp is a
 # unit; the kernel unit ps_gpu_launch.cpp is compiled twice (exact and fast flags)
 PS_GPU_DIR="backends/gpu"
 PS_GPU_KERNEL_UNIT="ps_gpu_launch.cpp"
 # the programs linked against the engine
 PS_BENCH_SRC="bench/gpu_bench.c"
+# what gpu_bench takes from libpstencil-validate (the fast-mode bound; needs
+# only the engine), compiled into it
+PS_BENCH_VALIDATE_SRC="validate/ps_validate_verdict.c"
 PS_TEST_SRC="tests/gpu/test_gpu_backend.c"
 PS_LANDSUM_SRC="tests/backends/test_landsum_backend.c"
 
@@ -111,6 +115,9 @@ else
   BIG_STEPS=50; COURSE_SCALE=1; COURSE_STEPS=10000; REPEAT=${PSTENCIL_GPU_REPEAT:-7}
   WARM_MS=${PSTENCIL_GPU_WARMUP_MS:-300}
 fi
+# the stencils of the list, in its order (X(NAME) lines of kernels/ps_stencils.h)
+STENCILS=$(sed -n 's/^ *X(\([a-z0-9_]*\)).*/\1/p' "$SRC/kernels/ps_stencils.h")
+[ -n "$STENCILS" ] || { echo "run-on-gpu.sh: no stencil list in kernels/ps_stencils.h" >&2; exit 2; }
 # the kernel variants (PSTENCIL_GPU_KERNEL values, docs/gpu.md) measured side by side
 VARIANTS=${PSTENCIL_GPU_VARIANTS-d7pf d7lb d7pflb d7x2 d7zl d7tb d7tb4}
 # the temporally blocked ones (d7tb*: for grids that sit in L2) are timed on
@@ -302,7 +309,7 @@ printf '{ global: ps_backend_plugin_entry; local: *; };\n' > "$M/obj/plugin.map"
   echo "gcc -shared -Wl,-z,defs -Wl,--version-script=obj/plugin.map -o plugins/pstencil_cuda.so $gobjs -L$CUDA_LIBDIR -lcudart_static -lrt -lpthread -ldl -lstdc++"
   [ -n "$mobjs" ] &&
     echo "gcc -shared -Wl,-z,defs -Wl,--version-script=obj/plugin.map -o plugins/pstencil_gpumock.so $mobjs -lstdc++ -lm"
-  echo "gcc $CFL $OMPFL -DPS_GPU_BENCH_NO_IO -o gpu_bench '$SRC/$PS_BENCH_SRC' -Llib -lpstencil -Wl,-rpath,'$M/lib' -lm"
+  echo "gcc $CFL $OMPFL -DPS_GPU_BENCH_NO_IO -o gpu_bench '$SRC/$PS_BENCH_SRC' '$SRC/$PS_BENCH_VALIDATE_SRC' -Llib -lpstencil -Wl,-rpath,'$M/lib' -lm"
   echo "gcc $CFL -o test_gpu_backend '$SRC/$PS_TEST_SRC' -Llib -lpstencil -Wl,-rpath,'$M/lib' -lm"
   echo "gcc $CFL -o test_landsum_backend '$SRC/$PS_LANDSUM_SRC' -Llib -lpstencil -Wl,-rpath,'$M/lib' -lm"
 } > "$M/build.sh"
@@ -411,6 +418,13 @@ if [ $RUN_GPU = 1 ]; then
   stage course-f32 90 "$BENCH" --backend "$BE" --ocean --scale $COURSE_SCALE \
     --steps $COURSE_STEPS $W --validate 10 \
     --cases "graphs nographs:graph=0 fast:mode=fast generic:generic=1 gmasked:generic=1,zl=0 gfuse2:generic=1,fuse=2 gfuse4:generic=1,fuse=4$cvcases"
+  # 3b. every stencil of the list (kernels/ps_stencils.h) through the generic
+  # kernels on the course grid float32, exact (bitwise after 10 steps) and fast
+  # (within the numerical contract's bound)
+  scases=""
+  for s in $STENCILS; do scases="$scases $s:stencil=$s,generic=1 $s-fast:stencil=$s,generic=1,mode=fast"; done
+  stage stencils 60 "$BENCH" --backend "$BE" --ocean --scale $COURSE_SCALE \
+    --steps $COURSE_STEPS $W --validate 10 --cases "$scases"
   # 4. the course grid float64
   stage course-f64 60 "$BENCH" --backend "$BE" --ocean --scale $COURSE_SCALE --precision float64 \
     --steps $COURSE_STEPS $W --validate 10 --cases "graphs nographs:graph=0 fast:mode=fast"
