@@ -280,8 +280,10 @@ int ps_decomp_local_init(ps_decomp_local *l, const ps_decomp *d, ps_context **ct
 void ps_decomp_local_free(ps_decomp_local *l)
 {
     if (l) {
-        ps_decomp_pool_stop(l->pool);
+        if (!l->pool_shared)
+            ps_decomp_pool_stop(l->pool);
         l->pool = NULL;
+        l->pool_shared = 0;
         free(l->staging);
         l->staging = NULL;
     }

@@ -110,6 +110,8 @@ typedef struct ps_decomp_local {
     struct ps_decomp_pool *pool; /**< host threads stepping boxes at once
                                       (ps_decomp_local_concurrent()); NULL: one
                                       box after another */
+    int pool_shared;   /**< nonzero: @ref pool belongs to another transport
+                            (ps_decomp_local_share_workers()) */
 } ps_decomp_local;
 
 /**
@@ -153,6 +155,18 @@ int ps_decomp_place(int nboxes, const int *device, int threads, int concurrent,
  */
 int ps_decomp_local_concurrent(ps_decomp_local *l, const ps_decomp *d, int nworkers,
                                const int *worker);
+
+/**
+ * Let @p l step its boxes on the workers that ps_decomp_local_concurrent()
+ * started for @p owner: transports of the same decomposition and precision
+ * (several fields of one run) stepped one after another need one set of
+ * workers, not one each. @p owner must outlive @p l's use of them and be
+ * freed after or with it; ps_decomp_local_free(@p l) leaves them running.
+ * Without workers on @p owner, @p l steps its boxes one after another.
+ * @return PS_OK; PS_EINVAL if @p l has workers of its own or the element
+ *         sizes differ.
+ */
+int ps_decomp_local_share_workers(ps_decomp_local *l, const ps_decomp_local *owner);
 
 /**
  * ps_decomp_step() over the in-process transport @p l (set up by

@@ -271,6 +271,18 @@ fail:
     return st;
 }
 
+int ps_decomp_local_share_workers(ps_decomp_local *l, const ps_decomp_local *owner)
+{
+    if (l->pool)
+        return ps_error(PS_EINVAL, "decomposition: the transport already has workers");
+    if (l->es != owner->es)
+        return ps_error(PS_EINVAL, "decomposition: workers shared between %zu- and %zu-byte "
+                        "fields", l->es, owner->es);
+    l->pool = owner->pool;
+    l->pool_shared = owner->pool != NULL;
+    return PS_OK;
+}
+
 /* One box after another, each copy in turn (no workers). */
 static int serial_step(const ps_decomp *d, ps_decomp_local *l, long per_round, long steps)
 {
@@ -306,6 +318,7 @@ int ps_decomp_local_step(const ps_decomp *d, ps_decomp_local *l, int radius, lon
     if (!p || steps <= 0)
         return serial_step(d, l, per_round, steps);
     p->failed = 0;
+    p->l = l; /* the transport whose contexts the rounds step (shared workers) */
     while (done < steps) {
         long n = steps - done < per_round ? steps - done : per_round;
         double most = 0;

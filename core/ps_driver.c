@@ -242,7 +242,10 @@ int ps_run_fields(ps_backend *b, const ps_config *cfg_in, ps_field *const *field
         if ((rc = ps_decomp_local_init(&F[f].local, &d, F[f].ctx, cfg.precision, &F[f].tr)))
             goto done;
         F[f].have_local = 1;
-        if ((rc = ps_decomp_local_concurrent(&F[f].local, &d, nworkers, place + 2 * d.nboxes)))
+        /* the fields are stepped one after another: one set of workers for all */
+        rc = f ? ps_decomp_local_share_workers(&F[f].local, &F[0].local)
+               : ps_decomp_local_concurrent(&F[f].local, &d, nworkers, place + 2 * d.nboxes);
+        if (rc)
             goto done;
     }
     st.workers = nworkers;
