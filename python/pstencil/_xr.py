@@ -254,8 +254,16 @@ def run(data, coords=None, *, time_index=0, with_report=False, **kw):
     """
     import xarray as xr
 
+    known = _job.stencils()  # once a call; in the registry's order, the default first
     if isinstance(data, xr.Dataset):
-        return _run_dataset(data, coords, time_index, with_report, kw)
+        return _run_dataset(data, coords, time_index, with_report, kw, known)
+    return _run_field(data, coords, time_index, with_report, kw, known)
+
+
+def _run_field(data, coords, time_index, with_report, kw, known):
+    """run() on a DataArray or a NumPy array; @p known is _job.stencils()."""
+    import xarray as xr
+
     extra_attrs = kw.pop("_field_attrs", {})
     if not isinstance(data, xr.DataArray):
         arr = np.asarray(data)
@@ -302,7 +310,6 @@ def run(data, coords=None, *, time_index=0, with_report=False, **kw):
     except InvalidError as e:
         why = str(e)
     stencil = kw.get("stencil")
-    known = _job.stencils()  # in the registry's order: the first is the default
     info = known.get(stencil or next(iter(known), ""))
     if crd is None and info is not None and info["needs_coordinates"]:
         raise InvalidError("stencil %s needs the grid's coordinates: %s" % (stencil, why))
@@ -372,12 +379,12 @@ _TEMPERATURE = ("sea_water_potential_temperature", "sea_water_temperature",
                 "sea_water_conservative_temperature")
 
 
-def _run_dataset(ds, coords, time_index, with_report, kw):
+def _run_dataset(ds, coords, time_index, with_report, kw, known):
     """run() on a Dataset: the variables of tracers= (a list, or "a,b"; default: var=,
     else the one temperature variable by standard_name, else the only 3-D/4-D
     variable), the first read as the field, the others stepped beside it; the currents
     from the Dataset itself for a stencil that takes them, unless velocity= says
-    otherwise. Returns a Dataset of the fields."""
+    otherwise. Returns a Dataset of the fields; @p known is _job.stencils()."""
     if coords is not None:
         raise InvalidError("coords= is for a NumPy field; a Dataset carries its own")
     names = kw.pop("tracers", None)
@@ -404,7 +411,7 @@ def _run_dataset(ds, coords, time_index, with_report, kw):
         raise InvalidError("var=%s contradicts tracers=, whose first variable is %s"
                            % (kw["var"], names[0]))
     kw["var"] = names[0]
-    info = _job.stencils().get(kw.get("stencil") or next(iter(_job.stencils()), ""))
+    info = known.get(kw.get("stencil") or next(iter(known), ""))
     if kw.get("velocity") is None and info is not None and info["inputs"]:
         kw["velocity"] = ds
     if len(names) > 1:
@@ -412,7 +419,7 @@ def _run_dataset(ds, coords, time_index, with_report, kw):
         kw["_field_attrs"] = {n: dict(ds[n].attrs) for n in names[1:]}
     import xarray as xr
 
-    out, rep = run(ds[names[0]], time_index=time_index, with_report=True, **kw)
+    out, rep = _run_field(ds[names[0]], None, time_index, True, dict(kw), known)
     if not isinstance(out, xr.Dataset):
         out = out.to_dataset()
     out.attrs = dict(ds.attrs)
