@@ -50,20 +50,7 @@ static void make_input(const char *path)
     float fill = -1e30f;
     double sfill = -999;
     short afill = -1;
-    NCX(nc_create(path, NC_CLOBBER | NC_NETCDF4, &nc));
-    NCX(nc_def_dim(nc, "time", NC_UNLIMITED, &d[0]));
-    NCX(nc_def_dim(nc, "lev", 3, &d[1]));
-    NCX(nc_def_dim(nc, "y", 4, &d[2]));
-    NCX(nc_def_dim(nc, "x", 5, &d[3]));
-    NCX(nc_def_var(nc, "time", NC_DOUBLE, 1, &d[0], &c[0]));
-    NCX(nc_put_att_text(nc, c[0], "units", 22, "hours since 1950-01-01"));
-    NCX(nc_def_var(nc, "lev", NC_DOUBLE, 1, &d[1], &c[1]));
-    NCX(nc_put_att_text(nc, c[1], "positive", 4, "down"));
-    NCX(nc_put_att_text(nc, c[1], "units", 1, "m"));
-    NCX(nc_def_var(nc, "y", NC_FLOAT, 1, &d[2], &c[2]));
-    NCX(nc_put_att_text(nc, c[2], "units", 13, "degrees_north"));
-    NCX(nc_def_var(nc, "x", NC_FLOAT, 1, &d[3], &c[3]));
-    NCX(nc_put_att_text(nc, c[3], "units", 12, "degrees_east"));
+    nc = source_grid_begin(path, d, c, NULL);
     NCX(nc_def_var(nc, "nav_lat", NC_FLOAT, 2, &d[2], &vn));
     NCX(nc_put_att_text(nc, vn, "units", 13, "degrees_north"));
     NCX(nc_put_att_text(nc, vn, "standard_name", 8, "latitude"));
@@ -83,27 +70,21 @@ static void make_input(const char *path)
     NCX(nc_put_att_text(nc, va, "units", 4, "days"));
     NCX(nc_put_att_short(nc, va, "_FillValue", NC_SHORT, 1, &afill));
     NCX(nc_put_att_text(nc, NC_GLOBAL, "history", 22, "2020-01-01: created it"));
-    NCX(nc_enddef(nc));
+    source_grid_end(nc, c);
     {
-        double t[2] = {100, 106}, lev[3] = {1, 10, 100};
-        float y[4] = {50, 50.5f, 51, 51.5f}, x[5] = {-3, -2.5f, -2, -1.5f, -1}, nl[20];
-        float tv[120];
+        float nl[20], tv[120];
         double sv[120];
         short av[120];
-        size_t s0 = 0, n = 2, st[4] = {0, 0, 0, 0}, ct[4] = {2, 3, 4, 5};
+        size_t st[4] = {0, 0, 0, 0}, ct[4] = {2, 3, 4, 5};
         int i;
         for (i = 0; i < 20; i++)
-            nl[i] = y[i / 5];
+            nl[i] = source_y[i / 5];
         for (i = 0; i < 120; i++) {
             int land = (i % 60) % 7 == 0;
             tv[i] = land ? fill : 1.0f / (float)(i + 3) + 10.0f;
             sv[i] = land ? sfill : 35.0 + (double)i / 97.0;
             av[i] = land ? afill : (short)(i * 3);
         }
-        NCX(nc_put_vara_double(nc, c[0], &s0, &n, t));
-        NCX(nc_put_var_double(nc, c[1], lev));
-        NCX(nc_put_var_float(nc, c[2], y));
-        NCX(nc_put_var_float(nc, c[3], x));
         NCX(nc_put_var_float(nc, vn, nl));
         NCX(nc_put_vara_float(nc, vt, st, ct, tv));
         NCX(nc_put_vara_double(nc, vs, st, ct, sv));

@@ -35,21 +35,7 @@ static void make_input(const char *path)
 {
     int nc, d[4], v, c[4], i, k;
     float data[2 * 3 * 4 * 5], fill = -1e30f;
-    NCX(nc_create(path, NC_CLOBBER | NC_NETCDF4, &nc));
-    NCX(nc_def_dim(nc, "time", NC_UNLIMITED, &d[0]));
-    NCX(nc_def_dim(nc, "lev", 3, &d[1]));
-    NCX(nc_def_dim(nc, "y", 4, &d[2]));
-    NCX(nc_def_dim(nc, "x", 5, &d[3]));
-    NCX(nc_def_var(nc, "time", NC_DOUBLE, 1, &d[0], &c[0]));
-    NCX(nc_put_att_text(nc, c[0], "units", 22, "hours since 1950-01-01"));
-    NCX(nc_def_var(nc, "lev", NC_DOUBLE, 1, &d[1], &c[1]));
-    NCX(nc_put_att_text(nc, c[1], "positive", 4, "down"));
-    NCX(nc_put_att_text(nc, c[1], "units", 1, "m"));
-    NCX(nc_def_var(nc, "y", NC_FLOAT, 1, &d[2], &c[2]));
-    NCX(nc_put_att_text(nc, c[2], "units", 13, "degrees_north"));
-    NCX(nc_put_att_text(nc, c[2], "long_name", 8, "latitude"));
-    NCX(nc_def_var(nc, "x", NC_FLOAT, 1, &d[3], &c[3]));
-    NCX(nc_put_att_text(nc, c[3], "units", 12, "degrees_east"));
+    nc = source_grid_begin(path, d, c, "latitude");
     NCX(nc_def_var(nc, "temperature", NC_FLOAT, 4, d, &v));
     NCX(nc_put_att_text(nc, v, "standard_name", 21, "sea_water_temperature"));
     NCX(nc_put_att_text(nc, v, "units", 4, "degC"));
@@ -58,16 +44,7 @@ static void make_input(const char *path)
     NCX(nc_put_att_text(nc, NC_GLOBAL, "history", 22, "2020-01-01: created it"));
     NCX(nc_put_att_text(nc, NC_GLOBAL, "institution", 7, "testers"));
     NCX(nc_put_att_text(nc, NC_GLOBAL, "Conventions", 6, "CF-1.6"));
-    NCX(nc_enddef(nc));
-    {
-        double t[2] = {100, 106}, lev[3] = {1, 10, 100};
-        float y[4] = {50, 50.5f, 51, 51.5f}, x[5] = {-3, -2.5f, -2, -1.5f, -1};
-        size_t s0 = 0, n = 2;
-        NCX(nc_put_vara_double(nc, c[0], &s0, &n, t));
-        NCX(nc_put_var_double(nc, c[1], lev));
-        NCX(nc_put_var_float(nc, c[2], y));
-        NCX(nc_put_var_float(nc, c[3], x));
-    }
+    source_grid_end(nc, c);
     for (i = 0; i < 2 * 60; i++) {
         k = i % 60;
         data[i] = (k % 7 == 0) ? fill : 1.0f / (float)(i + 3) + 10.0f;
