@@ -3,7 +3,7 @@
  * (ps_backend_open, ps_context_*), on the built-in ocean or a synthetic
  * ocean-like grid of any size, and optionally
  *   --copy      the copy bound, measured with the first case: the same run
- *               with every step replaced by a device-to-device copy of the
+ *               with every step replaced by a copy kernel over the
  *               field (knob gpu_kernel=copy, cuda/hip and the mock), so
  *               "fraction of copy bandwidth" is measured
  *               on the same device, the same buffers and the same launch path;

@@ -60,9 +60,9 @@ bool tb_fits(const ps_gpu_ctx *c, const gpuDeviceProp &p, bool four)
 }
 
 /*
- * PSTENCIL_GPU_KERNEL=copy replaces the step by a device-to-device copy of
- * the field (same bytes read and written as a step, same graph/launch path):
- * bench/gpu_bench.c measures the copy bandwidth bound with it.
+ * PSTENCIL_GPU_KERNEL=copy replaces the step by a copy kernel over the field
+ * (ps_gpu_launch_copy: same bytes read and written as a step, same
+ * graph/launch path): bench/gpu_bench.c measures the copy bound with it.
  * PSTENCIL_GPU_KERNEL=d7pf selects diffusion7's prefetching variant of the
  * tuned kernel (d7pf_step) where the tuned kernel runs; d7lb / d7pflb the
  * register-capped d7_step / d7pf_step (blocks of at most 256 threads), d7x2
@@ -73,13 +73,6 @@ bool tb_fits(const ps_gpu_ctx *c, const gpuDeviceProp &p, bool four)
  * programmatic dependent launch on devices of compute capability 9.0 and
  * later (cuda; the hip and mock launches ignore it).
  */
-gpuError_t copy_launch(const ps_gpu_launch *l)
-{
-    size_t es = l->real == PS_GPU_F64 ? sizeof(double) : sizeof(float);
-    return gpuMemcpyAsync(l->out, l->in,
-                          (size_t)l->geom.nz * (size_t)l->geom.ny * (size_t)l->geom.nx * es,
-                          gpuMemcpyDeviceToDevice, l->stream);
-}
 
 /* The field's bytes, or 0 if they overflow size_t (with room for two fields). */
 size_t field_bytes(ps_grid g, size_t es)
@@ -255,7 +248,7 @@ int land_sum(ps_gpu_ctx *c, const ps_config *cfg, char *why, size_t whylen)
     gpuError_t e;
     int st;
     if (!c->knobs.gpu_zero_land.value || cfg->mode != PS_MODE_EXACT || c->launch.tuned ||
-        c->launcher == copy_launch || c->fuse != 1 ||
+        c->launcher == ps_gpu_launch_copy || c->fuse != 1 ||
         !(cfg->stencil->flags & PS_STENCIL_LAND_SUM) ||
         cfg->stencil->nneighbours > PS_LAND_MAX_NB)
         return PS_OK;
@@ -427,7 +420,7 @@ int ps_gpu_create(const ps_config *cfg, void **out, char *why, size_t whylen)
         goto done;
     variant = gpu_kernel_names[c->knobs.gpu_kernel.value];
     if (!strcmp(variant, "copy"))
-        c->launcher = copy_launch;
+        c->launcher = ps_gpu_launch_copy;
     else if (fast) { /* the entry's variants (docs/gpu.md); one it lacks is ignored */
         const bool small_block = (long long)c->launch.bx * c->launch.by <= PS_GPU_LB_THREADS;
         const bool int_rows = c->g.nx <= 0x7fffffff; /* d7pf: 32-bit in-plane offsets */
@@ -452,7 +445,7 @@ int ps_gpu_create(const ps_config *cfg, void **out, char *why, size_t whylen)
     }
 
     c->fuse = c->launch.variant == PS_GPU_V_D7TB4 ? 4 : c->launch.variant == PS_GPU_V_D7TB ? 2 : 1;
-    if (!c->launch.tuned && c->launcher != copy_launch && !cfg->profile) {
+    if (!c->launch.tuned && c->launcher != ps_gpu_launch_copy && !cfg->profile) {
         /* the generic kernels: gpu_fuse steps per launch where a tile fits */
         const int f = gpu_fuse_steps[c->knobs.gpu_fuse.value];
         if (f > 1 && gtb_fits(c, p, stencil, f))

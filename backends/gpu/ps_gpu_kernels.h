@@ -992,6 +992,31 @@ __global__ void __launch_bounds__(PS_GPU_TB_THREADS)
 
 #undef PS_GPU_D7_KERNEL
 
+/* ---- the copy bound (knob gpu_kernel=copy) ------------------------------- */
+
+/* 16 bytes moved as one (a 128-bit load and store on the device). */
+struct alignas(16) gpu_v16 {
+    unsigned long long a, b;
+};
+
+/*
+ * out = in over n16 16-byte units and then tail bytes, a grid-stride loop:
+ * a kernel, so the bound is measured on the SMs through the stencil's own
+ * launch path (a device-to-device memcpy captured in a graph may run on a
+ * copy engine instead, at another speed).
+ */
+__global__ void __launch_bounds__(1024)
+    gpu_copy(const gpu_v16 *__restrict__ in, gpu_v16 *__restrict__ out, long long n16, int tail)
+{
+    const long long stride = (long long)gridDim.x * blockDim.x;
+    grid_dep_sync(); /* before any load or store (PDL) */
+    for (long long q = (long long)blockIdx.x * blockDim.x + threadIdx.x; q < n16; q += stride)
+        out[q] = in[q];
+    if (blockIdx.x == 0 && (int)threadIdx.x < tail)
+        ((unsigned char *)(out + n16))[threadIdx.x] =
+            ((const unsigned char *)(in + n16))[threadIdx.x];
+}
+
 } /* namespace PS_GPU_KNS */
 
 #endif /* PS_GPU_KERNELS_H */

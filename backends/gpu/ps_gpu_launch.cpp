@@ -212,3 +212,19 @@ gpuError_t PS_GPU_ZL_NAME(const ps_gpu_zl *z)
         return gpuErrorInvalidValue;
     }
 }
+
+#ifdef PS_GPU_EXACT
+/* The copy bound's launch (ps_gpu_port.h): one pass of gpu_copy over the field. */
+gpuError_t ps_gpu_launch_copy(const ps_gpu_launch *l)
+{
+    const ps_gpu_geom &g = l->geom;
+    const size_t bytes = (size_t)g.nz * (size_t)g.ny * (size_t)g.nx *
+                         (l->real == PS_GPU_F64 ? sizeof(double) : sizeof(float));
+    const long long n16 = (long long)(bytes / 16);
+    /* 256 threads a block, at most 2^20 blocks (the loop strides over the rest) */
+    const long long blocks = n16 / 256 + 1 < (1LL << 20) ? n16 / 256 + 1 : (1LL << 20);
+    return PS_GPU_KERNEL_LAUNCH(PS_GPU_KNS::gpu_copy, dim3((unsigned)blocks, 1, 1),
+                                dim3(256, 1, 1), l->stream, (const PS_GPU_KNS::gpu_v16 *)l->in,
+                                (PS_GPU_KNS::gpu_v16 *)l->out, n16, (int)(bytes % 16));
+}
+#endif

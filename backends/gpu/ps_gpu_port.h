@@ -190,6 +190,9 @@ typedef struct ps_gpu_zl {
  */
 gpuError_t ps_gpu_launch_exact(const ps_gpu_launch *l);
 gpuError_t ps_gpu_launch_fast(const ps_gpu_launch *l);
+/** The copy bound (knob gpu_kernel=copy): out = in by a copy kernel through the
+ *  same launch path as a step (compiled in the exact unit). */
+gpuError_t ps_gpu_launch_copy(const ps_gpu_launch *l);
 /* the zero-land bookkeeping kernels (one copy per unit; no arithmetic) */
 gpuError_t ps_gpu_zl_exact(const ps_gpu_zl *z);
 gpuError_t ps_gpu_zl_fast(const ps_gpu_zl *z);

@@ -19,6 +19,7 @@ grep -q "^ok: gpumock 50x222x241 float32 block 0,0,0, 102 steps bitwise equal" "
   { cat "$TMP/run1"; fail "the graph-sized multi-piece run did not pass"; }
 [ "$(grep -c "^ok: gpumock region download/upload" "$TMP/run1")" -eq 4 ] || fail "a region case did not pass"
 grep -q "(profiled) bitwise equal" "$TMP/run1" || fail "profiled case did not pass"
+[ "$(grep -c "^ok: gpumock copy kernel" "$TMP/run1")" -eq 2 ] || fail "a copy-bound case did not pass"
 # every stencil of the list ran (new stencils are picked up from the list)
 stencils=$(sed -n 's/^ *X(\([A-Za-z0-9_]*\)).*/\1/p' "$top_srcdir/kernels/ps_stencils.h")
 [ -n "$stencils" ] || fail "no stencil list in kernels/ps_stencils.h"
