@@ -143,19 +143,7 @@ static int read_one(ps_job *j, int f, const ps_decomp_box *bx)
         j->have_xds[f] = 1;
     }
     if (bx) {
-        size_t k, jj, i, c = 0;
-        st = ps_field_alloc(&j->xf[f], bx->box.extent, j->precision);
-        for (k = 0; !st && k < bx->box.extent.nz; k++)
-            for (jj = 0; jj < bx->box.extent.ny; jj++)
-                for (i = 0; i < bx->box.extent.nx; i++, c++) {
-                    float v = ((const float *)f32.data)[ps_index(
-                        &f32.grid, bx->box.origin[0] + k, bx->box.origin[1] + jj,
-                        bx->box.origin[2] + i)];
-                    if (j->precision == PS_FLOAT64)
-                        ((double *)j->xf[f].data)[c] = (double)v;
-                    else
-                        ((float *)j->xf[f].data)[c] = v;
-                }
+        st = ps_job_box_of(&f32, bx, j->precision, &j->xf[f]);
     } else {
         st = ps_field_alloc(&j->xf[f], f32.grid, j->precision);
         if (!st)

@@ -57,6 +57,26 @@ int ps_job_ocean(ps_job *j, ps_field *f32)
     return st ? ps_error(st, "built-in ocean: %s", ps_error_detail()) : PS_OK;
 }
 
+/* A rank's box of the built-in ocean: ps_ocean_generate_var() makes the whole grid in
+ * float32, each rank keeps its box. */
+int ps_job_box_of(const ps_field *f32, const ps_decomp_box *bx, ps_precision p, ps_field *out)
+{
+    size_t k, jj, i, c = 0;
+    int st = ps_field_alloc(out, bx->box.extent, p);
+    for (k = 0; !st && k < bx->box.extent.nz; k++)
+        for (jj = 0; jj < bx->box.extent.ny; jj++)
+            for (i = 0; i < bx->box.extent.nx; i++, c++) {
+                float v = ((const float *)f32->data)[ps_index(
+                    &f32->grid, bx->box.origin[0] + k, bx->box.origin[1] + jj,
+                    bx->box.origin[2] + i)];
+                if (p == PS_FLOAT64)
+                    ((double *)out->data)[c] = (double)v;
+                else
+                    ((float *)out->data)[c] = v;
+            }
+    return st;
+}
+
 /* The whole field into j->field, in the job's precision (one process). */
 int ps_job_read_input(ps_job *j)
 {

@@ -116,6 +116,10 @@ struct ps_job {
 const char *ps_job_input_name(const ps_job *j);
 int ps_job_open_input(ps_job *j);            /* open the file, check the time index */
 int ps_job_ocean(ps_job *j, ps_field *f32);  /* the built-in ocean, whole grid */
+/* the box @p bx (owned cells and ghosts) of the whole-grid float32 field @p f32 into
+ * @p out, allocated here in precision @p p (each value converted exactly) */
+int ps_job_box_of(const ps_field *f32, const ps_decomp_box *bx, ps_precision p,
+                  ps_field *out);
 int ps_job_read_input(ps_job *j);            /* the whole field into j->field */
 int ps_job_prepare_stencil(ps_job *j, ps_grid global); /* coordinates, parameters */
 /* ps_job_inputs.c: the stencil's auxiliary inputs over the global grid @p g into @p vals

@@ -89,10 +89,9 @@ static int decompose(ps_job *j, ps_grid g)
 static int read_block(ps_job *j, ps_field *f32)
 {
     const ps_decomp_box *bx = &j->d.boxes[j->comm.rank];
-    size_t k, jj, i, c = 0;
     int st;
     if (j->input) {
-        size_t start[3], count[3];
+        size_t start[3], count[3], k;
         for (k = 0; k < 3; k++)
             start[k] = bx->box.origin[k];
         count[0] = bx->box.extent.nz;
@@ -100,18 +99,8 @@ static int read_block(ps_job *j, ps_field *f32)
         count[2] = bx->box.extent.nx;
         st = ps_dataset_read_region(&j->ds, (size_t)j->time_index, start, count, j->precision,
                                     &j->field);
-    } else if (!(st = ps_field_alloc(&j->field, bx->box.extent, j->precision))) {
-        for (k = 0; k < bx->box.extent.nz; k++)
-            for (jj = 0; jj < bx->box.extent.ny; jj++)
-                for (i = 0; i < bx->box.extent.nx; i++, c++) {
-                    float v = ((const float *)f32->data)[ps_index(
-                        &f32->grid, bx->box.origin[0] + k, bx->box.origin[1] + jj,
-                        bx->box.origin[2] + i)];
-                    if (j->precision == PS_FLOAT64)
-                        ((double *)j->field.data)[c] = (double)v;
-                    else
-                        ((float *)j->field.data)[c] = v;
-                }
+    } else {
+        st = ps_job_box_of(f32, bx, j->precision, &j->field);
     }
     j->field_owned = !st;
 #ifdef PS_TEST_HOOKS
