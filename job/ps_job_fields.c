@@ -79,10 +79,7 @@ static int same_land(ps_job *j, int f, const ps_region *own)
         for (jj = 0; jj < nj; jj++)
             for (i = 0; i < ni; i++) {
                 size_t c = ps_index(g, k0 + k, j0 + jj, i0 + i);
-                double va = a->precision == PS_FLOAT64 ? ((const double *)a->data)[c]
-                                                       : ((const float *)a->data)[c];
-                double vb = b->precision == PS_FLOAT64 ? ((const double *)b->data)[c]
-                                                       : ((const float *)b->data)[c];
+                double va = ps_job_value_at(a, c), vb = ps_job_value_at(b, c);
                 if (isnan(va) != isnan(vb))
                     return ps_error(PS_EINVAL, "--tracers: %s is %s at level %zu, row %zu, "
                                     "column %zu, where %s is %s: every field needs the same "

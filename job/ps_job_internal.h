@@ -133,6 +133,12 @@ static inline int ps_job_land_at(const uint64_t *land, size_t c)
 {
     return (int)(land[c >> 6] >> (c & 63)) & 1;
 }
+/* the value of cell @p c (flat index) of @p f, float32 or float64, as a double */
+static inline double ps_job_value_at(const ps_field *f, size_t c)
+{
+    return f->precision == PS_FLOAT64 ? ((const double *)f->data)[c]
+                                      : (double)((const float *)f->data)[c];
+}
 /* a cleared mask of @p n cells into j->land */
 int ps_job_land_alloc(ps_job *j, size_t n);
 /* ps_job_input.c: the input's ocean: finite, not all land; fills j->land */

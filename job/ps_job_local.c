@@ -169,12 +169,6 @@ int ps_job_prepare_local(ps_job *j)
     return PS_OK;
 }
 
-static double value_at(const ps_field *f, size_t c)
-{
-    return f->precision == PS_FLOAT64 ? ((const double *)f->data)[c]
-                                      : (double)((const float *)f->data)[c];
-}
-
 /*
  * Every ocean cell of a record must still be finite: a NaN would be written as
  * the fill value and silently turn ocean into land, an infinity is no
@@ -186,7 +180,7 @@ static int check_finite(ps_job *j, long step, const ps_field *f)
     size_t n = g->nx * g->ny * g->nz, c, bad = 0, first = 0;
     char clean[96];
     for (c = 0; c < n; c++)
-        if (!isfinite(value_at(f, c)) && !ps_job_land_at(j->land, c) && !bad++)
+        if (!isfinite(ps_job_value_at(f, c)) && !ps_job_land_at(j->land, c) && !bad++)
             first = c;
     if (!bad) {
         j->last_clean = step;
@@ -203,7 +197,8 @@ static int check_finite(ps_job *j, long step, const ps_field *f)
     return ps_error(PS_ERANGE, "the run blew up: %zu ocean cell%s non-finite at step %ld (first "
                     "at level %zu, row %zu, column %zu: %g); %s. Nothing was written", bad,
                     bad == 1 ? " is" : "s are", step, first / (g->nx * g->ny),
-                    first / g->nx % g->ny, first % g->nx, value_at(f, first), clean);
+                    first / g->nx % g->ny, first % g->nx, ps_job_value_at(f, first),
+                    clean);
 }
 
 static int on_snapshot(void *user, long step, ps_field *const *f, int n)

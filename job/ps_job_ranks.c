@@ -53,12 +53,6 @@ static ps_region owned_region(const ps_decomp_box *b)
     return r;
 }
 
-static double value_at(const ps_field *f, size_t c)
-{
-    return f->precision == PS_FLOAT64 ? ((const double *)f->data)[c]
-                                      : (double)((const float *)f->data)[c];
-}
-
 /* The decomposition: --decomp, else the split of the ranks with the least halo surface. */
 static int decompose(ps_job *j, ps_grid g)
 {
@@ -125,8 +119,9 @@ static int check_ocean(ps_job *j)
     for (k = 0; k < r->count.nz; k++)
         for (jj = 0; jj < r->count.ny; jj++)
             for (i = 0; i < r->count.nx; i++, c++) {
-                double v = value_at(&j->field, ps_index(&j->field.grid, r->start[0] + k,
-                                                        r->start[1] + jj, r->start[2] + i));
+                double v = ps_job_value_at(&j->field,
+                                           ps_index(&j->field.grid, r->start[0] + k,
+                                                    r->start[1] + jj, r->start[2] + i));
                 j->land[c >> 6] |= (uint64_t)(isnan(v) ? 1 : 0) << (c & 63);
                 cnt[0] += !isnan(v);
                 cnt[1] += isinf(v) ? 1 : 0;
@@ -306,7 +301,7 @@ static int record(ps_job *j, long done)
         if (!st)
             st = ps_context_download(j->ctx[f], j->own[f].data, &j->own_r);
         for (c = 0; !st && c < n; c++)
-            if (!ps_job_land_at(j->land, c) && !isfinite(value_at(&j->own[f], c)))
+            if (!ps_job_land_at(j->land, c) && !isfinite(ps_job_value_at(&j->own[f], c)))
                 bad[f]++;
     }
     if ((st = agree(j, st)))
