@@ -171,26 +171,16 @@ static int is_temperature(const ps_dataset *ds)
            !ds->units[0];
 }
 
-/* The fields of an output of run --tracers (its pstencil_tracers attribute) into
- * @p list; nonzero when the file has none (or cannot be read: summarise() says why). */
-static int tracers_of(const char *path, char *list, size_t len)
+/* The fields of an output of run --tracers (its global attribute pstencil_tracers,
+ * read from @p ds, open on any of its variables) into @p list; nonzero when the file
+ * has none. */
+static int tracers_of(const ps_dataset *ds, char *list, size_t len)
 {
-    ps_dataset ds;
-    const ps_attr *a;
-    int found = 0;
-    memset(&ds, 0, sizeof ds);
-    ds.ncid = -1;
-    if (ps_dataset_open(&ds, path, NULL)) {
-        ps_error_clear();
+    const ps_attr *a = ps_attr_find(&ds->global_attrs, "pstencil_tracers");
+    if (!a || !a->text || !a->text[0])
         return 1;
-    }
-    a = ps_attr_find(&ds.global_attrs, "pstencil_tracers");
-    if (a && a->text && a->text[0]) {
-        snprintf(list, len, "%s", a->text);
-        found = 1;
-    }
-    ps_dataset_close(&ds);
-    return !found;
+    snprintf(list, len, "%s", a->text);
+    return 0;
 }
 
 typedef struct level_stats {
@@ -199,11 +189,10 @@ typedef struct level_stats {
     ksum sum;
 } level_stats;
 
-/* The summary of variable @p var (NULL: by CF rules) of @p path. */
-static int summarise(const char *path, const char *var, int levels)
+/* The summary of the variable of the open dataset @p ds, which it closes. */
+static int summarise_open(ps_dataset *ds, int levels)
 {
     int s, rc = PS_EXIT_USAGE, d, pass, temp;
-    ps_dataset ds;
     ps_field f;
     size_t t, k, n, i, nocean = 0, ncells = 0;
     ksum sum = {0, 0}, sq = {0, 0};
@@ -211,20 +200,16 @@ static int summarise(const char *path, const char *var, int levels)
     level_stats *lv = NULL;
     char b1[64];
 
-    memset(&ds, 0, sizeof ds);
-    ds.ncid = -1;
     memset(&f, 0, sizeof f);
-    if ((s = ps_dataset_open(&ds, path, var)))
-        return ps_cli_status_error(s, "summary");
-    temp = is_temperature(&ds);
+    temp = is_temperature(ds);
     /* bad coordinates are refused at open, as by every command; an all-land file is
      * described */
-    lv = calloc(ds.grid.nz, sizeof *lv);
+    lv = calloc(ds->grid.nz, sizeof *lv);
     if (!lv) {
         rc = ps_cli_error("summary: out of memory");
         goto done;
     }
-    for (k = 0; k < ds.grid.nz; k++) {
+    for (k = 0; k < ds->grid.nz; k++) {
         lv[k].mn = INFINITY;
         lv[k].mx = -INFINITY;
     }
@@ -232,10 +217,10 @@ static int summarise(const char *path, const char *var, int levels)
      * One level at a time (same order of sums as the whole grid): memory is one
      * plane, however deep the file. */
     for (pass = 0; pass < 2; pass++) {
-        for (t = 0; t < ds.ntime; t++) {
-            for (k = 0; k < ds.grid.nz; k++) {
+        for (t = 0; t < ds->ntime; t++) {
+            for (k = 0; k < ds->grid.nz; k++) {
                 const double *v;
-                if ((s = ps_dataset_read_level(&ds, t, k, PS_FLOAT64, &f))) {
+                if ((s = ps_dataset_read_level(ds, t, k, PS_FLOAT64, &f))) {
                     rc = ps_cli_status_error(s, "summary");
                     goto done;
                 }
@@ -278,21 +263,21 @@ static int summarise(const char *path, const char *var, int levels)
         }
     }
 
-    printf("File: %s\n", ds.path);
-    printf("Variable: %s (%s%s%s)\n", ds.var_name, type_name(ds.var_nc_type),
-           ds.units[0] ? ", units " : "", ds.units);
+    printf("File: %s\n", ds->path);
+    printf("Variable: %s (%s%s%s)\n", ds->var_name, type_name(ds->var_nc_type),
+           ds->units[0] ? ", units " : "", ds->units);
     printf("The dimensions of the data is: (");
     {
         int first = 1, pos;
-        for (pos = 0; pos < ds.rank; pos++)
+        for (pos = 0; pos < ds->rank; pos++)
             for (d = 0; d < 4; d++)
-                if (ds.axes[d].present && ds.axes[d].file_dim_pos == pos) {
-                    printf("%s%zu", first ? "" : ", ", ds.axes[d].len);
+                if (ds->axes[d].present && ds->axes[d].file_dim_pos == pos) {
+                    printf("%s%zu", first ? "" : ", ", ds->axes[d].len);
                     first = 0;
                 }
     }
     printf(")\n");
-    printf("%s Summary Statistics:\n", temp ? "Temperature" : ds.var_name);
+    printf("%s Summary Statistics:\n", temp ? "Temperature" : ds->var_name);
     if (nocean == 0) {
         printf("No ocean cells: every value is land or missing (run, bench and plot "
                "refuse this file).\n");
@@ -313,46 +298,46 @@ static int summarise(const char *path, const char *var, int levels)
     {
         int first = 1;
         for (d = 0; d < 4; d++)
-            if (ds.axes[d].present) {
-                printf("%s%s: %zu%s", first ? "" : ", ", ds.axes[d].dim_name, ds.axes[d].len,
-                       ds.axes[d].unlimited ? " (unlimited)" : "");
+            if (ds->axes[d].present) {
+                printf("%s%s: %zu%s", first ? "" : ", ", ds->axes[d].dim_name, ds->axes[d].len,
+                       ds->axes[d].unlimited ? " (unlimited)" : "");
                 first = 0;
             }
     }
     printf(")\nCoordinates:\n");
     for (d = 0; d < 4; d++)
-        if (ds.axes[d].present)
-            print_coord(&ds.axes[d]);
-    printf("Data variables:\n    %-10s (", ds.var_name);
+        if (ds->axes[d].present)
+            print_coord(&ds->axes[d]);
+    printf("Data variables:\n    %-10s (", ds->var_name);
     {
         int pos;
-        for (pos = 0; pos < ds.rank; pos++)
+        for (pos = 0; pos < ds->rank; pos++)
             for (d = 0; d < 4; d++)
-                if (ds.axes[d].present && ds.axes[d].file_dim_pos == pos)
-                    printf("%s%s", pos ? ", " : "", ds.axes[d].dim_name);
+                if (ds->axes[d].present && ds->axes[d].file_dim_pos == pos)
+                    printf("%s%s", pos ? ", " : "", ds->axes[d].dim_name);
     }
-    printf(") %s\n", type_name(ds.var_nc_type));
+    printf(") %s\n", type_name(ds->var_nc_type));
     printf("Variable attributes:\n");
-    for (i = 0; i < (size_t)ds.var_attrs.count; i++)
-        print_attr(&ds.var_attrs.attrs[i], "    ");
+    for (i = 0; i < (size_t)ds->var_attrs.count; i++)
+        print_attr(&ds->var_attrs.attrs[i], "    ");
     printf("Attributes:\n");
-    for (i = 0; i < (size_t)ds.global_attrs.count; i++)
-        print_attr(&ds.global_attrs.attrs[i], "    ");
+    for (i = 0; i < (size_t)ds->global_attrs.count; i++)
+        print_attr(&ds->global_attrs.attrs[i], "    ");
 
-    print_reductions(&ds);
+    print_reductions(ds);
     if (levels) {
-        printf("\nPer depth level (all %zu time record%s):\n", ds.ntime,
-               ds.ntime == 1 ? "" : "s");
+        printf("\nPer depth level (all %zu time record%s):\n", ds->ntime,
+               ds->ntime == 1 ? "" : "s");
         printf("%6s %12s %10s %10s %12s %12s %12s\n", "level", "depth", "ocean", "land",
                "min", "mean", "max");
-        for (k = 0; k < ds.grid.nz; k++) {
+        for (k = 0; k < ds->grid.nz; k++) {
             if (lv[k].ocean)
                 printf("%6zu %12.4f %10zu %10zu %12.5f %12.5f %12.5f\n", k,
-                       ds.axes[PS_AXIS_DEPTH].values[k], lv[k].ocean, lv[k].land, lv[k].mn,
+                       ds->axes[PS_AXIS_DEPTH].values[k], lv[k].ocean, lv[k].land, lv[k].mn,
                        kval(&lv[k].sum) / (double)lv[k].ocean, lv[k].mx);
             else
                 printf("%6zu %12.4f %10zu %10zu %12s %12s %12s\n", k,
-                       ds.axes[PS_AXIS_DEPTH].values[k], lv[k].ocean, lv[k].land, "nan", "nan",
+                       ds->axes[PS_AXIS_DEPTH].values[k], lv[k].ocean, lv[k].land, "nan", "nan",
                        "nan");
         }
     }
@@ -360,8 +345,20 @@ static int summarise(const char *path, const char *var, int levels)
 done:
     free(lv);
     ps_field_free(&f);
-    ps_dataset_close(&ds);
+    ps_dataset_close(ds);
     return rc;
+}
+
+/* The summary of variable @p var (NULL: by CF rules) of @p path. */
+static int summarise(const char *path, const char *var, int levels)
+{
+    ps_dataset ds;
+    int s;
+    memset(&ds, 0, sizeof ds);
+    ds.ncid = -1;
+    if ((s = ps_dataset_open(&ds, path, var)))
+        return ps_cli_status_error(s, "summary");
+    return summarise_open(&ds, levels);
 }
 
 int ps_cmd_summary(int argc, char **argv)
@@ -372,7 +369,8 @@ int ps_cmd_summary(int argc, char **argv)
                                          {NULL, 0, NULL, 0}};
     const char *var = NULL;
     char list[4096] = "", *name, *save = NULL;
-    int c, levels = 1, rc = PS_EXIT_OK, first = 1;
+    int c, s, levels = 1, rc = PS_EXIT_OK, first = 1, open = 0;
+    ps_dataset ds;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
@@ -388,19 +386,36 @@ int ps_cmd_summary(int argc, char **argv)
     }
     if (argc - optind != 1)
         return ps_cli_error("summary needs one file: pstencil summary FILE.nc (see --help)");
-    if (var)
+    if (var) {
         snprintf(list, sizeof list, "%s", var);
-    else if (tracers_of(argv[optind], list, sizeof list))
-        return summarise(argv[optind], NULL, levels); /* one field, by CF rules */
-    if (!list[0] || list[0] == ',' || list[strlen(list) - 1] == ',' || strstr(list, ",,"))
+    } else {
+        /* one open: the variable by CF rules, whose global attributes list the fields */
+        memset(&ds, 0, sizeof ds);
+        ds.ncid = -1;
+        if ((s = ps_dataset_open(&ds, argv[optind], NULL)))
+            return ps_cli_status_error(s, "summary");
+        if (tracers_of(&ds, list, sizeof list))
+            return summarise_open(&ds, levels); /* one field, by CF rules */
+        open = 1;
+    }
+    if (!list[0] || list[0] == ',' || list[strlen(list) - 1] == ',' || strstr(list, ",,")) {
+        if (open)
+            ps_dataset_close(&ds);
         return ps_cli_error("summary: --var %s: an empty variable name", list);
-    /* every field in turn, a blank line between them */
-    for (name = strtok_r(list, ",", &save); name && rc == PS_EXIT_OK;
-         name = strtok_r(NULL, ",", &save)) {
+    }
+    /* every field in turn, a blank line between them; the first is the open one
+     * where CF rules chose it */
+    name = strtok_r(list, ",", &save);
+    if (open && strcmp(ds.var_name, name)) {
+        ps_dataset_close(&ds);
+        open = 0;
+    }
+    for (; name && rc == PS_EXIT_OK; name = strtok_r(NULL, ",", &save)) {
         if (!first)
             printf("\n");
         first = 0;
-        rc = summarise(argv[optind], name, levels);
+        rc = open ? summarise_open(&ds, levels) : summarise(argv[optind], name, levels);
+        open = 0;
     }
     return rc;
 }
