@@ -63,12 +63,11 @@ bool tb_fits(const ps_gpu_ctx *c, const gpuDeviceProp &p, bool four)
  * PSTENCIL_GPU_KERNEL=copy replaces the step by a copy kernel over the field
  * (ps_gpu_launch_copy: same bytes read and written as a step, same
  * graph/launch path): bench/gpu_bench.c measures the copy bound with it.
- * PSTENCIL_GPU_KERNEL=d7pf selects diffusion7's prefetching variant of the
- * tuned kernel (d7pf_step) where the tuned kernel runs; d7lb / d7pflb the
- * register-capped d7_step / d7pf_step (blocks of at most 256 threads), d7x2
- * two cells per thread along i, d7zl zero-land fields (0 <= D <= 1), d7tb /
- * d7tb4 2 / 4 steps per launch in shared memory (temporal blocking; the
- * thread block is the kernel's own, --block is not used). A variant that
+ * Where diffusion7's tuned kernel runs, PSTENCIL_GPU_KERNEL=d7lb selects the
+ * register-capped d7_step (blocks of at most 256 threads), d7zl zero-land
+ * fields (0 <= D <= 1), d7tb / d7tb4 2 / 4 steps per launch in shared
+ * memory (temporal blocking; the thread block is the kernel's own, --block
+ * is not used). A variant that
  * does not apply is ignored. PSTENCIL_GPU_PDL=1 launches the steps with
  * programmatic dependent launch on devices of compute capability 9.0 and
  * later (cuda; the hip and mock launches ignore it).
@@ -337,8 +336,7 @@ static bool gtb_fits(const ps_gpu_ctx *c, const gpuDeviceProp &p, int s, int f)
 }
 
 /* gpu_kernel's words, in the knob's order (core/ps_knobs_env.h) */
-static const char *const gpu_kernel_names[] = {"auto", "copy",  "d7pf",  "d7lb", "d7pflb",
-                                               "d7x2", "d7tb", "d7tb4", "d7zl"};
+static const char *const gpu_kernel_names[] = {"auto", "copy", "d7lb", "d7tb", "d7tb4", "d7zl"};
 
 /* The tuning knobs: the caller's (@p asked), else the environment's, else the rule. */
 static int gpu_knobs(const ps_knobs *asked, ps_knobs *k, char *why, size_t whylen)
@@ -423,17 +421,9 @@ int ps_gpu_create(const ps_config *cfg, void **out, char *why, size_t whylen)
         c->launcher = ps_gpu_launch_copy;
     else if (fast) { /* the entry's variants (docs/gpu.md); one it lacks is ignored */
         const bool small_block = (long long)c->launch.bx * c->launch.by <= PS_GPU_LB_THREADS;
-        const bool int_rows = c->g.nx <= 0x7fffffff; /* d7pf: 32-bit in-plane offsets */
         const bool four = variant[4] == '4';
-        if (!strcmp(variant, "d7pf") && int_rows && ps_gpu_fast_has(fast, PS_GPU_V_D7PF))
-            c->launch.variant = PS_GPU_V_D7PF;
-        else if (!strcmp(variant, "d7lb") && small_block && ps_gpu_fast_has(fast, PS_GPU_V_D7LB))
+        if (!strcmp(variant, "d7lb") && small_block && ps_gpu_fast_has(fast, PS_GPU_V_D7LB))
             c->launch.variant = PS_GPU_V_D7LB;
-        else if (!strcmp(variant, "d7pflb") && small_block && int_rows &&
-                 ps_gpu_fast_has(fast, PS_GPU_V_D7PFLB))
-            c->launch.variant = PS_GPU_V_D7PFLB;
-        else if (!strcmp(variant, "d7x2") && ps_gpu_fast_has(fast, PS_GPU_V_D7X2))
-            c->launch.variant = PS_GPU_V_D7X2;
         else if ((!strcmp(variant, "d7tb") || !strcmp(variant, "d7tb4")) && !cfg->profile &&
                  ps_gpu_fast_has(fast, four ? PS_GPU_V_D7TB4 : PS_GPU_V_D7TB) &&
                  tb_fits(c, p, four))

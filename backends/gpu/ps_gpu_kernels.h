@@ -90,12 +90,10 @@ static __host__ __device__ __forceinline__ void grid_dep_sync(void)
 #endif
 }
 
-static __host__ __device__ __forceinline__ thread_cell map_thread(int kchunk, int ci = 1)
+static __host__ __device__ __forceinline__ thread_cell map_thread(int kchunk)
 {
     grid_dep_sync(); /* before any load or store (PDL) */
-    /* ci: cells per thread along i (the launcher divides grid.x by it); the
-     * thread's first cell, its others at i+1 .. i+ci-1 */
-    return thread_cell{((long long)blockIdx.x * blockDim.x + threadIdx.x) * ci,
+    return thread_cell{(long long)blockIdx.x * blockDim.x + threadIdx.x,
                        (long long)blockIdx.y * blockDim.y + threadIdx.y,
                        (long long)blockIdx.z * kchunk};
 }
@@ -551,189 +549,42 @@ d7_column(const T *__restrict__ in, T *__restrict__ out, long long nz, long long
 
 /*
  * One Jacobi step of the box in -> out. Grid: (ceil(nx/bx), ceil(ny/by),
- * ceil(nz/kchunk)); block (bx, by, 1).
+ * ceil(nz/kchunk)); block (bx, by, 1). A diffusion7 step kernel template
+ * NAME<T>: the thread's cell by map_thread(kchunk), then COLUMN's walk; the
+ * remaining arguments are its __launch_bounds__ (d7_step and d7lb_step
+ * differ only there).
  */
-/*
- * A diffusion7 step kernel template NAME<T>: the thread's first cell by
- * map_thread(kchunk, CI) (CI cells per thread along i), then COLUMN's walk;
- * the remaining arguments are its __launch_bounds__. The variants differ
- * only in COLUMN (their loads), CI and the bounds.
- */
-#define PS_GPU_D7_KERNEL(NAME, COLUMN, CI, ...)                                            \
+#define PS_GPU_D7_KERNEL(NAME, COLUMN, ...)                                                \
     template <typename T>                                                                  \
     __global__ void __launch_bounds__(__VA_ARGS__)                                         \
         NAME(const T *__restrict__ in, T *__restrict__ out, long long nz, long long ny,    \
              long long nx, T d, int kchunk)                                                \
     {                                                                                      \
-        const thread_cell t = map_thread(kchunk, CI);                                      \
+        const thread_cell t = map_thread(kchunk);                                          \
         COLUMN<T>(in, out, nz, ny, nx, d, kchunk, t.i, t.j, t.k0);                         \
     }
 
-PS_GPU_D7_KERNEL(d7_step, d7_column, 1, 1024)
+PS_GPU_D7_KERNEL(d7_step, d7_column, 1024)
 
-/* ---- diffusion7's prefetching variant (PSTENCIL_GPU_KERNEL=d7pf) ---------- */
-
-/*
- * The cell update with an integer neighbour count: s is summed exactly as
- * ps_diffusion7_cell does (same order, +0.0 for land), the count is an int
- * converted once; bitwise the same since n <= 6 is exact in any format.
- */
-template <typename T>
-static __host__ __device__ __forceinline__ T cell_icount(T c, T km, T kp, T jm, T jp, T im,
-                                                         T ip, T d)
-{
-    T s = (T)0;
-    int n = (km == km) + (kp == kp) + (jm == jm) + (jp == jp) + (im == im) + (ip == ip);
-    s = s + (km == km ? km : (T)0);
-    s = s + (kp == kp ? kp : (T)0);
-    s = s + (jm == jm ? jm : (T)0);
-    s = s + (jp == jp ? jp : (T)0);
-    s = s + (im == im ? im : (T)0);
-    s = s + (ip == ip ? ip : (T)0);
-    const T r = ps_update(c, s, (T)n, d);
-    return (c != c || n == 0) ? c : r;
-}
+/* ---- register cap (PSTENCIL_GPU_KERNEL=d7lb) ------------------------------ */
 
 /*
- * d7_column with the next plane's five loads issued before this plane's
- * update (register double buffering: two planes of loads in flight per
- * warp), in-plane offsets as 32-bit ints from a 64-bit column base (the
- * context refuses this variant for nx > INT_MAX), and the integer count.
- */
-template <typename T>
-static __host__ __device__ __forceinline__ void
-d7pf_column(const T *__restrict__ in, T *__restrict__ out, long long nz, long long ny,
-            long long nx, T d, int kchunk, long long i, long long j, long long k0)
-{
-    long long k1, k, p0;
-    if (!d7_open(in, out, nz, ny, nx, kchunk, i, j, k0, k1, p0))
-        return;
-    const long long plane = nx * ny;
-    const int inx = (int)nx;
-    const T *__restrict__ src = in + p0;
-    T *__restrict__ dst = out + p0;
-    T km = k0 > 0 ? src[-plane] : (T)0;
-    T c = *src;
-    T kp = k0 + 1 < nz ? src[plane] : (T)0;
-    T jm = src[-inx], jp = src[inx], im = src[-1], ip = src[1];
-    for (k = k0; k < k1; k++, src += plane, dst += plane) {
-        T njm = (T)0, njp = (T)0, nim = (T)0, nip = (T)0, nkp = (T)0;
-        const bool more = k + 1 < k1;
-        if (more) { /* the next plane's loads, before this plane's arithmetic */
-            const T *__restrict__ nx1 = src + plane;
-            njm = nx1[-inx];
-            njp = nx1[inx];
-            nim = nx1[-1];
-            nip = nx1[1];
-            if (k + 2 < nz)
-                nkp = nx1[plane];
-        }
-        *dst = k == 0 || k == nz - 1 ? c : cell_icount(c, km, kp, jm, jp, im, ip, d);
-        km = c;
-        c = kp;
-        kp = nkp;
-        jm = njm;
-        jp = njp;
-        im = nim;
-        ip = nip;
-    }
-}
-
-/* One step with d7pf_column; same grid and block as d7_step. */
-PS_GPU_D7_KERNEL(d7pf_step, d7pf_column, 1, 1024)
-
-/* ---- register caps (PSTENCIL_GPU_KERNEL=d7lb, d7pflb) ---------------------- */
-
-/*
- * d7_step and d7pf_step compiled with __launch_bounds__(PS_GPU_LB_THREADS,
- * MINB): at most 256 threads per block and MINB resident blocks per SM, so
- * ptxas caps the registers at 65536 / (256 MINB), rounded down to a
- * multiple of 8. d7lb: 8 blocks for float32 (32 registers: full occupancy,
- * d7_step has 38: 75%), 6 for float64 (40; d7_step 62: 50%). d7pflb: 6
- * for float32 (40; d7pf_step has 60: 50%), 5 for float64 (48). ptxas may
- * spill to (L1-cached) local memory to meet a cap: -Xptxas -v in the
- * device run records it. The arithmetic is the uncapped kernels' (the same
- * column functions): only register allocation changes. A launch with more
- * threads per block is refused by the device; the launcher refuses it too
- * (so the mock sees it), and the context selects these variants only for
- * blocks of at most 256 threads.
+ * d7_step compiled with __launch_bounds__(PS_GPU_LB_THREADS, MINB): at most
+ * 256 threads per block and MINB resident blocks per SM, so ptxas caps the
+ * registers at 65536 / (256 MINB), rounded down to a multiple of 8: 8
+ * blocks for float32 (32 registers: full occupancy, d7_step has 38: 75%), 6
+ * for float64 (40; d7_step 62: 50%). ptxas may spill to (L1-cached) local
+ * memory to meet the cap: -Xptxas -v in the device run records it. The
+ * arithmetic is d7_step's (the same column function): only register
+ * allocation changes. A launch with more threads per block is refused by
+ * the device; the launcher refuses it too (so the mock sees it), and the
+ * context selects d7lb only for blocks of at most 256 threads.
  */
 template <typename T> struct lb_blocks {
     static constexpr int d7 = sizeof(T) == 4 ? 8 : 6;
-    static constexpr int d7pf = sizeof(T) == 4 ? 6 : 5;
 };
 
-PS_GPU_D7_KERNEL(d7lb_step, d7_column, 1, PS_GPU_LB_THREADS, lb_blocks<T>::d7)
-PS_GPU_D7_KERNEL(d7pflb_step, d7pf_column, 1, PS_GPU_LB_THREADS, lb_blocks<T>::d7pf)
-
-/* ---- two cells per thread along i (PSTENCIL_GPU_KERNEL=d7x2) ------------- */
-
-/*
- * d7_column for the two cells (j, i) and (j, i+1) of one thread: each
- * plane's row values i-1 .. i+2 are four loads instead of six (each cell's
- * value is the other's i-neighbour), and two independent updates give the
- * scheduler twice the loads in flight per thread. Each cell is updated
- * (ps_diffusion7_cell, the same call as d7_column) or copied on its own:
- * cell i+1 may lie outside the box (odd nx), and either may be on the i
- * faces. Grid x: ceil(nx / (2 bx)).
- */
-template <typename T>
-static __host__ __device__ __forceinline__ void
-d7x2_column(const T *__restrict__ in, T *__restrict__ out, long long nz, long long ny,
-            long long nx, T d, int kchunk, long long i, long long j, long long k0)
-{
-    long long k1, k;
-    if (i >= nx || j >= ny || k0 >= nz)
-        return;
-    k1 = k0 + kchunk < nz ? k0 + kchunk : nz;
-    const long long plane = nx * ny;
-    const bool two = i + 1 < nx;               /* the second cell exists */
-    const bool in0 = i > 0 && i < nx - 1;      /* cell i is inside along i */
-    const bool in1 = two && i + 1 < nx - 1;    /* cell i+1 is inside along i */
-    const T *__restrict__ src = in + (j * nx + i) + k0 * plane;
-    T *__restrict__ dst = out + (j * nx + i) + k0 * plane;
-
-    if (j == 0 || j == ny - 1 || (!in0 && !in1)) {
-        for (k = k0; k < k1; k++, src += plane, dst += plane) {
-            dst[0] = src[0];
-            if (two)
-                dst[1] = src[1];
-        }
-        return;
-    }
-    T km0 = k0 > 0 ? src[-plane] : (T)0, km1 = two && k0 > 0 ? src[1 - plane] : (T)0;
-    T c0 = src[0], c1 = two ? src[1] : (T)0;
-    for (k = k0; k < k1; k++, src += plane, dst += plane) {
-        if (k == 0 || k == nz - 1) { /* surface and bottom layers are copied */
-            dst[0] = c0;
-            if (two)
-                dst[1] = c1;
-            km0 = c0;
-            km1 = c1;
-            if (k + 1 < nz) {
-                c0 = src[plane];
-                c1 = two ? src[plane + 1] : (T)0;
-            }
-            continue;
-        }
-        const T kp0 = src[plane], kp1 = two ? src[plane + 1] : (T)0;
-        const T jm0 = src[-nx], jp0 = src[nx];
-        const T jm1 = two ? src[1 - nx] : (T)0, jp1 = two ? src[1 + nx] : (T)0;
-        const T im0 = in0 ? src[-1] : (T)0; /* the row's i-1 and i+2 */
-        const T ip1 = in1 ? src[2] : (T)0;
-        dst[0] = in0 ? cell(c0, km0, kp0, jm0, jp0, im0, c1, d) : c0;
-        if (two)
-            dst[1] = in1 ? cell(c1, km1, kp1, jm1, jp1, c0, ip1, d) : c1;
-        km0 = c0;
-        km1 = c1;
-        c0 = kp0;
-        c1 = kp1;
-    }
-}
-
-/* One step, two cells per thread along i: grid (ceil(nx/(2 bx)), ceil(ny/by),
- * ceil(nz/kchunk)), block (bx, by, 1). */
-PS_GPU_D7_KERNEL(d7x2_step, d7x2_column, 2, 1024)
+PS_GPU_D7_KERNEL(d7lb_step, d7_column, PS_GPU_LB_THREADS, lb_blocks<T>::d7)
 
 /* ---- zero-land (PSTENCIL_GPU_KERNEL=d7zl) --------------------------------- */
 

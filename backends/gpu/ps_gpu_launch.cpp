@@ -92,10 +92,8 @@ gpuError_t gtb_launch(const ps_gpu_launch *l,
 gpuError_t PS_GPU_LAUNCH_NAME(const ps_gpu_launch *l)
 {
     const ps_gpu_geom &g = l->geom;
-    /* cells per thread along i: the kernel's map_thread() multiplies by it */
-    const long long ci = l->tuned && l->variant == PS_GPU_V_D7X2 ? 2 : 1;
     dim3 block((unsigned)l->bx, (unsigned)l->by, 1);
-    dim3 grid((unsigned)((g.nx + ci * l->bx - 1) / (ci * l->bx)),
+    dim3 grid((unsigned)((g.nx + l->bx - 1) / l->bx),
               (unsigned)((g.ny + l->by - 1) / l->by),
               (unsigned)((g.nz + g.kchunk - 1) / g.kchunk));
     const bool f64 = l->real == PS_GPU_F64;
@@ -103,17 +101,11 @@ gpuError_t PS_GPU_LAUNCH_NAME(const ps_gpu_launch *l)
         switch (l->variant) {
         case PS_GPU_V_D7:
             return PS_GPU_TUNED(d7_step);
-        case PS_GPU_V_D7PF:
-            return PS_GPU_TUNED(d7pf_step);
         case PS_GPU_V_D7LB:
-        case PS_GPU_V_D7PFLB:
             /* __launch_bounds__(256): the device refuses larger blocks; so do we */
             if ((long long)l->bx * l->by > PS_GPU_LB_THREADS)
                 return gpuErrorInvalidValue;
-            return l->variant == PS_GPU_V_D7LB ? PS_GPU_TUNED(d7lb_step)
-                                               : PS_GPU_TUNED(d7pflb_step);
-        case PS_GPU_V_D7X2:
-            return PS_GPU_TUNED(d7x2_step);
+            return PS_GPU_TUNED(d7lb_step);
         case PS_GPU_V_D7TB:
         case PS_GPU_V_D7TB4:
             /* the fused launches; a remainder step is d7_step's */

@@ -40,10 +40,7 @@ typedef struct ps_gpu_geom {
 /** diffusion7's tuned kernel and its variants (PSTENCIL_GPU_KERNEL, docs/gpu.md). */
 enum ps_gpu_variant {
     PS_GPU_V_D7 = 0, /**< d7_step */
-    PS_GPU_V_D7PF,   /**< d7pf_step: next plane's loads early, int count */
     PS_GPU_V_D7LB,   /**< d7lb_step: d7_step with a register cap (<= 256 threads) */
-    PS_GPU_V_D7PFLB, /**< d7pflb_step: d7pf_step with a register cap (<= 256 threads) */
-    PS_GPU_V_D7X2,   /**< d7x2_step: two cells per thread along i */
     PS_GPU_V_D7ZL,   /**< d7zl_step: zero-land fields and neighbour counts */
     PS_GPU_V_D7TB,   /**< d7tb_step<T, 2>: 2 steps per launch in shared memory */
     PS_GPU_V_D7TB4   /**< d7tb_step<T, 4>: 4 steps per launch in shared memory */
@@ -54,7 +51,7 @@ enum ps_gpu_variant {
 /** Zero-land count byte: the number of ocean neighbours of an ocean cell. */
 #define PS_GPU_ZL_COUNT 0x07
 
-/** Threads per block of the register-capped variants (their __launch_bounds__). */
+/** Threads per block of the register-capped variant d7lb (its __launch_bounds__). */
 #define PS_GPU_LB_THREADS 256
 
 /** Threads per block of the temporally blocked variants (d7tb, d7tb4). */

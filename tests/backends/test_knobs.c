@@ -227,9 +227,9 @@ int main(void)
 
     /* ps_knobs_set: parsing and its errors; ps_knob_format */
     memset(&k, 0, sizeof k);
-    CHECK(ps_knobs_set(&k, "gpu_kernel=d7tb4") == PS_OK && k.gpu_kernel.value == 7 &&
+    CHECK(ps_knobs_set(&k, "gpu_kernel=d7lb") == PS_OK && k.gpu_kernel.value == 2 &&
           k.gpu_kernel.source == PS_KNOB_OPTION);
-    CHECK(!strcmp(ps_knob_format(&k, ps_knob_find("gpu_kernel"), line, sizeof line), "d7tb4"));
+    CHECK(!strcmp(ps_knob_format(&k, ps_knob_find("gpu_kernel"), line, sizeof line), "d7lb"));
     CHECK(ps_knobs_set(&k, "opencl_device=0:1") == PS_OK &&
           !strcmp(k.opencl_device.value, "0:1"));
     CHECK(ps_knobs_set(&k, "opencl_fuse_tk=4097") == PS_EINVAL);
@@ -240,7 +240,7 @@ int main(void)
     CHECK(ps_knobs_set(&k, "openmp_tblock") == PS_EINVAL);
     CHECK(ps_knobs_set(&k, "openmp_stream=2") == PS_EINVAL);
     CHECK(ps_knobs_describe(&k, text, sizeof text) == 2);
-    CHECK(strstr(text, "gpu_kernel=d7tb4 (option)\n") != NULL);
+    CHECK(strstr(text, "gpu_kernel=d7lb (option)\n") != NULL);
 
     plugin_knobs("opencl", g, "opencl_kernel", "PSTENCIL_OPENCL_KERNEL", "ij",
                  "opencl_kernel=ijk");

@@ -119,7 +119,7 @@ fi
 STENCILS=$(sed -n 's/^ *X(\([a-z0-9_]*\)).*/\1/p' "$SRC/kernels/ps_stencils.h")
 [ -n "$STENCILS" ] || { echo "run-on-gpu.sh: no stencil list in kernels/ps_stencils.h" >&2; exit 2; }
 # the kernel variants (PSTENCIL_GPU_KERNEL values, docs/gpu.md) measured side by side
-VARIANTS=${PSTENCIL_GPU_VARIANTS-d7pf d7lb d7pflb d7x2 d7zl d7tb d7tb4}
+VARIANTS=${PSTENCIL_GPU_VARIANTS-d7lb d7zl d7tb d7tb4}
 # the temporally blocked ones (d7tb*: for grids that sit in L2) are timed on
 # the course grid only; programmatic dependent launch (PSTENCIL_GPU_PDL=1) is
 # timed there with the default kernel and with d7tb, and validated with them
