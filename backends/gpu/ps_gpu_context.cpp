@@ -42,32 +42,13 @@ int pick_kchunk(const ps_gpu_ctx *c, int sms)
     return (int)kc;
 }
 
-/* Whether d7tb_step<T, F>'s grid of tiles fits the device's grid limits. */
-template <typename T, int F> bool tb_fits_t(ps_grid g, const gpuDeviceProp &p)
-{
-    typedef ps_gpu_tb_tile<T, F> tile;
-    return (g.nx + tile::X - 1) / tile::X <= (size_t)p.maxGridSize[0] &&
-           (g.ny + tile::Y - 1) / tile::Y <= (size_t)p.maxGridSize[1] &&
-           (g.nz + tile::Z - 1) / tile::Z <= (size_t)p.maxGridSize[2];
-}
-
-/* The same for the context's precision, 2 or 4 (four) steps per launch. */
-bool tb_fits(const ps_gpu_ctx *c, const gpuDeviceProp &p, bool four)
-{
-    if (c->es == sizeof(double))
-        return four ? tb_fits_t<double, 4>(c->g, p) : tb_fits_t<double, 2>(c->g, p);
-    return four ? tb_fits_t<float, 4>(c->g, p) : tb_fits_t<float, 2>(c->g, p);
-}
-
 /*
  * PSTENCIL_GPU_KERNEL=copy replaces the step by a copy kernel over the field
  * (ps_gpu_launch_copy: same bytes read and written as a step, same
  * graph/launch path): bench/gpu_bench.c measures the copy bound with it.
  * Where diffusion7's tuned kernel runs, PSTENCIL_GPU_KERNEL=d7lb selects the
  * register-capped d7_step (blocks of at most 256 threads), d7zl zero-land
- * fields (0 <= D <= 1), d7tb / d7tb4 2 / 4 steps per launch in shared
- * memory (temporal blocking; the thread block is the kernel's own, --block
- * is not used). A variant that
+ * fields (0 <= D <= 1). A variant that
  * does not apply is ignored. PSTENCIL_GPU_PDL=1 launches the steps with
  * programmatic dependent launch on devices of compute capability 9.0 and
  * later (cuda; the hip and mock launches ignore it).
@@ -336,7 +317,7 @@ static bool gtb_fits(const ps_gpu_ctx *c, const gpuDeviceProp &p, int s, int f)
 }
 
 /* gpu_kernel's words, in the knob's order (core/ps_knobs_env.h) */
-static const char *const gpu_kernel_names[] = {"auto", "copy", "d7lb", "d7tb", "d7tb4", "d7zl"};
+static const char *const gpu_kernel_names[] = {"auto", "copy", "d7lb", "d7zl"};
 
 /* The tuning knobs: the caller's (@p asked), else the environment's, else the rule. */
 static int gpu_knobs(const ps_knobs *asked, ps_knobs *k, char *why, size_t whylen)
@@ -421,20 +402,15 @@ int ps_gpu_create(const ps_config *cfg, void **out, char *why, size_t whylen)
         c->launcher = ps_gpu_launch_copy;
     else if (fast) { /* the entry's variants (docs/gpu.md); one it lacks is ignored */
         const bool small_block = (long long)c->launch.bx * c->launch.by <= PS_GPU_LB_THREADS;
-        const bool four = variant[4] == '4';
         if (!strcmp(variant, "d7lb") && small_block && ps_gpu_fast_has(fast, PS_GPU_V_D7LB))
             c->launch.variant = PS_GPU_V_D7LB;
-        else if ((!strcmp(variant, "d7tb") || !strcmp(variant, "d7tb4")) && !cfg->profile &&
-                 ps_gpu_fast_has(fast, four ? PS_GPU_V_D7TB4 : PS_GPU_V_D7TB) &&
-                 tb_fits(c, p, four))
-            c->launch.variant = four ? PS_GPU_V_D7TB4 : PS_GPU_V_D7TB;
         else if (!strcmp(variant, "d7zl") && ps_gpu_fast_has(fast, PS_GPU_V_D7ZL) &&
                  (!fast->zl_applies || fast->zl_applies(cfg)) &&
                  (st = zero_land(c, cfg, why, whylen)))
             goto done;
     }
 
-    c->fuse = c->launch.variant == PS_GPU_V_D7TB4 ? 4 : c->launch.variant == PS_GPU_V_D7TB ? 2 : 1;
+    c->fuse = 1;
     if (!c->launch.tuned && c->launcher != ps_gpu_launch_copy && !cfg->profile) {
         /* the generic kernels: gpu_fuse steps per launch where a tile fits */
         const int f = gpu_fuse_steps[c->knobs.gpu_fuse.value];

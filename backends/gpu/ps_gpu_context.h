@@ -59,7 +59,7 @@ struct ps_gpu_ctx {
     gpuStream_t stream;
     ps_gpu_launch launch;
     gpuError_t (*launcher)(const ps_gpu_launch *);
-    int fuse;                    /* steps per launch: 1, or 2 / 4 (d7tb, d7tb4) */
+    int fuse;                    /* steps per launch: 1, or 2 / 4 (gpu_fuse, gtb) */
     int graph_steps;             /* 0: graphs disabled; a multiple of 2 fuse */
     gpuGraphExec_t graph[2];     /* graph[c]: graph_steps steps starting from buf[c] */
     void *stage[2];              /* pinned staging buffers */

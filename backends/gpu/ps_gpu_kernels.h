@@ -79,8 +79,8 @@ struct thread_cell {
  * launched with the programmatic-stream-serialization attribute may start
  * while the previous kernel of its stream still runs; this waits until that
  * kernel has completed and its writes are visible. Every kernel calls it
- * before its first global memory access (map_thread does, d7tb_step
- * explicitly). Hopper (sm_90) and later only; without the attribute, on
+ * before its first global memory access (map_thread does, the fused
+ * kernels explicitly). Hopper (sm_90) and later only; without the attribute, on
  * older devices, on HIP and in the mock it does nothing.
  */
 static __host__ __device__ __forceinline__ void grid_dep_sync(void)
@@ -748,97 +748,6 @@ __global__ void __launch_bounds__(1024)
 {
     const thread_cell t = map_thread(kchunk);
     d7zl_column<T>(in, out, cnt, *bad != 0, nz, ny, nx, d, kchunk, t.i, t.j, t.k0);
-}
-
-/* ---- temporal blocking (PSTENCIL_GPU_KERNEL=d7tb, d7tb4) ------------------- */
-
-/*
- * F steps per launch for grids that sit in L2 (the course grid): a block
- * owns a tile of X x Y x Z cells (i, j, k) of the box, loads the tile and a
- * halo of F cells on each side (clipped to the box) into shared memory,
- * steps it F times there (two buffers, a barrier after each step) and
- * writes the tile. Step s computes the cells at least s cells from the edge
- * of the loaded block: they read cells at least s-1 from it, which step s-1
- * computed (or the load), so after F steps the tile is exact. A cell on a
- * face of the box is copied (kept) at every step, a cell outside the box is
- * never read by an updated one (only face cells neighbour it); the update
- * is the same cell function as d7_step's, so every cell has the reference's
- * bits. Tiles fit the 48 KiB of static shared memory per block: two
- * buffers of (X+2F)(Y+2F)(Z+2F) values (ps_gpu_tb_tile, ps_gpu_port.h).
- */
-
-/* The loaded block of d7tb_step<T, F>: the tile and its halo (ps_gpu_tb_tile). */
-template <typename T, int F> struct tb_block {
-    static constexpr int X = ps_gpu_tb_tile<T, F>::X, Y = ps_gpu_tb_tile<T, F>::Y,
-                         Z = ps_gpu_tb_tile<T, F>::Z;
-    static constexpr int EX = X + 2 * F, EY = Y + 2 * F, EZ = Z + 2 * F, EP = EX * EY,
-                         N = EP * EZ;
-    static_assert(2 * N * sizeof(T) <= 48 * 1024, "d7tb: the tile exceeds 48 KiB of shared memory");
-};
-
-/*
- * Steps S .. F of the loaded block (a: after step S-1, b: for step S; the
- * block's first cell is (k0, j0, i0) of the box): the cells at least S from
- * the block's edge, each by the thread tid of nt; a barrier after each
- * step. The region's extents are constants, so the divisions that map a
- * thread's index to a cell are multiplications.
- */
-template <typename T, int F, int S>
-static __device__ __forceinline__ void
-tb_steps(T *__restrict__ a, T *__restrict__ b, long long nz, long long ny, long long nx,
-         long long k0, long long j0, long long i0, T d, int tid, int nt)
-{
-    typedef tb_block<T, F> B;
-    constexpr int RX = B::EX - 2 * S, RY = B::EY - 2 * S, RZ = B::EZ - 2 * S;
-    for (int r = tid; r < RX * RY * RZ; r += nt) {
-        const int x = S + r % RX, y = S + r / RX % RY, z = S + r / (RX * RY);
-        const int q = (z * B::EY + y) * B::EX + x;
-        const long long i = i0 + x, j = j0 + y, k = k0 + z;
-        if (i < 0 || j < 0 || k < 0 || i >= nx || j >= ny || k >= nz)
-            continue; /* outside the box */
-        b[q] = i == 0 || j == 0 || k == 0 || i == nx - 1 || j == ny - 1 || k == nz - 1
-                   ? a[q] /* a face of the box: kept */
-                   : cell(a[q], a[q - B::EP], a[q + B::EP], a[q - B::EX], a[q + B::EX],
-                          a[q - 1], a[q + 1], d);
-    }
-    __syncthreads();
-    if constexpr (S < F)
-        tb_steps<T, F, S + 1>(b, a, nz, ny, nx, k0, j0, i0, d, tid, nt);
-}
-
-/*
- * F steps of the box in -> out. Grid (ceil(nx/X), ceil(ny/Y), ceil(nz/Z))
- * of ps_gpu_tb_tile<T, F>; any block of at most PS_GPU_TB_THREADS threads
- * (they stride over the loaded block). Launched with
- * PS_GPU_KERNEL_LAUNCH_SYNC.
- */
-template <typename T, int F>
-__global__ void __launch_bounds__(PS_GPU_TB_THREADS)
-    d7tb_step(const T *__restrict__ in, T *__restrict__ out, long long nz, long long ny,
-              long long nx, T d)
-{
-    typedef tb_block<T, F> B;
-    __shared__ T buf[2][B::N];
-    const long long i0 = (long long)blockIdx.x * B::X - F, j0 = (long long)blockIdx.y * B::Y - F,
-                    k0 = (long long)blockIdx.z * B::Z - F; /* the loaded block's first cell */
-    const int nt = (int)(blockDim.x * blockDim.y * blockDim.z);
-    const int tid = (int)(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
-    grid_dep_sync(); /* before any load or store (PDL) */
-    for (int q = tid; q < B::N; q += nt) {
-        const long long i = i0 + q % B::EX, j = j0 + q / B::EX % B::EY, k = k0 + q / B::EP;
-        buf[0][q] = i >= 0 && j >= 0 && k >= 0 && i < nx && j < ny && k < nz
-                        ? in[(k * ny + j) * nx + i]
-                        : (T)0; /* outside the box: never read */
-    }
-    __syncthreads();
-    tb_steps<T, F, 1>(buf[0], buf[1], nz, ny, nx, k0, j0, i0, d, tid, nt);
-    const T *res = buf[F & 1];
-    for (int r = tid; r < B::X * B::Y * B::Z; r += nt) {
-        const int x = F + r % B::X, y = F + r / B::X % B::Y, z = F + r / (B::X * B::Y);
-        const long long i = i0 + x, j = j0 + y, k = k0 + z;
-        if (i < nx && j < ny && k < nz)
-            out[(k * ny + j) * nx + i] = res[(z * B::EY + y) * B::EX + x];
-    }
 }
 
 #undef PS_GPU_D7_KERNEL

@@ -45,30 +45,6 @@ enum { PS_STENCIL_LIST(PS_GPU_ENUM) n_stencils };
 namespace {
 
 /*
- * d7tb_step<T, F>: F steps in one launch, one block per tile of
- * ps_gpu_tb_tile<T, F> (the kernel strides its PS_GPU_TB_BX x PS_GPU_TB_BY threads
- * over the tile and its halo).
- */
-template <typename T, int F> gpuError_t tb_launch(const ps_gpu_launch *l)
-{
-    typedef ps_gpu_tb_tile<T, F> tile;
-    const ps_gpu_geom &g = l->geom;
-    void (*kernel)(const T *, T *, long long, long long, long long, T) =
-        PS_GPU_KNS::d7tb_step<T, F>;
-    dim3 block(PS_GPU_TB_BX, PS_GPU_TB_BY, 1);
-    dim3 grid((unsigned)((g.nx + tile::X - 1) / tile::X), (unsigned)((g.ny + tile::Y - 1) / tile::Y),
-              (unsigned)((g.nz + tile::Z - 1) / tile::Z));
-    return PS_GPU_KERNEL_LAUNCH_SYNC_PDL(l->pdl, kernel, grid, block, l->stream,
-                                         (const T *)l->in, (T *)l->out, g.nz, g.ny, g.nx,
-                                         (T)l->coeff);
-}
-
-template <int F> gpuError_t tb_launch_real(const ps_gpu_launch *l)
-{
-    return l->real == PS_GPU_F64 ? tb_launch<double, F>(l) : tb_launch<float, F>(l);
-}
-
-/*
  * A generic temporally blocked kernel (gtbF_NAME, B its gtb_block): l->steps
  * steps in one launch, one block per tile; refused where no tile fits.
  */
@@ -106,14 +82,6 @@ gpuError_t PS_GPU_LAUNCH_NAME(const ps_gpu_launch *l)
             if ((long long)l->bx * l->by > PS_GPU_LB_THREADS)
                 return gpuErrorInvalidValue;
             return PS_GPU_TUNED(d7lb_step);
-        case PS_GPU_V_D7TB:
-        case PS_GPU_V_D7TB4:
-            /* the fused launches; a remainder step is d7_step's */
-            if (l->steps <= 1)
-                return PS_GPU_TUNED(d7_step);
-            if (l->steps != (l->variant == PS_GPU_V_D7TB ? 2 : 4))
-                return gpuErrorInvalidValue;
-            return l->steps == 2 ? tb_launch_real<2>(l) : tb_launch_real<4>(l);
         case PS_GPU_V_D7ZL:
             if (!l->zl_cnt || !l->zl_bad)
                 return gpuErrorInvalidValue;

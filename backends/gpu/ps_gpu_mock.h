@@ -59,7 +59,7 @@
 #define PS_GPU_DEFAULT_BX 32
 #define PS_GPU_DEFAULT_BY 8
 #define PS_GPU_STAGE_BYTES ((size_t)4096) /* tiny: chunked copies on small grids */
-/* d7tb's block: 16 threads (each a fiber here, whose switches cost system
+/* gtb's block: 16 threads (each a fiber here, whose switches cost system
  * calls) still interleave at every barrier; the kernel strides any count */
 #define PS_GPU_TB_BX 8
 #define PS_GPU_TB_BY 2

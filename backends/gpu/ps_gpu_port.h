@@ -41,9 +41,7 @@ typedef struct ps_gpu_geom {
 enum ps_gpu_variant {
     PS_GPU_V_D7 = 0, /**< d7_step */
     PS_GPU_V_D7LB,   /**< d7lb_step: d7_step with a register cap (<= 256 threads) */
-    PS_GPU_V_D7ZL,   /**< d7zl_step: zero-land fields and neighbour counts */
-    PS_GPU_V_D7TB,   /**< d7tb_step<T, 2>: 2 steps per launch in shared memory */
-    PS_GPU_V_D7TB4   /**< d7tb_step<T, 4>: 4 steps per launch in shared memory */
+    PS_GPU_V_D7ZL    /**< d7zl_step: zero-land fields and neighbour counts */
 };
 
 /** Zero-land count byte: the cell is land (its value is +0.0 on the device). */
@@ -54,22 +52,14 @@ enum ps_gpu_variant {
 /** Threads per block of the register-capped variant d7lb (its __launch_bounds__). */
 #define PS_GPU_LB_THREADS 256
 
-/** Threads per block of the temporally blocked variants (d7tb, d7tb4). */
+/** Threads per block of the generic temporally blocked kernels (gtbF_NAME). */
 #define PS_GPU_TB_THREADS 256
 #ifndef PS_GPU_TB_BX
-/** The thread block the launcher gives d7tb: PS_GPU_TB_BX x PS_GPU_TB_BY (the
- *  mock uses fewer threads: each is a fiber there). */
+/** The thread block the launcher gives gtbF_NAME: PS_GPU_TB_BX x PS_GPU_TB_BY
+ *  (the mock uses fewer threads: each is a fiber there). */
 #  define PS_GPU_TB_BX 32
 #  define PS_GPU_TB_BY 8
 #endif
-
-/** d7tb_step<T, F>'s tile: X x Y x Z cells (i, j, k) per block, sized so
- *  two buffers of the tile and its halo of F cells fit 48 KiB of shared memory. */
-template <typename T, int F> struct ps_gpu_tb_tile;
-template <> struct ps_gpu_tb_tile<float, 2> { static constexpr int X = 32, Y = 8, Z = 4; };
-template <> struct ps_gpu_tb_tile<double, 2> { static constexpr int X = 32, Y = 4, Z = 4; };
-template <> struct ps_gpu_tb_tile<float, 4> { static constexpr int X = 32, Y = 4, Z = 4; };
-template <> struct ps_gpu_tb_tile<double, 4> { static constexpr int X = 16, Y = 4, Z = 2; };
 
 /** The static shared memory a block of a temporally blocked kernel may use (bytes). */
 #define PS_GPU_TB_SHARED (48 * 1024)
@@ -146,7 +136,7 @@ typedef struct ps_gpu_launch {
     int stencil;        /**< position of the stencil in PS_STENCIL_LIST */
     int tuned;          /**< nonzero: the stencil's tuned kernel (the fast path) */
     int variant;        /**< the tuned kernel's variant (enum ps_gpu_variant) */
-    int steps;          /**< steps this launch advances: 1, or the fused count (d7tb, gtb) */
+    int steps;          /**< steps this launch advances: 1, or the fused count (gtb) */
     int pdl;            /**< nonzero: programmatic dependent launch (CUDA, sm_90+) */
     double coeff;       /**< the tuned diffusion7 kernel's D (params are on the device) */
     const unsigned char *zl_cnt; /**< d7zl: count byte per cell (device) */

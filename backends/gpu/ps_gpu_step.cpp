@@ -5,17 +5,17 @@
  * does not change) are captured once per starting buffer into a graph (CUDA
  * graph / hipGraph) and replayed, so a step of a small grid costs about a kernel's
  * run time, not a launch; with cfg->profile each step is launched between
- * two events instead (ps_gpu_timing.cpp). The temporally blocked variants
- * (d7tb, d7tb4: c->fuse steps per launch) launch fused steps, in graphs and
- * out, and the steps left over (fewer than fuse) one at a time with d7_step;
- * profiled, every step is a single step.
+ * two events instead (ps_gpu_timing.cpp). The generic temporally blocked
+ * kernels (gtb, c->fuse steps per launch) launch fused steps, in graphs and
+ * out, and the steps left over (fewer than fuse) one at a time; profiled,
+ * every step is a single step.
  */
 #include "config.h"
 #include "ps_gpu_context.h"
 
 namespace {
 
-/* One launch advancing `steps` steps (1, or c->fuse: d7tb) from buf[cur]. */
+/* One launch advancing `steps` steps (1, or c->fuse: gtb) from buf[cur]. */
 int launch_steps(ps_gpu_ctx *c, int steps)
 {
     c->launch.in = c->buf[c->cur];
@@ -93,10 +93,10 @@ int ps_gpu_step(void *vc, long nsteps)
             }
         }
     }
-    for (; c->fuse > 1 && t + c->fuse <= nsteps; t += c->fuse) /* d7tb: fused launches */
+    for (; c->fuse > 1 && t + c->fuse <= nsteps; t += c->fuse) /* gtb: fused launches */
         if ((st = launch_steps(c, c->fuse)))
             return st;
-    for (; t < nsteps; t++) /* single steps (d7tb's remainder) */
+    for (; t < nsteps; t++) /* single steps (gtb's remainder) */
         if ((st = launch_one(c)))
             return st;
     return PS_OK;

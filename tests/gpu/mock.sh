@@ -8,9 +8,9 @@
 # streams, where a missing wait reads garbage (PSTENCIL_MOCK_DEFERRED=1);
 # with graph capture failing at each of its three steps (the fallback to
 # launches gives the same bits); each variant of diffusion7's tuned kernel
-# (PSTENCIL_GPU_KERNEL), d7tb4 without the largest grid's cases; once under
-# AddressSanitizer (deferred, the plugin built with -fsanitize=address), and
-# d7tb4 there too; the no-device path and the memory check.
+# (PSTENCIL_GPU_KERNEL); once under AddressSanitizer (deferred, the plugin
+# built with -fsanitize=address), and the generic kernels with 4 fused steps
+# there too; the no-device path and the memory check.
 . "$top_srcdir/tests/lib.sh"
 T=$top_builddir/tests/gpu/test_gpu_backend
 expect_exit 0 "$T" --backend gpumock
@@ -44,24 +44,17 @@ expect_exit 0 env PSTENCIL_MOCK_DEFERRED=1 "$T" --backend gpumock
   fail "deferred mode ran $(grep -c '^ok: ' "$TMP/out") cases, not $(grep -c '^ok: ' "$TMP/run1")"
 # graphs off and each variant of the tuned kernel: the quick suite runs a
 # sample (ps_sample), make check-full all of them
-for v in $(ps_sample 3 graphs-off d7lb d7zl d7tb); do
+for v in $(ps_sample 3 graphs-off d7lb d7zl); do
   case $v in
     graphs-off) expect_exit 0 env PSTENCIL_GPU_GRAPH_STEPS=0 "$T" --backend gpumock ;;
     *) expect_exit 0 env PSTENCIL_GPU_KERNEL=$v "$T" --backend gpumock ;;
   esac
   [ "$(grep -c '^ok: ' "$TMP/out")" -eq "$(grep -c '^ok: ' "$TMP/run1")" ] || fail "$v: fewer cases passed"
 done
-expect_exit 0 env PSTENCIL_GPU_KERNEL=d7tb4 PSTENCIL_GPU_PDL=1 PSTENCIL_TEST_MAX_CELLS=1000000 \
-  "$T" --backend gpumock
-cp "$TMP/out" "$TMP/tb4"
-skipped=$(grep -c '^skip: ' "$TMP/tb4")
-[ "$skipped" -le 5 ] || fail "d7tb4: $skipped cases skipped, expected at most 5"
-[ "$(($(grep -c '^ok: ' "$TMP/tb4") + skipped))" -eq "$(grep -c '^ok: ' "$TMP/run1")" ] ||
-  fail "d7tb4: fewer cases passed"
 # graph capture refused (begin, end, instantiate): launches instead, same bits
-# (and with d7tb's fused launches under programmatic dependent launch)
+# (and with d7lb under programmatic dependent launch)
 for f in begin end instantiate; do
-  for v in "" d7tb; do
+  for v in "" d7lb; do
     expect_exit 0 env PSTENCIL_MOCK_FAIL=$f PSTENCIL_GPU_KERNEL=$v PSTENCIL_GPU_PDL=${v:+1} \
       "$top_builddir/bench/gpu_bench" --backend gpumock --grid 6x17x23 --steps 70 --warmup 0 \
       --validate 70
@@ -79,13 +72,14 @@ expect_exit 0 env LD_PRELOAD="$rt" ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 
 grep -q "^ok: gpumock diffusion7 float32 box 8x11x15 at (3,4,7) .*, tuned, " "$TMP/out" ||
   { cat "$TMP/out"; fail "the ASan run did not run the tuned kernel"; }
 echo "ASan + deferred: $(grep -c '^ok: ' "$TMP/out") cases passed"
-# ... and d7tb4's shared-memory indexing under ASan (its large cases
-# skipped; make check-full only: the quick suite ran d7tb4 above without ASan)
+# ... and the generic fused kernels' shared-memory indexing under ASan (4
+# steps a launch, large cases skipped; make check-full only: the quick suite
+# runs them without ASan in generic_fused.sh)
 if ps_full; then
   expect_exit 0 env LD_PRELOAD="$rt" ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 \
-    PSTENCIL_PLUGIN_PATH="$A" PSTENCIL_MOCK_DEFERRED=1 PSTENCIL_GPU_KERNEL=d7tb4 \
+    PSTENCIL_PLUGIN_PATH="$A" PSTENCIL_MOCK_DEFERRED=1 PSTENCIL_GPU_FUSE=4 \
     PSTENCIL_TEST_MAX_CELLS=1000000 "$T" --backend gpumock
-  echo "ASan + deferred, d7tb4: $(grep -c '^ok: ' "$TMP/out") cases passed"
+  echo "ASan + deferred, gpu_fuse=4: $(grep -c '^ok: ' "$TMP/out") cases passed"
 fi
 # no device: probe fails with the runtime's reason
 expect_exit 1 env PSTENCIL_MOCK_DEVICES=0 "$T" --probe gpumock

@@ -6,10 +6,9 @@
 #   1. every validation case bitwise (test_gpu_backend: every stencil, both
 #      precisions, sub-boxes, graphs, staged copies);
 #   2. 400M cells float32, exact, against the device copy bandwidth measured
-#      on the same buffers, every kernel variant but the temporally blocked
-#      ones (d7tb*), validated after one step;
+#      on the same buffers, every kernel variant, validated after one step;
 #   3. the course grid float32: graphs on and off, fast mode, every variant,
-#      programmatic dependent launch (PDL, default kernel and d7tb); 3b. every
+#      programmatic dependent launch (PDL, default kernel); 3b. every
 #      stencil of the list through the generic kernels, exact and fast;
 #   4. the course grid float64; 5. 200M cells float64; 6. the block sweep.
 # Each run warms up by time (the idle SM clock is 345 MHz) and reports the
@@ -119,12 +118,10 @@ fi
 STENCILS=$(sed -n 's/^ *X(\([a-z0-9_]*\)).*/\1/p' "$SRC/kernels/ps_stencils.h")
 [ -n "$STENCILS" ] || { echo "run-on-gpu.sh: no stencil list in kernels/ps_stencils.h" >&2; exit 2; }
 # the kernel variants (PSTENCIL_GPU_KERNEL values, docs/gpu.md) measured side by side
-VARIANTS=${PSTENCIL_GPU_VARIANTS-d7lb d7zl d7tb d7tb4}
-# the temporally blocked ones (d7tb*: for grids that sit in L2) are timed on
-# the course grid only; programmatic dependent launch (PSTENCIL_GPU_PDL=1) is
-# timed there with the default kernel and with d7tb, and validated with them
-PDL_CASES=${PSTENCIL_GPU_PDL_CASES-pdl d7tb+pdl}
-BIG_VARIANTS=$(for v in $VARIANTS; do case $v in d7tb*) ;; *) printf ' %s' "$v" ;; esac; done)
+VARIANTS=${PSTENCIL_GPU_VARIANTS-d7lb d7zl}
+# programmatic dependent launch (PSTENCIL_GPU_PDL=1) is timed on the course
+# grid with the default kernel, and validated with it
+PDL_CASES=${PSTENCIL_GPU_PDL_CASES-pdl}
 
 say() { echo "[run-on-gpu $(($(date +%s) - T_START))s] $*"; }
 note() { say "$*"; echo "note: $*" >> "$LOG"; echo "$*" >> "$B/notes.txt"; }
@@ -357,15 +354,10 @@ if [ "$BUILD" = ok ]; then
   stage static 30 bash -c statics && STATIC=ok || STATIC=FAIL
 fi
 D7REGS=$(registers exact 2>/dev/null | awk '/d7_step<float>/ { print $(NF - 1); exit }')
-# each variant's float32 exact kernel: "name regs" (the kernel is NAME_step;
-# d7tb and d7tb4 are d7tb_step<float, 2> and <float, 4>: "regs/smem bytes")
+# each variant's float32 exact kernel: "name regs" (the kernel is NAME_step)
 VREGS=""
 for v in $VARIANTS; do
-  case $v in
-    d7tb) k="d7tb_step<float, 2>" ;;
-    d7tb4) k="d7tb_step<float, 4>" ;;
-    *) k="${v}_step<float>" ;;
-  esac
+  k="${v}_step<float>"
   r=$(registers exact 2>/dev/null | awk -v k="$k" 'index($0, k) { print $(NF - 1) ($NF > 0 ? "/" $NF "B" : ""); exit }')
   [ -n "$r" ] && VREGS="$VREGS, $v $r"
 done
@@ -403,7 +395,7 @@ if [ $RUN_GPU = 1 ]; then
   esac
   W="--warmup 2 --warmup-ms $WARM_MS --repeat $REPEAT"
   vcases=""
-  for v in $BIG_VARIANTS; do vcases="$vcases $v:kernel=$v"; done
+  for v in $VARIANTS; do vcases="$vcases $v:kernel=$v"; done
   # the course grid: every variant, and PDL (PDL_CASES: pdl, KERNEL+pdl)
   cvcases=""
   for v in $VARIANTS; do cvcases="$cvcases $v:kernel=$v"; done
@@ -444,9 +436,7 @@ if [ $RUN_GPU = 1 ]; then
         left=$((end - $(date +%s)))
         if [ $left -lt 2 ]; then echo "variant $v: not run (the stage time is spent)"; continue; fi
         case $v in pdl) k=""; p=1 ;; *+pdl) k=${v%+pdl}; p=1 ;; *) k=$v; p="" ;; esac
-        mc="" # on the mock, d7tb4 skips the 50x222x241 cases (as tests/gpu/mock.sh)
-        [ "$3" = gpumock ] && [ "$k" = d7tb4 ] && mc=1000000
-        PSTENCIL_TEST_MAX_CELLS=$mc PSTENCIL_GPU_KERNEL=$k PSTENCIL_GPU_PDL=$p timeout -k 2 $left "$2" --backend "$3" > "$4/valvar-$v.txt" 2>&1
+        PSTENCIL_GPU_KERNEL=$k PSTENCIL_GPU_PDL=$p timeout -k 2 $left "$2" --backend "$3" > "$4/valvar-$v.txt" 2>&1
         rc=$?
         if [ $rc = 124 ] || [ $rc = 137 ]; then echo "variant $v: timed out after $left s (not judged)"; continue; fi
         [ $rc = 0 ] || bad=1

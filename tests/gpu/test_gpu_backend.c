@@ -158,7 +158,7 @@ static size_t first_diff_nan(const void *a, const void *b, size_t n, size_t es, 
 }
 
 /* PSTENCIL_TEST_MAX_CELLS=N: exact_case skips grids of more than N cells (0:
- * none), for slow kernels on the mock (tests/gpu/mock.sh: d7tb4). */
+ * none), for slow kernels on the mock (tests/gpu/generic_fused.sh: gpu_fuse 4). */
 static size_t max_cells(void)
 {
     const char *v = getenv("PSTENCIL_TEST_MAX_CELLS");

@@ -61,9 +61,9 @@ int main(void)
                 continue;
             }
             CHECK(f != NULL, "diffusion7 p%d m%d: no entry", p, m);
-            for (int v = PS_GPU_V_D7; f && v <= PS_GPU_V_D7TB4; v++)
+            for (int v = PS_GPU_V_D7; f && v <= PS_GPU_V_D7ZL; v++)
                 CHECK(ps_gpu_fast_has(f, v), "diffusion7 p%d m%d: no variant %d", p, m, v);
-            CHECK(!ps_gpu_fast_has(f, PS_GPU_V_D7TB4 + 1), "an unknown variant is had");
+            CHECK(!ps_gpu_fast_has(f, PS_GPU_V_D7ZL + 1), "an unknown variant is had");
             static const double ds[] = {0.0, 0.5, 1.0, -0.01, 1.01, NAN};
             for (size_t q = 0; f && q < sizeof ds / sizeof ds[0]; q++) {
                 const bool want = ds[q] >= 0 && ds[q] <= 1;

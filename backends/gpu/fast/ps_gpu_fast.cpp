@@ -26,8 +26,7 @@ int d7_zl_applies(const ps_config *cfg)
 
 #define M_BOTH ((1u << PS_MODE_EXACT) | (1u << PS_MODE_FAST))
 #define V_D7                                                                               \
-    ((1u << PS_GPU_V_D7) | (1u << PS_GPU_V_D7LB) | (1u << PS_GPU_V_D7ZL) |                  \
-     (1u << PS_GPU_V_D7TB) | (1u << PS_GPU_V_D7TB4))
+    ((1u << PS_GPU_V_D7) | (1u << PS_GPU_V_D7LB) | (1u << PS_GPU_V_D7ZL))
 /* in order of preference: the first usable entry of a stencil wins */
 const ps_gpu_fast_entry ps_gpu_fast_table[] = {
     {.stencil = 0, .precisions = 1u << PS_FLOAT32, .modes = 1u << PS_MODE_EXACT,
