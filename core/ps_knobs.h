@@ -146,9 +146,8 @@ typedef struct ps_knobs {
 
     /* ---- cuda, hip (backends/gpu) ---- */
     /** cuda/hip: the fast-path kernel variant, a choice: 0 auto, 1 copy (a
-     *  copy, for bandwidth bounds: wrong results), 2 d7lb, 3 d7zl
-     *  (docs/gpu.md); a variant that does not fit the grid or block falls
-     *  back to auto. Rule: 0. Env PSTENCIL_GPU_KERNEL. */
+     *  copy, for bandwidth bounds: wrong results), 2 d7lb (docs/gpu.md);
+     *  a variant that does not fit the grid or block falls back to auto. Rule: 0. Env PSTENCIL_GPU_KERNEL. */
     ps_knob gpu_kernel;
     /** cuda/hip: programmatic dependent launch (compute capability 9 and
      *  up), 0 or 1. Rule: 0. Env PSTENCIL_GPU_PDL. */

@@ -81,7 +81,7 @@
     X(opencl_build_options, "opencl", PS_KNOB_TEXT, 0, 0, NULL,                              \
       "PSTENCIL_OPENCL_BUILD_OPTIONS", 0,                                                   \
       "options appended to the program's build options (none that break exact mode)", "none") \
-    X(gpu_kernel, "cuda hip", PS_KNOB_CHOICE, 0, 3, "auto|copy|d7lb|d7zl",                   \
+    X(gpu_kernel, "cuda hip", PS_KNOB_CHOICE, 0, 2, "auto|copy|d7lb",                        \
       "PSTENCIL_GPU_KERNEL", 0,                                                             \
       "the fast-path kernel variant (copy: a copy for bandwidth bounds, wrong results); "     \
       "one that does not fit falls back to auto", "auto")                                   \

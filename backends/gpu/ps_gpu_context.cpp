@@ -47,8 +47,7 @@ int pick_kchunk(const ps_gpu_ctx *c, int sms)
  * (ps_gpu_launch_copy: same bytes read and written as a step, same
  * graph/launch path): bench/gpu_bench.c measures the copy bound with it.
  * Where diffusion7's tuned kernel runs, PSTENCIL_GPU_KERNEL=d7lb selects the
- * register-capped d7_step (blocks of at most 256 threads), d7zl zero-land
- * fields (0 <= D <= 1). A variant that
+ * register-capped d7_step (blocks of at most 256 threads). A variant that
  * does not apply is ignored. PSTENCIL_GPU_PDL=1 launches the steps with
  * programmatic dependent launch on devices of compute capability 9.0 and
  * later (cuda; the hip and mock launches ignore it).
@@ -175,46 +174,6 @@ int geometry(ps_gpu_ctx *c, const gpuDeviceProp &p, char *why, size_t whylen)
 }
 
 /*
- * The zero-land variant (d7zl, only for 0 <= D <= 1: ps_gpu_kernels.h says
- * why): a land copy of the field and a count byte per cell on the device,
- * filled at each upload (ps_gpu_memory.cpp).
- */
-int zero_land(ps_gpu_ctx *c, const ps_config *cfg, char *why, size_t whylen)
-{
-    size_t freeb = 0, totalb = 0, cells = c->bytes / c->es;
-    gpuError_t e;
-#define ZL_TRY(call)                                                                       \
-    do {                                                                                   \
-        if ((e = (call)) != gpuSuccess) {                                                  \
-            int st_ = ps_gpu_fail(c, e, #call);                                            \
-            snprintf(why, whylen, "%s", c->err);                                           \
-            return st_;                                                                    \
-        }                                                                                  \
-    } while (0)
-    ZL_TRY(gpuMemGetInfo(&freeb, &totalb));
-    if (c->bytes + cells > freeb) {
-        snprintf(why, whylen,
-                 "zero-land (PSTENCIL_GPU_KERNEL=d7zl) needs %.1f MiB more device memory (a "
-                 "land copy of the field and a count byte per cell) but device %d has %.1f "
-                 "MiB free", (double)(c->bytes + cells) / 1048576.0, c->dev,
-                 (double)freeb / 1048576.0);
-        return PS_ENOMEM;
-    }
-    ZL_TRY(gpuMalloc(&c->zl_land, c->bytes ? c->bytes : 1));
-    ZL_TRY(gpuMalloc(&c->zl_cnt, cells ? cells : 1));
-    ZL_TRY(gpuMalloc(&c->zl_bad, sizeof(int)));
-    ZL_TRY(gpuMemsetAsync(c->zl_cnt, 0, cells, c->stream));
-    ZL_TRY(gpuMemsetAsync(c->zl_bad, 0, sizeof(int), c->stream));
-    ZL_TRY(gpuStreamSynchronize(c->stream));
-#undef ZL_TRY
-    c->zl_op = cfg->mode == PS_MODE_FAST ? ps_gpu_zl_fast : ps_gpu_zl_exact;
-    c->launch.zl_cnt = c->zl_cnt;
-    c->launch.zl_bad = c->zl_bad;
-    c->launch.variant = PS_GPU_V_D7ZL;
-    return PS_OK;
-}
-
-/*
  * The generic kernels' land-sum form (gls_NAME, ps_gpu_kernels.h) for a
  * stencil flagged PS_STENCIL_LAND_SUM in exact mode at one step per launch,
  * unless gpu_zero_land is 0: land held as +0.0 in the fields, a count byte a
@@ -274,12 +233,6 @@ void ps_gpu_destroy(void *vc)
     }
     if (c->params)
         (void)gpuFree(c->params);
-    if (c->zl_land)
-        (void)gpuFree(c->zl_land);
-    if (c->zl_cnt)
-        (void)gpuFree(c->zl_cnt);
-    if (c->zl_bad)
-        (void)gpuFree(c->zl_bad);
     if (c->ls_cnt)
         (void)gpuFree(c->ls_cnt);
     if (c->ls_rep)
@@ -317,7 +270,7 @@ static bool gtb_fits(const ps_gpu_ctx *c, const gpuDeviceProp &p, int s, int f)
 }
 
 /* gpu_kernel's words, in the knob's order (core/ps_knobs_env.h) */
-static const char *const gpu_kernel_names[] = {"auto", "copy", "d7lb", "d7zl"};
+static const char *const gpu_kernel_names[] = {"auto", "copy", "d7lb"};
 
 /* The tuning knobs: the caller's (@p asked), else the environment's, else the rule. */
 static int gpu_knobs(const ps_knobs *asked, ps_knobs *k, char *why, size_t whylen)
@@ -404,10 +357,6 @@ int ps_gpu_create(const ps_config *cfg, void **out, char *why, size_t whylen)
         const bool small_block = (long long)c->launch.bx * c->launch.by <= PS_GPU_LB_THREADS;
         if (!strcmp(variant, "d7lb") && small_block && ps_gpu_fast_has(fast, PS_GPU_V_D7LB))
             c->launch.variant = PS_GPU_V_D7LB;
-        else if (!strcmp(variant, "d7zl") && ps_gpu_fast_has(fast, PS_GPU_V_D7ZL) &&
-                 (!fast->zl_applies || fast->zl_applies(cfg)) &&
-                 (st = zero_land(c, cfg, why, whylen)))
-            goto done;
     }
 
     c->fuse = 1;

@@ -71,11 +71,6 @@ struct ps_gpu_ctx {
     double *prof_ms;
     long prof_n, prof_cap;
     double upload_ms, download_ms;
-    /* zero-land (variant d7zl, docs/gpu.md): NULL unless selected */
-    void *zl_land;               /* each land cell's original NaN */
-    unsigned char *zl_cnt;       /* PS_GPU_ZL_LAND or the ocean neighbour count, per cell */
-    int *zl_bad;                 /* an upload held a value that could overflow */
-    gpuError_t (*zl_op)(const ps_gpu_zl *);
     /* the generic kernels' land-sum form (gpu_zero_land; ps_gpu_context.cpp, land_sum) */
     int ls_on;                   /* the fields hold land as +0.0 for the gls_ kernels */
     ps_land ls;                  /* its host side: the mask, counts and land's NaNs */
@@ -106,8 +101,7 @@ int ps_gpu_probe(ps_device_info *devs, int max, int *ndevs, char *why, size_t wh
 int ps_gpu_create(const ps_config *cfg, void **out, char *why, size_t whylen);
 void ps_gpu_destroy(void *vc);
 
-/* ps_gpu_memory.cpp; ps_gpu_zl_run: a zero-land bookkeeping kernel over a region */
-int ps_gpu_zl_run(ps_gpu_ctx *c, int op, const ps_region *r, void *other);
+/* ps_gpu_memory.cpp */
 int ps_gpu_upload(void *vc, const void *host, const ps_region *r);
 int ps_gpu_download(void *vc, void *host, const ps_region *r);
 

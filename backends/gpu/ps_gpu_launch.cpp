@@ -15,11 +15,9 @@
 #ifdef PS_GPU_EXACT
 #  define PS_GPU_KNS ps_exact
 #  define PS_GPU_LAUNCH_NAME ps_gpu_launch_exact
-#  define PS_GPU_ZL_NAME ps_gpu_zl_exact
 #else
 #  define PS_GPU_KNS ps_fast
 #  define PS_GPU_LAUNCH_NAME ps_gpu_launch_fast
-#  define PS_GPU_ZL_NAME ps_gpu_zl_fast
 #endif
 
 #include "ps_gpu_kernels.h"
@@ -82,17 +80,6 @@ gpuError_t PS_GPU_LAUNCH_NAME(const ps_gpu_launch *l)
             if ((long long)l->bx * l->by > PS_GPU_LB_THREADS)
                 return gpuErrorInvalidValue;
             return PS_GPU_TUNED(d7lb_step);
-        case PS_GPU_V_D7ZL:
-            if (!l->zl_cnt || !l->zl_bad)
-                return gpuErrorInvalidValue;
-            return f64 ? PS_GPU_KERNEL_LAUNCH_PDL(l->pdl, PS_GPU_KNS::d7zl_step<double>, grid,
-                                                  block, l->stream, (const double *)l->in,
-                                                  (double *)l->out, l->zl_cnt, l->zl_bad,
-                                                  g.nz, g.ny, g.nx, l->coeff, g.kchunk)
-                       : PS_GPU_KERNEL_LAUNCH_PDL(l->pdl, PS_GPU_KNS::d7zl_step<float>, grid,
-                                                  block, l->stream, (const float *)l->in,
-                                                  (float *)l->out, l->zl_cnt, l->zl_bad, g.nz,
-                                                  g.ny, g.nx, (float)l->coeff, g.kchunk);
         default:
             return gpuErrorInvalidValue;
         }
@@ -140,34 +127,6 @@ gpuError_t PS_GPU_LAUNCH_NAME(const ps_gpu_launch *l)
         PS_STENCIL_LIST(PS_GPU_GEN_CASE)
 #undef PS_GPU_GEN_CASE
 #undef PS_GPU_GLS_CASE
-    default:
-        return gpuErrorInvalidValue;
-    }
-}
-
-/*
- * The zero-land bookkeeping (d7zl): one kernel over the region
- * z->start .. z->start + z->count, a thread per (j, i) walking k, in a
- * 32x8 block.
- */
-gpuError_t PS_GPU_ZL_NAME(const ps_gpu_zl *z)
-{
-    dim3 block(32, 8, 1);
-    dim3 grid((unsigned)((z->count[2] + 31) / 32), (unsigned)((z->count[1] + 7) / 8), 1);
-    const bool f64 = z->real == PS_GPU_F64;
-    if (!z->count[0] || !z->count[1] || !z->count[2])
-        return gpuSuccess;
-    switch (z->op) {
-    case PS_GPU_ZL_MARK:
-        return f64 ? PS_GPU_KERNEL_LAUNCH(PS_GPU_KNS::zl_mark<double>, grid, block, z->stream, *z)
-                   : PS_GPU_KERNEL_LAUNCH(PS_GPU_KNS::zl_mark<float>, grid, block, z->stream, *z);
-    case PS_GPU_ZL_COUNT_OP:
-        return PS_GPU_KERNEL_LAUNCH(PS_GPU_KNS::zl_count, grid, block, z->stream, *z);
-    case PS_GPU_ZL_RESTORE:
-        return f64 ? PS_GPU_KERNEL_LAUNCH(PS_GPU_KNS::zl_restore<double>, grid, block,
-                                          z->stream, *z)
-                   : PS_GPU_KERNEL_LAUNCH(PS_GPU_KNS::zl_restore<float>, grid, block,
-                                          z->stream, *z);
     default:
         return gpuErrorInvalidValue;
     }

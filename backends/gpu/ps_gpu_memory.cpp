@@ -3,9 +3,7 @@
  * box) between packed host memory and the current device field, through two
  * pinned staging buffers used alternately, so copies from pageable user
  * memory run at bus speed and the memcpy into one half overlaps the
- * transfer of the other. With the zero-land variant (d7zl) an upload is
- * followed by the kernels that zero land and recount the neighbourhood,
- * and a download reads the field with land's NaN restored.
+ * transfer of the other.
  */
 #include "config.h"
 #include "ps_gpu_context.h"
@@ -162,80 +160,7 @@ int xfer(ps_gpu_ctx *c, int up, void *host, const ps_region *r, int b)
     return PS_OK;
 }
 
-/* Whether region r (NULL: the whole box) covers the whole box. */
-bool whole_box(const ps_gpu_ctx *c, const ps_region *r)
-{
-    return !r || (r->count.nz == c->g.nz && r->count.ny == c->g.ny && r->count.nx == c->g.nx);
-}
-
-/*
- * Zero-land after an upload of region r (d7zl): the uploaded cells' NaN
- * become +0.0 (kept in zl_land) with the land byte set, and every cell whose
- * neighbourhood touches the region is recounted (the region grown by one
- * cell, within the box), so a region that turns land into ocean or back
- * keeps every count right. A whole upload clears the overflow flag first.
- */
-int zl_after_upload(ps_gpu_ctx *c, const ps_region *r)
-{
-    ps_region grown;
-    size_t lo, hi;
-    int a, st;
-    const size_t ext[3] = {c->g.nz, c->g.ny, c->g.nx};
-    if (r && (!r->count.nz || !r->count.ny || !r->count.nx))
-        return PS_OK;
-    if (whole_box(c, r)) {
-        PS_GPU_TRY(c, gpuMemsetAsync(c->zl_bad, 0, sizeof(int), c->stream));
-        r = NULL;
-    }
-    if ((st = ps_gpu_zl_run(c, PS_GPU_ZL_MARK, r, NULL)))
-        return st;
-    if (r) {
-        const size_t start[3] = {r->start[0], r->start[1], r->start[2]};
-        const size_t cnt[3] = {r->count.nz, r->count.ny, r->count.nx};
-        size_t *gs[3] = {&grown.count.nz, &grown.count.ny, &grown.count.nx};
-        for (a = 0; a < 3; a++) {
-            lo = start[a] > 0 ? start[a] - 1 : 0;
-            hi = start[a] + cnt[a] + 1 < ext[a] ? start[a] + cnt[a] + 1 : ext[a];
-            grown.start[a] = lo;
-            *gs[a] = hi - lo;
-        }
-        r = &grown;
-    }
-    return ps_gpu_zl_run(c, PS_GPU_ZL_COUNT_OP, r, NULL);
-}
-
 } /* namespace */
-
-int ps_gpu_zl_run(ps_gpu_ctx *c, int op, const ps_region *r, void *other)
-{
-    ps_gpu_zl z;
-    memset(&z, 0, sizeof z);
-    z.op = op;
-    z.real = c->launch.real;
-    z.field = c->buf[c->cur];
-    z.other = other;
-    z.land = c->zl_land;
-    z.cnt = c->zl_cnt;
-    z.bad = c->zl_bad;
-    z.nz = (long long)c->g.nz;
-    z.ny = (long long)c->g.ny;
-    z.nx = (long long)c->g.nx;
-    if (r) {
-        z.start[0] = (long long)r->start[0];
-        z.start[1] = (long long)r->start[1];
-        z.start[2] = (long long)r->start[2];
-        z.count[0] = (long long)r->count.nz;
-        z.count[1] = (long long)r->count.ny;
-        z.count[2] = (long long)r->count.nx;
-    } else {
-        z.count[0] = z.nz;
-        z.count[1] = z.ny;
-        z.count[2] = z.nx;
-    }
-    z.stream = c->stream;
-    PS_GPU_TRY(c, c->zl_op(&z));
-    return PS_OK;
-}
 
 int ps_gpu_ls_leave(ps_gpu_ctx *c, int b)
 {
@@ -312,8 +237,6 @@ int ps_gpu_upload(void *vc, const void *host, const ps_region *r)
     }
     /* xfer only reads the host side of an upload */
     st = xfer(c, 1, const_cast<void *>(host), r, c->cur);
-    if (!st && c->zl_cnt && !(st = zl_after_upload(c, r)))
-        PS_GPU_TRY(c, gpuStreamSynchronize(c->stream));
     c->upload_ms += ps_plugin_now_ms() - t0;
     return st;
 }
@@ -328,15 +251,7 @@ int ps_gpu_download(void *vc, void *host, const ps_region *r)
     if ((st = ps_gpu_ls_check(c)))
         return st;
     t0 = ps_plugin_now_ms();
-    if (c->zl_cnt) {
-        /* zero-land: the field with land's NaN put back, into the other buffer
-         * (scratch until the next step rewrites all of it), then downloaded */
-        if ((st = ps_plugin_region_check(&c->g, r, c->err, sizeof c->err)) ||
-            (st = ps_gpu_zl_run(c, PS_GPU_ZL_RESTORE, r, c->buf[c->cur ^ 1])))
-            return st;
-        st = xfer(c, 0, host, r, c->cur ^ 1);
-    } else
-        st = xfer(c, 0, host, r, c->cur);
+    st = xfer(c, 0, host, r, c->cur);
     if (!st && c->ls_on) {
         if ((st = ps_plugin_region_check(&c->g, r, c->err, sizeof c->err)))
             return st;

@@ -40,14 +40,8 @@ typedef struct ps_gpu_geom {
 /** diffusion7's tuned kernel and its variants (PSTENCIL_GPU_KERNEL, docs/gpu.md). */
 enum ps_gpu_variant {
     PS_GPU_V_D7 = 0, /**< d7_step */
-    PS_GPU_V_D7LB,   /**< d7lb_step: d7_step with a register cap (<= 256 threads) */
-    PS_GPU_V_D7ZL    /**< d7zl_step: zero-land fields and neighbour counts */
+    PS_GPU_V_D7LB    /**< d7lb_step: d7_step with a register cap (<= 256 threads) */
 };
-
-/** Zero-land count byte: the cell is land (its value is +0.0 on the device). */
-#define PS_GPU_ZL_LAND 0x80
-/** Zero-land count byte: the number of ocean neighbours of an ocean cell. */
-#define PS_GPU_ZL_COUNT 0x07
 
 /** Threads per block of the register-capped variant d7lb (its __launch_bounds__). */
 #define PS_GPU_LB_THREADS 256
@@ -139,35 +133,11 @@ typedef struct ps_gpu_launch {
     int steps;          /**< steps this launch advances: 1, or the fused count (gtb) */
     int pdl;            /**< nonzero: programmatic dependent launch (CUDA, sm_90+) */
     double coeff;       /**< the tuned diffusion7 kernel's D (params are on the device) */
-    const unsigned char *zl_cnt; /**< d7zl: count byte per cell (device) */
-    const int *zl_bad;  /**< d7zl: nonzero when an upload held a value that could overflow */
     const unsigned char *ls_cnt; /**< generic land-sum form: count byte per cell (device); NULL: masked */
     unsigned long long *ls;      /**< its report: [0] epoch and parity of a NaN write, [1] epoch */
     int ls_parity;      /**< the buffer (0, 1) this launch reads, for the report */
     gpuStream_t stream;
 } ps_gpu_launch;
-
-/** The zero-land bookkeeping kernels (d7zl), run on a region of the box. */
-enum ps_gpu_zl_op {
-    PS_GPU_ZL_MARK,    /**< NaN -> +0.0 (NaN kept in land), land byte set; flags big values */
-    PS_GPU_ZL_COUNT_OP, /**< each ocean cell's count of ocean neighbours in the box */
-    PS_GPU_ZL_RESTORE  /**< other = field with each land cell's NaN put back */
-};
-
-/** One zero-land bookkeeping launch. */
-typedef struct ps_gpu_zl {
-    int op;                /**< enum ps_gpu_zl_op */
-    int real;              /**< PS_GPU_F32 or PS_GPU_F64 */
-    void *field;           /**< the current field (device) */
-    void *other;           /**< RESTORE: where the restored values go (device) */
-    void *land;            /**< each land cell's original NaN (device) */
-    unsigned char *cnt;    /**< count byte per cell (device) */
-    int *bad;              /**< set to 1 by MARK for a non-finite or too large ocean value */
-    long long nz, ny, nx;  /**< the box's planes, rows and columns */
-    long long start[3];    /**< the region's first cell (k, j, i) */
-    long long count[3];    /**< the region's extent (k, j, i) */
-    gpuStream_t stream;
-} ps_gpu_zl;
 
 /*
  * Launchers of one step, defined by ps_gpu_launch.cpp, which the build
@@ -180,8 +150,5 @@ gpuError_t ps_gpu_launch_fast(const ps_gpu_launch *l);
 /** The copy bound (knob gpu_kernel=copy): out = in by a copy kernel through the
  *  same launch path as a step (compiled in the exact unit). */
 gpuError_t ps_gpu_launch_copy(const ps_gpu_launch *l);
-/* the zero-land bookkeeping kernels (one copy per unit; no arithmetic) */
-gpuError_t ps_gpu_zl_exact(const ps_gpu_zl *z);
-gpuError_t ps_gpu_zl_fast(const ps_gpu_zl *z);
 
 #endif /* PS_GPU_PORT_H */

@@ -94,7 +94,7 @@ tests/gpu/test_gpu_mock_sync$(EXEEXT): $(top_srcdir)/tests/gpu/test_gpu_mock_syn
 	  -o $@ -lstdc++
 
 # The fast-path table alone (host C++, no device): diffusion7's entry in both
-# precisions and modes with every tuned variant, zero-land's D range, no
+# precisions and modes with every tuned variant, no
 # entry for another stencil (built by the host C++ compiler with the mock port).
 EXTRA_DIST += tests/gpu/test_gpu_fast.cpp
 TESTS += tests/gpu/test_gpu_fast

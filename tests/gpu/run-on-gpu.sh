@@ -118,7 +118,7 @@ fi
 STENCILS=$(sed -n 's/^ *X(\([a-z0-9_]*\)).*/\1/p' "$SRC/kernels/ps_stencils.h")
 [ -n "$STENCILS" ] || { echo "run-on-gpu.sh: no stencil list in kernels/ps_stencils.h" >&2; exit 2; }
 # the kernel variants (PSTENCIL_GPU_KERNEL values, docs/gpu.md) measured side by side
-VARIANTS=${PSTENCIL_GPU_VARIANTS-d7lb d7zl}
+VARIANTS=${PSTENCIL_GPU_VARIANTS-d7lb}
 # programmatic dependent launch (PSTENCIL_GPU_PDL=1) is timed on the course
 # grid with the default kernel, and validated with it
 PDL_CASES=${PSTENCIL_GPU_PDL_CASES-pdl}

@@ -120,9 +120,8 @@ static size_t first_diff(const void *a, const void *b, size_t n, size_t es)
 
 /*
  * What exact_case plants in the field after fill(): 0 nothing; 1 ocean -0.0
- * cells; 2 also +-inf and +-3e38 (beyond FLT_MAX/64: the zero-land variant
- * must fall back to masking, and the sums overflow, so ocean cells turn NaN
- * as steps go on; those NaN's payloads are not compared: x86 and GPUs
+ * cells; 2 also +-inf and +-3e38 (the sums overflow, so ocean cells turn
+ * NaN as steps go on; those NaN's payloads are not compared: x86 and GPUs
  * generate different ones).
  */
 static int g_plant;
@@ -660,7 +659,7 @@ int main(int argc, char **argv)
         exact_case(gpu, ref, grids[5], PS_FLOAT32, blocks[0], pmix, 4, 0);
         exact_case(gpu, ref, grids[5], PS_FLOAT64, blocks[0], pmix, 4, 0);
         exact_case(gpu, ref, grids[4], PS_FLOAT32, blocks[1], pmix, 4, 1);
-        /* signed zeros; then values that can overflow (zero-land's fallback) */
+        /* signed zeros; then values that can overflow */
         for (g_plant = 1; g_plant <= 2; g_plant++) {
             exact_case(gpu, ref, grids[3], PS_FLOAT32, blocks[0], p37, 1, 0);
             exact_case(gpu, ref, grids[6], PS_FLOAT64, blocks[0], p37, 1, 0);

@@ -1,8 +1,7 @@
 /*
  * The table of the GPU backend's hand-written kernels (ps_gpu_fast.h):
- * diffusion7's tuned 2.5-D kernel (ps_gpu_kernels.h) and all its variants,
- * in float64 and in float32 exact mode; its zero-land variant for
- * 0 <= D <= 1 only (ps_gpu_kernels.h says why). Float32 fast mode has no
+ * diffusion7's tuned 2.5-D kernel (ps_gpu_kernels.h) and its register-capped
+ * variant d7lb, in float64 and in float32 exact mode. Float32 fast mode has no
  * entry: there the generic kernel is faster (NVIDIA H200: 1.36 against 1.92
  * ms a step on 400 M cells, 13.5 against 14.8 us on the course grid).
  */
@@ -17,22 +16,13 @@ const char *const ps_gpu_fast_paths[] = {"diffusion7", NULL};
 
 namespace {
 
-/* zero-land keeps the mask fixed for 0 <= D <= 1 only: no ocean cell overflows */
-int d7_zl_applies(const ps_config *cfg)
-{
-    const double d = cfg->params.scalars[0];
-    return d >= 0.0 && d <= 1.0;
-}
-
 #define M_BOTH ((1u << PS_MODE_EXACT) | (1u << PS_MODE_FAST))
-#define V_D7                                                                               \
-    ((1u << PS_GPU_V_D7) | (1u << PS_GPU_V_D7LB) | (1u << PS_GPU_V_D7ZL))
+#define V_D7 ((1u << PS_GPU_V_D7) | (1u << PS_GPU_V_D7LB))
 /* in order of preference: the first usable entry of a stencil wins */
 const ps_gpu_fast_entry ps_gpu_fast_table[] = {
     {.stencil = 0, .precisions = 1u << PS_FLOAT32, .modes = 1u << PS_MODE_EXACT,
-     .variants = V_D7, .zl_applies = d7_zl_applies},
-    {.stencil = 0, .precisions = 1u << PS_FLOAT64, .modes = M_BOTH, .variants = V_D7,
-     .zl_applies = d7_zl_applies},
+     .variants = V_D7},
+    {.stencil = 0, .precisions = 1u << PS_FLOAT64, .modes = M_BOTH, .variants = V_D7},
 };
 
 } /* namespace */

@@ -17,8 +17,6 @@ typedef struct ps_gpu_fast_entry {
     unsigned precisions; /**< bits 1u << PS_FLOAT32, 1u << PS_FLOAT64 */
     unsigned modes;      /**< bits 1u << PS_MODE_EXACT, 1u << PS_MODE_FAST */
     unsigned variants;   /**< bits 1u << PS_GPU_V_*: the variants it has (gpu_kernel) */
-    /** Whether its zero-land variant (PS_GPU_V_D7ZL) may run for @p cfg. */
-    int (*zl_applies)(const ps_config *cfg);
 } ps_gpu_fast_entry;
 
 /** The stencils with an entry, NULL-terminated (ops.fast_paths). */
