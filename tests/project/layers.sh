@@ -4,7 +4,8 @@
 #  1. a file includes only headers of its own layer or of the layers below:
 #       kernels < core (the engine, with backends/) < io < plot;
 #       io < job (the job layer: one run, for every front end);
-#       core < validate; bench may use io, job and plot; mpi (the MPI layer of
+#       core < validate; bench may use io, job, plot and validate (gpu_bench
+#       judges fast mode by validate's bound); mpi (the MPI layer of
 #       the program, --enable-mpi) may use io and job; cli may use everything;
 #  2. no cycle among the project's headers (a includes b includes ... a);
 #  3. libpstencil (the engine) needs neither netCDF nor PLplot nor any other
@@ -37,7 +38,7 @@ allowed() {
     plot) echo "kernels core io plot" ;;
     validate) echo "kernels core validate" ;;
     job) echo "kernels core io job" ;;
-    bench) echo "kernels core io job plot bench" ;;
+    bench) echo "kernels core io job plot validate bench" ;;
     mpi) echo "kernels core io job mpi" ;;
     cli) echo "kernels core io job plot validate bench mpi cli" ;;
   esac
