@@ -257,65 +257,30 @@ static int run_steps(ps_backend *b, const ps_config *cfg, const void *in, long s
     return st;
 }
 
-/* Parameters of stencil @p s with its default options on grid @p in: synthetic
- * coordinates (depths 0 to 5000 m, latitudes -70 to 70, longitudes 0 to 360)
- * and, for a stencil with inputs, the built-in gyre's currents over @p in's
- * land (ps_currents_inputs). */
+/* Parameters of stencil @p s with its default options on @p in's grid:
+ * synthetic coordinates (depths 0 to 5000 m, latitudes -70 to 70, longitudes
+ * 0 to 360) and the gyre's currents for its inputs (ps_currents_prepare). */
 static int case_params(const ps_stencil *s, const ps_field *in, ps_params *out)
 {
     const ps_grid g = in->grid;
     double *depth = malloc(g.nz * sizeof *depth), *lat = malloc(g.ny * sizeof *lat),
-           *lon = malloc(g.nx * sizeof *lon), *buf = NULL, *opts = NULL;
-    const double **inputs = NULL;
-    ps_stencil_setup su;
+           *lon = malloc(g.nx * sizeof *lon);
     ps_stencil_report rep;
     size_t q;
     int st = PS_ENOMEM;
-    memset(&su, 0, sizeof su);
-    if (!depth || !lat || !lon ||
-        !(opts = malloc((size_t)(s->noptions + 1) * sizeof *opts)) ||
-        !(inputs = calloc((size_t)s->ninputs + 1, sizeof *inputs)))
-        goto done;
-    for (q = 0; q < g.nz; q++)
-        depth[q] = 5000.0 * (double)q / (double)(g.nz > 1 ? g.nz - 1 : 1);
-    for (q = 0; q < g.ny; q++)
-        lat[q] = -70.0 + 140.0 * (double)q / (double)(g.ny > 1 ? g.ny - 1 : 1);
-    for (q = 0; q < g.nx; q++)
-        lon[q] = 360.0 * (double)q / (double)g.nx;
-    ps_stencil_default_options(s, opts);
-    su.grid = g;
-    su.depth = depth;
-    su.lat = lat;
-    su.lon = lon;
-    su.options = opts;
-    if (s->ninputs) {
-        if ((st = ps_currents_inputs(s, g, in, depth, lat, lon, PS_GYRE_SPEED, &buf, inputs)))
-            goto done;
-        su.inputs = inputs;
+    if (depth && lat && lon) {
+        for (q = 0; q < g.nz; q++)
+            depth[q] = 5000.0 * (double)q / (double)(g.nz > 1 ? g.nz - 1 : 1);
+        for (q = 0; q < g.ny; q++)
+            lat[q] = -70.0 + 140.0 * (double)q / (double)(g.ny > 1 ? g.ny - 1 : 1);
+        for (q = 0; q < g.nx; q++)
+            lon[q] = 360.0 * (double)q / (double)g.nx;
+        st = ps_currents_prepare(s, in, depth, lat, lon, out, &rep);
     }
-    st = ps_stencil_prepare(s, &su, out, &rep);
-done:
     free(depth);
     free(lat);
     free(lon);
-    free(buf);
-    free(opts);
-    free((void *)inputs);
     return st;
-}
-
-/* The largest finite |value| of @p f (the fast-mode bound's M). */
-static double max_finite(const ps_field *f)
-{
-    size_t q, n = ps_field_cells(f);
-    double m = 0;
-    for (q = 0; q < n; q++) {
-        double v = f->precision == PS_FLOAT32 ? (double)((const float *)f->data)[q]
-                                              : ((const double *)f->data)[q];
-        if (isfinite(v) && fabs(v) > m)
-            m = fabs(v);
-    }
-    return m;
 }
 
 /* The verdict on @p got against the reference's @p want after @p steps: 1
@@ -323,8 +288,8 @@ static double max_finite(const ps_field *f)
 static int verdict(const char *backend, const ps_config *cfg, const ps_field *in,
                    const ps_field *want, const ps_field *got, long steps, const char **valid)
 {
-    ps_compare_stats cs;
-    double bound;
+    ps_validate_diff d;
+    double scale, bound;
     if (cfg->mode == PS_MODE_EXACT) {
         if (memcmp(want->data, got->data, ps_field_cells(got) * ps_precision_size(got->precision))) {
             printf("validate: %s differs from the reference after %ld steps "
@@ -340,23 +305,23 @@ static int verdict(const char *backend, const ps_config *cfg, const ps_field *in
         return 0;
     }
     /* fast mode: the numerical contract's bound, the NaN mask, every cell written */
-    ps_compare_init(&cs, NULL);
-    if (ps_compare_fields(want, got, &cs)) {
+    if (ps_validate_compare(want, got, &d)) {
         printf("validate: %s\n", ps_error_detail());
         *valid = "no";
         return 1;
     }
-    bound = ps_validate_fast_bound(cfg->stencil, got->precision, steps, max_finite(in));
-    if (cs.nan_mismatch || cs.unwritten || cs.max_abs > bound) {
+    scale = ps_validate_scale(in);
+    bound = ps_validate_fast_bound(cfg->stencil, got->precision, steps, scale);
+    if (!ps_validate_fast_ok(&d, cfg->stencil, got->precision, steps, scale)) {
         printf("validate: fast mode outside its contract after %ld steps: %llu NaN-mask changes, "
                "%llu unwritten, max |fast - reference| %.3g against the bound %.3g\n", steps,
-               (unsigned long long)cs.nan_mismatch, (unsigned long long)cs.unwritten, cs.max_abs,
-               bound);
+               (unsigned long long)d.stats.nan_mismatch, (unsigned long long)d.stats.unwritten,
+               d.stats.max_abs, bound);
         *valid = "no";
         return 1;
     }
     printf("validate: fast mode within its bound after %ld steps: max |fast - reference| %.3g "
-           "(bound %.3g), NaN mask identical\n", steps, cs.max_abs, bound);
+           "(bound %.3g), NaN mask identical\n", steps, d.stats.max_abs, bound);
     *valid = "bound";
     return 0;
 }

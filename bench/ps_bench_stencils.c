@@ -133,37 +133,11 @@ int ps_bench_stencils(const ps_bench_stencils_options *o, FILE *f)
             break;
         for (si = 0; !st && si < ps_stencil_count(); si++) {
             const ps_stencil *s = ps_stencil_at(si);
-            ps_stencil_setup su;
-            double opts[64]; /* s->noptions values (the registry holds few) */
-            const double *inputs[64];
-            double *inbuf = NULL;
             ps_params p;
             ps_stencil_report rep;
             int g;
-            memset(&su, 0, sizeof su);
-            if (s->noptions > 64) {
-                st = ps_error(PS_EINTERNAL, "stencil %s has over 64 options", s->name);
-                break;
-            }
-            ps_stencil_default_options(s, opts);
-            su.grid = in.grid;
-            su.depth = gc.depth;
-            su.lat = gc.lat;
-            su.lon = gc.lon;
-            su.options = opts;
-            if (s->ninputs > 64) {
-                st = ps_error(PS_EINTERNAL, "stencil %s has over 64 inputs", s->name);
-                break;
-            }
-            /* currents: the built-in ocean's gyre (ps_currents.h) */
-            if (s->ninputs &&
-                !(st = ps_currents_inputs(s, in.grid, &in, gc.depth, gc.lat, gc.lon, PS_GYRE_SPEED,
-                                          &inbuf, inputs)))
-                su.inputs = inputs;
-            if (!st)
-                st = ps_stencil_prepare(s, &su, &p, &rep);
-            free(inbuf);
-            if (st)
+            /* default options; currents: the built-in ocean's gyre (ps_currents.h) */
+            if ((st = ps_currents_prepare(s, &in, gc.depth, gc.lat, gc.lon, &p, &rep)))
                 break;
             for (g = 0; g < 2 && nc < PSB_MAX_CASES; g++) {
                 int generic;

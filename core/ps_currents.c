@@ -103,3 +103,36 @@ int ps_currents_inputs(const ps_stencil *s, ps_grid g, const ps_field *land_of,
     }
     return PS_OK;
 }
+
+int ps_currents_prepare(const ps_stencil *s, const ps_field *land_of, const double *depth,
+                        const double *lat, const double *lon, ps_params *out,
+                        ps_stencil_report *rep)
+{
+    double *opts = malloc(((size_t)s->noptions + 1) * sizeof *opts), *buf = NULL;
+    const double **inputs = calloc((size_t)s->ninputs + 1, sizeof *inputs);
+    ps_stencil_setup su;
+    int st = PS_OK;
+    memset(&su, 0, sizeof su);
+    if (!opts || !inputs) {
+        st = ps_error(PS_ENOMEM, "out of memory (stencil %s's set-up)", s->name);
+        goto done;
+    }
+    ps_stencil_default_options(s, opts);
+    su.grid = land_of->grid;
+    su.depth = depth;
+    su.lat = lat;
+    su.lon = lon;
+    su.options = opts;
+    if (s->ninputs) {
+        if ((st = ps_currents_inputs(s, land_of->grid, land_of, depth, lat, lon, PS_GYRE_SPEED,
+                                     &buf, inputs)))
+            goto done;
+        su.inputs = inputs;
+    }
+    st = ps_stencil_prepare(s, &su, out, rep);
+done:
+    free(opts);
+    free(buf);
+    free((void *)inputs);
+    return st;
+}

@@ -74,6 +74,17 @@ int ps_currents_inputs(const ps_stencil *s, ps_grid g, const ps_field *land_of,
                        const double *lat, const double *lon, double speed, double **buf,
                        const double **ptrs);
 
+/**
+ * The parameters of stencil @p s with its default options on @p land_of's
+ * grid with the given coordinates (each may be NULL where the stencil needs
+ * none), its current inputs from the gyre at PS_GYRE_SPEED over @p land_of's
+ * land (ps_currents_inputs()): what a benchmark runs a stencil with.
+ * @return as ps_currents_inputs() and ps_stencil_prepare(); @p rep as the latter's.
+ */
+int ps_currents_prepare(const ps_stencil *s, const ps_field *land_of, const double *depth,
+                        const double *lat, const double *lon, ps_params *out,
+                        ps_stencil_report *rep);
+
 #ifdef __cplusplus
 }
 #endif

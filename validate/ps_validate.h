@@ -54,6 +54,9 @@ int ps_validate_compare(const ps_field *expected, const ps_field *got, ps_valida
 /** Whether a comparison is bitwise identical (the exact-mode verdict). */
 int ps_validate_diff_bitwise(const ps_validate_diff *d);
 
+/** The scale M of the fast-mode bound for input @p f: its largest |value| that is not NaN. */
+double ps_validate_scale(const ps_field *f);
+
 /**
  * The fast-mode bound on max |got - expected| after @p steps steps of
  * stencil @p s, for an input whose largest finite magnitude is @p scale:

@@ -22,19 +22,6 @@ typedef struct psv_input {
     ps_field expect[PSV_MAX_STEPS];
 } psv_input;
 
-static double field_scale(const ps_field *f)
-{
-    size_t n = ps_field_cells(f), q;
-    double m = 0;
-    for (q = 0; q < n; q++) {
-        double v = f->precision == PS_FLOAT64 ? ((const double *)f->data)[q]
-                                              : ((const float *)f->data)[q];
-        if (!isnan(v) && fabs(v) > m)
-            m = fabs(v);
-    }
-    return m;
-}
-
 static void config_for(ps_config *cfg, const ps_stencil *s, const psv_input *x, ps_precision p)
 {
     ps_config_init(cfg, x->in.grid, p);
@@ -94,7 +81,7 @@ static int make_input(psv_plan *pl, const ps_stencil *s, int ci, ps_precision p,
     if (st)
         return ps_error(st, "stencil %s on case %s: %s", s->name, ps_validate_case_name(k),
                         ps_error_detail());
-    x->scale = field_scale(&x->in);
+    x->scale = ps_validate_scale(&x->in);
     return run_oracle(pl, s, x);
 }
 

@@ -34,6 +34,19 @@ int ps_validate_diff_bitwise(const ps_validate_diff *d)
     return ps_compare_bitwise(&d->stats);
 }
 
+double ps_validate_scale(const ps_field *f)
+{
+    size_t n = ps_field_cells(f), q;
+    double m = 0;
+    for (q = 0; q < n; q++) {
+        double v = f->precision == PS_FLOAT64 ? ((const double *)f->data)[q]
+                                              : ((const float *)f->data)[q];
+        if (!isnan(v) && fabs(v) > m)
+            m = fabs(v);
+    }
+    return m;
+}
+
 double ps_validate_fast_bound(const ps_stencil *s, ps_precision p, long steps, double scale)
 {
     double u = (p == PS_FLOAT64) ? ldexp(1.0, -53) : ldexp(1.0, -24);
