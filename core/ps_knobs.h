@@ -79,8 +79,8 @@ typedef struct ps_knobs {
 
     /* ---- openmp ---- */
     /** openmp: instruction set of the row kernels, a choice: 0 baseline,
-     *  1 avx2, 2 avx512 (zero-land rows on 512-bit vectors), 3 avx512vl (the
-     *  same rows on 256-bit vectors). Capped at what the CPU and the build
+     *  1 avx2, 2 avx512 (the zero-land and generic rows on 512-bit vectors),
+     *  3 avx512vl (the zero-land rows on 256-bit vectors, the generic avx2). Capped at what the CPU and the build
      *  have. Rule: the best of them (avx512 where the CPU has AVX-512F and
      *  VL). Env PSTENCIL_OPENMP_ISA. */
     ps_knob openmp_isa;

@@ -51,10 +51,22 @@ PS_BUILTIN_LIBS += backends/openmp/libps_omp_avx2.la \
 endif
 endif
 if PS_OMP_AVX512
-noinst_LTLIBRARIES += backends/openmp/libps_omp_avx512.la
+noinst_LTLIBRARIES += backends/openmp/libps_omp_avx512.la \
+	backends/openmp/libps_omp_gen_avx512.la backends/openmp/libps_omp_gen_fma512.la
 backends_openmp_libps_omp_avx512_la_SOURCES = backends/openmp/fast/ps_openmp_rows_avx512.c
 backends_openmp_libps_omp_avx512_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/backends/openmp
 backends_openmp_libps_omp_avx512_la_CFLAGS = $(PS_OMP_FLAGS) -mavx512f -mavx512vl
-PS_BUILTIN_LIBS += backends/openmp/libps_omp_avx512.la
+# the generic rows on 512-bit vectors (a row's vector is 16 floats or 8 doubles)
+backends_openmp_libps_omp_gen_avx512_la_SOURCES = backends/openmp/ps_openmp_generic.c
+backends_openmp_libps_omp_gen_avx512_la_CPPFLAGS = $(AM_CPPFLAGS) -DPS_OMP_ISA=avx512
+backends_openmp_libps_omp_gen_avx512_la_CFLAGS = $(PS_OMP_FLAGS) -mavx512f -mavx512vl \
+	-mprefer-vector-width=512
+# fast mode only: contraction, as the fma variant
+backends_openmp_libps_omp_gen_fma512_la_SOURCES = backends/openmp/ps_openmp_generic.c
+backends_openmp_libps_omp_gen_fma512_la_CPPFLAGS = $(AM_CPPFLAGS) -DPS_OMP_ISA=fma512
+backends_openmp_libps_omp_gen_fma512_la_CFLAGS = $(PS_OMP_FLAGS) -mavx512f -mavx512vl -mfma \
+	-mprefer-vector-width=512 -ffp-contract=fast
+PS_BUILTIN_LIBS += backends/openmp/libps_omp_avx512.la \
+	backends/openmp/libps_omp_gen_avx512.la backends/openmp/libps_omp_gen_fma512.la
 endif
 EXTRA_DIST += $(PS_OMP_SRCS) $(PS_OMP_KERNEL_SRCS) backends/openmp/fast/ps_openmp_rows_avx512.c

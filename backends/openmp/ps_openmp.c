@@ -98,8 +98,13 @@ static int omp_probe(ps_device_info *devs, int max, int *ndevs, char *why, size_
     snprintf(devs[0].detail, sizeof devs[0].detail,
              "OpenMP %d, %d threads (OMP_NUM_THREADS or --threads), row kernels: %s%s",
              _OPENMP, omp_get_max_threads(),
-             ps_omp_use_avx512(&k) ? "avx512 (zero-land), avx2" : ps_omp_use_avx2(&k) ? "avx2" : "baseline",
-             ps_omp_use_fma(&k) ? " (generic fast mode: avx2+fma)" : "");
+             ps_omp_use_avx512(&k) == 1   ? "avx512 (zero-land and generic)"
+             : ps_omp_use_avx512(&k) == 2 ? "avx512vl (zero-land), avx2"
+             : ps_omp_use_avx2(&k)        ? "avx2"
+                                          : "baseline",
+             ps_omp_use_avx512(&k) == 1 ? " (generic fast mode: avx512+fma)"
+             : ps_omp_use_fma(&k)       ? " (generic fast mode: avx2+fma)"
+                                        : "");
     devs[0].memory_bytes = (pages > 0 && psize > 0) ? (uint64_t)pages * (uint64_t)psize : 0;
     devs[0].compute_units = omp_get_max_threads();
     devs[0].caps = PS_CAP_FP64 | PS_CAP_EXACT_F32 | PS_CAP_EXACT_F64 | PS_CAP_FAST;
@@ -214,8 +219,9 @@ static void omp_ready(omp_ctx *c)
 static void omp_destroy(void *vc);
 
 /*
- * The generic path of a context: the variant (fast mode: the fma one where
- * the CPU has FMA, contraction allowed; exact mode: avx2 or
+ * The generic path of a context: the variant (openmp_isa avx512: 512-bit
+ * vectors, avx512 in exact mode, fma512 in fast mode; else fast mode: the
+ * fma one where the CPU has FMA, contraction allowed; exact mode: avx2 or
  * baseline, never contracted), the packed parameters, and the fused sweep's
  * steps and tiles: the openmp_tblock / openmp_tj rule from the cache sizes
  * (ps_omp_auto_tblock), with T cut so that the halo rows a tile recomputes
@@ -227,8 +233,15 @@ static int omp_generic_create(omp_ctx *c, char *why, size_t whylen)
     const char *name = cfg->stencil->name;
     size_t need, tj;
     int T, t;
+#ifdef PS_HAVE_OMP_AVX512
+    if (ps_omp_use_avx512(&c->knobs) == 1) {
+        c->gen = cfg->mode == PS_MODE_FAST ? ps_omp_generic_find_fma512(name)
+                                           : ps_omp_generic_find_avx512(name);
+        c->isa = cfg->mode == PS_MODE_FAST ? "avx512+fma" : "avx512";
+    }
+#endif
 #ifdef PS_HAVE_OMP_AVX2
-    if (cfg->mode == PS_MODE_FAST && ps_omp_use_fma(&c->knobs)) {
+    if (!c->gen && cfg->mode == PS_MODE_FAST && ps_omp_use_fma(&c->knobs)) {
         c->gen = ps_omp_generic_find_fma(name);
         c->isa = "avx2+fma";
     }

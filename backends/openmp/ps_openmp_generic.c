@@ -27,9 +27,9 @@
  *
  * Bitwise: every cell of every step gets the stencil's point function with
  * the same neighbour values, scalars and coefficients as the reference
- * (Jacobi: level l reads only level l-1); the variants base and avx2 never
- * contract (-ffp-contract=off, no FMA). The fma variant (fast mode only)
- * is compiled with contraction and reciprocals allowed.
+ * (Jacobi: level l reads only level l-1); the variants base, avx2 and
+ * avx512 never contract (-ffp-contract=off, no FMA). The fma and fma512
+ * variants (fast mode only) are compiled with contraction allowed.
  *
  * This file is compiled once per instruction set by build rule
  * (backends/openmp/local.mk): PS_OMP_ISA names the variant.
@@ -38,6 +38,7 @@
 #include "ps_openmp_generic.h"
 
 #include <omp.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "ps_skeleton_all.h"
@@ -74,6 +75,8 @@ typedef struct gen_desc {
 #define GEN_VBYTES_base 16
 #define GEN_VBYTES_avx2 32
 #define GEN_VBYTES_fma 32
+#define GEN_VBYTES_avx512 64
+#define GEN_VBYTES_fma512 64
 #define GEN_VBYTES PS_OMP_CAT(GEN_VBYTES_, PS_OMP_ISA)
 
 /* description steps of the rows functions */
@@ -95,16 +98,21 @@ typedef struct gen_desc {
  * The cell loop of a row: the cell statement (the variadic argument) for
  * i = I0..I1-1, in whole vectors of W = GEN_VBYTES / sizeof(REAL) cells (a
  * fixed-count inner loop the compiler turns into one vector operation per
- * statement), the last vector moved back to end exactly at I1, overlapping
- * the previous one: recomputing a few cells is harmless (dst is no input) and
- * replaces a scalar remainder loop. PREP(a, n) runs before cells a..a+n-1
- * and POST(a, n) after them (n = W, or 1 in the plain loop of a row shorter
- * than W).
+ * statement). The first vector starts at I0; the next ones start where
+ * DST + i sits on a whole vector (a slot row and the rows it reads share
+ * that alignment, so their loads and stores then span one cache line, not
+ * two: every unaligned 64-byte access spans two), the first of them
+ * overlapping the first vector; the last vector is moved back to end
+ * exactly at I1, overlapping the previous one. Recomputing a few cells is
+ * harmless (dst is no input) and replaces scalar remainder loops.
+ * PREP(a, n) runs before cells a..a+n-1 and POST(a, n) after them (n = W,
+ * or 1 in the plain loop of a row shorter than W).
  */
 #define GEN_NOP(a, n) ((void)0)
-#define GEN_CELLS_IN(REAL, I0, I1, PREP, POST, ...)                                     \
+#define GEN_CELLS_IN(REAL, DST, I0, I1, PREP, POST, ...)                                \
     do {                                                                                \
         enum { W_ = GEN_VBYTES / (int)sizeof(REAL) };                                   \
+        const long o_ = (long)(((uintptr_t)(DST) / sizeof(REAL)) % W_);                 \
         long a_ = (I0), i, t_;                                                          \
         if ((I1) - (I0) >= W_) {                                                        \
             for (;;) {                                                                  \
@@ -117,7 +125,7 @@ typedef struct gen_desc {
                 POST(a_, W_);                                                           \
                 if (a_ + W_ == (I1))                                                    \
                     break;                                                              \
-                a_ += W_;                                                               \
+                a_ += W_ - (a_ + o_) % W_; /* the next aligned start */                 \
                 if (a_ + W_ > (I1))                                                     \
                     a_ = (I1) - W_; /* the last vector, overlapping */                  \
             }                                                                           \
@@ -192,7 +200,7 @@ typedef struct gen_desc {
 #define GEN_ROWS(NAME, REAL, SFX)                                                       \
     GEN_ROWS_FN(grows_##NAME##SFX, NAME, REAL, {                                        \
         typedef REAL REAL_;                                                             \
-        GEN_CELLS_IN(REAL, i0_, i1_, GEN_NOP, GEN_NOP, GEN_MASKED_CELL(NAME, SFX));     \
+        GEN_CELLS_IN(REAL, dst, i0_, i1_, GEN_NOP, GEN_NOP, GEN_MASKED_CELL(NAME, SFX));     \
     })
 
 /*
@@ -223,9 +231,9 @@ typedef struct gen_desc {
         dst[i] = v;                                                                     \
         nan_[t_] |= v != v;                                                             \
     }
-#if GEN_VBYTES == 32
-/* AVX2: the bytes widened and converted as one vector (gcc 12 splits a loop
- * of scalar conversions into half-width vectors) */
+#if GEN_VBYTES >= 32
+/* AVX2 and AVX-512: the bytes widened and converted as one vector (gcc 12
+ * splits a loop of scalar conversions into half-width vectors) */
 #define GEN_LS_PREP(a, n)                                                               \
     do {                                                                                \
         p_ = (a);                                                                       \
@@ -259,7 +267,7 @@ typedef struct gen_desc {
         MASK nan_[GEN_VBYTES / sizeof(REAL)] = {0};                                     \
         long p_ = 0, u_;                                                                \
         (void)sizeof(vb_); (void)sizeof(vi_); (void)sizeof(vr_);                        \
-        GEN_CELLS_IN(REAL, i0_, i1_, GEN_LS_PREP, GEN_NOP, GEN_LS_CELL(NAME, SFX));     \
+        GEN_CELLS_IN(REAL, dst, i0_, i1_, GEN_LS_PREP, GEN_NOP, GEN_LS_CELL(NAME, SFX));     \
         for (u_ = 0; u_ < (long)(GEN_VBYTES / sizeof(REAL)); u_++)                      \
             bad |= nan_[u_] != 0;                                                       \
     })

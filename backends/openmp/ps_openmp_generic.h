@@ -94,10 +94,13 @@ static inline size_t ps_omp_gen_tiling(const ps_grid *g, size_t es, int r, int r
 #define PS_OMP_GEN_TABLE PS_OMP_CAT(ps_omp_generic_table_, PS_OMP_ISA)
 #define PS_OMP_GEN_LOOKUP PS_OMP_CAT(ps_omp_generic_find_, PS_OMP_ISA)
 
-/** The generic sweeps of stencil @p name in each variant (NULL if not listed);
- *  the fma variant (contraction and reciprocals) is for fast mode only. */
+/** The generic sweeps of stencil @p name in each variant (NULL if not listed):
+ *  base, avx2 and avx512 (512-bit vectors) never contract; fma and fma512
+ *  (contraction) are for fast mode only. */
 const ps_omp_generic *ps_omp_generic_find_base(const char *name);
 const ps_omp_generic *ps_omp_generic_find_avx2(const char *name);
 const ps_omp_generic *ps_omp_generic_find_fma(const char *name);
+const ps_omp_generic *ps_omp_generic_find_avx512(const char *name);
+const ps_omp_generic *ps_omp_generic_find_fma512(const char *name);
 
 #endif

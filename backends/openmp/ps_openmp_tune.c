@@ -39,7 +39,7 @@ static long isa_max(void)
  * Instruction set: the caller's or PSTENCIL_OPENMP_ISA's level, capped at
  * what the CPU and the build have (avx512 and avx512vl need AVX-512F and VL,
  * else avx2 where the CPU has it); the rule is avx512 where it can be, the
- * AVX-512 zero-land rows on 512-bit vectors. Rule: they beat the AVX2 rows
+ * AVX-512 zero-land rows and the generic rows on 512-bit vectors. Rule: they beat the AVX2 rows
  * inside the fused sweep only with the slots' rows on whole 64-byte lines
  * (without, 1.09-1.15x slower; docs/performance.md, "openmp tuning").
  */

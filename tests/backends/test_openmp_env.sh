@@ -10,7 +10,7 @@ grep -A2 '^openmp ' "$TMP/out" | grep -q '3 compute units' || { cat "$TMP/out"; 
 expect_exit 0 env OMP_NUM_THREADS=1 "$PSTENCIL" backends
 grep -A2 '^openmp ' "$TMP/out" | grep -q '1 compute unit;' || { cat "$TMP/out"; fail "OMP_NUM_THREADS=1 not honoured"; }
 if grep -qw avx2 /proc/cpuinfo 2>/dev/null && [ "$(uname -m)" = x86_64 ]; then
-  grep -A3 '^openmp ' "$TMP/out" | grep -Eq 'row kernels: (avx512 \(zero-land\), )?avx2' || { cat "$TMP/out"; fail "AVX2 kernels not selected on an AVX2 CPU"; }
+  grep -A3 '^openmp ' "$TMP/out" | grep -Eq 'row kernels: (avx512|avx2)' || { cat "$TMP/out"; fail "AVX2 kernels not selected on an AVX2 CPU"; }
   expect_exit 0 env PSTENCIL_OPENMP_ISA=avx2 "$PSTENCIL" backends
   grep -A3 '^openmp ' "$TMP/out" | grep -q 'row kernels: avx2' || { cat "$TMP/out"; fail "PSTENCIL_OPENMP_ISA=avx2 not honoured"; }
 fi
