@@ -112,8 +112,8 @@ typedef struct gen_desc {
 #define GEN_CELLS_IN(REAL, DST, I0, I1, PREP, POST, ...)                                \
     do {                                                                                \
         enum { W_ = GEN_VBYTES / (int)sizeof(REAL) };                                   \
-        const long o_ = (long)(((uintptr_t)(DST) / sizeof(REAL)) % W_);                 \
-        long a_ = (I0), i, t_;                                                          \
+        const long o_ = (long)(((uintptr_t)(DST) / sizeof(REAL)) & (W_ - 1));           \
+        long a_ = (I0), n_ = (I0) + W_ - (((I0) + o_) & (W_ - 1)), i, t_;               \
         if ((I1) - (I0) >= W_) {                                                        \
             for (;;) {                                                                  \
                 PREP(a_, W_);                                                           \
@@ -125,7 +125,8 @@ typedef struct gen_desc {
                 POST(a_, W_);                                                           \
                 if (a_ + W_ == (I1))                                                    \
                     break;                                                              \
-                a_ += W_ - (a_ + o_) % W_; /* the next aligned start */                 \
+                a_ = n_; /* the next aligned start */                                   \
+                n_ += W_;                                                               \
                 if (a_ + W_ > (I1))                                                     \
                     a_ = (I1) - W_; /* the last vector, overlapping */                  \
             }                                                                           \
@@ -139,8 +140,9 @@ typedef struct gen_desc {
 
 /* a rows function's set-up and row loop around its body (the variadic
  * argument; it sees dst, nbr[], c, cn, arow[], sc[], gk, gj, oi, gy, gx, i0_,
- * i1_ and may set bad) */
-#define GEN_ROWS_FN(FN, NAME, REAL, ...)                                                \
+ * i1_ and may set a lane of nan_[] (MASK: an integer of REAL's size), which is
+ * reduced once after the rows) */
+#define GEN_ROWS_FN(FN, NAME, REAL, MASK, ...)                                          \
     static int FN(const gen_rows *rb, const void *vP)                                   \
     {                                                                                   \
         const REAL *restrict P = vP;                                                    \
@@ -150,6 +152,7 @@ typedef struct gen_desc {
         long aoff[PS_STENCIL_NAR(NAME) + 1], off = PS_STENCIL_NSC(NAME), j;             \
         const char *rowp[PS_STENCIL_NNB(NAME) + 2];                                     \
         char *drow = rb->dst;                                                           \
+        MASK nan_[GEN_VBYTES / sizeof(REAL)] = {0};                                     \
         int q, bad = 0;                                                                 \
         (void)gk; (void)oi; (void)gz; (void)gy; (void)gx; (void)off; (void)aoff;        \
         (void)arow; (void)sc;                                                           \
@@ -183,6 +186,8 @@ typedef struct gen_desc {
             for (q = 0; q < PS_STENCIL_NNB(NAME) + 2; q++)                              \
                 rowp[q] += rb->pitch[q];                                                \
         }                                                                               \
+        for (q = 0; q < (int)(GEN_VBYTES / sizeof(REAL)); q++)                          \
+            bad |= nan_[q] != 0;                                                        \
         return bad;                                                                     \
     }
 
@@ -198,7 +203,7 @@ typedef struct gen_desc {
         dst[i] = ps_##NAME##_point##SFX(c[i], nb, sc, ar);                              \
     }
 #define GEN_ROWS(NAME, REAL, SFX)                                                       \
-    GEN_ROWS_FN(grows_##NAME##SFX, NAME, REAL, {                                        \
+    GEN_ROWS_FN(grows_##NAME##SFX, NAME, REAL, int, {                                   \
         typedef REAL REAL_;                                                             \
         GEN_CELLS_IN(REAL, dst, i0_, i1_, GEN_NOP, GEN_NOP, GEN_MASKED_CELL(NAME, SFX));     \
     })
@@ -257,19 +262,16 @@ typedef struct gen_desc {
     } while (0)
 #endif
 #define GEN_ROWS_LS(NAME, REAL, SFX, MASK)                                              \
-    GEN_ROWS_FN(glrows_##NAME##SFX, NAME, REAL, {                                       \
+    GEN_ROWS_FN(glrows_##NAME##SFX, NAME, REAL, MASK, {                                 \
         typedef REAL REAL_;                                                             \
         typedef REAL vr_ __attribute__((vector_size(GEN_VBYTES)));                      \
         typedef unsigned char vb_                                                       \
             __attribute__((vector_size(GEN_VBYTES / sizeof(REAL))));                    \
         typedef int vi_ __attribute__((vector_size(GEN_VBYTES / sizeof(REAL) * sizeof(int)))); \
         REAL nf[GEN_VBYTES / sizeof(REAL)];                                             \
-        MASK nan_[GEN_VBYTES / sizeof(REAL)] = {0};                                     \
-        long p_ = 0, u_;                                                                \
+        long p_ = 0;                                                                    \
         (void)sizeof(vb_); (void)sizeof(vi_); (void)sizeof(vr_);                        \
         GEN_CELLS_IN(REAL, dst, i0_, i1_, GEN_LS_PREP, GEN_NOP, GEN_LS_CELL(NAME, SFX));     \
-        for (u_ = 0; u_ < (long)(GEN_VBYTES / sizeof(REAL)); u_++)                      \
-            bad |= nan_[u_] != 0;                                                       \
     })
 
 /* One tile: output rows [j0, j1) of every interior plane, T steps A -> B;
