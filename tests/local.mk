@@ -21,7 +21,7 @@ SH_LOG_COMPILER = $(SHELL) $(top_builddir)/tests/ps-test-env.sh $(SHELL)
 AM_TESTS_ENVIRONMENT = top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)'; \
 	PS_CHECK_FULL='$(PS_CHECK_FULL)'; export top_srcdir top_builddir PS_CHECK_FULL;
 PS_CHECK_FULL =
-EXTRA_DIST += tests/ps-test-env.sh.in tests/lib.sh tests/ps_test.h tests/README.md \
+EXTRA_DIST += tests/ps-test-env.sh.in tests/lib.sh tests/stencil-list.sh tests/ps_test.h tests/README.md \
 	tools/list-tests.sh
 
 check-full:

@@ -10,8 +10,7 @@
 P=$top_builddir/backends/cuda/.libs
 [ -f "$P/pstencil_gpumock.so" ] || skip "the gpumock plugin is not built"
 export PSTENCIL_PLUGIN_PATH="$P"
-stencils=$(sed -n 's/^ *X(\([A-Za-z0-9_]*\)).*/\1/p' "$top_srcdir/kernels/ps_stencils.h")
-[ -n "$stencils" ] || fail "no stencil list in kernels/ps_stencils.h"
+stencils=$(sh "$top_srcdir/tests/stencil-list.sh" "$top_srcdir") || fail "no stencil list in kernels/ps_stencils.h"
 # launches: the trace's lines of one kind in $TMP/err, less the land-sum
 # form's one-thread epoch launches (gpu_zero_land: before each gls_ step)
 launches() { grep "^mock: kernel grid .* $1\$" "$TMP/err" | grep -vc '^mock: kernel grid 1x1x1 block 1x1x1 '; }

@@ -13,8 +13,7 @@
 dir=$top_builddir/backends/hip
 targets=$(sed -n 's/^#define PS_HIP_TARGETS "\(.*\)"$/\1/p' "$top_builddir/config.h")
 [ -n "$targets" ] || skip "the hip plugin is not built (no PS_HIP_TARGETS in config.h)"
-stencils=$(sed -n 's/^ *X(\([A-Za-z0-9_]*\)).*/\1/p' "$top_srcdir/kernels/ps_stencils.h")
-[ -n "$stencils" ] || fail "no stencil list in kernels/ps_stencils.h"
+stencils=$(sh "$top_srcdir/tests/stencil-list.sh" "$top_srcdir") || fail "no stencil list in kernels/ps_stencils.h"
 
 flags='(fast|contract|arcp|afn|reassoc|nnan|ninf|nsz)'
 n=0

@@ -24,8 +24,7 @@ grep -q '\.entry.*ps_fast.*d7_step' "$fast" || fail "no fast d7_step kernel entr
 for k in d7lb_step; do
   grep -q "\.entry.*ps_exact.*$k" "$exact" || fail "no exact $k kernel entry in $exact"
 done
-stencils=$(sed -n 's/^ *X(\([A-Za-z0-9_]*\)).*/\1/p' "$top_srcdir/kernels/ps_stencils.h")
-[ -n "$stencils" ] || fail "no stencil list in kernels/ps_stencils.h"
+stencils=$(sh "$top_srcdir/tests/stencil-list.sh" "$top_srcdir") || fail "no stencil list in kernels/ps_stencils.h"
 for s in $stencils; do
   for p in f32 f64; do
     grep -qE "\.entry .*ps_exact[0-9]*gen_${s}_$p" "$exact" || fail "no exact generic kernel for $s ($p)"

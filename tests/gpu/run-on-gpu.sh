@@ -115,8 +115,7 @@ else
   WARM_MS=${PSTENCIL_GPU_WARMUP_MS:-300}
 fi
 # the stencils of the list, in its order (X(NAME) lines of kernels/ps_stencils.h)
-STENCILS=$(sed -n 's/^ *X(\([a-z0-9_]*\)).*/\1/p' "$SRC/kernels/ps_stencils.h")
-[ -n "$STENCILS" ] || { echo "run-on-gpu.sh: no stencil list in kernels/ps_stencils.h" >&2; exit 2; }
+STENCILS=$(sh "$SRC/tests/stencil-list.sh" "$SRC") || exit 2
 # the kernel variants (PSTENCIL_GPU_KERNEL values, docs/gpu.md) measured side by side
 VARIANTS=${PSTENCIL_GPU_VARIANTS-d7lb}
 # programmatic dependent launch (PSTENCIL_GPU_PDL=1) is timed on the course

@@ -33,10 +33,8 @@ fail=0
 bad() { printf 'FAIL: %s\n' "$*" >&2; fail=1; }
 
 # ---- the names, from the list ----------------------------------------------
-names=$(sed -n '/^#define PS_STENCIL_LIST/,/^#endif/s/^[[:space:]]*X(\([A-Za-z0-9_]*\)).*/\1/p' \
-          kernels/ps_stencils.h)
+names=$(sh tests/stencil-list.sh .) || { echo "FAIL: no X(NAME) entry found in kernels/ps_stencils.h" >&2; exit 1; }
 names=$(echo $names)
-[ -n "$names" ] || { echo "FAIL: no X(NAME) entry found in kernels/ps_stencils.h" >&2; exit 1; }
 re=$(echo $names | sed 's/ /|/g')
 word="(^|[^A-Za-z0-9_])($re)([^A-Za-z0-9_]|\$)"
 
