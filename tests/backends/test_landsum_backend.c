@@ -83,6 +83,15 @@ static void fill(ps_field *f, uint64_t seed)
 static unsigned char *given;
 static ps_grid given_ext;
 
+/* the index in given[] of cell (k, j, i) of region @p r (NULL: the whole box,
+ * whose q-th cell it is) */
+static size_t given_at(const ps_region *r, size_t q, size_t k, size_t j, size_t i)
+{
+    return r ? ((r->start[0] + k) * given_ext.ny + r->start[1] + j) * given_ext.nx +
+                   r->start[2] + i
+             : q;
+}
+
 static void given_set(const ps_field *f, const ps_region *r)
 {
     size_t es = ps_precision_size(f->precision), k, j, i, q = 0;
@@ -90,12 +99,9 @@ static void given_set(const ps_field *f, const ps_region *r)
     for (k = 0; k < g.nz; k++)
         for (j = 0; j < g.ny; j++)
             for (i = 0; i < g.nx; i++, q++) {
-                const size_t at = r ? ((r->start[0] + k) * given_ext.ny + r->start[1] + j) *
-                                              given_ext.nx + r->start[2] + i
-                                    : q;
                 const double v = es == 4 ? (double)((const float *)f->data)[q]
                                          : ((const double *)f->data)[q];
-                given[at] = v != v;
+                given[given_at(r, q, k, j, i)] = v != v;
             }
 }
 
@@ -127,9 +133,7 @@ static int compare(const ps_field *got, const ps_field *want, const ps_region *r
     for (q = 0; q < n; q++) {
         const char *a = (const char *)got->data + q * es, *b = (const char *)want->data + q * es;
         const size_t k = q / (g.ny * g.nx), j = q / g.nx % g.ny, i = q % g.nx;
-        const size_t at =
-            r ? ((r->start[0] + k) * given_ext.ny + r->start[1] + j) * given_ext.nx + r->start[2] + i
-              : q;
+        const size_t at = given_at(r, q, k, j, i);
         if (!memcmp(a, b, es))
             continue;
         if (is_nan(a, es) && is_nan(b, es) && !given[at]) {
