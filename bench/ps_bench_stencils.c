@@ -5,9 +5,11 @@
  * need them): the median time per step over interleaved repeats (each
  * repeat runs every case once, so a change of load hits them alike) as
  * ms/step and Gcell/s, with the min-max range, the process CPU time per
- * step (with one thread, the figure a loaded machine disturbs least), and
- * each case's checksum
- * against the generic path's (exact mode: they must agree).
+ * step (with one thread, the figure a loaded machine disturbs least), the
+ * time against the base case of its backend (the first stencil of the
+ * registry on its fast path, else its generic one: the median of the
+ * repeats' ratios, each repeat's pair measured side by side), and each
+ * case's checksum against the generic path's (exact mode: they must agree).
  */
 #include "config.h"
 #include "ps_bench.h"
@@ -47,6 +49,25 @@ static uint64_t fnv(const void *p, size_t n)
     for (i = 0; i < n; i++)
         h = (h ^ c[i]) * 1099511628211ull;
     return h;
+}
+
+/* the median of v[0..n-1] (sorted in place) */
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof v[0], cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* the base case of case @p c's backend: the registry's first stencil, on its
+ * fast path where the backend has one, else generic; -1 if it failed */
+static int base_case(const psb_case *cases, int nc, const psb_case *c)
+{
+    int k, base = -1;
+    for (k = 0; k < nc; k++)
+        if (cases[k].b == c->b && cases[k].s == ps_stencil_at(0) &&
+            (base < 0 || cases[k].kernel == PS_KERNEL_FAST))
+            base = k;
+    return base >= 0 && !cases[base].failed ? base : -1;
 }
 
 /* one timed run of a case: create, upload, one warm-up step, then steps */
@@ -171,24 +192,28 @@ int ps_bench_stencils(const ps_bench_stencils_options *o, FILE *f)
                 "%ld steps, %ld interleaved repeats (median, min-max)\n",
                 in.grid.nz, in.grid.ny, in.grid.nx, cells, ps_precision_name(in.precision),
                 ps_mode_name(o->mode), o->steps, o->repeat);
-        fprintf(f, "  %-10s %-11s %-8s %10s %9s %19s %9s  %s\n", "backend", "stencil",
-                "kernel", "ms/step", "Gcell/s", "range ms/step", "cpu ms", "checksum");
+        fprintf(f, "  x base: time against %s on the backend's fast path (else generic), "
+                "the median of the repeats' ratios\n", ps_stencil_at(0)->name);
+        fprintf(f, "  %-10s %-11s %-8s %10s %9s %19s %9s %7s  %s\n", "backend", "stencil",
+                "kernel", "ms/step", "Gcell/s", "range ms/step", "cpu ms", "x base",
+                "checksum");
         for (i = 0; i < nc; i++) {
             psb_case *c = &cases[i];
             double m[64], med, cm;
+            char xb[16] = "n/a";
             const char *agree = "";
+            const int base = base_case(cases, nc, c);
             if (c->failed)
                 continue;
-            memcpy(m, c->ms, sizeof(double) * (size_t)o->repeat);
-            qsort(m, (size_t)o->repeat, sizeof m[0], cmp_double);
-            med = o->repeat % 2 ? m[o->repeat / 2]
-                                : (m[o->repeat / 2 - 1] + m[o->repeat / 2]) / 2;
+            if (base >= 0) {
+                for (r = 0; r < o->repeat; r++)
+                    m[r] = c->ms[r] / cases[base].ms[r];
+                snprintf(xb, sizeof xb, "%.2fx", median(m, (int)o->repeat));
+            }
             memcpy(m, c->cpu, sizeof(double) * (size_t)o->repeat);
-            qsort(m, (size_t)o->repeat, sizeof m[0], cmp_double);
-            cm = o->repeat % 2 ? m[o->repeat / 2]
-                               : (m[o->repeat / 2 - 1] + m[o->repeat / 2]) / 2;
+            cm = median(m, (int)o->repeat);
             memcpy(m, c->ms, sizeof(double) * (size_t)o->repeat);
-            qsort(m, (size_t)o->repeat, sizeof m[0], cmp_double);
+            med = median(m, (int)o->repeat);
             for (k = 0; k < nc; k++)
                 if (cases[k].b == c->b && cases[k].s == c->s && !cases[k].failed &&
                     c->kernel == PS_KERNEL_FAST && cases[k].kernel == PS_KERNEL_GENERIC) {
@@ -198,9 +223,9 @@ int ps_bench_stencils(const ps_bench_stencils_options *o, FILE *f)
                                       "the generic path in exact mode", ps_backend_name(c->b),
                                       c->s->name);
                 }
-            fprintf(f, "  %-10s %-11s %-8s %10.3f %9.3f %9.3f-%-9.3f %9.3f  %016llx%s\n",
+            fprintf(f, "  %-10s %-11s %-8s %10.3f %9.3f %9.3f-%-9.3f %9.3f %7s  %016llx%s\n",
                     ps_backend_name(c->b), c->s->name, ps_kernel_name(c->kernel), med,
-                    (double)cells / med * 1e-6, m[0], m[o->repeat - 1], cm,
+                    (double)cells / med * 1e-6, m[0], m[o->repeat - 1], cm, xb,
                     (unsigned long long)c->sum, agree);
         }
     }

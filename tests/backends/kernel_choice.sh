@@ -69,4 +69,11 @@ done < names
 grep -Eq '^  openmp +diffusion7 +fast .*\(= generic\)' "$TMP/out" ||
   { cat "$TMP/out"; fail "bench --stencils: no fast row for diffusion7 equal to generic"; }
 grep -Eq '^  openmp +hdiff +fast' "$TMP/out" && fail "bench --stencils: a fast row for hdiff"
+# x base: the fast path of the default stencil is the base (1.00x), the others
+# a positive ratio against it
+grep -Eq '^  openmp +diffusion7 +fast .* 1\.00x ' "$TMP/out" ||
+  { cat "$TMP/out"; fail "bench --stencils: diffusion7's fast path is not its backend's base"; }
+grep -Eq '^  openmp +hdiff +generic .* [0-9]+\.[0-9][0-9]x ' "$TMP/out" &&
+  ! grep -Eq '^  openmp +hdiff +generic .* 0\.00x ' "$TMP/out" ||
+  { cat "$TMP/out"; fail "bench --stencils: no ratio for hdiff against the base"; }
 exit 0
