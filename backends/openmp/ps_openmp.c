@@ -28,16 +28,19 @@
  * Boundary cells (the outer radius layers of the box) are never written by a
  * step: upload writes every uploaded cell into BOTH buffers (a zero-land
  * whole upload: the boundary cells only, see zl_fill), so the two buffers
- * always agree on them and swapping the buffers is a copy of them for free. Interior land cells are rewritten with their own value by the
- * kernel (branch-free), so they stay bit-for-bit unchanged.
+ * always agree on them and swapping the buffers is a copy of them for free.
+ * Interior land cells are rewritten with their own value by the kernel
+ * (branch-free), so they stay bit-for-bit unchanged.
  *
  * Instruction sets: the row kernels and the generic path are compiled for
  * the baseline target and with -mavx2 (the generic path also with -mfma and
- * contraction, for fast mode only), and the variant is picked once per context with
- * __builtin_cpu_supports, so one build uses AVX2 where the CPU has it without
- * -march=native; the knob openmp_isa=baseline forces the baseline variant
- * (tests validate both). Where the CPU has AVX-512F/VL the zero-land rows
- * come from fast/ps_openmp_rows_avx512.c (openmp_isa=avx2 turns that off).
+ * contraction, for fast mode only), and the variant is picked once per
+ * context with __builtin_cpu_supports, so one build uses AVX2 where the CPU
+ * has it without -march=native; the knob openmp_isa=baseline forces the
+ * baseline variant (tests validate both). Where the CPU has AVX-512F/VL the
+ * zero-land rows come from fast/ps_openmp_rows_avx512.c and the generic path
+ * runs on 512-bit vectors (its avx512 and, in fast mode, fma512 builds);
+ * openmp_isa=avx2 turns both off.
  *
  * Rows are visited in tiles of jb rows over j (outer), then k, then j inside
  * the tile (openmp_jblock). Exact mode fuses up to 16 steps of one step()

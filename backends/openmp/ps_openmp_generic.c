@@ -203,8 +203,8 @@ typedef struct gen_desc {
         (void)q;                                                                        \
         dst[i] = ps_##NAME##_point##SFX(c[i], nb, sc, ar);                              \
     }
-#define GEN_ROWS(NAME, REAL, SFX)                                                       \
-    GEN_ROWS_FN(grows_##NAME##SFX, NAME, REAL, int, {                                   \
+#define GEN_ROWS(NAME, REAL, SFX, MASK)                                                 \
+    GEN_ROWS_FN(grows_##NAME##SFX, NAME, REAL, MASK, {                                  \
         typedef REAL REAL_;                                                             \
         GEN_CELLS_IN(REAL, dst, i0_, i1_, GEN_NOP, GEN_NOP, GEN_MASKED_CELL(NAME, SFX));     \
     })
@@ -411,8 +411,8 @@ PS_STENCIL_LIST(GEN_LS_OF)
 #define GEN_LSREF_f32(NAME) glrows_##NAME##_f32,
 #define GEN_LSREF_f64(NAME) glrows_##NAME##_f64,
 
-#define GEN_STEP(NAME, REAL, SFX)                                                       \
-    GEN_ROWS(NAME, REAL, SFX)                                                           \
+#define GEN_STEP(NAME, REAL, SFX, MASK)                                                 \
+    GEN_ROWS(NAME, REAL, SFX, MASK)                                                     \
     static long gen_##NAME##SFX(const ps_omp_gen_sweep *s)                              \
     {                                                                                   \
         static const int dk[] = {PS_##NAME##_NEIGHBOURS(GEN_DK) 0};                     \
@@ -429,8 +429,8 @@ PS_STENCIL_LIST(GEN_LS_OF)
         }                                                                               \
         return gen_run(&d, s);                                                          \
     }
-#define GEN_F32(NAME) GEN_STEP(NAME, float, _f32)
-#define GEN_F64(NAME) GEN_STEP(NAME, double, _f64)
+#define GEN_F32(NAME) GEN_STEP(NAME, float, _f32, int)
+#define GEN_F64(NAME) GEN_STEP(NAME, double, _f64, long long)
 PS_STENCIL_LIST(GEN_F32)
 PS_STENCIL_LIST(GEN_F64)
 
