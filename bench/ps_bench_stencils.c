@@ -13,6 +13,7 @@
  */
 #include "config.h"
 #include "ps_bench.h"
+#include "ps_plugin.h"
 #include "pstencil_io.h"
 
 #include <stdint.h>
@@ -34,12 +35,6 @@ typedef struct psb_case {
     int failed;
 } psb_case;
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* FNV-1a of a field's bytes */
 static uint64_t fnv(const void *p, size_t n)
 {
@@ -49,13 +44,6 @@ static uint64_t fnv(const void *p, size_t n)
     for (i = 0; i < n; i++)
         h = (h ^ c[i]) * 1099511628211ull;
     return h;
-}
-
-/* the median of v[0..n-1] (sorted in place) */
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof v[0], cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /* the base case of case @p c's backend: the registry's first stencil, on its
@@ -208,12 +196,12 @@ int ps_bench_stencils(const ps_bench_stencils_options *o, FILE *f)
             if (base >= 0) {
                 for (r = 0; r < o->repeat; r++)
                     m[r] = c->ms[r] / cases[base].ms[r];
-                snprintf(xb, sizeof xb, "%.2fx", median(m, (int)o->repeat));
+                snprintf(xb, sizeof xb, "%.2fx", ps_plugin_median(m, (size_t)o->repeat));
             }
             memcpy(m, c->cpu, sizeof(double) * (size_t)o->repeat);
-            cm = median(m, (int)o->repeat);
+            cm = ps_plugin_median(m, (size_t)o->repeat);
             memcpy(m, c->ms, sizeof(double) * (size_t)o->repeat);
-            med = median(m, (int)o->repeat);
+            med = ps_plugin_median(m, (size_t)o->repeat);
             for (k = 0; k < nc; k++)
                 if (cases[k].b == c->b && cases[k].s == c->s && !cases[k].failed &&
                     c->kernel == PS_KERNEL_FAST && cases[k].kernel == PS_KERNEL_GENERIC) {
