@@ -56,8 +56,9 @@ typedef struct gen_rows {
     size_t pitch[64];       /* bytes between successive rows of each */
     long nrows, i0, i1;
     long geo[6];            /* gk, gj of row j0, oi, gz, gy, gx */
-    int bcols;              /* copy the i0 boundary columns each side from the centre row */
-    int last;               /* the sweep's last step (the land-sum rows check it for NaN) */
+    int last;               /* the sweep's last step, into B (the land-sum rows check it for
+                             * NaN; a row of an earlier step goes to a slot, whose i0
+                             * boundary columns each side are copied from the centre row) */
 } gen_rows;
 
 /* the rows of one plane; nonzero if the land-sum form wrote a NaN (an ocean
@@ -176,7 +177,7 @@ typedef struct gen_desc {
             for (q = 0; q < PS_STENCIL_NNB(NAME); q++)                                  \
                 nbr[q] = (const REAL *)rowp[q];                                         \
             __VA_ARGS__                                                                 \
-            if (rb->bcols) { /* a slot row's boundary columns: the centre row's */     \
+            if (!rb->last) { /* a slot row's boundary columns: the centre row's */     \
                 long b_;                                                                \
                 for (b_ = 0; b_ < PS_##NAME##_RADIUS; b_++) {                           \
                     dst[b_] = c[b_];                                                    \
@@ -364,7 +365,6 @@ static int gen_tile(const gen_desc *d, const ps_omp_gen_sweep *s, const char *A,
             rb.nrows = r1 - r0;
             rb.geo[0] = (long)b->origin[0] + k;
             rb.geo[1] = (long)b->origin[1] + r0;
-            rb.bcols = l < T;
             rb.last = l == T;
             bad |= d->rows(&rb, s->params);
         }
