@@ -35,17 +35,6 @@ typedef struct psb_case {
     int failed;
 } psb_case;
 
-/* FNV-1a of a field's bytes */
-static uint64_t fnv(const void *p, size_t n)
-{
-    const unsigned char *c = p;
-    uint64_t h = 1469598103934665603ull;
-    size_t i;
-    for (i = 0; i < n; i++)
-        h = (h ^ c[i]) * 1099511628211ull;
-    return h;
-}
-
 /* the base case of case @p c's backend: the registry's first stencil, on its
  * fast path where the backend has one, else generic; -1 if it failed */
 static int base_case(const psb_case *cases, int nc, const psb_case *c)
@@ -109,7 +98,7 @@ int ps_bench_stencils(const ps_bench_stencils_options *o, FILE *f)
     ps_field f32, in, work;
     psb_case cases[PSB_MAX_CASES];
     int nc = 0, i, bi, si, k, r, st;
-    size_t cells, bytes;
+    size_t cells;
     memset(&ds, 0, sizeof ds);
     memset(&gc, 0, sizeof gc);
     memset(&in, 0, sizeof in);
@@ -134,7 +123,6 @@ int ps_bench_stencils(const ps_bench_stencils_options *o, FILE *f)
     if (!st)
         st = ps_field_alloc(&work, in.grid, in.precision);
     cells = in.grid.nz * in.grid.ny * in.grid.nx;
-    bytes = cells * ps_precision_size(in.precision);
     /* the cases: backend x stencil x (generic, fast where the backend has one) */
     for (bi = 0; !st && bi < o->nbackends; bi++) {
         ps_backend *b;
@@ -173,7 +161,7 @@ int ps_bench_stencils(const ps_bench_stencils_options *o, FILE *f)
                         ps_kernel_name(c->kernel), ps_error_detail());
                 continue;
             }
-            c->sum = fnv(work.data, bytes);
+            c->sum = ps_field_checksum(&work);
         }
     if (!st) {
         fprintf(f, "stencils: built-in ocean %zu x %zu x %zu (%zu cells), %s, %s mode, "
