@@ -1,7 +1,8 @@
 /*
  * pstencil tune: measure the openmp backend's fused steps and tile heights
- * on this machine and grid, and store the fastest in the tuning cache
- * (core/ps_tunecache.h) that the backend reads when it creates a context.
+ * on this machine and grid, for one stencil and kernel path, and store the
+ * fastest in the tuning cache (core/ps_tunecache.h) that the backend reads
+ * when it creates a context (the generic path's key names the stencil).
  *
  * A candidate reaches the backend as the knobs openmp_tblock and openmp_tj
  * of its config (core/ps_knobs.h), the rule's candidate as those knobs set
@@ -11,6 +12,7 @@
  */
 #include "config.h"
 #include "ps_cli.h"
+#include "ps_currents.h"
 #include "ps_tunecache.h"
 
 #include <getopt.h>
@@ -25,6 +27,8 @@ static const int tune_steps_fused[] = {0, 2, 3, 4, 5, 6, 8, 12, 16};
 
 typedef struct tune_args {
     const char *input, *var;
+    const ps_stencil *stencil;
+    ps_kernel kernel;
     long time_index, threads, steps, repeat;
     double scale;
     ps_precision precision;
@@ -43,20 +47,26 @@ static void tune_usage(FILE *f)
 {
     fprintf(f,
         "Usage: pstencil tune [INPUT.nc] [OPTIONS]\n\n"
-        "Measure the openmp backend's fused steps (0 = single-step sweeps, 2, 3, 4, 5, 6,\n"
-        "8, 12, 16) and tile heights (the backend's rule, 16, 32, 64 and the rows per\n"
-        "thread) on this machine for one grid, in exact mode, and store the fastest in\n"
-        "the tuning cache: $PSTENCIL_TUNE_FILE, else $XDG_CACHE_HOME/pstencil/" PS_TUNE_OPENMP_FILE ",\n"
+        "Measure the openmp backend's fused steps (0 = single-step sweeps, or 1 on the\n"
+        "generic path, 2, 3, 4, 5, 6, 8, 12, 16) and tile heights (the backend's rule,\n"
+        "16, 32, 64 and the rows per thread) on this machine for one grid, stencil and\n"
+        "kernel path, in exact mode, and store the fastest in the tuning cache: $PSTENCIL_TUNE_FILE, else $XDG_CACHE_HOME/pstencil/" PS_TUNE_OPENMP_FILE ",\n"
         "else ~/.cache/pstencil/" PS_TUNE_OPENMP_FILE ". 'pstencil run' on the openmp\n"
-        "backend then uses that choice for the same CPU, thread count, grid, precision\n"
-        "and row kernels (over PSTENCIL_OPENMP_TBLOCK / _TJ: docs/knobs.md). Every\n"
-        "candidate's result must be bitwise equal to the first's, or nothing is stored.\n\n"
+        "backend then uses that choice for the same CPU, thread count, grid, precision,\n"
+        "row kernels and (generic path) stencil, over PSTENCIL_OPENMP_TBLOCK / _TJ\n"
+        "(docs/knobs.md). Every candidate's result must be bitwise equal to the\n"
+        "first's, or nothing is stored.\n\n"
         "  -i, --input FILE        the grid of FILE (default: the built-in ocean); alias\n"
         "                          --data-file, or FILE as the only argument\n"
         "      --var NAME          the temperature variable of FILE\n"
         "      --time-index I      time record of FILE (default 0)\n"
         "      --scale S           the built-in ocean at S times its resolution (as\n"
         "                          'pstencil gen --scale S'; not with an input file)\n"
+        "  -s, --stencil NAME      the stencil (default: the first of 'pstencil stencils'),\n"
+        "                          its default options; currents, where it takes them:\n"
+        "                          the built-in gyre\n"
+        "      --kernel K          auto (default: the fast path where the backend has\n"
+        "                          one for the stencil), generic or fast\n"
         "  -p, --precision P       float (default) or double\n"
         "  -t, --threads N         CPU threads (default OMP_NUM_THREADS): tune with the\n"
         "                          count the runs will use\n"
@@ -77,7 +87,8 @@ static int parse_args(int argc, char **argv, tune_args *a)
     static const struct option opts[] = {
         {"input", required_argument, NULL, 'i'},     {"data-file", required_argument, NULL, 'i'},
         {"var", required_argument, NULL, 'v'},
-        {"time-index", required_argument, NULL, 'T'}, {"scale", required_argument, NULL, 's'},
+        {"time-index", required_argument, NULL, 'T'}, {"scale", required_argument, NULL, 'x'},
+        {"stencil", required_argument, NULL, 's'},   {"kernel", required_argument, NULL, 'K'},
         {"precision", required_argument, NULL, 'p'}, {"threads", required_argument, NULL, 't'},
         {"steps", required_argument, NULL, 'n'},     {"repeat", required_argument, NULL, 'r'},
         {"dry-run", no_argument, NULL, 'D'},         {"no-write", no_argument, NULL, 'D'},
@@ -87,9 +98,11 @@ static int parse_args(int argc, char **argv, tune_args *a)
     a->steps = 120;
     a->repeat = 5;
     a->precision = PS_FLOAT32;
+    a->stencil = ps_stencil_default();
+    a->kernel = PS_KERNEL_AUTO;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":i:p:t:n:r:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":i:s:p:t:n:r:h", opts, NULL)) != -1) {
         switch (c) {
         case 'i': a->input = optarg; break;
         case 'v': a->var = optarg; break;
@@ -98,6 +111,15 @@ static int parse_args(int argc, char **argv, tune_args *a)
                 return PS_EXIT_USAGE;
             break;
         case 's':
+            if (!(a->stencil = ps_stencil_find(optarg)))
+                return ps_cli_error("--stencil: unknown stencil '%s' (run 'pstencil stencils' "
+                                    "for the list)", optarg);
+            break;
+        case 'K':
+            if (ps_kernel_parse(optarg, &a->kernel))
+                return ps_cli_error("--kernel: %s", ps_error_detail());
+            break;
+        case 'x':
             if (ps_cli_parse_double("--scale", optarg, &a->scale))
                 return PS_EXIT_USAGE;
             if (!(a->scale > 0) || a->scale > 1000)
@@ -136,16 +158,18 @@ static int parse_args(int argc, char **argv, tune_args *a)
     return 0;
 }
 
-/* The field to tune on: the input file's record, or the built-in ocean. */
-static int load_field(const tune_args *a, ps_field *f, char *what, size_t len)
+/* The field to tune on and its coordinates: the input file's record, or the
+ * built-in ocean. */
+static int load_field(const tune_args *a, ps_field *f, ps_grid_coords *gc, char *what,
+                      size_t len)
 {
     ps_ocean_options oo;
+    ps_dataset ds;
     ps_field f32;
     int st;
+    memset(&ds, 0, sizeof ds);
+    ds.ncid = -1;
     if (a->input) {
-        ps_dataset ds;
-        memset(&ds, 0, sizeof ds);
-        ds.ncid = -1;
         snprintf(what, len, "%s", a->input);
         st = ps_dataset_open(&ds, a->input, a->var);
         if (!st && (size_t)a->time_index >= ds.ntime)
@@ -157,14 +181,20 @@ static int load_field(const tune_args *a, ps_field *f, char *what, size_t len)
             st = ps_dataset_read(&ds, (size_t)a->time_index, a->precision, f);
         if (!st && (st = ps_field_check_ocean(&ds, (size_t)a->time_index, f, 0, NULL, NULL)))
             ps_field_free(f);
+        if (!st && (st = ps_dataset_coords(&ds, gc)))
+            ps_field_free(f);
         ps_dataset_close(&ds);
         return st ? ps_cli_status_error(st, a->input) : 0;
     }
     ps_ocean_defaults(&oo);
     if (a->scale > 0)
         oo.scale = a->scale;
+    oo.ntime = 1;
     snprintf(what, len, "built-in ocean, scale %g", oo.scale);
-    st = ps_ocean_generate(&oo, 0, NULL, &f32);
+    st = ps_ocean_generate(&oo, 0, &ds, &f32);
+    if (!st && (st = ps_dataset_coords(&ds, gc)))
+        ps_field_free(&f32);
+    ps_dataset_close(&ds);
     if (st)
         return ps_cli_status_error(st, "built-in ocean");
     if (a->precision == PS_FLOAT32) {
@@ -175,6 +205,8 @@ static int load_field(const tune_args *a, ps_field *f, char *what, size_t len)
     if (!st)
         st = ps_field_convert(f, &f32);
     ps_field_free(&f32);
+    if (st)
+        ps_grid_coords_free(gc);
     return st ? ps_cli_status_error(st, "built-in ocean") : 0;
 }
 
@@ -276,10 +308,15 @@ static int list_candidates(ps_backend *b, const ps_config *cfg, int threads, can
     add_candidate(cs, n, gt, gtj, 1);
     for (i = 0; i < sizeof tune_steps_fused / sizeof tune_steps_fused[0]; i++) {
         long t = tune_steps_fused[i], rt, rtj;
-        if (t == 0) {
+        if ((rc = open_ctx(b, cfg, t, -1, &ctx, &rt, &rtj, NULL, 0)))
+            return rc;
+        ps_context_destroy(ctx);
+        if (t == 0 && rt == 0) { /* single-step sweeps: no tiles */
             add_candidate(cs, n, 0, 1, 0);
             continue;
         }
+        if (t == 0) /* a path with no single-step sweep (generic): one step a sweep */
+            t = 1;
         if ((rc = open_ctx(b, cfg, t, -1, &ctx, &rt, &rtj, NULL, 0)))
             return rc;
         ps_context_destroy(ctx);
@@ -318,12 +355,15 @@ int ps_cmd_tune(int argc, char **argv)
     ps_field in, out;
     ps_backend *b = NULL;
     ps_config cfg;
+    ps_grid_coords gc;
+    ps_params params;
+    ps_stencil_report srep;
     candidate cs[TUNE_MAX];
     char what[4200], path[4096], key[512], header[256];
     uint64_t first = 0;
     double cells, t0;
     long r;
-    int n = 0, i, k, st, rc, threads;
+    int n = 0, i, k, st, rc, threads, fast;
 
     if ((rc = parse_args(argc, argv, &a)))
         return rc < 0 ? PS_EXIT_OK : rc;
@@ -333,18 +373,34 @@ int ps_cmd_tune(int argc, char **argv)
         return ps_cli_error("%s", ps_error_detail());
     memset(&in, 0, sizeof in);
     memset(&out, 0, sizeof out);
-    if ((rc = load_field(&a, &in, what, sizeof what)))
+    memset(&gc, 0, sizeof gc);
+    memset(&params, 0, sizeof params);
+    if ((rc = load_field(&a, &in, &gc, what, sizeof what)))
         return rc;
-    if ((st = ps_field_alloc(&out, in.grid, in.precision))) {
-        ps_field_free(&in);
-        return ps_cli_status_error(st, "tune");
-    }
-    if ((st = ps_backend_open("openmp", &b))) {
+    ps_config_init(&cfg, in.grid, a.precision);
+    /* the stencil's default options; currents: the built-in gyre (ps_currents.h) */
+    if ((st = ps_currents_prepare(a.stencil, &in, gc.depth, gc.lat, gc.lon, &params, &srep)))
+        rc = ps_cli_status_error(st, a.stencil->name);
+    else if ((st = ps_field_alloc(&out, in.grid, in.precision)))
+        rc = ps_cli_status_error(st, "tune");
+    else if ((st = ps_backend_open("openmp", &b)))
+        rc = ps_cli_status_error(st, "openmp backend");
+    else if ((st = ps_backend_kernel_generic(b, a.stencil->name, a.kernel, &cfg.generic)))
+        rc = ps_cli_status_error(st, "--kernel");
+    ps_grid_coords_free(&gc);
+    if (rc) {
+        ps_backend_close(b);
+        ps_params_free(&params);
         ps_field_free(&in);
         ps_field_free(&out);
-        return ps_cli_status_error(st, "openmp backend");
+        return rc;
     }
-    ps_config_init(&cfg, in.grid, a.precision);
+    {
+        int g; /* which path auto takes: the generic one where there is no fast path */
+        fast = !cfg.generic && !ps_backend_kernel_generic(b, a.stencil->name, PS_KERNEL_FAST, &g);
+    }
+    cfg.stencil = a.stencil;
+    cfg.params = params;
     cfg.threads = (int)a.threads;
     threads = (int)a.threads;
     if (!threads) { /* the backend's default team (its device's compute units) */
@@ -357,9 +413,9 @@ int ps_cmd_tune(int argc, char **argv)
     rc = list_candidates(b, &cfg, threads, cs, &n, key, sizeof key);
     if (!rc)
         printf("pstencil tune: %d candidates x %ld rounds x %ld steps on %zu x %zu x %zu "
-               "(%s), %s, %d thread%s\n", n, a.repeat, a.steps, in.grid.nz, in.grid.ny,
-               in.grid.nx, what, ps_precision_name(a.precision), threads,
-               threads == 1 ? "" : "s");
+               "(%s), %s (%s path), %s, %d thread%s\n", n, a.repeat, a.steps, in.grid.nz,
+               in.grid.ny, in.grid.nx, what, a.stencil->name, fast ? "fast" : "generic",
+               ps_precision_name(a.precision), threads, threads == 1 ? "" : "s");
     fflush(stdout);
     t0 = ps_now();
     /* rounds: every candidate once per round, so drift in the machine's load
@@ -381,6 +437,7 @@ int ps_cmd_tune(int argc, char **argv)
             }
         }
     ps_backend_close(b);
+    ps_params_free(&params);
     ps_field_free(&in);
     ps_field_free(&out);
     if (rc)

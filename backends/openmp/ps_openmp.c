@@ -227,10 +227,13 @@ static void omp_destroy(void *vc);
  * fma one where the CPU has FMA, contraction allowed; exact mode: avx2 or
  * baseline, never contracted), the packed parameters, and the fused sweep's
  * steps and tiles: the openmp_tblock / openmp_tj rule from the cache sizes
- * (ps_omp_auto_tblock), with T cut so that the halo rows a tile recomputes
- * (2 (T-1) rj, rj the neighbours' reach along j) stay at most its height.
+ * (ps_omp_auto_tblock) unless the caller, the tuning cache (its key names the
+ * stencil) or the variables chose them (@p tiling_src says which), with T cut
+ * so that the halo rows a tile recomputes (2 (T-1) rj, rj the neighbours'
+ * reach along j) stay at most its height.
  */
-static int omp_generic_create(omp_ctx *c, char *why, size_t whylen)
+static int omp_generic_create(omp_ctx *c, char *tiling_src, size_t srclen, char *why,
+                              size_t whylen)
 {
     const ps_config *cfg = &c->cfg;
     const char *name = cfg->stencil->name;
@@ -274,6 +277,7 @@ static int omp_generic_create(omp_ctx *c, char *why, size_t whylen)
             goto nomem;
         c->zl = c->ls = 1;
     }
+    ps_omp_tune_tiling(c, tiling_src, srclen);
     T = ps_omp_auto_tblock(&c->knobs, &c->g, c->es, c->threads);
     tj = c->knobs.openmp_tj.source != PS_KNOB_UNSET ? (size_t)c->knobs.openmp_tj.value : 0;
     if (T < 1)
@@ -368,7 +372,8 @@ static int omp_create(const ps_config *cfg, void **out, char *why, size_t whylen
     if (!c->cur || !c->next)
         goto nomem;
     path = cfg->generic ? NULL : ps_omp_fast_find(cfg, &c->knobs);
-    st = path ? path(c, bytes, tiling_src, sizeof tiling_src) : omp_generic_create(c, why, whylen);
+    st = path ? path(c, bytes, tiling_src, sizeof tiling_src)
+              : omp_generic_create(c, tiling_src, sizeof tiling_src, why, whylen);
     if (st == PS_ENOMEM)
         goto nomem;
     if (st) {
@@ -376,9 +381,12 @@ static int omp_create(const ps_config *cfg, void **out, char *why, size_t whylen
         return st;
     }
     ps_omp_describe_choices(c, tiling_src);
-    if (c->tune_key[0]) /* a single-step context (T = 0) stores its tile rows */
+    /* a single-step context (T = 0) stores its tile rows; the generic path the
+     * height its tiling gave (the rows shared out evenly) */
+    if (c->tune_key[0])
         snprintf(c->tune_values, sizeof c->tune_values, "%d %zu", c->tblock,
-                 c->tblock > 0 && c->tj ? c->tj : c->jb);
+                 c->gen ? c->gen_slot_rows - 2 * (size_t)(c->tblock - 1) * (size_t)c->gen_rj
+                 : c->tblock > 0 && c->tj ? c->tj : c->jb);
     /* no first touch here: the first upload or adopt (or omp_ready's zeros) and the
      * first step are it */
     *out = c;

@@ -174,8 +174,13 @@ int ps_omp_auto_zero_land(ps_knobs *k, double coeff);
 int ps_omp_auto_gen_land_sum(ps_knobs *k);
 
 /* ps_openmp_tunecache.c: the tuning cache (core/ps_tunecache.h) and describe() */
-/* the cache key of a context (threads, grid, es, zl and isa already chosen) */
+/* the cache key of a context (threads, grid, es, zl, isa and, for the generic
+ * path, gen already chosen) */
 void ps_omp_tune_key(const omp_ctx *c, char *buf, size_t len);
+/* a fused sweep's tiling: c->tune_key, the cached tblock and tj where
+ * ps_omp_tune_apply takes them, and in @p src where the tiling comes from
+ * (option, variables, tune cache or rule) */
+void ps_omp_tune_tiling(omp_ctx *c, char *src, size_t srclen);
 /* the cached tblock and tj into c->knobs unless the caller set either or
  * skips the cache: 1 (and "tune cache PATH" in @p src) or 0 */
 int ps_omp_tune_apply(omp_ctx *c, char *src, size_t srclen);

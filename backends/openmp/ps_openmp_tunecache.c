@@ -4,9 +4,10 @@
  * the fused steps and tile rows `pstencil tune` measured for it, and the
  * one-line description of the context's choices that the run report prints.
  *
- * The cache is read only in exact mode with the fused sweep available (no
- * streaming stores) and neither openmp_tblock nor openmp_tj set by the
- * caller (ps_config::knobs): those override it, and it overrides the
+ * The cache is read by the fused sweeps (the fast path's rows without
+ * streaming stores, and the generic path of every stencil, whose key names
+ * the stencil) unless the caller sets openmp_tblock or openmp_tj
+ * (ps_config::knobs): those override it, and it overrides the
  * PSTENCIL_OPENMP_TBLOCK / _TJ variables and the rule from cache sizes
  * (core/ps_knobs.h). A missing file or key leaves them; lines that are not
  * valid entries are ignored with at most one warning per process.
@@ -34,9 +35,23 @@ void ps_omp_tune_key(const omp_ctx *c, char *buf, size_t len)
     for (i = 0; p[i]; i++)
         if ((unsigned char)p[i] < 0x20 || p[i] == 0x7f || p[i] == ';')
             p[i] = ' ';
-    snprintf(buf, len, "openmp; %s; %d threads; %zux%zux%zu; %s; %s; %s", p, c->threads,
+    snprintf(buf, len, "openmp; %s; %d threads; %zux%zux%zu; %s; %s; %s%s%s", p, c->threads,
              c->g.nz, c->g.ny, c->g.nx, c->es == sizeof(float) ? "float32" : "float64",
-             c->zl ? "zero-land" : "nan-land", c->isa ? c->isa : "?");
+             c->zl ? "zero-land" : "nan-land", c->isa ? c->isa : "?",
+             c->gen ? "; generic " : "", c->gen ? c->cfg.stencil->name : "");
+}
+
+void ps_omp_tune_tiling(omp_ctx *c, char *src, size_t srclen)
+{
+    const int opt = c->knobs.openmp_tblock.source == PS_KNOB_OPTION ||
+                    c->knobs.openmp_tj.source == PS_KNOB_OPTION;
+    const int env = ps_knob_given(&c->knobs.openmp_tblock) || ps_knob_given(&c->knobs.openmp_tj);
+    snprintf(src, srclen, "%s",
+             opt   ? "option"
+             : env ? "PSTENCIL_OPENMP_TBLOCK / PSTENCIL_OPENMP_TJ"
+                   : "rule from cache sizes");
+    ps_omp_tune_key(c, c->tune_key, sizeof c->tune_key);
+    ps_omp_tune_apply(c, src, srclen);
 }
 
 int ps_omp_tune_apply(omp_ctx *c, char *src, size_t srclen)
@@ -72,10 +87,9 @@ void ps_omp_describe_choices(omp_ctx *c, const char *src)
     const char *land = c->zl ? ", zero-land" : "";
     if (c->gen)
         snprintf(c->choices, sizeof c->choices, "generic path (%s rows%s); tiling: %d step%s "
-                 "fused, %zu tiles of %zu rows", c->isa, c->ls ? ", land-sum" : "", c->tblock,
-                 c->tblock == 1 ? "" : "s",
-                 c->gen_tiles, c->gen_slot_rows - 2 * (size_t)(c->tblock - 1) *
-                 (size_t)c->gen_rj);
+                 "fused, %zu tiles of %zu rows (%s)", c->isa, c->ls ? ", land-sum" : "",
+                 c->tblock, c->tblock == 1 ? "" : "s", c->gen_tiles,
+                 c->gen_slot_rows - 2 * (size_t)(c->tblock - 1) * (size_t)c->gen_rj, src);
     else if (c->stream)
         snprintf(c->choices, sizeof c->choices, "%s rows with streaming stores, single-step "
                  "sweeps, tiles of %zu rows", c->isa, c->jb);

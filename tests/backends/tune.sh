@@ -5,7 +5,9 @@
 # caches (garbage, huge and negative values, a truncated line, binary bytes,
 # a FIFO) are ignored with one warning and the same result; the cache comes
 # before PSTENCIL_OPENMP_TBLOCK, which decides without an entry; a second tune
-# replaces the entry and keeps others; bad options fail and leave the file.
+# replaces the entry and keeps others; the generic path of a stencil has its
+# own entry (tune --stencil), used by that stencil alone; bad options fail and
+# leave the file.
 . "$top_srcdir/tests/lib.sh"
 cd "$TMP" || exit 1
 "$PSTENCIL" backends 2>/dev/null | grep -q "^openmp" || skip "no openmp backend"
@@ -103,10 +105,37 @@ expect_exit 0 "$PSTENCIL" tune small.nc --threads 2 --steps 6 --repeat 1
 grep -q "^other key	4	16	1.25" "$CACHE" || fail "another key was lost"
 ls -a "$TMP/cache/sub" | grep -q tmp && fail "a temporary file was left"
 
+# the generic path: its key names the stencil, run -s takes the entry, bitwise
+expect_exit 0 "$PSTENCIL" tune small.nc --stencil hdiff --threads 2 --steps 6 --repeat 1
+grep -q "hdiff (generic path)" "$TMP/out" || fail "tune -s hdiff does not name its path"
+[ "$(entries "$CACHE")" -eq 3 ] || { cat "$CACHE"; fail "expected a third entry for hdiff"; }
+hline=$(grep '; generic hdiff	' "$CACHE") || { cat "$CACHE"; fail "no generic hdiff key"; }
+ht=$(printf '%s\n' "$hline" | cut -f2)
+htj=$(printf '%s\n' "$hline" | cut -f3)
+[ "$ht" -ge 1 ] && [ "$ht" -le 16 ] || fail "generic steps fused out of range: $ht"
+run -s hdiff --backend reference
+href=$(sum)
+run -s hdiff
+grep -q "kernel path : generic path.*$ht steps\{0,1\} fused.* of $htj rows (tune cache $CACHE)" \
+  "$TMP/out" || { cat "$TMP/out"; fail "run -s hdiff does not take its entry"; }
+[ "$(sum)" = "$href" ] || fail "hdiff with the cache differs from the reference"
+# an entry of another stencil's generic path is not taken, nor the fast path's
+run -s smooth2
+grep -q "(rule from cache sizes)" "$TMP/out" || fail "smooth2 took another stencil's entry"
+run --kernel generic
+grep -q "generic path.*(rule from cache sizes)" "$TMP/out" || fail "the generic path took the fast path's entry"
+# a hand-made entry for the generic path is used as it says, with T cut to the tile
+sed "s/; generic hdiff	.*/; generic hdiff	3	7	0.5/" "$CACHE" > "$bad"
+run PSTENCIL_TUNE_FILE="$bad" -s hdiff
+grep -q "3 steps fused, .* of 7 rows (tune cache $bad)" "$TMP/out" || { cat "$TMP/out"; fail "hand-made generic entry not used"; }
+[ "$(sum)" = "$href" ] || fail "hdiff with 3 steps fused differs from the reference"
+rm -f "$bad"
+
 # bad options and unusable caches: non-zero exit, cache untouched
 cp "$CACHE" before.txt
 for opts in "--repeat 0" "--repeat 33" "--threads 0" "--precision quad" "--scale -1" "--steps 0" \
-    "--bogus" "--scale 2 small.nc" "--var x" "missing.nc" "small.nc extra.nc" "--steps"; do
+    "--bogus" "--scale 2 small.nc" "--var x" "missing.nc" "small.nc extra.nc" "--steps" \
+    "--stencil nosuch" "--kernel bogus" "--stencil hdiff --kernel fast small.nc"; do
   # shellcheck disable=SC2086
   expect_exit 2 "$PSTENCIL" tune $opts
   grep -q "error" "$TMP/err" || fail "tune $opts: no error message"

@@ -50,15 +50,7 @@ static int d7_setup(omp_ctx *c, size_t bytes, char *tiling_src, size_t srclen,
     /* fused steps and tiles: the caller's, else the tuning cache (keyed by the
      * choices above), else the environment's, else the rule from cache sizes */
     if (!c->stream) {
-        const int opt = c->knobs.openmp_tblock.source == PS_KNOB_OPTION ||
-                        c->knobs.openmp_tj.source == PS_KNOB_OPTION;
-        const int env = ps_knob_given(&c->knobs.openmp_tblock) ||
-                        ps_knob_given(&c->knobs.openmp_tj);
-        snprintf(tiling_src, srclen, "%s",
-                 opt ? "option" : env ? "PSTENCIL_OPENMP_TBLOCK / PSTENCIL_OPENMP_TJ"
-                                      : "rule from cache sizes");
-        ps_omp_tune_key(c, c->tune_key, sizeof c->tune_key);
-        ps_omp_tune_apply(c, tiling_src, srclen);
+        ps_omp_tune_tiling(c, tiling_src, srclen);
         c->tblock = ps_omp_auto_tblock(&c->knobs, &c->g, c->es, c->threads);
         c->tj = c->knobs.openmp_tj.source != PS_KNOB_UNSET ? (size_t)c->knobs.openmp_tj.value : 0;
     }
