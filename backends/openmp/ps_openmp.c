@@ -230,7 +230,9 @@ static void omp_destroy(void *vc);
  * (ps_omp_auto_tblock) unless the caller, the tuning cache (its key names the
  * stencil) or the variables chose them (@p tiling_src says which), with T cut
  * so that the halo rows a tile recomputes (2 (T-1) rj, rj the neighbours'
- * reach along j) stay at most its height.
+ * reach along j) stay at most its height; the last step's rows streamed
+ * (openmp_nt_out, a field of PS_OMP_NT_OUT_MIN bytes or more) where the
+ * variant can.
  */
 static int omp_generic_create(omp_ctx *c, char *tiling_src, size_t srclen, char *why,
                               size_t whylen)
@@ -288,6 +290,9 @@ static int omp_generic_create(omp_ctx *c, char *tiling_src, size_t srclen, char 
         T--;
     c->tblock = T;
     c->tj = tj;
+    /* streamed output rows where the variant has them (512-bit vectors) */
+    c->nt_out = c->gen->nt &&
+                ps_omp_auto_nt_out(&c->knobs, c->g.nz * c->g.ny * c->g.nx * c->es);
     need = ps_omp_gen_tiling(&c->g, c->es, c->gen->radius, c->gen_rk, c->gen_rj, T, tj,
                              c->threads, &c->gen_tiles, &c->gen_slot_rows, &c->gen_spitch);
     c->scratch = calloc((size_t)c->threads, sizeof *c->scratch);
@@ -580,7 +585,7 @@ static int omp_step(void *vc, long nsteps)
             .next = &c->next, .nsteps = nsteps, .tblock = c->tblock, .rk = c->gen_rk,
             .rj = c->gen_rj, .tiles = c->gen_tiles,
             .slot_rows = c->gen_slot_rows, .spitch = c->gen_spitch, .scratch = c->scratch,
-            .cnt = c->ls ? c->cnt : NULL,
+            .cnt = c->ls ? c->cnt : NULL, .nt = c->nt_out,
         };
         const ps_omp_generic_fn f = c->es == sizeof(float) ? c->gen->f32 : c->gen->f64;
         long done = f(&s);

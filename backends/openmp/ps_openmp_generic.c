@@ -31,6 +31,13 @@
  * avx512 never contract (-ffp-contract=off, no FMA). The fma and fma512
  * variants (fast mode only) are compiled with contraction allowed.
  *
+ * Streamed output (ps_omp_gen_sweep::nt, 512-bit variants): the last step's
+ * vectors that sit on a whole 64-byte line of B are written with
+ * non-temporal stores (no read of B's line before the write: a field too
+ * large for the caches is then read once and written once a sweep), the
+ * others as usual; each tile ends with a store fence, before the sweep's
+ * barrier. The values are the same.
+ *
  * This file is compiled once per instruction set by build rule
  * (backends/openmp/local.mk): PS_OMP_ISA names the variant.
  */
@@ -59,6 +66,7 @@ typedef struct gen_rows {
     int last;               /* the sweep's last step, into B (the land-sum rows check it for
                              * NaN; a row of an earlier step goes to a slot, whose i0
                              * boundary columns each side are copied from the centre row) */
+    int nt;                 /* last, and its whole vectors streamed (GEN_NT_POST) */
 } gen_rows;
 
 /* the rows of one plane; nonzero if the land-sum form wrote a NaN (an ocean
@@ -80,6 +88,45 @@ typedef struct gen_desc {
 #define GEN_VBYTES_avx512 64
 #define GEN_VBYTES_fma512 64
 #define GEN_VBYTES PS_OMP_CAT(GEN_VBYTES_, PS_OMP_ISA)
+
+/* streamed output rows: the 512-bit variants */
+#if GEN_VBYTES == 64
+#  include <immintrin.h>
+#  define GEN_NT 1
+/* a row's vector (cells a..a+n-1, computed into ob_) into dst: each cell once,
+ * and a line of B either streamed whole or written with plain stores, never
+ * both (a plain store after a streamed one reads the line back). A vector on
+ * a whole line is streamed; another one stores its cells from e_ (the end of
+ * those stored), the first vector only up to the next line. */
+#  define GEN_NT_POST(a, n)                                                             \
+    do {                                                                                \
+        const size_t es_ = sizeof dst[0];                                               \
+        if ((n) * es_ == 64 && !((uintptr_t)(dst + (a)) & 63)) {                        \
+            __m512i v_;                                                                 \
+            memcpy(&v_, ob_, 64);                                                       \
+            _mm512_stream_si512((void *)(dst + (a)), v_);                               \
+            e_ = (a) + (n);                                                             \
+        } else {                                                                        \
+            const long lo_ = (a) > e_ ? (a) : e_;                                       \
+            long hi_ = (a) + (n), hb_;                                                  \
+            if (lo_ == (a)) { /* nothing of it stored yet: up to the next line */       \
+                hb_ = (a) + (long)(((64 - ((uintptr_t)(dst + (a)) & 63)) & 63) / es_);  \
+                if (hb_ > (a) && hb_ < hi_)                                             \
+                    hi_ = hb_;                                                          \
+            }                                                                           \
+            if (hi_ > lo_)                                                              \
+                memcpy(dst + lo_, ob_ + (lo_ - (a)), (size_t)(hi_ - lo_) * es_);        \
+            e_ = hi_ > e_ ? hi_ : e_;                                                   \
+        }                                                                               \
+    } while (0)
+#  define GEN_SFENCE() _mm_sfence()
+#else
+#  define GEN_NT 0
+#  define GEN_SFENCE() ((void)0)
+#endif
+/* a cell's result: into the row (ST_ROW) or a vector's buffer (ST_BUF, GEN_NT_POST) */
+#define GEN_ST_ROW(v) (dst[i] = (v))
+#define GEN_ST_BUF(v) (ob_[t_] = (v))
 
 /* description steps of the rows functions */
 #define GEN_NB(dk, dj, di) nb[q] = nbr[q][i + (di)]; q++;
@@ -194,7 +241,7 @@ typedef struct gen_desc {
     }
 
 /* the masked rows: the stencil's point update on NaN land */
-#define GEN_MASKED_CELL(NAME, SFX)                                                      \
+#define GEN_MASKED_CELL(NAME, SFX, ST)                                                  \
     {                                                                                   \
         REAL_ nb[PS_STENCIL_NNB(NAME) + 1], ar[PS_STENCIL_NAR(NAME) + 1];               \
         int q = 0;                                                                      \
@@ -202,12 +249,25 @@ typedef struct gen_desc {
         q = 0;                                                                          \
         PS_##NAME##_ARRAYS(GEN_AR)                                                      \
         (void)q;                                                                        \
-        dst[i] = ps_##NAME##_point##SFX(c[i], nb, sc, ar);                              \
+        ST(ps_##NAME##_point##SFX(c[i], nb, sc, ar));                                   \
     }
+#if GEN_NT
+#  define GEN_ROWS_MASKED_NT(NAME, SFX)                                                 \
+    if (rb->nt) {                                                                       \
+        REAL_ ob_[GEN_VBYTES / sizeof(REAL_)];                                          \
+        long e_ = i0_;                                                                  \
+        GEN_CELLS_IN(REAL_, dst, i0_, i1_, GEN_NOP, GEN_NT_POST,                        \
+                     GEN_MASKED_CELL(NAME, SFX, GEN_ST_BUF));                           \
+    } else
+#else
+#  define GEN_ROWS_MASKED_NT(NAME, SFX)
+#endif
 #define GEN_ROWS(NAME, REAL, SFX, MASK)                                                 \
     GEN_ROWS_FN(grows_##NAME##SFX, NAME, REAL, MASK, {                                  \
         typedef REAL REAL_;                                                             \
-        GEN_CELLS_IN(REAL, dst, i0_, i1_, GEN_NOP, GEN_NOP, GEN_MASKED_CELL(NAME, SFX));     \
+        GEN_ROWS_MASKED_NT(NAME, SFX)                                                   \
+        GEN_CELLS_IN(REAL, dst, i0_, i1_, GEN_NOP, GEN_NOP,                             \
+                     GEN_MASKED_CELL(NAME, SFX, GEN_ST_ROW));                           \
     })
 
 /*
@@ -230,7 +290,7 @@ typedef struct gen_desc {
  * stall on a store that spans two cache lines, as a row's unaligned vectors
  * do every other time).
  */
-#define GEN_LS_CELL(NAME, SFX, CHK)                                                     \
+#define GEN_LS_CELL(NAME, SFX, CHK, ST)                                                 \
     {                                                                                   \
         REAL_ s = (REAL_)0, ar[PS_STENCIL_NAR(NAME) + 1], v;                            \
         const REAL_ n = nf[i - p_];                                                     \
@@ -241,7 +301,7 @@ typedef struct gen_desc {
         (void)q;                                                                        \
         v = ps_##NAME##_sumcount##SFX(c[i], s, n, sc, ar);                              \
         v = n > (REAL_)0 ? v : c[i];                                                    \
-        dst[i] = v;                                                                     \
+        ST(v);                                                                          \
         if (CHK)                                                                        \
             nan_[t_] |= v != v;                                                         \
     }
@@ -270,6 +330,17 @@ typedef struct gen_desc {
             nf[u_] = (REAL_)(int)(cn[(a) + u_] & PS_OMP_ZL_COUNT);                      \
     } while (0)
 #endif
+#if GEN_NT
+#  define GEN_ROWS_LS_NT(NAME, SFX)                                                     \
+    if (rb->nt) {                                                                       \
+        REAL_ ob_[GEN_VBYTES / sizeof(REAL_)];                                          \
+        long e_ = i0_;                                                                  \
+        GEN_CELLS_IN(REAL_, dst, i0_, i1_, GEN_LS_PREP, GEN_NT_POST,                    \
+                     GEN_LS_CELL(NAME, SFX, 1, GEN_ST_BUF));                            \
+    } else
+#else
+#  define GEN_ROWS_LS_NT(NAME, SFX)
+#endif
 #define GEN_ROWS_LS(NAME, REAL, SFX, MASK)                                              \
     GEN_ROWS_FN(glrows_##NAME##SFX, NAME, REAL, MASK, {                                 \
         typedef REAL REAL_;                                                             \
@@ -280,12 +351,13 @@ typedef struct gen_desc {
         REAL nf[GEN_VBYTES / sizeof(REAL)];                                             \
         long p_ = 0;                                                                    \
         (void)sizeof(vb_); (void)sizeof(vi_); (void)sizeof(vr_);                        \
+        GEN_ROWS_LS_NT(NAME, SFX)                                                       \
         if (rb->last)                                                                   \
             GEN_CELLS_IN(REAL, dst, i0_, i1_, GEN_LS_PREP, GEN_NOP,                     \
-                         GEN_LS_CELL(NAME, SFX, 1));                                    \
+                         GEN_LS_CELL(NAME, SFX, 1, GEN_ST_ROW));                        \
         else                                                                            \
             GEN_CELLS_IN(REAL, dst, i0_, i1_, GEN_LS_PREP, GEN_NOP,                     \
-                         GEN_LS_CELL(NAME, SFX, 0));                                    \
+                         GEN_LS_CELL(NAME, SFX, 0, GEN_ST_ROW));                        \
     })
 
 /* One tile: output rows [j0, j1) of every interior plane, T steps A -> B;
@@ -366,8 +438,11 @@ static int gen_tile(const gen_desc *d, const ps_omp_gen_sweep *s, const char *A,
             rb.geo[0] = (long)b->origin[0] + k;
             rb.geo[1] = (long)b->origin[1] + r0;
             rb.last = l == T;
+            rb.nt = rb.last && s->nt && GEN_NT;
             bad |= d->rows(&rb, s->params);
         }
+    if (s->nt) /* the streamed stores complete before the sweep's barrier */
+        GEN_SFENCE();
     return bad;
 }
 
@@ -440,10 +515,10 @@ PS_STENCIL_LIST(GEN_NNB_OK)
 
 #define GEN_ONE(NAME) +1
 #define GEN_ENTRY(NAME)                                                                 \
-    {#NAME, PS_##NAME##_RADIUS, (0 PS_##NAME##_LAND_SUM(GEN_ONE)), gen_##NAME##_f32,    \
-     gen_##NAME##_f64},
+    {#NAME, PS_##NAME##_RADIUS, (0 PS_##NAME##_LAND_SUM(GEN_ONE)), GEN_NT,              \
+     gen_##NAME##_f32, gen_##NAME##_f64},
 static const ps_omp_generic PS_OMP_GEN_TABLE[] = {
-    PS_STENCIL_LIST(GEN_ENTRY){NULL, 0, 0, NULL, NULL}};
+    PS_STENCIL_LIST(GEN_ENTRY){NULL, 0, 0, 0, NULL, NULL}};
 
 const ps_omp_generic *PS_OMP_GEN_LOOKUP(const char *name)
 {

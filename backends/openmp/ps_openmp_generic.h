@@ -34,6 +34,8 @@ typedef struct ps_omp_gen_sweep {
     char **scratch;     /* per thread: ps_omp_gen_tiling()'s bytes */
     const unsigned char *cnt; /* the land-sum form (land +0.0 in the fields): per cell a
                                * zero-land count byte; NULL: NaN land, masked */
+    int nt;             /* the last step's whole vectors streamed into B (non-temporal
+                         * stores; a variant with ps_omp_generic::nt only) */
 } ps_omp_gen_sweep;
 
 /** Advance s->nsteps steps, s->tblock fused per sweep; returns the steps done:
@@ -46,6 +48,7 @@ typedef struct ps_omp_generic {
     const char *name;
     int radius;
     int landsum; /* its sweeps take cnt (the stencil declares the land-sum form) */
+    int nt;      /* its sweeps can stream the output rows (ps_omp_gen_sweep::nt) */
     ps_omp_generic_fn f32, f64;
 } ps_omp_generic;
 

@@ -7,7 +7,8 @@
 # default is 4) with tiny tiles (PSTENCIL_OPENMP_TJ rows, so halos cross tile
 # and grid edges), and the single-step path (T=0; j-tiling only applies there),
 # at step counts 1, 2, 7 and 50 (remainders shorter than T, several sweeps).
-# Streamed output rows (PSTENCIL_OPENMP_NTOUT=1) on small grids.
+# Streamed output rows (PSTENCIL_OPENMP_NTOUT=1) on small grids, the fast
+# path's and every stencil's generic path (its 512-bit variant streams them).
 # Zero-land (PSTENCIL_OPENMP_ZERO_LAND=0/1) both ways. These switches belong
 # to the diffusion7 fast path (the runs below are --stencil diffusion7, fast
 # path and generic skeleton); the instruction set also selects the generic
@@ -20,6 +21,7 @@
 D7="--stencil diffusion7 --mode exact --steps 1,2,7,50"
 cat > "$TMP/runs" <<EOF_RUNS
 PSTENCIL_OPENMP_ISA=baseline|
+PSTENCIL_OPENMP_NTOUT=1 PSTENCIL_OPENMP_TBLOCK=3 PSTENCIL_OPENMP_TJ=5|--kernel generic --mode exact --steps 1,2,7
 PSTENCIL_OPENMP_TBLOCK=0 PSTENCIL_OPENMP_JBLOCK=3|--stencil diffusion7
 PSTENCIL_OPENMP_STREAM=1|--stencil diffusion7 --mode exact
 PSTENCIL_OPENMP_STREAM=1 PSTENCIL_OPENMP_ISA=baseline|--stencil diffusion7 --mode exact --threads 2
@@ -45,11 +47,12 @@ PSTENCIL_OPENMP_ISA=avx2|--stencil diffusion7 --steps 1,2,7,50
 PSTENCIL_OPENMP_ISA=avx512|--stencil diffusion7 --steps 1,2,7,50
 PSTENCIL_OPENMP_ISA=avx512vl|--stencil diffusion7 --steps 1,2,7,50
 EOF_RUNS
-# the first run (baseline, every stencil's generic variant) always runs
+# the first two runs (baseline, every stencil's generic variant; every
+# stencil's generic path with streamed output rows) always run
 NL='
 '
 IFS=$NL
-runs=$(head -1 "$TMP/runs"; ps_sample 3 $(tail -n +2 "$TMP/runs"))
+runs=$(head -2 "$TMP/runs"; ps_sample 3 $(tail -n +3 "$TMP/runs"))
 n=0
 for run in $runs; do
   IFS=' '
