@@ -97,7 +97,8 @@ typedef struct gen_desc {
  * and a line of B either streamed whole or written with plain stores, never
  * both (a plain store after a streamed one reads the line back). A vector on
  * a whole line is streamed; another one stores its cells from e_ (the end of
- * those stored), the first vector only up to the next line. */
+ * those stored), the row's first vector only up to the next line unless it
+ * also ends the row (i1_). */
 #  define GEN_NT_POST(a, n)                                                             \
     do {                                                                                \
         const size_t es_ = sizeof dst[0];                                               \
@@ -109,7 +110,7 @@ typedef struct gen_desc {
         } else {                                                                        \
             const long lo_ = (a) > e_ ? (a) : e_;                                       \
             long hi_ = (a) + (n), hb_;                                                  \
-            if (lo_ == (a)) { /* nothing of it stored yet: up to the next line */       \
+            if (lo_ == (a) && (a) + (n) < i1_) { /* the row's first: to the next line */ \
                 hb_ = (a) + (long)(((64 - ((uintptr_t)(dst + (a)) & 63)) & 63) / es_);  \
                 if (hb_ > (a) && hb_ < hi_)                                             \
                     hi_ = hb_;                                                          \
