@@ -132,6 +132,7 @@ static void fill_both(omp_ctx *c, const void *src, size_t spl, size_t srp)
 {
     const size_t nz = c->g.nz, ny = c->g.ny, nx = c->g.nx, es = c->es;
     const size_t rows = ps_omp_interior_rows(c), rowb = nx * es;
+    const size_t rad = (size_t)c->cfg.stencil->radius;
     char *a = c->cur, *b = c->next;
     const char *s = src;
     const int inplace = s && s == a;
@@ -153,6 +154,15 @@ static void fill_both(omp_ctx *c, const void *src, size_t spl, size_t srp)
                 /* the count reads the mask from src (read only): no race */
                 bad |= inplace ? ps_omp_zl_fill(c, b, NULL, sr, off / es, spl, srp, mine)
                                : ps_omp_zl_fill(c, a, b, sr, off / es, spl, srp, mine);
+                continue;
+            }
+            if (s && c->ls && !inplace && k >= rad && k + rad < nz && j >= rad &&
+                j + rad < ny) {
+                /* a row the land-sum sweeps write (at least the radius from every
+                 * face): a, the land flags and b's boundary cells in one pass,
+                 * then the counts from the source's mask (read only: no race) */
+                ps_omp_zl_fill_ls(c, a, b, sr, off / es, mine);
+                ps_omp_zl_count_src(c, k, j, sr, spl, srp);
                 continue;
             }
             if (s) {

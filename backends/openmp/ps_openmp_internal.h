@@ -209,6 +209,13 @@ void ps_omp_zl_convert(const omp_ctx *c, void *a, void *b, size_t off, size_t le
  * ps_omp_zl_bad) */
 int ps_omp_zl_fill(const omp_ctx *c, void *a, void *b, const void *srow, size_t off,
                    size_t spl, size_t srp, ps_omp_zl_odd *odd);
+/* the land-sum sweeps' ps_omp_zl_fill: an interior row (cell offset @p off) of a
+ * whole upload from the source row @p srow into a (land as +0.0), the count
+ * bytes' land flags (counts: then ps_omp_zl_count_src) and land's odd NaNs, in
+ * one pass; of b only the radius's boundary cells at each end of the row (a
+ * sweep writes b's other cells before it reads one) */
+void ps_omp_zl_fill_ls(const omp_ctx *c, void *a, void *b, const void *srow, size_t off,
+                       ps_omp_zl_odd *odd);
 /* ocean cells i0..i1-1 of the row at cell @p off: their counts (the stencil's
  * neighbours) from the land flags */
 void ps_omp_zl_count(const omp_ctx *c, size_t off, size_t i0, size_t i1);

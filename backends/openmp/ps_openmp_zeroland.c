@@ -225,6 +225,35 @@ static void zl_odd_set(omp_ctx *c, size_t cell, uint64_t bits)
                 zl_odd_push(odd, off + i, zl_bits##SFX(r[i]));                           \
         return bad;                                                                      \
     }                                                                                    \
+    /* an interior row of a whole upload for the land-sum sweeps, from the        \
+     * source row @p r in one pass: a with land as +0.0, cnt LAND or 0 (the count \
+     * is added after), land's odd NaNs (box cells @p cell0..) into @p odd; of b \
+     * only the @p rad boundary cells each end (a sweep writes every other cell  \
+     * of b before one is read). Branch-free, so it vectorises; the odd NaNs are \
+     * looked for only in a row that has one. */                                  \
+    static void zl_fill_ls##SFX(T *restrict a, T *restrict b, unsigned char *restrict cnt, \
+                                const T *restrict r, size_t nx, size_t rad, size_t cell0, \
+                                uint64_t nanb, ps_omp_zl_odd *odd)                       \
+    {                                                                                    \
+        size_t i;                                                                        \
+        int land = 0, other = 0;                                                         \
+        for (i = 0; i < nx; i++) {                                                       \
+            const T v = r[i];                                                            \
+            const int nan = v != v;                                                      \
+            a[i] = nan ? (T)0 : v;                                                       \
+            cnt[i] = nan ? (unsigned char)PS_OMP_ZL_LAND : (unsigned char)0;             \
+            land |= nan;                                                                 \
+        }                                                                                \
+        for (i = 0; i < nx && i < rad; i++) {                                            \
+            b[i] = a[i];                                                                 \
+            b[nx - 1 - i] = a[nx - 1 - i];                                               \
+        }                                                                                \
+        for (i = 0; land && i < nx; i++)                                                 \
+            other |= (r[i] != r[i]) & (zl_bits##SFX(r[i]) != nanb);                      \
+        for (i = 0; other && i < nx; i++)                                                \
+            if (r[i] != r[i] && zl_bits##SFX(r[i]) != nanb)                              \
+                zl_odd_push(odd, cell0 + i, zl_bits##SFX(r[i]));                         \
+    }                                                                                    \
     /* nonzero if a value rules zero-land out (see above) */                            \
     static int zl_bad##SFX(const T *h, size_t len)                                       \
     {                                                                                    \
@@ -325,12 +354,15 @@ void ps_omp_zl_count(const omp_ctx *c, size_t off, size_t i0, size_t i1)
                 cnt[i] = (unsigned char)nnb;                                             \
             return;                                                                      \
         }                                                                                \
+        /* branch-free, so each pass vectorises: a land byte (0x80) counts too, \
+         * and is put back after (nnb < 0x80: the sum never carries into it) */     \
         for (q = 0; q < nnb; q++) {                                                      \
             const T *restrict nb = src + o[q];                                           \
-            for (i = r; i < i1; i++) /* a land byte (0x80) stays as it is */             \
-                cnt[i] = (unsigned char)(cnt[i] + (cnt[i] < PS_OMP_ZL_LAND &&            \
-                                                   nb[i] == nb[i]));                     \
+            for (i = r; i < i1; i++)                                                     \
+                cnt[i] = (unsigned char)(cnt[i] + (nb[i] == nb[i]));                     \
         }                                                                                \
+        for (i = r; i < i1; i++)                                                         \
+            cnt[i] = (cnt[i] & PS_OMP_ZL_LAND) ? (unsigned char)PS_OMP_ZL_LAND : cnt[i];  \
     }
 ZL_COUNT_SRC(float, _f32)
 ZL_COUNT_SRC(double, _f64)
@@ -357,6 +389,18 @@ int ps_omp_zl_fill(const omp_ctx *c, void *a, void *b, const void *srow, size_t 
     if (c->es == sizeof(float))
         return zl_fill_f32(a, b, c->cnt, srow, off, spl, srp, c->g.nx, c->nan_bits, odd);
     return zl_fill_f64(a, b, c->cnt, srow, off, spl, srp, c->g.nx, c->nan_bits, odd);
+}
+
+void ps_omp_zl_fill_ls(const omp_ctx *c, void *a, void *b, const void *srow, size_t off,
+                       ps_omp_zl_odd *odd)
+{
+    const size_t nx = c->g.nx, rad = (size_t)c->cfg.stencil->radius;
+    if (c->es == sizeof(float))
+        zl_fill_ls_f32((float *)a + off, (float *)b + off, c->cnt + off, srow, nx, rad, off,
+                       c->nan_bits, odd);
+    else
+        zl_fill_ls_f64((double *)a + off, (double *)b + off, c->cnt + off, srow, nx, rad,
+                       off, c->nan_bits, odd);
 }
 
 int ps_omp_zl_bad(const omp_ctx *c, const void *h, size_t len)
