@@ -66,16 +66,24 @@
 #include <unistd.h>
 
 /*
- * The two fields are pages of their own (mmap), given back at destroy: the
- * allocator's heap never holds a field, so a process that runs one job after
- * another (the Python package) has the same resident set after each, and the
- * pages of a buffer never touched (the one adopt replaces) are never
- * resident. NULL when the system has no room.
+ * The two fields, the count bytes and the threads' scratch are pages of
+ * their own (mmap), given back at destroy: the allocator's heap never holds
+ * anything of a field's size, so a process that runs one job after another
+ * (the Python package) has the same resident set after each, and the pages
+ * of a buffer never touched (the one adopt replaces) are never resident.
+ * NULL when the system has no room.
  */
-static void *omp_field_alloc(size_t bytes)
+void *ps_omp_pages(size_t bytes)
 {
-    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    void *p = mmap(NULL, bytes ? bytes : 1, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     return p == MAP_FAILED ? NULL : p;
+}
+
+void ps_omp_pages_free(void *p, size_t bytes)
+{
+    if (p)
+        munmap(p, bytes ? bytes : 1);
 }
 
 
@@ -284,8 +292,8 @@ static int omp_generic_create(omp_ctx *c, char *tiling_src, size_t srclen, char 
      * land-sum form */
     if (c->gen->landsum && (cfg->stencil->flags & PS_STENCIL_LAND_SUM) &&
         ps_omp_auto_gen_land_sum(&c->knobs)) {
-        size_t n = c->g.nz * c->g.ny * c->g.nx;
-        if (!(c->cnt = aligned_alloc(64, (n + 63) & ~(size_t)63)))
+        c->cnt_bytes = c->g.nz * c->g.ny * c->g.nx;
+        if (!(c->cnt = ps_omp_pages(c->cnt_bytes)))
             goto nomem;
         c->zl = c->ls = 1;
     }
@@ -308,10 +316,10 @@ static int omp_generic_create(omp_ctx *c, char *tiling_src, size_t srclen, char 
     c->scratch = calloc((size_t)c->threads, sizeof *c->scratch);
     if (!c->scratch)
         goto nomem;
-    for (t = 0; t < c->threads; t++)
-        if (!(c->scratch[t] = aligned_alloc(64, (need + 63) & ~(size_t)63)))
-            goto nomem;
     c->scratch_size = need;
+    for (t = 0; t < c->threads; t++)
+        if (!(c->scratch[t] = ps_omp_pages(need)))
+            goto nomem;
     return PS_OK;
 nomem:
     snprintf(why, whylen, "cannot allocate the generic sweep's parameters and scratch");
@@ -381,8 +389,8 @@ static int omp_create(const ps_config *cfg, void **out, char *why, size_t whylen
         if (al < 64)
             al = 64;
         c->field_bytes = al;
-        c->cur = omp_field_alloc(al);
-        c->next = omp_field_alloc(al);
+        c->cur = ps_omp_pages(al);
+        c->next = ps_omp_pages(al);
     }
     if (!c->cur || !c->next)
         goto nomem;
@@ -653,14 +661,14 @@ static void omp_destroy(void *vc)
     if (c->scratch) {
         int t;
         for (t = 0; t < c->threads; t++)
-            free(c->scratch[t]);
+            ps_omp_pages_free(c->scratch[t], c->scratch_size);
         free(c->scratch);
     }
     if (c->cur && c->cur != c->adopted)
         munmap(c->cur, c->field_bytes);
     if (c->next && c->next != c->adopted)
         munmap(c->next, c->field_bytes);
-    free(c->cnt);
+    ps_omp_pages_free(c->cnt, c->cnt_bytes);
     free(c->odd);
     free(c->params);
     free(c);

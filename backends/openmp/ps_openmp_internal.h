@@ -108,11 +108,12 @@ typedef struct omp_ctx {
     size_t tj;     /* target j rows per temporal-blocking tile */
     rowp_f32_fn rowp32;
     rowp_f64_fn rowp64;
-    char **scratch;      /* per thread: rolling plane slots of the fused sweep */
+    char **scratch;      /* per thread: rolling plane slots of the fused sweep (ps_omp_pages) */
     size_t scratch_size; /* bytes of each */
     int zl;              /* nonzero: zero-land fields (ps_openmp_zeroland.c): diffusion7's
                           * fast path, or the generic land-sum sweeps (ls) */
     unsigned char *cnt;  /* zero-land: per cell a count byte (PS_OMP_ZL_LAND, ..._COUNT) */
+    size_t cnt_bytes;    /* its mapping (ps_omp_pages) */
     uint64_t nan_bits;   /* zero-land: the bits of land's NaN, but for the cells of odd */
     ps_omp_zl_nan *odd;  /* zero-land: land cells whose NaN has other bits, by cell */
     size_t nodd, odd_cap;
@@ -152,6 +153,11 @@ static inline size_t ps_omp_interior_rows(const omp_ctx *c)
         return 0;
     return (c->g.nz - 2) * (c->g.ny - 2);
 }
+
+/* ps_openmp.c: pages of their own for a field-sized buffer (mmap: zeroed,
+ * page-aligned, never in the allocator's heap); NULL when there is no room */
+void *ps_omp_pages(size_t bytes);
+void ps_omp_pages_free(void *p, size_t bytes);
 
 /* ps_openmp_tune.c: the tuning knobs (core/ps_knobs.h), each decided there */
 /* the caller's (@p asked, may be NULL) or the environment's knobs into @p k,

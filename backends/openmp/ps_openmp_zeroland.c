@@ -496,7 +496,7 @@ void ps_omp_zl_off(omp_ctx *c)
 {
     c->zl = 0;
     c->ls = 0;
-    free(c->cnt);
+    ps_omp_pages_free(c->cnt, c->cnt_bytes);
     c->cnt = NULL;
     free(c->odd);
     c->odd = NULL;

@@ -26,8 +26,8 @@ static int d7_setup(omp_ctx *c, size_t bytes, char *tiling_src, size_t srclen,
     c->stream = ps_omp_auto_stream(&c->knobs);
     c->zl = !c->stream && ps_omp_auto_zero_land(&c->knobs, cfg->params.scalars[0]);
     if (c->zl) {
-        size_t al = (bytes / c->es + 63) & ~(size_t)63;
-        c->cnt = aligned_alloc(64, al < 64 ? 64 : al);
+        c->cnt_bytes = bytes / c->es;
+        c->cnt = ps_omp_pages(c->cnt_bytes);
         if (!c->cnt)
             return PS_ENOMEM;
     }

@@ -193,12 +193,13 @@ static int tb_scratch(omp_ctx *c, size_t need)
             return -1;
     }
     for (t = 0; t < c->threads; t++) {
-        free(c->scratch[t]);
-        c->scratch[t] = aligned_alloc(64, (need + 63) & ~(size_t)63);
-        if (!c->scratch[t])
-            return -1;
+        ps_omp_pages_free(c->scratch[t], c->scratch_size);
+        c->scratch[t] = NULL;
     }
     c->scratch_size = need;
+    for (t = 0; t < c->threads; t++)
+        if (!(c->scratch[t] = ps_omp_pages(need)))
+            return -1;
     return 0;
 }
 
