@@ -313,6 +313,7 @@ static int omp_generic_create(omp_ctx *c, char *tiling_src, size_t srclen, char 
                 ps_omp_auto_nt_out(&c->knobs, c->g.nz * c->g.ny * c->g.nx * c->es);
     need = ps_omp_gen_tiling(&c->g, c->es, c->gen->radius, c->gen_rk, c->gen_rj, T, tj,
                              c->threads, &c->gen_tiles, &c->gen_slot_rows, &c->gen_spitch);
+    c->gen_tile_rows = c->gen_slot_rows - 2 * (size_t)(T - 1) * (size_t)c->gen_rj;
     c->scratch = calloc((size_t)c->threads, sizeof *c->scratch);
     if (!c->scratch)
         goto nomem;
@@ -408,8 +409,7 @@ static int omp_create(const ps_config *cfg, void **out, char *why, size_t whylen
      * height its tiling gave (the rows shared out evenly) */
     if (c->tune_key[0])
         snprintf(c->tune_values, sizeof c->tune_values, "%d %zu", c->tblock,
-                 c->gen ? c->gen_slot_rows - 2 * (size_t)(c->tblock - 1) * (size_t)c->gen_rj
-                 : c->tblock > 0 && c->tj ? c->tj : c->jb);
+                 c->gen ? c->gen_tile_rows : c->tblock > 0 && c->tj ? c->tj : c->jb);
     /* no first touch here: the first upload or adopt (or omp_ready's zeros) and the
      * first step are it */
     *out = c;

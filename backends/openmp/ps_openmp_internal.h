@@ -130,6 +130,7 @@ typedef struct omp_ctx {
     const ps_omp_generic *gen; /* non-NULL: the generic sweeps (no fast path) */
     void *params;              /* its packed parameters */
     size_t gen_tiles, gen_slot_rows, gen_spitch; /* its tiling (ps_omp_gen_tiling) */
+    size_t gen_tile_rows; /* a tile's output rows (the slot's less its halo rows) */
     int gen_rk, gen_rj;                          /* its reach (ps_omp_gen_reach) */
     int ls; /* nonzero: the generic sweeps in the land-sum form, on zero-land fields */
     char err[512];

@@ -89,7 +89,7 @@ void ps_omp_describe_choices(omp_ctx *c, const char *src)
         snprintf(c->choices, sizeof c->choices, "generic path (%s rows%s); tiling: %d step%s "
                  "fused, %zu tiles of %zu rows (%s)%s", c->isa, c->ls ? ", land-sum" : "",
                  c->tblock, c->tblock == 1 ? "" : "s", c->gen_tiles,
-                 c->gen_slot_rows - 2 * (size_t)(c->tblock - 1) * (size_t)c->gen_rj, src,
+                 c->gen_tile_rows, src,
                  c->nt_out ? "; output rows streamed" : "");
     else if (c->stream)
         snprintf(c->choices, sizeof c->choices, "%s rows with streaming stores, single-step "
