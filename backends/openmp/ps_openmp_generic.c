@@ -252,21 +252,22 @@ typedef struct gen_desc {
         (void)q;                                                                        \
         ST(ps_##NAME##_point##SFX(c[i], nb, sc, ar));                                   \
     }
+/* a rows function's streamed form (rb->nt), its cells stored through ob_ by
+ * GEN_NT_POST; else (no GEN_NT) nothing: the statement after it runs alone */
 #if GEN_NT
-#  define GEN_ROWS_MASKED_NT(NAME, SFX)                                                 \
+#  define GEN_ROWS_NT(PREP, ...)                                                        \
     if (rb->nt) {                                                                       \
         REAL_ ob_[GEN_VBYTES / sizeof(REAL_)];                                          \
         long e_ = i0_;                                                                  \
-        GEN_CELLS_IN(REAL_, dst, i0_, i1_, GEN_NOP, GEN_NT_POST,                        \
-                     GEN_MASKED_CELL(NAME, SFX, GEN_ST_BUF));                           \
+        GEN_CELLS_IN(REAL_, dst, i0_, i1_, PREP, GEN_NT_POST, __VA_ARGS__);             \
     } else
 #else
-#  define GEN_ROWS_MASKED_NT(NAME, SFX)
+#  define GEN_ROWS_NT(PREP, ...)
 #endif
 #define GEN_ROWS(NAME, REAL, SFX, MASK)                                                 \
     GEN_ROWS_FN(grows_##NAME##SFX, NAME, REAL, MASK, {                                  \
         typedef REAL REAL_;                                                             \
-        GEN_ROWS_MASKED_NT(NAME, SFX)                                                   \
+        GEN_ROWS_NT(GEN_NOP, GEN_MASKED_CELL(NAME, SFX, GEN_ST_BUF))                    \
         GEN_CELLS_IN(REAL, dst, i0_, i1_, GEN_NOP, GEN_NOP,                             \
                      GEN_MASKED_CELL(NAME, SFX, GEN_ST_ROW));                           \
     })
@@ -331,17 +332,6 @@ typedef struct gen_desc {
             nf[u_] = (REAL_)(int)(cn[(a) + u_] & PS_OMP_ZL_COUNT);                      \
     } while (0)
 #endif
-#if GEN_NT
-#  define GEN_ROWS_LS_NT(NAME, SFX)                                                     \
-    if (rb->nt) {                                                                       \
-        REAL_ ob_[GEN_VBYTES / sizeof(REAL_)];                                          \
-        long e_ = i0_;                                                                  \
-        GEN_CELLS_IN(REAL_, dst, i0_, i1_, GEN_LS_PREP, GEN_NT_POST,                    \
-                     GEN_LS_CELL(NAME, SFX, 1, GEN_ST_BUF));                            \
-    } else
-#else
-#  define GEN_ROWS_LS_NT(NAME, SFX)
-#endif
 #define GEN_ROWS_LS(NAME, REAL, SFX, MASK)                                              \
     GEN_ROWS_FN(glrows_##NAME##SFX, NAME, REAL, MASK, {                                 \
         typedef REAL REAL_;                                                             \
@@ -352,7 +342,7 @@ typedef struct gen_desc {
         REAL nf[GEN_VBYTES / sizeof(REAL)];                                             \
         long p_ = 0;                                                                    \
         (void)sizeof(vb_); (void)sizeof(vi_); (void)sizeof(vr_);                        \
-        GEN_ROWS_LS_NT(NAME, SFX)                                                       \
+        GEN_ROWS_NT(GEN_LS_PREP, GEN_LS_CELL(NAME, SFX, 1, GEN_ST_BUF))                 \
         if (rb->last)                                                                   \
             GEN_CELLS_IN(REAL, dst, i0_, i1_, GEN_LS_PREP, GEN_NOP,                     \
                          GEN_LS_CELL(NAME, SFX, 1, GEN_ST_ROW));                        \
