@@ -316,11 +316,12 @@ static int list_candidates(ps_backend *b, const ps_config *cfg, int threads, can
             add_candidate(cs, n, 0, 1, 0);
             continue;
         }
-        if (t == 0) /* a path with no single-step sweep (generic): one step a sweep */
+        if (t == 0) { /* a path with no single-step sweep (generic): one step a sweep */
             t = 1;
-        if ((rc = open_ctx(b, cfg, t, -1, &ctx, &rt, &rtj, NULL, 0)))
-            return rc;
-        ps_context_destroy(ctx);
+            if ((rc = open_ctx(b, cfg, t, -1, &ctx, &rt, &rtj, NULL, 0)))
+                return rc;
+            ps_context_destroy(ctx);
+        }
         add_candidate(cs, n, t, rtj, 0);
         for (k = 0; k < sizeof fixed / sizeof fixed[0]; k++)
             add_candidate(cs, n, t, fixed[k] < nj ? fixed[k] : nj, 0);
