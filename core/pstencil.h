@@ -32,5 +32,6 @@
 #include "ps_exactsum.h"
 #include "ps_reduce.h"
 #include "ps_currents.h"
+#include "ps_tune.h"
 
 #endif
