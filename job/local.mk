@@ -5,7 +5,7 @@
 lib_LTLIBRARIES += job/libpstencil-job.la
 job_libpstencil_job_la_SOURCES = job/ps_job.c job/ps_job_options.c job/ps_job_parse.c \
 	job/ps_job_input.c job/ps_job_inputs.c job/ps_job_fields.c job/ps_job_local.c job/ps_job_ranks.c job/ps_job_records.c \
-	job/ps_job_record.c job/ps_job_reduce.c job/ps_job_internal.h
+	job/ps_job_record.c job/ps_job_reduce.c job/ps_job_tune.c job/ps_job_internal.h
 job_libpstencil_job_la_CFLAGS = $(AM_CFLAGS) $(NETCDF_CFLAGS)
 job_libpstencil_job_la_LIBADD = io/libpstencil-io.la core/libpstencil.la -lm
 job_libpstencil_job_la_LDFLAGS = -version-info 0:0:0

@@ -193,6 +193,16 @@ int ps_job_set(ps_job *j, const char *name, const char *value)
         return set_text(&j->input, value);
     if (!strcmp(n, "output"))
         return set_text(&j->output, value);
+    if (!strcmp(n, "scale")) {
+        if (ps_parse_double("--scale", value, &j->scale))
+            return PS_EINVAL;
+        if (!(j->scale > 0 && j->scale <= 1000)) {
+            j->scale = 0;
+            return ps_error(PS_EINVAL, "--scale: %s is out of range (0 < S <= 1000)", value);
+        }
+        snprintf(j->scale_name, sizeof j->scale_name, "built-in ocean, scale %g", j->scale);
+        return PS_OK;
+    }
     if (!strcmp(n, "steps"))
         return ps_parse_long("--steps", value, 0, LONG_MAX / 2, &j->steps);
     if (!strcmp(n, "stencil"))
@@ -519,12 +529,8 @@ int ps_job_prepare(ps_job *j)
     } else if ((st = ps_job_resolve_stencil(j)) || (st = ps_job_field_names(j))) {
         return st;
     }
-    if (j->in_field && j->input)
-        return ps_error(PS_EINVAL, "give either an input file or a field, not both");
-    if (j->in_field && j->in_field->precision != j->precision)
-        return ps_error(PS_EINVAL, "the field is %s, the job's precision %s: give the "
-                        "precision of the field", ps_precision_name(j->in_field->precision),
-                        ps_precision_name(j->precision));
+    if ((st = ps_job_check_source(j)))
+        return st;
     j->rep.ranks = j->ranked ? j->comm.size : 1;
     j->rep.precision = j->precision;
     j->rep.mode = j->mode;

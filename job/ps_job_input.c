@@ -12,7 +12,10 @@
 
 const char *ps_job_input_name(const ps_job *j)
 {
-    return j->input ? j->input : j->in_field ? "in-memory field" : "built-in ocean";
+    return j->input      ? j->input
+           : j->in_field ? "in-memory field"
+           : j->scale > 0 ? j->scale_name
+                          : "built-in ocean";
 }
 
 /* Open the file (the input, or the output continued) and check the time index. */
@@ -42,12 +45,28 @@ int ps_job_open_input(ps_job *j)
     return PS_OK;
 }
 
+int ps_job_check_source(const ps_job *j)
+{
+    if (j->scale > 0 && (j->input || j->in_field || j->cont))
+        return ps_error(PS_EINVAL, "--scale applies to the built-in ocean, not to %s",
+                        j->input ? j->input : j->cont ? j->cont : "a field in memory");
+    if (j->in_field && j->input)
+        return ps_error(PS_EINVAL, "give either an input file or a field, not both");
+    if (j->in_field && j->in_field->precision != j->precision)
+        return ps_error(PS_EINVAL, "the field is %s, the job's precision %s: give the "
+                        "precision of the field", ps_precision_name(j->in_field->precision),
+                        ps_precision_name(j->precision));
+    return PS_OK;
+}
+
 /* The built-in ocean at the time index (float32, whole grid) and its dataset. */
 int ps_job_ocean(ps_job *j, ps_field *f32)
 {
     ps_ocean_options oo;
     int st;
     ps_ocean_defaults(&oo);
+    if (j->scale > 0)
+        oo.scale = j->scale;
     if ((size_t)j->time_index >= oo.ntime)
         return ps_error(PS_ERANGE, "--time-index %ld is out of range: the built-in ocean has "
                         "%zu time records (0..%zu)", j->time_index, oo.ntime, oo.ntime - 1);
@@ -300,6 +319,19 @@ int ps_job_open_backend(ps_job *j)
     j->rep.backend_origin = ps_backend_origin(j->b);
     j->rep.backend_flags = ps_backend_get_ops(j->b)->flags;
     return ps_job_check_kernel(j);
+}
+
+void ps_job_config(const ps_job *j, ps_grid g, int device, ps_config *cfg)
+{
+    ps_config_init(cfg, g, j->precision);
+    cfg->mode = j->mode;
+    cfg->generic = j->generic;
+    cfg->stencil = j->stencil;
+    cfg->params = j->params;
+    cfg->device = device;
+    cfg->threads = (int)j->threads;
+    memcpy(cfg->block, j->block, sizeof cfg->block);
+    cfg->knobs = j->knobs;
 }
 
 int ps_job_check_kernel(ps_job *j)

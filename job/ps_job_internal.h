@@ -39,6 +39,8 @@ struct ps_job {
     int generic;      /* ps_config.generic the kernel choice gives */
     ps_knobs knobs; /* --knob NAME=VALUE: tuning knobs given (source: option) */
     double dt; /* the run's --dt of a dimensionless stencil (0: none) */
+    double scale; /* --scale: the built-in ocean's resolution factor (0: 1) */
+    char scale_name[64]; /* "built-in ocean, scale S" */
     ps_job_given given[PS_JOB_MAX_OPTIONS];
     int ngiven;
     /* the caller's */
@@ -116,6 +118,8 @@ struct ps_job {
 const char *ps_job_input_name(const ps_job *j);
 int ps_job_open_input(ps_job *j);            /* open the file, check the time index */
 int ps_job_ocean(ps_job *j, ps_field *f32);  /* the built-in ocean, whole grid */
+/* one source: --scale only for the built-in ocean, a file or a field, the field's precision */
+int ps_job_check_source(const ps_job *j);
 /* the box @p bx (owned cells and ghosts) of the whole-grid float32 field @p f32 into
  * @p out, allocated here in precision @p p (each value converted exactly) */
 int ps_job_box_of(const ps_field *f32, const ps_decomp_box *bx, ps_precision p,
@@ -127,7 +131,10 @@ int ps_job_prepare_stencil(ps_job *j, ps_grid global); /* coordinates, parameter
 int ps_job_read_inputs(ps_job *j, ps_grid g, const ps_grid_coords *c, const uint64_t *land,
                        double **vals);
 int ps_job_open_backend(ps_job *j);          /* by name or auto, probed */
-int ps_job_check_kernel(ps_job *j);          /* --kernel against the backend's fast paths */
+int ps_job_check_kernel(ps_job *j);
+/* a context's config over grid @p g on @p device: the job's precision, mode, kernel path,
+ * stencil and parameters, threads, block and knobs */
+void ps_job_config(const ps_job *j, ps_grid g, int device, ps_config *cfg);          /* --kernel against the backend's fast paths */
 /* whether cell @p c is land in the mask @p land (one bit a cell) */
 static inline int ps_job_land_at(const uint64_t *land, size_t c)
 {

@@ -247,15 +247,7 @@ int ps_job_run_local(ps_job *j)
     ps_field *fields[PS_JOB_MAX_FIELDS];
     double t;
     int st, n, q;
-    ps_config_init(&cfg, j->field.grid, j->precision);
-    cfg.mode = j->mode;
-    cfg.generic = j->generic;
-    cfg.stencil = j->stencil;
-    cfg.params = j->params;
-    cfg.device = (int)j->device;
-    cfg.threads = (int)j->threads;
-    memcpy(cfg.block, j->block, sizeof cfg.block);
-    cfg.knobs = j->knobs;
+    ps_job_config(j, j->field.grid, (int)j->device, &cfg);
     cfg.profile = j->step_times; /* per-step times: the report's min/median/max */
     memset(&ro, 0, sizeof ro);
     ro.steps = j->steps;

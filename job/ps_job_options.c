@@ -20,6 +20,9 @@ static const ps_job_option job_own[] = {
     {.name = "data-file", .alias_of = "input", .takes_value = 1, .metavar = "FILE",
      .help = "the input file (the course's option name)"},
     {.name = "data_file", .alias_of = "input", .takes_value = 1, .metavar = "FILE"},
+    {.name = "scale", .takes_value = 1, .metavar = "S",
+     .help = "the built-in ocean at S times its horizontal resolution\n"
+             "(0 < S <= 1000, as 'pstencil gen --scale S'; not with an input)"},
     {.name = "output", .short_name = 'o', .takes_value = 1, .metavar = "FILE",
      .help = "output file; an existing one is refused without --force"},
     {.name = "steps", .short_name = 'n', .takes_value = 1, .metavar = "N",

@@ -197,16 +197,8 @@ static int create_contexts(ps_job *j)
 {
     ps_config cfg;
     int st = PS_OK, f;
-    ps_config_init(&cfg, j->d.global, j->precision);
-    cfg.mode = j->mode;
-    cfg.generic = j->generic;
-    cfg.stencil = j->stencil;
-    cfg.params = j->params;
-    cfg.device = j->dev;
-    cfg.threads = (int)j->threads;
-    memcpy(cfg.block, j->block, sizeof cfg.block);
+    ps_job_config(j, j->d.global, j->dev, &cfg);
     cfg.box = j->d.boxes[j->comm.rank].box;
-    cfg.knobs = j->knobs;
     for (f = 0; f < j->nfields && !st; f++) {
         st = ps_context_create(j->b, &cfg, &j->ctx[f]);
         if (!st && f == 0) {

@@ -315,6 +315,19 @@ int ps_job_prepare(ps_job *j);
  */
 int ps_job_run(ps_job *j);
 
+/**
+ * Tune instead of running: measure the backend's fused steps and tile heights
+ * for this job's input, stencil (and its options and inputs), precision, mode,
+ * threads, kernel path and knobs, and store the fastest in the backend's
+ * tuning cache, which later runs with the same key read (core/ps_tune.h). The
+ * backend is openmp unless "backend" is set. Call it on a new job instead of
+ * ps_job_prepare() and ps_job_run(); the job is then used up. Refused
+ * (PS_EINVAL): an output, --continue, --split, --decomp,
+ * --max-device-memory, several fields, ranks. @p o may be NULL (defaults);
+ * @p r receives every candidate, fastest first, and where it was stored.
+ */
+int ps_job_tune(ps_job *j, const ps_tune_options *o, ps_tune_result *r);
+
 /** The report (valid after ps_job_prepare(); complete after ps_job_run()). */
 const ps_job_report *ps_job_get_report(const ps_job *j);
 

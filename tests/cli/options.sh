@@ -69,6 +69,23 @@ for cmd in run stencils gen summary compare backends validate bench "plot slice"
   done
 done
 
+# --scale (a job option): the built-in ocean at S times its resolution, as gen makes
+# it; refused with an input or out of range, with no output written
+expect_exit 0 "$PSTENCIL" gen -o "$TMP/g.nc" --scale 0.3
+expect_exit 0 "$PSTENCIL" run "$TMP/g.nc" -n 3 -o "$TMP/a.nc" --no-progress
+grep -q "grid        : 50 x 67 x 72 " "$TMP/out" || fail "the generated file's grid: $(cat "$TMP/out")"
+gsum=$(sed -n 's/.*checksum    : \(0x[0-9a-f]*\).*/\1/p' "$TMP/out")
+expect_exit 0 "$PSTENCIL" run --scale 0.3 -n 3 -o "$TMP/b.nc" --no-progress
+grep -q "grid        : 50 x 67 x 72 " "$TMP/out" || fail "run --scale 0.3: $(cat "$TMP/out")"
+[ "$(sed -n 's/.*checksum    : \(0x[0-9a-f]*\).*/\1/p' "$TMP/out")" = "$gsum" ] ||
+  fail "run --scale 0.3 differs from running gen --scale 0.3's file"
+for bad in "--scale 0" "--scale 1001" "--scale x" "$TMP/g.nc --scale 2"; do
+  # shellcheck disable=SC2086
+  expect_exit 2 "$PSTENCIL" run $bad -n 1 -o "$TMP/c.nc" --no-progress
+  grep -q "scale" "$TMP/err" || fail "run $bad: the error does not name --scale"
+  [ ! -e "$TMP/c.nc" ] || fail "run $bad wrote an output"
+done
+
 # no doc, header or help text cites a design file that is not in the tree
 hits=$(grep -rlE 'desig[n][.]md|[.][.]/share[d]' "$top_srcdir/docs" "$top_srcdir/README.md" \
   "$top_srcdir/core" "$top_srcdir/io" "$top_srcdir/plot" "$top_srcdir/cli" "$top_srcdir/bench" \

@@ -481,6 +481,58 @@ int main(void)
             }
     }
 
+    /* 9. tuning (ps_job_tune): refused where it cannot measure or would write a file;
+     * on openmp, a dry run measures every candidate, ranks them, stores nothing, and
+     * their common result is bitwise the engine's after the steps measured */
+    {
+        ps_tune_options to;
+        ps_tune_result *tr = calloc(1, sizeof *tr);
+        ps_backend *ob = NULL;
+        int i;
+        CHECK(tr != NULL, "out of memory");
+        memset(&to, 0, sizeof to);
+        to.steps = 5;
+        to.rounds = 2;
+        to.dry_run = 1;
+        j = new_job("diffusion7", "1");
+        ps_job_set_input_field(j, &in, NULL);
+        st = ps_job_tune(j, &to, tr);
+        CHECK(st == PS_EUNSUPPORTED && strstr(ps_error_detail(), "reference"),
+              "tuning the reference backend: %d '%s'", st, ps_error_detail());
+        ps_job_destroy(j);
+        ps_job_create(&j);
+        ps_job_set(j, "output", "never.nc");
+        CHECK(ps_job_tune(j, &to, tr) == PS_EINVAL && strstr(ps_error_detail(), "--output"),
+              "tune with an output: '%s'", ps_error_detail());
+        CHECK(access("never.nc", F_OK) != 0, "tune created its output");
+        ps_job_destroy(j);
+        if (!ps_backend_open("openmp", &ob)) {
+            ps_backend_close(ob);
+            ps_job_create(&j);
+            CHECK(!ps_job_set(j, "backend", "openmp") && !ps_job_set(j, "threads", "2") &&
+                      !ps_job_set(j, "coeff", "0.15"), "tune options: %s", ps_error_detail());
+            ps_job_set_input_field(j, &in, NULL);
+            st = ps_job_tune(j, &to, tr);
+            CHECK(!st, "tune: %s", ps_error_detail());
+            CHECK(!st && tr->ncandidates > 2 && !tr->stored && tr->steps == 5 &&
+                      tr->rounds == 2 && tr->candidates[tr->rule_index].rule &&
+                      strstr(tr->key, "openmp") && strstr(tr->key, "2 threads"),
+                  "tune result: %d candidates, stored %d, key '%s'", tr->ncandidates,
+                  tr->stored, tr->key);
+            for (i = 1; !st && i < tr->ncandidates; i++)
+                CHECK(tr->candidates[i].median_ms >= tr->candidates[i - 1].median_ms &&
+                          tr->candidates[i].best_ms <= tr->candidates[i].median_ms,
+                      "candidate %d out of order", i);
+            CHECK(!engine_result("diffusion7", d7, NULL, &in, 5, &want), "engine");
+            CHECK(tr->checksum == ps_field_checksum(&want),
+                  "the tuned runs' result differs from the engine's");
+            ps_field_free(&want);
+            CHECK(ps_job_tune(j, &to, tr) == PS_EINVAL, "a job tuned twice");
+            ps_job_destroy(j);
+        }
+        free(tr);
+    }
+
     ps_test_coords_free(&c);
     ps_field_free(&in);
     ps_field_free(&keep);
