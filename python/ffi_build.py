@@ -110,6 +110,23 @@ const ps_field *ps_job_result_at(const ps_job *j, int i);
 const ps_reduction *ps_job_record_reduction(const ps_job *j, int i);
 int ps_job_time_steps(ps_job *j, int on);
 
+/* tuning (core/ps_tune.h) */
+#define PS_TUNE_MAX_ROUNDS ...
+typedef struct ps_tune_options {
+    long steps; long rounds; int dry_run; int (*progress)(void *user, int done, int total);
+    void *user; ...;
+} ps_tune_options;
+typedef struct ps_tune_candidate {
+    long fused; long tile_rows; int rule; double median_ms; double best_ms; double ms[];
+    ...;
+} ps_tune_candidate;
+typedef struct ps_tune_result {
+    int ncandidates; ps_tune_candidate candidates[]; int rule_index; long steps; long rounds;
+    int fast_path; uint64_t checksum; double seconds; char key[]; char path[]; int stored;
+    ...;
+} ps_tune_result;
+int ps_job_tune(ps_job *j, const ps_tune_options *o, ps_tune_result *r);
+
 /* the built-in ocean (io/ps_io.h), for pstencil.ocean() */
 typedef struct ps_dataset { ...; } ps_dataset;
 typedef struct ps_ocean_options { double scale; unsigned long seed; size_t ntime; size_t nz;
@@ -135,6 +152,7 @@ extern "Python" int ps_py_record(void *, long, const ps_field *);
 extern "Python" int ps_py_record_field(void *, long, int, const ps_field *);
 extern "Python" int ps_py_cancel(void *);
 extern "Python" void ps_py_note(void *, const char *);
+extern "Python" int ps_py_tune_progress(void *, int, int);
 """
 
 SOURCE = r"""

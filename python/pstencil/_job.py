@@ -287,6 +287,61 @@ def _set_velocity(j, velocity, shape, keep):
                                     ffi.cast("const double *", ffi.from_buffer(a))))
 
 
+def _apply_settings(j, settings):
+    """ps_job_set() for each (keyword, value) of @p settings; None and False are
+    left unset (a flag is set by True)."""
+    for name, value in settings:
+        if value is None or value is False:
+            continue
+        text = _value_text(name, value)
+        _check(lib.ps_job_set(j, option_name(name).encode(),
+                              ffi.NULL if text is None else text.encode()))
+
+
+def _as_field_array(data, precision):
+    """A field argument as (source, C-contiguous array of the working precision,
+    precision name, dtype, whether the array is a copy); masked cells become NaN."""
+    src = np.asarray(data)
+    if isinstance(data, np.ma.MaskedArray):
+        src = np.ma.filled(data.astype(np.float64), np.nan)
+    if src.ndim != 3:
+        raise error_for(-8, "the field has %d dimensions; pstencil steps a 3-D field "
+                        "(depth, latitude, longitude)" % src.ndim)
+    prec = precision_of(precision, src.dtype)
+    dtype = np.dtype(_DTYPES[prec])
+    arr = np.ascontiguousarray(src, dtype=dtype)
+    copied = arr is not src and not np.shares_memory(arr, src)
+    return src, arr, prec, dtype, copied
+
+
+def _set_field(j, arr, prec, coords, keep):
+    """Give job @p j the array @p arr (read in place) and @p coords (None, or depth,
+    latitude, longitude; each may be None) as its input; the C structures are
+    appended to @p keep, which must outlive the job. Returns the ps_field."""
+    nz, ny, nx = arr.shape
+    field = ffi.new("ps_field *")
+    field.grid.nz, field.grid.ny, field.grid.nx = nz, ny, nx
+    field.precision = lib.PS_FLOAT64 if prec == "double" else lib.PS_FLOAT32
+    field.data = ffi.cast("void *", ffi.from_buffer(arr, require_writable=False))
+    keep.append(field)
+    cc = ffi.NULL
+    if coords is not None:
+        cc = ffi.new("ps_grid_coords *")
+        keep.append(cc)
+        for attr, values, n in zip(("depth", "lat", "lon"), coords, (nz, ny, nx)):
+            if values is None:
+                continue
+            v = np.ascontiguousarray(values, dtype=np.float64).reshape(-1)
+            if v.size != n:
+                raise error_for(-8, "the %s coordinate has %d values for %d cells"
+                                % (attr, v.size, n))
+            buf = ffi.new("double[]", v.tolist())
+            keep.append(buf)
+            setattr(cc, attr, buf)
+    _check(lib.ps_job_set_input_field(j, field, cc))
+    return field
+
+
 def run_array(data, coords=None, *, steps=None, stencil=None, backend=None, precision=None,
               mode=None, split=None, output_every=None, progress=None, inplace=False,
               time_steps=False, velocity=None, fields=None, **options):
@@ -316,16 +371,7 @@ def run_array(data, coords=None, *, steps=None, stencil=None, backend=None, prec
     Any further keyword is a job option (a stencil's: coeff=0.15, kh=500; or
     the program's long options, '-' written '_').
     """
-    src = np.asarray(data)
-    if isinstance(data, np.ma.MaskedArray):
-        src = np.ma.filled(data.astype(np.float64), np.nan)
-    if src.ndim != 3:
-        raise error_for(-8, "the field has %d dimensions; pstencil steps a 3-D field "
-                        "(depth, latitude, longitude)" % src.ndim)
-    prec = precision_of(precision, src.dtype)
-    dtype = np.dtype(_DTYPES[prec])
-    arr = np.ascontiguousarray(src, dtype=dtype)
-    copied = arr is not src and not np.shares_memory(arr, src)
+    src, arr, prec, dtype, copied = _as_field_array(data, precision)
     if inplace and copied:
         raise error_for(-1, "inplace=True needs a C-contiguous %s array (this one is %s%s)"
                         % (dtype.name, src.dtype.name,
@@ -358,32 +404,9 @@ def run_array(data, coords=None, *, steps=None, stencil=None, backend=None, prec
         _runs.stack = []
     _runs.stack.append(state)
     try:
-        for name, value in settings:
-            if value is None or value is False:
-                continue
-            text = _value_text(name, value)
-            _check(lib.ps_job_set(j, option_name(name).encode(),
-                                  ffi.NULL if text is None else text.encode()))
-        nz, ny, nx = arr.shape
-        field = ffi.new("ps_field *")
-        field.grid.nz, field.grid.ny, field.grid.nx = nz, ny, nx
-        field.precision = lib.PS_FLOAT64 if prec == "double" else lib.PS_FLOAT32
-        field.data = ffi.cast("void *", ffi.from_buffer(arr, require_writable=False))
-        cc = ffi.NULL
+        _apply_settings(j, settings)
         keep = []
-        if coords is not None:
-            cc = ffi.new("ps_grid_coords *")
-            for attr, values, n in zip(("depth", "lat", "lon"), coords, (nz, ny, nx)):
-                if values is None:
-                    continue
-                v = np.ascontiguousarray(values, dtype=np.float64).reshape(-1)
-                if v.size != n:
-                    raise error_for(-8, "the %s coordinate has %d values for %d cells"
-                                    % (attr, v.size, n))
-                buf = ffi.new("double[]", v.tolist())
-                keep.append(buf)
-                setattr(cc, attr, buf)
-        _check(lib.ps_job_set_input_field(j, field, cc))
+        field = _set_field(j, arr, prec, coords, keep)
         extra = _add_fields(j, fields, arr.shape, dtype, prec, keep)
         _set_velocity(j, velocity, arr.shape, keep)
         if inplace:
@@ -459,6 +482,124 @@ def run_array(data, coords=None, *, steps=None, stencil=None, backend=None, prec
         res.update(zip(extra, finals))
         return res, report
     return out, report
+
+
+class _TuneState:
+    """What the progress callback of one tuning shares with tune_array()."""
+
+    def __init__(self, progress):
+        self.progress = progress
+        self.exc = None
+
+
+@ffi.def_extern(onerror=lambda et, ev, tb: _tune_failed(ev, tb))
+def ps_py_tune_progress(user, done, total):
+    st = ffi.from_handle(user)
+    if st.exc is not None:
+        return 1
+    if st.progress is not None:
+        st.progress(done, total)
+    return 0
+
+
+def _tune_failed(exc, tb):
+    """An exception in the tuning's progress callback (KeyboardInterrupt included):
+    kept for tune_array() to raise; the tuning stops, nothing stored."""
+    user = tb.tb_frame.f_locals.get("user") if tb is not None else None
+    if user is not None:
+        st = ffi.from_handle(user)
+        if st.exc is None:
+            st.exc = exc
+    return 1
+
+
+def tune_array(data=None, coords=None, *, stencil=None, kernel=None, precision=None,
+               threads=None, steps=None, rounds=None, dry_run=False, velocity=None,
+               progress=None, **options):
+    """Tune the openmp backend's fused steps and tile heights for one grid, stencil
+    and kernel path on this machine, and store the fastest in the tuning cache that
+    later runs with the same key read (what `pstencil tune` does; docs/knobs.md).
+
+    @p data: None (the built-in ocean; scale=S for a finer one, input="f.nc" for a
+    file), a file path, or a 3-D NumPy array (depth, latitude, longitude; NaN =
+    land) with @p coords as for run_array(). @p kernel: "auto", "generic" or
+    "fast"; @p threads: those the runs will use; @p steps per measurement
+    (default 120) and @p rounds (default 5, at most 32); @p dry_run measures
+    and stores nothing; @p progress: f(done, total) after each measurement.
+    Further keywords are job options (the stencil's, knob="openmp_isa=avx2", ...).
+    Returns a dict: "candidates" (fastest median first, each with fused,
+    tile_rows, rule, median_ms, best_ms, ms per round), "chosen", "rule",
+    "key", "path", "stored", "checksum", "seconds", "steps", "rounds",
+    "fast_path", "grid", "stencil", "precision", "threads", "input".
+    """
+    import os
+
+    settings = [("stencil", stencil), ("kernel", kernel), ("threads", threads)]
+    settings += list(options.items())
+    keep = []
+    jp = ffi.new("ps_job **")
+    _check(lib.ps_job_create(jp))
+    j = jp[0]
+    state = _TuneState(progress)
+    handle = ffi.new_handle(state)
+    r = ffi.new("ps_tune_result *")
+    try:
+        if data is not None and (isinstance(data, (str, bytes)) or hasattr(data, "__fspath__")):
+            settings.append(("input", os.fsdecode(data)))
+            data = None
+        if data is not None:
+            _, arr, prec, _, _ = _as_field_array(data, precision)
+            keep.append(arr)
+            settings.append(("precision", prec))
+        elif precision is not None:
+            settings.append(("precision", precision))
+        _apply_settings(j, settings)
+        if data is not None:
+            _set_field(j, arr, prec, coords, keep)
+            _set_velocity(j, velocity, arr.shape, keep)
+        elif velocity is not None:
+            if hasattr(velocity, "items"):
+                raise error_for(-1, "velocity= as arrays needs the field as an array")
+            _set_velocity(j, velocity, None, keep)
+        o = ffi.new("ps_tune_options *")
+        o.steps = int(steps or 0)
+        o.rounds = int(rounds or 0)
+        o.dry_run = 1 if dry_run else 0
+        o.progress = lib.ps_py_tune_progress
+        o.user = handle
+        status = lib.ps_job_tune(j, o, r)
+        if state.exc is not None:
+            raise state.exc
+        if status:
+            raise error_for(status, _detail())
+        rep = lib.ps_job_get_report(j)
+        cands = []
+        for i in range(r.ncandidates):
+            c = r.candidates[i]
+            cands.append({"fused": c.fused, "tile_rows": c.tile_rows, "rule": bool(c.rule),
+                          "median_ms": c.median_ms, "best_ms": c.best_ms,
+                          "ms": [c.ms[k] for k in range(r.rounds)]})
+        return {
+            "candidates": cands,
+            "chosen": cands[0],
+            "rule": cands[r.rule_index],
+            "key": _text(r.key),
+            "path": _text(r.path) or None,
+            "stored": bool(r.stored),
+            "checksum": "0x%016x" % r.checksum,
+            "seconds": r.seconds,
+            "steps": r.steps,
+            "rounds": r.rounds,
+            "fast_path": bool(r.fast_path),
+            "grid": (rep.grid.nz, rep.grid.ny, rep.grid.nx),
+            "stencil": _text(rep.stencil.name) if rep.stencil != ffi.NULL else None,
+            "precision": "double" if rep.precision == lib.PS_FLOAT64 else "float",
+            "threads": rep.threads or rep.device.compute_units,
+            "input": _text(rep.input),
+        }
+    finally:
+        lib.ps_job_destroy(j)
+        state.exc = None
 
 
 def _add_fields(j, fields, shape, dtype, prec, keep):

@@ -359,6 +359,34 @@ def _run_field(data, coords, time_index, with_report, kw, known):
     return res
 
 
+def tune(data=None, coords=None, *, time_index=0, **kw):
+    """Tune the openmp backend for @p data's grid (pstencil.tune_array(), which
+    takes None, a file path or a NumPy array): an xarray.DataArray is reduced to
+    its record @p time_index over (depth, latitude, longitude), its coordinates
+    converted as run() does. Returns tune_array()'s dict."""
+    import xarray as xr
+
+    if not isinstance(data, xr.DataArray):
+        return _job.tune_array(data, coords, **kw)
+    if coords is not None:
+        raise InvalidError("coords= is for a NumPy field; a DataArray carries its own")
+    roles = find_axes(data)
+    da = data
+    if "time" in roles:
+        n = da.sizes[roles["time"]]
+        if not -n <= time_index < n:
+            raise InvalidError("--time-index: %d is outside 0..%d (%d records)"
+                               % (time_index, n - 1, n))
+        da = da.isel({roles["time"]: time_index})
+    spatial = (roles["depth"], roles["latitude"], roles["longitude"])
+    da3 = da.transpose(*spatial)
+    try:
+        crd = tuple(_coord_values(da3, d, r) for d, r in zip(spatial, _ROLES[1:]))
+    except InvalidError:
+        crd = None  # a stencil that needs them says so
+    return _job.tune_array(np.asarray(da3.data), crd, **kw)
+
+
 def _spatial_values(f, roles, spatial, time_index):
     """A further field of run(fields=...) as an array over the first field's spatial
     dimensions: a DataArray on the same dimension names (its record @p time_index when

@@ -403,3 +403,45 @@ def test_a_dataset_of_several_fields_in_and_out(tmp_path, cli):
         pstencil.run(ds, tracers=["thetao", "salt"], **kw)
     with pytest.raises(pstencil.InvalidError, match="several candidates|name the fields"):
         pstencil.run(ds.drop_vars("thetao"), **kw)
+
+
+def test_tune_measures_ranks_and_stores_like_the_program(tmp_path, monkeypatch):
+    """pstencil.tune() is ps_job_tune(): a dry run stores nothing; a real one stores
+    its chosen tiling under the key `pstencil run` then reads; every candidate's result
+    is bitwise the same; bad requests and a stop from the callback store nothing."""
+    if "openmp" not in pstencil.backends(probe=False):
+        pytest.skip("no openmp backend")
+    cache = tmp_path / "tune" / "openmp-tune.txt"
+    monkeypatch.setenv("PSTENCIL_TUNE_FILE", str(cache))
+    da = ocean(8, 14, 40)
+    calls = []
+    r = pstencil.tune(da, threads=2, steps=4, rounds=2, dry_run=True,
+                      progress=lambda d, t: calls.append((d, t)))
+    assert not cache.exists() and not r["stored"]
+    assert len(calls) == 2 * len(r["candidates"]) and calls[-1][0] == calls[-1][1]
+    medians = [c["median_ms"] for c in r["candidates"]]
+    assert medians == sorted(medians) and r["rule"]["rule"] and r["chosen"] is r["candidates"][0]
+    assert r["grid"] == (8, 14, 40) and r["threads"] == 2 and len(r["chosen"]["ms"]) == 2
+    assert "2 threads; 8x14x40; float32" in r["key"]
+    # the same from a NumPy array with its coordinates, and stored
+    values = np.ascontiguousarray(da.values[0])
+    crd = tuple(da.coords[d].values for d in ("depth", "latitude", "longitude"))
+    r2 = pstencil.tune(values, crd, threads=2, steps=4, rounds=1)
+    assert r2["stored"] and r2["path"] == str(cache) and r2["key"] == r["key"]
+    line = [x for x in cache.read_text().splitlines() if not x.startswith("#")]
+    assert line == ["%s\t%d\t%d\t%.4f" % (r2["key"], r2["chosen"]["fused"],
+                                         max(r2["chosen"]["tile_rows"], 1),
+                                         r2["chosen"]["median_ms"])]
+    before = cache.read_bytes()
+    with pytest.raises(pstencil.InvalidError, match="--output"):
+        pstencil.tune(da, output=str(tmp_path / "o.nc"))
+    with pytest.raises(pstencil.BackendError, match="no fast path"):
+        pstencil.tune(da, stencil="smooth2", kernel="fast")
+
+    def stop(done, total):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        pstencil.tune(da, threads=1, steps=2, rounds=1, progress=stop)
+    assert cache.read_bytes() == before
+    assert not (tmp_path / "o.nc").exists()
