@@ -34,7 +34,9 @@ typedef int (*ps_snapshot_fields_fn)(void *user, long step, ps_field *const *fie
  */
 typedef int (*ps_cancel_fn)(void *user);
 
-/** Called as steps complete (for progress bars). */
+/** Called as steps complete (for progress bars). With one, the steps go in calls of
+ *  about a quarter of a second each (the first: 1/20 of the run), in whole multiples
+ *  of 48 or 16 steps where that many fit, so fused steps stay whole. */
 typedef void (*ps_progress_fn)(void *user, long done, long total, double elapsed_s);
 
 /** What a run measured (seconds). */

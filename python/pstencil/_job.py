@@ -420,7 +420,7 @@ def run_array(data, coords=None, *, steps=None, stencil=None, backend=None, prec
         _check(lib.ps_job_set_result(j, result))
         cb = ffi.new("ps_job_callbacks *")
         # always: the job polls the cancel (Ctrl-C) between batches of steps, and a
-        # progress callback caps a batch at 1/20 of the run (core/ps_driver.c)
+        # progress callback caps a batch at about 0.25 s (core/ps_driver.c)
         cb.progress = lib.ps_py_progress
         cb.record = lib.ps_py_record
         cb.record_field = lib.ps_py_record_field
