@@ -119,6 +119,17 @@ def test_progress_reaches_the_total():
     assert all(t == 40 for _, t in calls) and len(calls) <= 21
 
 
+def test_a_watched_run_keeps_its_steps_in_long_calls():
+    """Watching the progress (which the binding always does) must not cut a run
+    into calls of a few steps, which would cut the backend's fused sweeps: after
+    the first call (1/20 of the run) the calls take about a quarter second, so a
+    run of milliseconds goes in two."""
+    calls = []
+    pstencil.run_array(field(), steps=960,
+                       progress=lambda d, t, s: calls.append(d))
+    assert calls[0] == 48 and calls[-1] == 960 and len(calls) <= 3, calls
+
+
 def test_gil_released_while_stepping():
     """Another thread runs Python while the job steps (the GIL is released). Held
     through the C call, this thread could run only inside the job's callbacks: 20
