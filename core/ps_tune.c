@@ -61,8 +61,9 @@ static int open_ctx(ps_backend *b, const ps_config *base, long t, long tj, ps_co
     if (key)
         snprintf(key, keylen, "%s", ps_context_describe(*ctx, PS_DESCRIBE_TUNE_KEY));
     if (sscanf(v, "%ld %ld", gt, gtj) != 2) {
-        st = ps_error(PS_EUNSUPPORTED, "backend %s has no fused steps to tune here (%s)",
-                      ps_backend_name(b), ps_context_describe(*ctx, PS_DESCRIBE_CHOICES));
+        const char *why = ps_context_describe(*ctx, PS_DESCRIBE_CHOICES);
+        st = ps_error(PS_EUNSUPPORTED, "backend %s has no fused steps to tune here%s%s%s",
+                      ps_backend_name(b), *why ? " (" : "", why, *why ? ")" : "");
         ps_context_destroy(*ctx);
         *ctx = NULL;
         return st;
