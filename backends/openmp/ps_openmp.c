@@ -304,8 +304,16 @@ static int omp_generic_create(omp_ctx *c, char *tiling_src, size_t srclen, char 
         T = 1;
     c->gen_rk = ps_omp_gen_reach(cfg->stencil, 0);
     c->gen_rj = ps_omp_gen_reach(cfg->stencil, 1);
-    while (T > 1 && tj && 2 * (size_t)(T - 1) * (size_t)c->gen_rj > tj)
-        T--;
+    if (tj) {
+        /* at most a tile's worth of halo rows: the tile's height as the tiling
+         * gives it (the rows shared out evenly, which a tuning stores), not the
+         * height asked for, so a stored entry gives the same T again */
+        size_t ntiles, rows, pitch;
+        ps_omp_gen_tiling(&c->g, c->es, c->gen->radius, c->gen_rk, c->gen_rj, 1, tj,
+                          c->threads, &ntiles, &rows, &pitch);
+        while (T > 1 && 2 * (size_t)(T - 1) * (size_t)c->gen_rj > rows)
+            T--;
+    }
     c->tblock = T;
     c->tj = tj;
     /* streamed output rows where the variant has them (512-bit vectors) */

@@ -129,6 +129,15 @@ sed "s/; generic hdiff	.*/; generic hdiff	3	7	0.5/" "$CACHE" > "$bad"
 run PSTENCIL_TUNE_FILE="$bad" -s hdiff
 grep -q "3 steps fused, .* of 7 rows (tune cache $bad)" "$TMP/out" || { cat "$TMP/out"; fail "hand-made generic entry not used"; }
 [ "$(sum)" = "$href" ] || fail "hdiff with 3 steps fused differs from the reference"
+# a candidate's reported tiling, stored, gives the same tiling again: asked 16 steps in
+# tiles of 32 rows, the 42 rows go in 2 tiles of 21, and T is cut to what those hold
+run -s hdiff --knob openmp_tblock=16 --knob openmp_tj=32
+got=$(sed -n 's/.*tiling: \([0-9]*\) steps\{0,1\} fused, 2 tiles of \([0-9]*\) rows.*/\1 \2/p' "$TMP/out")
+[ "$got" = "11 21" ] || { cat "$TMP/out"; fail "asked 16 x 32 rows, the tiling is '$got', not 11 steps in 21 rows"; }
+printf '%s\t11\t21\t0.5\n' "$(printf '%s\n' "$hline" | cut -f1)" > "$bad"
+run PSTENCIL_TUNE_FILE="$bad" -s hdiff
+grep -q "11 steps fused, 2 tiles of 21 rows (tune cache $bad)" "$TMP/out" ||
+  { cat "$TMP/out"; fail "the stored tiling 11 x 21 did not come back"; }
 rm -f "$bad"
 
 # bad options and unusable caches: non-zero exit, cache untouched
