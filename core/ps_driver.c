@@ -315,9 +315,9 @@ int ps_run_fields(ps_backend *b, const ps_config *cfg_in, ps_field *const *field
     }
     /* progress granularity: the first call 1/20 of the run, the next ones about
      * PS_DRIVER_CALL_S seconds each at the pace so far. Backends fuse the steps
-     * of one call (temporal blocking, graphs): a call cut to a few steps fuses
-     * fewer (1/20 of a 48-step run fused 2 where 8 ran 1.4x faster), so calls
-     * are as long as the snapshots allow when nobody watches the progress. */
+     * of one call (temporal blocking, graphs), which a call of a few steps
+     * cuts short, so calls are as long as the snapshots allow when nobody
+     * watches the progress. */
     chunk_cap = opt->steps / 20;
     if (chunk_cap < 1)
         chunk_cap = 1;

@@ -6,6 +6,7 @@
  */
 #include "config.h"
 #include "ps_tune.h"
+#include "ps_plugin.h"
 #include "ps_status.h"
 #include "ps_timer.h"
 #include "ps_tunecache.h"
@@ -146,12 +147,6 @@ static int measure(ps_backend *b, const ps_config *cfg, const ps_field *in, ps_f
     return PS_OK;
 }
 
-static int cmp_double(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
 /* fastest median first; equal medians keep the list's order (the rule's first) */
 static int cmp_cand(const void *x, const void *y)
 {
@@ -259,9 +254,8 @@ int ps_tune_measure(ps_backend *b, const ps_config *cfg, const ps_field *in,
         double tmp[PS_TUNE_MAX_ROUNDS];
         const size_t n = (size_t)r->rounds;
         memcpy(tmp, c->ms, n * sizeof tmp[0]);
-        qsort(tmp, n, sizeof tmp[0], cmp_double);
+        c->median_ms = ps_plugin_median(tmp, n); /* sorts tmp */
         c->best_ms = tmp[0];
-        c->median_ms = n % 2 ? tmp[n / 2] : 0.5 * (tmp[n / 2 - 1] + tmp[n / 2]);
     }
     qsort(r->candidates, (size_t)r->ncandidates, sizeof r->candidates[0], cmp_cand);
     for (i = 0; i < r->ncandidates; i++)
