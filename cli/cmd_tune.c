@@ -129,7 +129,7 @@ int ps_cmd_tune(int argc, char **argv)
     ps_tune_result *r = calloc(1, sizeof *r);
     const ps_job_report *rep;
     ps_job *j = NULL;
-    int rc, st;
+    int rc, st, threads;
     memset(&o, 0, sizeof o);
     if (!r || ps_job_create(&j)) {
         free(r);
@@ -151,12 +151,12 @@ int ps_cmd_tune(int argc, char **argv)
         free(r);
         return rc;
     }
+    threads = rep->threads > 0 ? rep->threads : rep->device.compute_units;
     printf("pstencil tune: %d candidates x %ld rounds x %ld steps on %zu x %zu x %zu (%s), "
            "%s (%s path), %s, %d thread%s\n", r->ncandidates, r->rounds, r->steps,
            rep->grid.nz, rep->grid.ny, rep->grid.nx, rep->input, rep->stencil->name,
-           r->fast_path ? "fast" : "generic", ps_precision_name(rep->precision),
-           rep->threads > 0 ? rep->threads : rep->device.compute_units,
-           (rep->threads > 0 ? rep->threads : rep->device.compute_units) == 1 ? "" : "s");
+           r->fast_path ? "fast" : "generic", ps_precision_name(rep->precision), threads,
+           threads == 1 ? "" : "s");
     print_table(r, (double)rep->grid.nz * (double)rep->grid.ny * (double)rep->grid.nx);
     printf("  results bitwise equal (checksum 0x%016llx); measured in %.1f s\n",
            (unsigned long long)r->checksum, r->seconds);

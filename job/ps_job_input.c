@@ -321,6 +321,16 @@ int ps_job_open_backend(ps_job *j)
     return ps_job_check_kernel(j);
 }
 
+int ps_job_pick_device(ps_job *j)
+{
+    j->dev = j->device < 0 ? 0 : (int)j->device;
+    if (j->dev >= j->ndev)
+        return ps_error(PS_EINVAL, "--device %d: backend '%s' has %d device%s (0..%d)", j->dev,
+                        ps_backend_name(j->b), j->ndev, j->ndev == 1 ? "" : "s", j->ndev - 1);
+    j->rep.device = j->devs[j->dev];
+    return PS_OK;
+}
+
 void ps_job_config(const ps_job *j, ps_grid g, int device, ps_config *cfg)
 {
     ps_config_init(cfg, g, j->precision);

@@ -132,6 +132,7 @@ int ps_job_read_inputs(ps_job *j, ps_grid g, const ps_grid_coords *c, const uint
                        double **vals);
 int ps_job_open_backend(ps_job *j);          /* by name or auto, probed */
 int ps_job_check_kernel(ps_job *j);
+int ps_job_pick_device(ps_job *j);          /* one process: --device (default 0) */
 /* a context's config over grid @p g on @p device: the job's precision, mode, kernel path,
  * stencil and parameters, threads, block and knobs */
 void ps_job_config(const ps_job *j, ps_grid g, int device, ps_config *cfg);          /* --kernel against the backend's fast paths */

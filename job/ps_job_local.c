@@ -138,11 +138,8 @@ int ps_job_prepare_local(ps_job *j)
     if ((st = ps_job_open_backend(j)))
         return st;
     j->rep.backend_s = ps_now() - t;
-    j->dev = j->device < 0 ? 0 : (int)j->device;
-    if (j->dev >= j->ndev)
-        return ps_error(PS_EINVAL, "--device %d: backend '%s' has %d device%s (0..%d)", j->dev,
-                        ps_backend_name(j->b), j->ndev, j->ndev == 1 ? "" : "s", j->ndev - 1);
-    j->rep.device = j->devs[j->dev];
+    if ((st = ps_job_pick_device(j)))
+        return st;
     t = ps_now();
     if ((st = plan(j)))
         return st;

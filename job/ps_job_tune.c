@@ -50,13 +50,9 @@ int ps_job_tune(ps_job *j, const ps_tune_options *o, ps_tune_result *r)
     if ((st = ps_job_resolve_stencil(j)) || (st = ps_job_field_names(j)) ||
         (st = ps_job_read_input(j)) ||
         (st = ps_job_check_ocean(j, &j->field, ps_field_cells(&j->field))) ||
-        (st = ps_job_prepare_stencil(j, j->field.grid)) || (st = ps_job_open_backend(j)))
+        (st = ps_job_prepare_stencil(j, j->field.grid)) || (st = ps_job_open_backend(j)) ||
+        (st = ps_job_pick_device(j)))
         return st;
-    j->dev = j->device < 0 ? 0 : (int)j->device;
-    if (j->dev >= j->ndev)
-        return ps_error(PS_EINVAL, "--device %d: backend '%s' has %d device%s (0..%d)", j->dev,
-                        ps_backend_name(j->b), j->ndev, j->ndev == 1 ? "" : "s", j->ndev - 1);
-    j->rep.device = j->devs[j->dev];
     j->rep.precision = j->precision;
     j->rep.mode = j->mode;
     j->rep.threads = (int)j->threads;
