@@ -281,17 +281,12 @@ def _run_field(data, coords, time_index, with_report, kw, known):
         data = xr.DataArray(arr, dims=dims, coords=cvars, name="thetao")
     elif coords is not None:
         raise InvalidError("coords= is for a NumPy field; a DataArray carries its own")
-    da = data
-    roles = find_axes(da)
+    roles = find_axes(data)
+    da = _record(data, roles, time_index)
     t0 = np.datetime64("1970-01-01T00:00:00", "ns")
     tcoord = None
     if "time" in roles:
         tdim = roles["time"]
-        n = da.sizes[tdim]
-        if not -n <= time_index < n:
-            raise InvalidError("--time-index: %d is outside 0..%d (%d records)"
-                               % (time_index, n - 1, n))
-        da = da.isel({tdim: time_index})
         if tdim in da.coords:
             tcoord = da.coords[tdim]
             t0 = tcoord.values[()]
@@ -304,11 +299,7 @@ def _run_field(data, coords, time_index, with_report, kw, known):
                     t0 = np.datetime64("1970-01-01T00:00:00", "ns")
     spatial = (roles["depth"], roles["latitude"], roles["longitude"])
     da3 = da.transpose(*spatial)
-    crd, why = None, None
-    try:
-        crd = tuple(_coord_values(da3, d, r) for d, r in zip(spatial, _ROLES[1:]))
-    except InvalidError as e:
-        why = str(e)
+    crd, why = _job_coords(da3, spatial)
     stencil = kw.get("stencil")
     info = known.get(stencil or next(iter(known), ""))
     if crd is None and info is not None and info["needs_coordinates"]:
@@ -371,20 +362,30 @@ def tune(data=None, coords=None, *, time_index=0, **kw):
     if coords is not None:
         raise InvalidError("coords= is for a NumPy field; a DataArray carries its own")
     roles = find_axes(data)
-    da = data
-    if "time" in roles:
-        n = da.sizes[roles["time"]]
-        if not -n <= time_index < n:
-            raise InvalidError("--time-index: %d is outside 0..%d (%d records)"
-                               % (time_index, n - 1, n))
-        da = da.isel({roles["time"]: time_index})
     spatial = (roles["depth"], roles["latitude"], roles["longitude"])
-    da3 = da.transpose(*spatial)
-    try:
-        crd = tuple(_coord_values(da3, d, r) for d, r in zip(spatial, _ROLES[1:]))
-    except InvalidError:
-        crd = None  # a stencil that needs them says so
+    da3 = _record(data, roles, time_index).transpose(*spatial)
+    crd, _ = _job_coords(da3, spatial)  # None: a stencil that needs them says so
     return _job.tune_array(np.asarray(da3.data), crd, **kw)
+
+
+def _record(da, roles, time_index):
+    """Record @p time_index of @p da when it has a time axis (roles: find_axes())."""
+    if "time" not in roles:
+        return da
+    n = da.sizes[roles["time"]]
+    if not -n <= time_index < n:
+        raise InvalidError("--time-index: %d is outside 0..%d (%d records)"
+                           % (time_index, n - 1, n))
+    return da.isel({roles["time"]: time_index})
+
+
+def _job_coords(da3, spatial):
+    """(depth, latitude, longitude) of @p da3 in the job's units, and None; or None and
+    why they are unusable."""
+    try:
+        return tuple(_coord_values(da3, d, r) for d, r in zip(spatial, _ROLES[1:])), None
+    except InvalidError as e:
+        return None, str(e)
 
 
 def _spatial_values(f, roles, spatial, time_index):
