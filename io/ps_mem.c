@@ -6,59 +6,87 @@
 #include "config.h"
 #include "ps_mem.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
-/* The first "KEY <n> kB" value of a /proc file, in bytes; 0 if absent. */
+/*
+ * A small file's text into @p buf (at most @p size - 1 bytes, then a NUL),
+ * through open/read: no allocation, so the check works where the memory it
+ * checks is already used up (stdio's fopen allocates its buffer). 0 if the
+ * file cannot be read or is empty.
+ */
+static size_t read_small(const char *file, char *buf, size_t size)
+{
+    size_t n = 0;
+    int fd = open(file, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    while (n + 1 < size) {
+        ssize_t r = read(fd, buf + n, size - 1 - n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        n += (size_t)r;
+    }
+    close(fd);
+    buf[n] = '\0';
+    return n;
+}
+
+/* The first "KEY <n> kB" value of a /proc file, in bytes; 0 if absent.
+ * /proc/meminfo and /proc/self/status hold under 4 KiB. */
 static unsigned long long proc_kb(const char *file, const char *key)
 {
-    FILE *f = fopen(file, "r");
-    char line[256];
-    unsigned long long v = 0;
+    char text[8192], *line;
     size_t kl = strlen(key);
-    if (!f)
+    if (!read_small(file, text, sizeof text))
         return 0;
-    while (fgets(line, sizeof line, f))
-        if (!strncmp(line, key, kl) && sscanf(line + kl, " %llu", &v) == 1) {
-            v *= 1024;
-            break;
+    for (line = text; line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+        if (!strncmp(line, key, kl)) {
+            char *end;
+            unsigned long long v = strtoull(line + kl, &end, 10);
+            return end != line + kl ? v * 1024 : 0;
         }
-    fclose(f);
-    return v;
+    return 0;
 }
 
 /* One number from a file ("max" or unreadable: 0). */
 static unsigned long long file_num(const char *file)
 {
-    FILE *f = fopen(file, "r");
-    unsigned long long v = 0;
-    if (!f)
+    char text[64], *end;
+    unsigned long long v;
+    if (!read_small(file, text, sizeof text))
         return 0;
-    if (fscanf(f, "%llu", &v) != 1)
-        v = 0;
-    fclose(f);
-    return v;
+    v = strtoull(text, &end, 10);
+    return end != text ? v : 0;
 }
 
 /* The cgroup limit less usage, from /proc/self/cgroup (v2 "0::PATH", v1
  * "N:...memory...:PATH"); 0 when unlimited or unknown. */
 static unsigned long long cgroup_left(const char **why)
 {
-    FILE *f = fopen("/proc/self/cgroup", "r");
-    char line[1024], file[1400];
+    char text[4096], file[1400], *line, *next;
     unsigned long long best = 0;
-    if (!f)
+    if (!read_small("/proc/self/cgroup", text, sizeof text))
         return 0;
-    while (fgets(line, sizeof line, f)) {
-        char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL, *path;
+    for (line = text; *line; line = next) {
+        char *c1, *c2, *path;
         unsigned long long lim, used;
         int v2;
+        next = line + strcspn(line, "\n");
+        if (*next)
+            *next++ = '\0';
+        c1 = strchr(line, ':');
+        c2 = c1 ? strchr(c1 + 1, ':') : NULL;
         if (!c2)
             continue;
         path = c2 + 1;
-        path[strcspn(path, "\n")] = '\0';
         v2 = c1[1] == ':';
         if (!v2 && !strstr(c1, "memory"))
             continue;
@@ -93,7 +121,6 @@ static unsigned long long cgroup_left(const char **why)
             *why = v2 ? "the cgroup's memory.max" : "the cgroup's memory.limit_in_bytes";
         }
     }
-    fclose(f);
     return best;
 }
 
