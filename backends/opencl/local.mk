@@ -5,12 +5,15 @@
 # the portability macros, every stencil file, the list, the generic point
 # update) and the backend's wrappers (the generic kernels of every listed
 # stencil, then diffusion7's hand-written kernels, which the table in
-# fast/ps_opencl_fast.c declares), in that order. Each file is
+# fast/ps_opencl_fast.c declares, then the land-sum rows on explicit vectors,
+# empty there: each land-sum stencil's own program appends its file and that
+# one again, ps_opencl_program.c), in that order. Each file is
 # embedded as one C string generated at build time into the build tree, its
 # variable named after the file (ps_ocl_src_<file name, non-alphanumerics as
 # _>), with an #include line replaced by a comment; ps_ocl_src_list[] holds
 # them in order. Adding a stencil to kernels/ changes nothing here.
-ps_ocl_wrappers = backends/opencl/ps_opencl_generic.cl backends/opencl/ps_opencl_diffusion7.cl
+ps_ocl_wrappers = backends/opencl/ps_opencl_generic.cl backends/opencl/ps_opencl_diffusion7.cl \
+	backends/opencl/ps_opencl_landsum.cl
 ps_ocl_embedded = $(PS_KERNEL_FILES) $(ps_ocl_wrappers)
 ps_ocl_sources = backends/opencl/ps_opencl.h backends/opencl/ps_opencl.c \
 	backends/opencl/ps_opencl_device.c backends/opencl/ps_opencl_errors.c \

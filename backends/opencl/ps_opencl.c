@@ -82,7 +82,13 @@ typedef struct ocl_ctx {
     cl_mem wscratch;        /* the wavefront's intermediate steps (when fdims == 1) */
     int fuse_gen;           /* kf is the generic wavefront (else zero-land's, off with zl.on) */
     ps_ocl_zl zl;           /* zero-land state (ps_opencl_zeroland.c) */
+    ps_ocl_variant var;     /* the program's variant */
     cl_kernel kls[2];       /* the generic kernel in land-sum form (when ls_on) */
+    int ls_vec;             /* kls is the row on explicit vectors (ps_glv_NAME_row) */
+    int ls_fuse;            /* kf is the land-sum wavefront (ps_glv_NAME_wave) */
+    char ls_kname[160];     /* kls's name */
+    char ls_novec[200];     /* why the land-sum row is scalar ("": it is not) */
+    char choices[640];      /* what describe() says (ocl_choices) */
     int ls_on;              /* the fields hold land as +0.0 for kls (see ls_setup) */
     ps_land ls;             /* its host side: the mask, counts and land's NaNs */
     cl_mem lscnt;           /* the count bytes on the device */
@@ -251,22 +257,25 @@ static int ocl_step(void *vc, long nsteps)
             }
             evp = &c->ev[c->nev];
         }
-        if ((c->zl.on || c->fuse_gen) && c->fuse > 1 && nsteps - t >= (long)c->fuse) {
+        if ((c->zl.on || c->fuse_gen || c->ls_fuse) && c->fuse > 1 &&
+            nsteps - t >= (long)c->fuse) {
             k = c->kf[c->cur];
             m = c->fuse;
             global = c->fglobal;
             local = c->flocal;
             dims = c->fdims;
-        } else if (c->ls_on) {
+        } else if (c->ls_on)
+            k = c->kls[c->cur];
+        else
+            k = c->zl.on ? c->kzl[c->cur] : c->k[c->cur];
+        if (c->ls_on) {
             /* the tag: the steps before this launch since the last read, and its input */
             const cl_ulong tag = ((c->ls_t + 1) << 1) | (cl_ulong)c->cur;
-            k = c->kls[c->cur];
             e = clSetKernelArg(k, 14, sizeof tag, &tag);
             if (e != CL_SUCCESS)
                 return ps_ocl_fail(c->err, sizeof c->err, e, "clSetKernelArg(land-sum tag)");
-            c->ls_t += 1;
-        } else
-            k = c->zl.on ? c->kzl[c->cur] : c->k[c->cur];
+            c->ls_t += m;
+        }
         e = clEnqueueNDRangeKernel(c->q, k, dims, NULL, global, local, 0, NULL, evp);
         if (e != CL_SUCCESS)
             return ps_ocl_fail(c->err, sizeof c->err, e,
@@ -360,7 +369,7 @@ static int ls_leave(ocl_ctx *c, int b)
     free(h);
     if (e != CL_SUCCESS)
         return ps_ocl_fail(c->err, sizeof c->err, e, "leaving the land-sum form");
-    c->ls_on = 0;
+    c->ls_on = c->ls_fuse = 0; /* unfused masked steps from now on */
     return PS_OK;
 }
 
@@ -423,7 +432,7 @@ static int ls_upload(ocl_ctx *c, const void *host, const ps_region *r, int *done
             return st;
         if (r)
             return ls_leave(c, c->cur);
-        c->ls_on = 0;
+        c->ls_on = c->ls_fuse = 0;
         return PS_OK;
     }
     if (c->host && host == c->host) {
@@ -703,7 +712,7 @@ static int ocl_adopt(void *vc, void *host)
     if (c->ls_on) {
         int ch;
         if (!ps_land_fits(&c->ls, host, NULL)) {
-            c->ls_on = 0; /* too many odd NaNs on land: NaN land */
+            c->ls_on = c->ls_fuse = 0; /* too many odd NaNs on land: NaN land */
             return PS_OK;
         }
         if (ps_land_take(&c->ls, host, host, NULL, &ch)) {
@@ -800,6 +809,37 @@ static const char *ocl_last_error(void *vc)
 {
     ocl_ctx *c = vc;
     return c ? c->err : "";
+}
+
+/* c->choices: the kernel a step launches, and the forms and fusion on top */
+static void ocl_choices(ocl_ctx *c)
+{
+    size_t n;
+    snprintf(c->choices, sizeof c->choices, "%s %s", c->fast ? "fast path" : "generic",
+             c->kname);
+    n = strlen(c->choices);
+    if (c->zl.on)
+        snprintf(c->choices + n, sizeof c->choices - n, ", zero-land");
+    n = strlen(c->choices);
+    if (c->ls_on)
+        snprintf(c->choices + n, sizeof c->choices - n, ", land-sum form %s%s%s%s",
+                 c->ls_kname, c->ls_vec ? " (explicit vectors)" : "",
+                 c->ls_novec[0] ? " (scalar: " : "", c->ls_novec[0] ? c->ls_novec : "");
+    n = strlen(c->choices);
+    if (c->ls_novec[0] && c->ls_on && n + 1 < sizeof c->choices)
+        snprintf(c->choices + n, sizeof c->choices - n, ")");
+    n = strlen(c->choices);
+    if (c->fuse > 1)
+        snprintf(c->choices + n, sizeof c->choices - n, ", %u steps a launch (%s)",
+                 (unsigned)c->fuse,
+                 c->fuse_gen  ? "generic wavefront"
+                 : c->ls_fuse ? "land-sum wavefront" : "zero-land");
+}
+
+static const char *ocl_describe(void *vc, int what)
+{
+    ocl_ctx *c = vc;
+    return c && what == PS_DESCRIBE_CHOICES ? c->choices : "";
 }
 
 static size_t round_up(size_t n, size_t m)
@@ -967,11 +1007,22 @@ static size_t host_l2(void)
     return 0;
 }
 
+/* the arguments of a wavefront kernel before its own (wave_setup) */
+enum {
+    WAVE_GEN, /* the generic kernels' (ps_gen_NAME_wave): set_args */
+    WAVE_ZL,  /* a fast-path entry's zero-land one: set_zl_args */
+    WAVE_LS   /* the land-sum form's (ps_glv_NAME_wave): set_ls_args */
+};
+
+static int set_ls_args(ocl_ctx *c, cl_kernel k, int b, const char *kname, char *why,
+                       size_t whylen);
+
 /*
- * Fused steps as a wavefront, T per launch (opencl_wave): @p kname, either
- * a fast-path entry's zero-land one (its zl_wave, @p zl: its count buffer is
- * argument 12) or a generic kernel's (ps_gen_NAME_wave) for a stencil of
- * radius @p r. Rule: on CPU devices the rule of the openmp backend: on an
+ * Fused steps as a wavefront, T per launch (opencl_wave): @p kname, a
+ * fast-path entry's zero-land one (its zl_wave), a generic kernel's
+ * (ps_gen_NAME_wave) or the land-sum form's (ps_glv_NAME_wave), @p form
+ * saying which, for a stencil of radius @p r. Rule: on CPU devices the rule
+ * of the openmp backend: on an
  * Intel CPU (vendor id 0x8086) with an L2 of 1 MiB or more,
  * PS_OCL_WAVE_CPU_L2 steps and a work-item's intermediate steps within half
  * that L2; on other CPUs PS_OCL_WAVE_CPU steps within PS_OCL_WAVE_BYTES (their
@@ -984,7 +1035,7 @@ static size_t host_l2(void)
  * never an error: it only costs speed. Evidence:
  * docs/performance.md, "OpenCL on PoCL".
  */
-static int wave_setup(ocl_ctx *c, cl_program prog, const char *kname, size_t r, int zl,
+static int wave_setup(ocl_ctx *c, cl_program prog, const char *kname, size_t r, int form,
                       char *why, size_t whylen)
 {
     const int cpu = (c->dev->type & CL_DEVICE_TYPE_CPU) != 0;
@@ -994,7 +1045,7 @@ static int wave_setup(ocl_ctx *c, cl_program prog, const char *kname, size_t r, 
     size_t groups, bytes, cu = c->dev->compute_units ? c->dev->compute_units : 1;
     const size_t slots = 2 * r + 1; /* rolling planes per intermediate step */
     const int rule_tj = c->knobs.opencl_wave_tj.source == PS_KNOB_UNSET;
-    const cl_uint a0 = zl ? 13 : 12; /* the wavefront's own arguments */
+    const cl_uint a0 = form == WAVE_ZL ? 13 : form == WAVE_LS ? 15 : 12; /* its own ones */
     cl_uint targ[2];
     cl_int e;
     int b;
@@ -1050,8 +1101,9 @@ static int wave_setup(ocl_ctx *c, cl_program prog, const char *kname, size_t r, 
     targ[0] = (cl_uint)t;
     targ[1] = (cl_uint)tj;
     for (b = 0; b < 2; b++) {
-        int st = zl ? set_zl_args(c, c->kf[b], b, kname, why, whylen)
-                    : set_args(c, c->kf[b], b, why, whylen);
+        int st = form == WAVE_ZL   ? set_zl_args(c, c->kf[b], b, kname, why, whylen)
+                 : form == WAVE_LS ? set_ls_args(c, c->kf[b], b, kname, why, whylen)
+                                   : set_args(c, c->kf[b], b, why, whylen);
         if (st)
             return st;
         e = clSetKernelArg(c->kf[b], a0, sizeof c->wscratch, &c->wscratch);
@@ -1085,7 +1137,7 @@ static int gen_wave_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
     if (n < 0 || (size_t)n >= sizeof kname)
         return PS_OK;
     c->fuse_gen = 1;
-    return wave_setup(c, prog, kname, (size_t)c->cfg.stencil->radius, 0, why, whylen);
+    return wave_setup(c, prog, kname, (size_t)c->cfg.stencil->radius, WAVE_GEN, why, whylen);
 }
 
 /*
@@ -1106,8 +1158,8 @@ static int fuse_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
     cl_int e;
     int b;
     if (!ps_knob_given(&c->knobs.opencl_fuse))
-        return wave_setup(c, prog, c->fast->zl_wave, (size_t)c->cfg.stencil->radius, 1, why,
-                          whylen);
+        return wave_setup(c, prog, c->fast->zl_wave, (size_t)c->cfg.stencil->radius, WAVE_ZL,
+                          why, whylen);
     ps_knob_rule(&c->knobs.opencl_fuse_tj, PS_OCL_FUSE_TJ);
     ps_knob_rule(&c->knobs.opencl_fuse_tk, PS_OCL_FUSE_TK);
     t = (unsigned long)c->knobs.opencl_fuse.value;
@@ -1211,84 +1263,135 @@ static int zl_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
     return fuse_setup(c, prog, why, whylen);
 }
 
+/* the land-sum kernels' arguments: the generic ones, the count bytes, the
+ * flag and a tag (step() sets it before each launch) */
+static int set_ls_args(ocl_ctx *c, cl_kernel k, int b, const char *kname, char *why,
+                       size_t whylen)
+{
+    const cl_ulong zero = 0;
+    int st = set_args(c, k, b, why, whylen);
+    cl_int e;
+    if (st)
+        return st;
+    e = clSetKernelArg(k, 12, sizeof c->lscnt, &c->lscnt);
+    if (e == CL_SUCCESS)
+        e = clSetKernelArg(k, 13, sizeof c->lsflag, &c->lsflag);
+    if (e == CL_SUCCESS)
+        e = clSetKernelArg(k, 14, sizeof zero, &zero);
+    if (e != CL_SUCCESS)
+        return ps_ocl_fail(why, whylen, e, "clSetKernelArg(%s)", kname);
+    return PS_OK;
+}
+
 /*
  * The land-sum form of the generic kernels (ps_gls_NAME_<shape>,
  * ps_opencl_generic.cl) for a stencil flagged PS_STENCIL_LAND_SUM in exact
- * mode, unless the generic wavefront is asked for (it fuses the masked
- * kernel's steps): land held as +0.0 in the fields, the count bytes made on
- * the host at upload from the stencil's neighbour list (core/ps_plugin_land.h)
- * and land's NaN put back at download, on the host. opencl_zero_land given
- * decides; its rule: on except on CPU devices, where PoCL's masked row kernel
- * measured twice as fast (docs/performance.md, "OpenCL on PoCL").
+ * mode: land held as +0.0 in the fields, the count bytes made on the host at
+ * upload from the stencil's neighbour list (core/ps_plugin_land.h) and land's
+ * NaN put back at download, on the host. With the row shape, the row on
+ * explicit vectors (ps_glv_NAME_row, the stencil's own program:
+ * ps_ocl_program_landsum) where the stencil's cell functions compile on
+ * vectors, with its steps fused by the wavefront rule (wave_setup,
+ * ps_glv_NAME_wave); else the scalar row, which the generic wavefront asked
+ * for (opencl_wave given) replaces by the masked one. opencl_zero_land given
+ * decides; its rule: on, except on CPU devices without the vector row, where
+ * PoCL's masked row kernel measured twice as fast as the scalar land-sum row
+ * (docs/performance.md, "OpenCL on PoCL").
  */
 static int ls_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
 {
     const size_t ext[3] = {c->g.nz, c->g.ny, c->g.nx};
     const size_t cells = ext[0] * ext[1] * ext[2];
     const cl_ulong zero = 0;
-    char kname[160];
+    const int given = ps_knob_given(&c->knobs.opencl_zero_land);
+    cl_program vprog = NULL;
+    char kname[160], vwhy[4096];
     size_t kwg = 0;
     cl_int e;
-    int b, st, n;
-    const int on = ps_knob_given(&c->knobs.opencl_zero_land)
-                       ? (int)c->knobs.opencl_zero_land.value
-                       : !(c->dev->type & CL_DEVICE_TYPE_CPU);
+    int b, st = PS_OK, n;
     ps_knob_rule(&c->knobs.opencl_zero_land, 1);
-    if (!on || c->cfg.mode != PS_MODE_EXACT || c->fuse_gen ||
+    if ((given && !c->knobs.opencl_zero_land.value) || c->cfg.mode != PS_MODE_EXACT ||
         c->fast || !(c->cfg.stencil->flags & PS_STENCIL_LAND_SUM) ||
         c->cfg.stencil->nneighbours > PS_LAND_MAX_NB)
         return PS_OK;
-    n = snprintf(kname, sizeof kname, "ps_gls_%s", c->kname + 7);
-    if (n < 0 || (size_t)n >= sizeof kname)
+    if (c->row &&
+        ps_ocl_program_landsum(c->dev, c->var, c->knobs.opencl_build_options.value,
+                               knob_label(PS_KNOB_ID_opencl_build_options,
+                                          c->knobs.opencl_build_options.source),
+                               c->cfg.stencil->name, &vprog, vwhy, sizeof vwhy))
+        vprog = NULL; /* the scalar row */
+    if (!vprog && (ps_knob_given(&c->knobs.opencl_wave) ||
+                   (!given && (c->dev->type & CL_DEVICE_TYPE_CPU))))
         return PS_OK;
+    n = snprintf(kname, sizeof kname, "%s%s", vprog ? "ps_glv_" : "ps_gls_", c->kname + 7);
+    if (n < 0 || (size_t)n >= sizeof kname)
+        goto done;
     for (b = 0; b < 2; b++) {
-        c->kls[b] = clCreateKernel(prog, kname, &e);
+        c->kls[b] = clCreateKernel(vprog ? vprog : prog, kname, &e);
         if (e != CL_SUCCESS) {
             c->kls[b] = NULL;
-            return ps_ocl_fail(why, whylen, e, "clCreateKernel(%s)", kname);
+            st = ps_ocl_fail(why, whylen, e, "clCreateKernel(%s)", kname);
+            goto done;
         }
+    }
+    c->ls_vec = vprog != NULL;
+    snprintf(c->ls_kname, sizeof c->ls_kname, "%s", kname);
+    if (!vprog && c->row) { /* why: the build log's first error, else the first line */
+        const char *r = strstr(vwhy, "error:");
+        r = r ? r : vwhy;
+        snprintf(c->ls_novec, sizeof c->ls_novec, "%s%.*s", r != vwhy ? "vector build: " : "",
+                 (int)strcspn(r, "\n"), r);
     }
     e = clGetKernelWorkGroupInfo(c->kls[0], c->dev->device, CL_KERNEL_WORK_GROUP_SIZE,
                                  sizeof kwg, &kwg, NULL);
-    if (e != CL_SUCCESS)
-        return ps_ocl_fail(why, whylen, e, "clGetKernelWorkGroupInfo(%s)", kname);
+    if (e != CL_SUCCESS) {
+        st = ps_ocl_fail(why, whylen, e, "clGetKernelWorkGroupInfo(%s)", kname);
+        goto done;
+    }
     if (kwg < c->local[0] * c->local[1] * c->local[2])
-        return PS_OK; /* the masked kernel's work-group shape does not fit: stay masked */
+        goto done; /* the masked kernel's work-group shape does not fit: stay masked */
     if ((st = ps_land_init(&c->ls, c->cfg.stencil, ext, c->es))) {
         snprintf(why, whylen, "out of memory for the land-sum form's count bytes");
-        return st;
+        goto done;
     }
     c->lscnt = clCreateBuffer(c->clctx, CL_MEM_READ_ONLY, cells, NULL, &e);
     if (e != CL_SUCCESS) {
         c->lscnt = NULL;
-        return ps_ocl_fail(why, whylen, e, "clCreateBuffer (land-sum counts, %zu bytes)", cells);
+        st = ps_ocl_fail(why, whylen, e, "clCreateBuffer (land-sum counts, %zu bytes)", cells);
+        goto done;
     }
     c->lsflag = clCreateBuffer(c->clctx, CL_MEM_READ_WRITE, sizeof zero, NULL, &e);
     if (e != CL_SUCCESS) {
         c->lsflag = NULL;
-        return ps_ocl_fail(why, whylen, e, "clCreateBuffer (land-sum flag)");
+        st = ps_ocl_fail(why, whylen, e, "clCreateBuffer (land-sum flag)");
+        goto done;
     }
     e = clEnqueueWriteBuffer(c->q, c->lsflag, CL_TRUE, 0, sizeof zero, &zero, 0, NULL, NULL);
-    if (e != CL_SUCCESS)
-        return ps_ocl_fail(why, whylen, e, "clEnqueueWriteBuffer (land-sum flag)");
+    if (e != CL_SUCCESS) {
+        st = ps_ocl_fail(why, whylen, e, "clEnqueueWriteBuffer (land-sum flag)");
+        goto done;
+    }
     /* defined counts before the first upload: every cell ocean with none */
     if ((st = ls_send_counts(c))) {
         snprintf(why, whylen, "%s", c->err);
-        return st;
+        goto done;
     }
-    for (b = 0; b < 2; b++) {
-        if ((st = set_args(c, c->kls[b], b, why, whylen)))
-            return st;
-        e = clSetKernelArg(c->kls[b], 12, sizeof c->lscnt, &c->lscnt);
-        if (e == CL_SUCCESS)
-            e = clSetKernelArg(c->kls[b], 13, sizeof c->lsflag, &c->lsflag);
-        if (e == CL_SUCCESS)
-            e = clSetKernelArg(c->kls[b], 14, sizeof zero, &zero);
-        if (e != CL_SUCCESS)
-            return ps_ocl_fail(why, whylen, e, "clSetKernelArg(%s)", kname);
-    }
+    for (b = 0; b < 2 && !st; b++)
+        st = set_ls_args(c, c->kls[b], b, kname, why, whylen);
+    if (st)
+        goto done;
     c->ls_on = 1;
-    return PS_OK;
+    if (vprog) {
+        n = snprintf(kname, sizeof kname, "ps_glv_%s_wave", c->cfg.stencil->name);
+        if (n > 0 && (size_t)n < sizeof kname)
+            st = wave_setup(c, vprog, kname, (size_t)c->cfg.stencil->radius, WAVE_LS, why,
+                            whylen);
+        c->ls_fuse = !st && c->fuse > 1;
+    }
+done:
+    if (vprog)
+        clReleaseProgram(vprog); /* the kernels hold it */
+    return st;
 }
 
 /* The read-only buffer of packed kernel parameters (at least one element). */
@@ -1419,6 +1522,7 @@ static int ocl_create(const ps_config *cfg, void **out, char *why, size_t whylen
     v.f64 = cfg->precision == PS_FLOAT64;
     v.fast = cfg->mode == PS_MODE_FAST;
     v.div = (!v.f64 && !v.fast) ? c->div : PS_OCL_DIV_NONE;
+    c->var = v;
     st = ps_ocl_program(c->dev, v, c->knobs.opencl_build_options.value,
                         knob_label(PS_KNOB_ID_opencl_build_options,
                                    c->knobs.opencl_build_options.source),
@@ -1461,11 +1565,12 @@ static int ocl_create(const ps_config *cfg, void **out, char *why, size_t whylen
         goto done;
     st = zl_setup(c, prog, why, whylen);
     if (!st)
-        st = gen_wave_setup(c, prog, why, whylen);
-    if (!st)
         st = ls_setup(c, prog, why, whylen);
+    if (!st && !c->ls_on)
+        st = gen_wave_setup(c, prog, why, whylen);
     if (st)
         goto done;
+    ocl_choices(c);
     *out = c;
     c = NULL;
 done:
@@ -1490,7 +1595,8 @@ static const ps_backend_ops ps_opencl_table = {
     .name = "opencl",
     .description = "OpenCL 1.2 devices (GPUs, accelerators, CPUs through PoCL)",
     .priority = PS_OPENCL_PRIORITY,
-    .flags = PS_BACKEND_GPU | PS_BACKEND_BLOCK | PS_BACKEND_KNOBS | PS_BACKEND_ADOPT,
+    .flags = PS_BACKEND_GPU | PS_BACKEND_BLOCK | PS_BACKEND_DESCRIBE | PS_BACKEND_KNOBS |
+             PS_BACKEND_ADOPT,
     .fast_paths = ps_ocl_fast_paths,
     .probe = ocl_probe,
     .create = ocl_create,
@@ -1501,6 +1607,7 @@ static const ps_backend_ops ps_opencl_table = {
     .timing = ocl_timing,
     .destroy = ocl_destroy,
     .last_error = ocl_last_error,
+    .describe = ocl_describe,
     .knobs = ocl_knobs_of,
     .adopt = ocl_adopt,
 };

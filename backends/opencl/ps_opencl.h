@@ -120,6 +120,20 @@ int ps_ocl_program(const ps_ocl_dev *dev, ps_ocl_variant v, const char *extra,
                    const char *label, cl_context *ctx, cl_program *prog, char *why,
                    size_t whylen);
 
+/**
+ * The program of ps_ocl_program() for @p v and @p extra with stencil
+ * @p stencil's land-sum rows on explicit vectors appended
+ * (ps_opencl_landsum.cl: the kernel ps_glv_<stencil>_row), built once per
+ * device, variant, options and stencil and kept like it; ps_ocl_program()
+ * must have made the device's context. A stencil whose cell functions do not
+ * compile on vector types (its file kernels/<stencil>.h) has none: a failed
+ * build is kept too, and every call then returns PS_EUNSUPPORTED with the
+ * build log in @p why.
+ */
+int ps_ocl_program_landsum(const ps_ocl_dev *dev, ps_ocl_variant v, const char *extra,
+                           const char *label, const char *stencil, cl_program *prog,
+                           char *why, size_t whylen);
+
 /* The count byte's parts (ps_opencl_diffusion7.cl's PS_ZL_* are the same):
  * land's flag, an ocean cell's neighbour count, and from bit PS_OCL_ZL_TSHIFT
  * a land cell's index in the table of land's NaNs (PS_OCL_ZL_TMAX entries). */

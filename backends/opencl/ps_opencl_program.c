@@ -1,11 +1,13 @@
 /*
  * OpenCL programs: the embedded sources (every file of kernels/ named in
- * kernels/local.mk, then the backend's wrappers ps_opencl_generic.cl and
- * ps_opencl_diffusion7.cl; generated into ps_opencl_source.c at build time,
- * listed in order in ps_ocl_src_list[]) behind a short prelude of pragmas,
- * concatenated into one program, built once per device and variant
- * (precision, exact/fast, division method, extra build options) and kept for
- * the process lifetime.
+ * kernels/local.mk, then the backend's wrappers ps_opencl_generic.cl,
+ * ps_opencl_diffusion7.cl and ps_opencl_landsum.cl; generated into
+ * ps_opencl_source.c at build time, listed in order in ps_ocl_src_list[])
+ * behind a short prelude of pragmas, concatenated into one program, built
+ * once per device and variant (precision, exact/fast, division method, extra
+ * build options) and kept for the process lifetime; and, per land-sum
+ * stencil, the same with that stencil's row on explicit vectors appended
+ * (ps_ocl_program_landsum).
  */
 #include "config.h"
 #include "ps_knobs.h"
@@ -18,11 +20,22 @@
 
 #define PS_OCL_NVARIANT 12 /* f64 x fast x div */
 
+/* a stencil's land-sum vector program (ps_ocl_program_landsum), built or not */
+typedef struct ocl_ls_prog {
+    int vi;                          /* variant_index */
+    char stencil[64];
+    char extra[PS_KNOB_TEXT_MAX];    /* the extra options */
+    cl_program prog;                 /* NULL: the build failed, why says why */
+    char why[4096];
+} ocl_ls_prog;
+
 typedef struct ocl_cache {
     cl_device_id device;
     cl_context ctx;
     cl_program prog[PS_OCL_NVARIANT];
     char extra[PS_OCL_NVARIANT][PS_KNOB_TEXT_MAX]; /* the extra options of each */
+    ocl_ls_prog *ls;
+    int nls;
 } ocl_cache;
 
 static pthread_mutex_t ps_ocl_prog_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -87,14 +100,17 @@ static const char *const ps_ocl_inexact_opts[] = {
     "-cl-mad-enable", "-cl-unsafe-math-optimizations", "-cl-fast-relaxed-math",
     "-cl-finite-math-only", "-cl-denorms-are-zero", "-cl-no-signed-zeros", NULL};
 
+/* The program of variant @p v: the prelude, the embedded files, then the
+ * NULL-terminated texts of @p tail (NULL: none). */
 static int build(const ps_ocl_dev *dev, cl_context ctx, ps_ocl_variant v, const char *extra,
-                 const char *label, cl_program *out, char *why, size_t whylen)
+                 const char *const *tail, const char *label, cl_program *out, char *why,
+                 size_t whylen)
 {
     char prelude[512], opts[1024];
     const char **src = NULL;
     cl_program prog = NULL;
     cl_int e, be;
-    cl_uint nsrc;
+    cl_uint nsrc, ntail = 0;
     int st = PS_OK;
 
     variant_text(dev, v, prelude, sizeof prelude, opts, sizeof opts);
@@ -113,16 +129,21 @@ static int build(const ps_ocl_dev *dev, cl_context ctx, ps_ocl_variant v, const 
         }
         snprintf(opts + used, sizeof opts - used, " %s", extra);
     }
-    /* the prelude, then the embedded files in program order */
+    /* the prelude, then the embedded files in program order, then the tail */
     for (nsrc = 1; ps_ocl_src_list[nsrc - 1]; nsrc++)
         ;
-    src = malloc(nsrc * sizeof *src);
+    while (tail && tail[ntail])
+        ntail++;
+    src = malloc((nsrc + ntail) * sizeof *src);
     if (!src) {
         snprintf(why, whylen, "out of memory");
         return PS_ENOMEM;
     }
     src[0] = prelude;
     memcpy(src + 1, ps_ocl_src_list, (nsrc - 1) * sizeof *src);
+    if (ntail)
+        memcpy(src + nsrc, tail, ntail * sizeof *src);
+    nsrc += ntail;
     prog = clCreateProgramWithSource(ctx, nsrc, src, NULL, &e);
     if (e != CL_SUCCESS) {
         st = ps_ocl_fail(why, whylen, e, "clCreateProgramWithSource on %s", dev->name);
@@ -144,6 +165,10 @@ static int build(const ps_ocl_dev *dev, cl_context ctx, ps_ocl_variant v, const 
         for (i = 0; ps_ocl_src_names[i]; i++) {
             used = strlen(why);
             snprintf(why + used, whylen - used, " %s", ps_ocl_src_names[i]);
+        }
+        if (ntail) {
+            used = strlen(why);
+            snprintf(why + used, whylen - used, ", a stencil's land-sum vector rows");
         }
         used = strlen(why);
         snprintf(why + used, whylen - used, ")");
@@ -200,13 +225,121 @@ int ps_ocl_program(const ps_ocl_dev *dev, ps_ocl_variant v, const char *extra,
         c->prog[vi] = NULL;
     }
     if (!c->prog[vi]) {
-        st = build(dev, c->ctx, v, extra, label, &c->prog[vi], why, whylen);
+        st = build(dev, c->ctx, v, extra, NULL, label, &c->prog[vi], why, whylen);
         if (st)
             goto done;
         snprintf(c->extra[vi], sizeof c->extra[vi], "%s", extra);
     }
     *ctx = c->ctx;
     *prog = c->prog[vi];
+    clRetainProgram(*prog);
+done:
+    pthread_mutex_unlock(&ps_ocl_prog_lock);
+    return st;
+}
+
+/* the embedded file named @p name; NULL if none */
+static const char *embedded(const char *name)
+{
+    int i;
+    for (i = 0; ps_ocl_src_names[i]; i++)
+        if (!strcmp(ps_ocl_src_names[i], name))
+            return ps_ocl_src_list[i];
+    return NULL;
+}
+
+/* What comes before the stencil's file in its land-sum vector program: the
+ * stencil named, and its cell functions on vectors of one AVX-512 register
+ * (ps_opencl_landsum.cl); a division in double converts each lane. */
+static const char ps_ocl_ls_head[] =
+    "#ifdef PS_REAL_IS_DOUBLE\n"
+    "#define PS_GLV_VW 8\n"
+    "#define PS_GLV_VT double8\n"
+    "#else\n"
+    "#define PS_GLV_VW 16\n"
+    "#define PS_GLV_VT float16\n"
+    "#endif\n"
+    "#undef PS_REAL\n"
+    "#undef PS_SUFFIX\n"
+    "#define PS_REAL PS_GLV_VT\n"
+    "#define PS_SUFFIX _vec\n"
+    "#ifdef PS_OCL_DIV_IN_DOUBLE\n"
+    "#undef PS_DIV\n"
+    "#define PS_DIV(a, b) convert_float16(convert_double16(a) / convert_double16(b))\n"
+    "#endif\n";
+/* ... and after it: the scalar type back, for the kernel's arguments */
+static const char ps_ocl_ls_tail[] =
+    "#undef PS_REAL\n"
+    "#undef PS_SUFFIX\n"
+    "#ifdef PS_REAL_IS_DOUBLE\n"
+    "#define PS_REAL double\n"
+    "#define PS_SUFFIX _f64\n"
+    "#else\n"
+    "#define PS_REAL float\n"
+    "#define PS_SUFFIX _f32\n"
+    "#endif\n";
+
+int ps_ocl_program_landsum(const ps_ocl_dev *dev, ps_ocl_variant v, const char *extra,
+                           const char *label, const char *stencil, cl_program *prog,
+                           char *why, size_t whylen)
+{
+    ocl_cache *c;
+    ocl_ls_prog *e = NULL, *grown;
+    char file[96], name[96];
+    const char *tail[6];
+    int st = PS_OK, vi = variant_index(v), i;
+
+    *prog = NULL;
+    if (!extra)
+        extra = "";
+    if (strlen(stencil) >= sizeof e->stencil) {
+        snprintf(why, whylen, "stencil name too long");
+        return PS_EUNSUPPORTED;
+    }
+    pthread_mutex_lock(&ps_ocl_prog_lock);
+    c = cache_entry(dev->device);
+    if (!c || !c->ctx) { /* ps_ocl_program made the context first */
+        snprintf(why, whylen, "no OpenCL context for %s", dev->name);
+        st = PS_EUNSUPPORTED;
+        goto done;
+    }
+    for (i = 0; i < c->nls; i++)
+        if (c->ls[i].vi == vi && !strcmp(c->ls[i].stencil, stencil) &&
+            !strcmp(c->ls[i].extra, extra))
+            e = &c->ls[i];
+    if (!e) {
+        grown = realloc(c->ls, (size_t)(c->nls + 1) * sizeof *grown);
+        if (!grown) {
+            snprintf(why, whylen, "out of memory");
+            st = PS_ENOMEM;
+            goto done;
+        }
+        c->ls = grown;
+        e = &c->ls[c->nls++];
+        memset(e, 0, sizeof *e);
+        e->vi = vi;
+        snprintf(e->stencil, sizeof e->stencil, "%s", stencil);
+        snprintf(e->extra, sizeof e->extra, "%s", extra);
+        snprintf(file, sizeof file, "kernels/%s.h", stencil);
+        snprintf(name, sizeof name, "#define PS_GLV_NAME %s\n", stencil);
+        tail[0] = name;
+        tail[1] = ps_ocl_ls_head;
+        tail[2] = embedded(file);
+        tail[3] = ps_ocl_ls_tail;
+        tail[4] = embedded("backends/opencl/ps_opencl_landsum.cl");
+        tail[5] = NULL;
+        if (!tail[2] || !tail[4])
+            snprintf(e->why, sizeof e->why, "no embedded file %s",
+                     !tail[2] ? file : "backends/opencl/ps_opencl_landsum.cl");
+        else if (build(dev, c->ctx, v, extra, tail, label, &e->prog, e->why, sizeof e->why))
+            e->prog = NULL;
+    }
+    if (!e->prog) {
+        snprintf(why, whylen, "%s", e->why);
+        st = PS_EUNSUPPORTED;
+        goto done;
+    }
+    *prog = e->prog;
     clRetainProgram(*prog);
 done:
     pthread_mutex_unlock(&ps_ocl_prog_lock);
