@@ -46,7 +46,8 @@
 
 #ifdef PS_REAL
 /* one face: the term c_f * (T_f - T) where the neighbour is ocean, else +0.0;
- * o: whether any face is ocean (the update needs no count) */
+ * o: whether any face is ocean (the update needs no count; PS_MASK, the type
+ * of a comparison, so the function also compiles on vector types) */
 #define PS_HDIFF_FACE(v, cf)                               \
     s = s + (((v) == (v)) ? (cf) * ((v) - c) : (PS_REAL)0); \
     o = o | ((v) == (v))
@@ -61,7 +62,7 @@ PS_KERNEL_FN PS_REAL PS_CAT(ps_hdiff_point, PS_SUFFIX)(PS_REAL c, const PS_REAL 
                                                        const PS_REAL *sc, const PS_REAL *ar)
 {
     PS_REAL s = (PS_REAL)0;
-    int o = 0;
+    PS_MASK o = 0;
     PS_REAL t;
     PS_HDIFF_FACE(nb[0], ar[0]);
     PS_HDIFF_FACE(nb[1], ar[1]);

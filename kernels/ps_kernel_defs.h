@@ -11,6 +11,7 @@
  *                       names, so that C can include the same kernel twice;
  *   - @c PS_KERNEL_FN   the qualifiers of a cell-update function;
  *   - @c PS_DIV         the division (see below);
+ *   - @c PS_MASK        the type of a comparison of PS_REAL values (for flags);
  *   - @c PS_GLOBAL      the address space of device pointers;
  *   - @c PS_AXIS_*      the axes a coefficient array depends on.
  *
@@ -44,6 +45,16 @@
  */
 #ifndef PS_DIV
 #  define PS_DIV(a, b) ((a) / (b))
+#endif
+
+/**
+ * PS_MASK: the type of a comparison of two PS_REAL values, for a flag kept
+ * from comparisons (`PS_MASK o = 0; o = o | (v == v);`): int, and in the
+ * OpenCL backend's vector programs (PS_REAL a vector type) the integer vector
+ * a comparison of two vectors gives.
+ */
+#ifndef PS_MASK
+#  define PS_MASK int
 #endif
 
 /**

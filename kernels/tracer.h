@@ -82,7 +82,7 @@ PS_KERNEL_FN PS_REAL PS_CAT(ps_tracer_point, PS_SUFFIX)(PS_REAL c, const PS_REAL
                                                         const PS_REAL *sc, const PS_REAL *ar)
 {
     PS_REAL s = (PS_REAL)0, a = (PS_REAL)0;
-    int o = 0;
+    PS_MASK o = 0;
     PS_REAL t;
     PS_TRACER_DIFF(nb[0], ar[0]);
     PS_TRACER_DIFF(nb[1], ar[1]);
