@@ -13,7 +13,7 @@
 # _>), with an #include line replaced by a comment; ps_ocl_src_list[] holds
 # them in order. Adding a stencil to kernels/ changes nothing here.
 ps_ocl_wrappers = backends/opencl/ps_opencl_generic.cl backends/opencl/ps_opencl_diffusion7.cl \
-	backends/opencl/ps_opencl_landsum.cl
+	backends/opencl/ps_opencl_vector.cl
 ps_ocl_embedded = $(PS_KERNEL_FILES) $(ps_ocl_wrappers)
 ps_ocl_sources = backends/opencl/ps_opencl.h backends/opencl/ps_opencl.c \
 	backends/opencl/ps_opencl_device.c backends/opencl/ps_opencl_errors.c \

@@ -84,10 +84,10 @@ typedef struct ocl_ctx {
     ps_ocl_zl zl;           /* zero-land state (ps_opencl_zeroland.c) */
     ps_ocl_variant var;     /* the program's variant */
     cl_kernel kls[2];       /* the generic kernel in land-sum form (when ls_on) */
-    int ls_vec;             /* kls is the row on explicit vectors (ps_glv_NAME_row) */
     int ls_fuse;            /* kf is the land-sum wavefront (ps_glv_NAME_wave) */
     char ls_kname[160];     /* kls's name */
-    char ls_novec[200];     /* why the land-sum row is scalar ("": it is not) */
+    cl_program vprog;       /* the stencil's vector program (vec_setup); NULL: none */
+    char vec_why[200];      /* why there is none, for the row shape ("": there is) */
     char choices[640];      /* what describe() says (ocl_choices) */
     int ls_on;              /* the fields hold land as +0.0 for kls (see ls_setup) */
     ps_land ls;             /* its host side: the mask, counts and land's NaNs */
@@ -786,6 +786,8 @@ static void ocl_destroy(void *vc)
         if (c->buf[b])
             clReleaseMemObject(c->buf[b]);
     }
+    if (c->vprog)
+        clReleaseProgram(c->vprog);
     if (c->params)
         clReleaseMemObject(c->params);
     if (c->wscratch)
@@ -815,19 +817,17 @@ static const char *ocl_last_error(void *vc)
 static void ocl_choices(ocl_ctx *c)
 {
     size_t n;
-    snprintf(c->choices, sizeof c->choices, "%s %s", c->fast ? "fast path" : "generic",
-             c->kname);
+    snprintf(c->choices, sizeof c->choices, "%s %s%s", c->fast ? "fast path" : "generic",
+             c->kname, c->vprog ? " (explicit vectors)" : "");
     n = strlen(c->choices);
     if (c->zl.on)
         snprintf(c->choices + n, sizeof c->choices - n, ", zero-land");
     n = strlen(c->choices);
     if (c->ls_on)
-        snprintf(c->choices + n, sizeof c->choices - n, ", land-sum form %s%s%s%s",
-                 c->ls_kname, c->ls_vec ? " (explicit vectors)" : "",
-                 c->ls_novec[0] ? " (scalar: " : "", c->ls_novec[0] ? c->ls_novec : "");
+        snprintf(c->choices + n, sizeof c->choices - n, ", land-sum form %s", c->ls_kname);
     n = strlen(c->choices);
-    if (c->ls_novec[0] && c->ls_on && n + 1 < sizeof c->choices)
-        snprintf(c->choices + n, sizeof c->choices - n, ")");
+    if (c->vec_why[0])
+        snprintf(c->choices + n, sizeof c->choices - n, " (scalar rows: %s)", c->vec_why);
     n = strlen(c->choices);
     if (c->fuse > 1)
         snprintf(c->choices + n, sizeof c->choices - n, ", %u steps a launch (%s)",
@@ -919,6 +919,9 @@ static int shape(ocl_ctx *c, cl_kernel k, char *why, size_t whylen)
     return PS_OK;
 }
 
+/* the range shapes' kernel suffixes, by PS_OCL_SHAPE_* (opencl_kernel's order) */
+static const char *const ps_ocl_shapes[] = {"ij", "ijk", "row"};
+
 /*
  * The kernel for c->cfg: the hand-written one of the fast-path table
  * (fast/ps_opencl_fast.c) where it has an entry and the config does not ask
@@ -927,7 +930,6 @@ static int shape(ocl_ctx *c, cl_kernel k, char *why, size_t whylen)
  */
 static int pick_kernel(ocl_ctx *c, char *why, size_t whylen)
 {
-    static const char *const shapes[] = {"ij", "ijk", "row"}; /* opencl_kernel's order */
     const char *name = c->cfg.stencil->name, *kshape;
     int n;
     /*
@@ -940,7 +942,7 @@ static int pick_kernel(ocl_ctx *c, char *why, size_t whylen)
      */
     ps_knob_rule(&c->knobs.opencl_kernel, (c->dev->type & CL_DEVICE_TYPE_CPU) ? 2 : 0);
     c->shape = (int)c->knobs.opencl_kernel.value;
-    kshape = shapes[c->shape];
+    kshape = ps_ocl_shapes[c->shape];
     c->dims = c->shape == PS_OCL_SHAPE_IJK ? 3 : 2;
     c->row = c->shape == PS_OCL_SHAPE_ROW;
     c->fast = c->cfg.generic ? NULL : ps_ocl_fast_find(&c->cfg, c->shape);
@@ -1263,6 +1265,69 @@ static int zl_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
     return fuse_setup(c, prog, why, whylen);
 }
 
+/*
+ * The stencil's rows on explicit vectors (ps_opencl_vector.cl, its own
+ * program: ps_ocl_program_vector) for the generic kernels in the row shape:
+ * the masked row kernel becomes ps_gmv_NAME_row, and c->vprog is kept for
+ * the land-sum form (ls_setup). A stencil whose cell functions do not
+ * compile on vector types keeps the scalar rows; c->vec_why says why (the
+ * build log's first error). Evidence: docs/performance.md, "OpenCL on PoCL".
+ */
+static int vec_setup(ocl_ctx *c, char *why, size_t whylen)
+{
+    char vwhy[4096], kname[sizeof c->kname];
+    cl_kernel k[2] = {NULL, NULL};
+    size_t kwg = 0;
+    cl_int e;
+    int b, n, st = PS_OK;
+    if (c->fast || !c->row)
+        return PS_OK;
+    if (ps_ocl_program_vector(c->dev, c->var, c->knobs.opencl_build_options.value,
+                              knob_label(PS_KNOB_ID_opencl_build_options,
+                                         c->knobs.opencl_build_options.source),
+                              c->cfg.stencil->name, &c->vprog, vwhy, sizeof vwhy)) {
+        const char *r = strstr(vwhy, "error:");
+        c->vprog = NULL;
+        r = r ? r : vwhy;
+        snprintf(c->vec_why, sizeof c->vec_why, "%s%.*s", r != vwhy ? "vector build: " : "",
+                 (int)strcspn(r, "\n"), r);
+        return PS_OK;
+    }
+    n = snprintf(kname, sizeof kname, "ps_gmv_%s_row", c->cfg.stencil->name);
+    if (n < 0 || (size_t)n >= sizeof kname)
+        return PS_OK;
+    for (b = 0; b < 2 && !st; b++) {
+        k[b] = clCreateKernel(c->vprog, kname, &e);
+        if (e != CL_SUCCESS)
+            st = ps_ocl_fail(why, whylen, e, "clCreateKernel(%s)", kname);
+        else
+            st = set_args(c, k[b], b, why, whylen);
+    }
+    if (!st) {
+        e = clGetKernelWorkGroupInfo(k[0], c->dev->device, CL_KERNEL_WORK_GROUP_SIZE,
+                                     sizeof kwg, &kwg, NULL);
+        if (e != CL_SUCCESS)
+            st = ps_ocl_fail(why, whylen, e, "clGetKernelWorkGroupInfo(%s)", kname);
+    }
+    if (!st && kwg >= c->local[0] * c->local[1] * c->local[2]) {
+        for (b = 0; b < 2; b++) { /* the masked rows on vectors from now on */
+            clReleaseKernel(c->k[b]);
+            c->k[b] = k[b];
+            k[b] = NULL;
+        }
+        snprintf(c->kname, sizeof c->kname, "%s", kname);
+    } else if (!st) { /* the work-group shape does not fit: the scalar rows */
+        snprintf(c->vec_why, sizeof c->vec_why, "%s allows %zu work-items a group", kname,
+                 kwg);
+        clReleaseProgram(c->vprog);
+        c->vprog = NULL;
+    }
+    for (b = 0; b < 2; b++)
+        if (k[b])
+            clReleaseKernel(k[b]);
+    return st;
+}
+
 /* the land-sum kernels' arguments: the generic ones, the count bytes, the
  * flag and a tag (step() sets it before each launch) */
 static int set_ls_args(ocl_ctx *c, cl_kernel k, int b, const char *kname, char *why,
@@ -1288,10 +1353,9 @@ static int set_ls_args(ocl_ctx *c, cl_kernel k, int b, const char *kname, char *
  * ps_opencl_generic.cl) for a stencil flagged PS_STENCIL_LAND_SUM in exact
  * mode: land held as +0.0 in the fields, the count bytes made on the host at
  * upload from the stencil's neighbour list (core/ps_plugin_land.h) and land's
- * NaN put back at download, on the host. With the row shape, the row on
- * explicit vectors (ps_glv_NAME_row, the stencil's own program:
- * ps_ocl_program_landsum) where the stencil's cell functions compile on
- * vectors, with its steps fused by the wavefront rule (wave_setup,
+ * NaN put back at download, on the host. With the stencil's vector program
+ * (vec_setup), the row on explicit vectors (ps_glv_NAME_row), its steps
+ * fused by the wavefront rule (wave_setup,
  * ps_glv_NAME_wave); else the scalar row, which the generic wavefront asked
  * for (opencl_wave given) replaces by the masked one. opencl_zero_land given
  * decides; its rule: on, except on CPU devices without the vector row, where
@@ -1304,8 +1368,8 @@ static int ls_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
     const size_t cells = ext[0] * ext[1] * ext[2];
     const cl_ulong zero = 0;
     const int given = ps_knob_given(&c->knobs.opencl_zero_land);
-    cl_program vprog = NULL;
-    char kname[160], vwhy[4096];
+    const cl_program vprog = c->vprog;
+    char kname[160];
     size_t kwg = 0;
     cl_int e;
     int b, st = PS_OK, n;
@@ -1314,34 +1378,21 @@ static int ls_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
         c->fast || !(c->cfg.stencil->flags & PS_STENCIL_LAND_SUM) ||
         c->cfg.stencil->nneighbours > PS_LAND_MAX_NB)
         return PS_OK;
-    if (c->row &&
-        ps_ocl_program_landsum(c->dev, c->var, c->knobs.opencl_build_options.value,
-                               knob_label(PS_KNOB_ID_opencl_build_options,
-                                          c->knobs.opencl_build_options.source),
-                               c->cfg.stencil->name, &vprog, vwhy, sizeof vwhy))
-        vprog = NULL; /* the scalar row */
     if (!vprog && (ps_knob_given(&c->knobs.opencl_wave) ||
                    (!given && (c->dev->type & CL_DEVICE_TYPE_CPU))))
         return PS_OK;
-    n = snprintf(kname, sizeof kname, "%s%s", vprog ? "ps_glv_" : "ps_gls_", c->kname + 7);
+    n = snprintf(kname, sizeof kname, "%s_%s_%s", vprog ? "ps_glv" : "ps_gls",
+                 c->cfg.stencil->name, ps_ocl_shapes[c->shape]);
     if (n < 0 || (size_t)n >= sizeof kname)
-        goto done;
+        return PS_OK;
     for (b = 0; b < 2; b++) {
         c->kls[b] = clCreateKernel(vprog ? vprog : prog, kname, &e);
         if (e != CL_SUCCESS) {
             c->kls[b] = NULL;
-            st = ps_ocl_fail(why, whylen, e, "clCreateKernel(%s)", kname);
-            goto done;
+            return ps_ocl_fail(why, whylen, e, "clCreateKernel(%s)", kname);
         }
     }
-    c->ls_vec = vprog != NULL;
     snprintf(c->ls_kname, sizeof c->ls_kname, "%s", kname);
-    if (!vprog && c->row) { /* why: the build log's first error, else the first line */
-        const char *r = strstr(vwhy, "error:");
-        r = r ? r : vwhy;
-        snprintf(c->ls_novec, sizeof c->ls_novec, "%s%.*s", r != vwhy ? "vector build: " : "",
-                 (int)strcspn(r, "\n"), r);
-    }
     e = clGetKernelWorkGroupInfo(c->kls[0], c->dev->device, CL_KERNEL_WORK_GROUP_SIZE,
                                  sizeof kwg, &kwg, NULL);
     if (e != CL_SUCCESS) {
@@ -1389,8 +1440,6 @@ static int ls_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
         c->ls_fuse = !st && c->fuse > 1;
     }
 done:
-    if (vprog)
-        clReleaseProgram(vprog); /* the kernels hold it */
     return st;
 }
 
@@ -1564,6 +1613,8 @@ static int ocl_create(const ps_config *cfg, void **out, char *why, size_t whylen
     if (st)
         goto done;
     st = zl_setup(c, prog, why, whylen);
+    if (!st)
+        st = vec_setup(c, why, whylen);
     if (!st)
         st = ls_setup(c, prog, why, whylen);
     if (!st && !c->ls_on)

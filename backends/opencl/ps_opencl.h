@@ -122,15 +122,15 @@ int ps_ocl_program(const ps_ocl_dev *dev, ps_ocl_variant v, const char *extra,
 
 /**
  * The program of ps_ocl_program() for @p v and @p extra with stencil
- * @p stencil's land-sum rows on explicit vectors appended
- * (ps_opencl_landsum.cl: the kernel ps_glv_<stencil>_row), built once per
- * device, variant, options and stencil and kept like it; ps_ocl_program()
- * must have made the device's context. A stencil whose cell functions do not
- * compile on vector types (its file kernels/<stencil>.h) has none: a failed
- * build is kept too, and every call then returns PS_EUNSUPPORTED with the
- * build log in @p why.
+ * @p stencil's rows on explicit vectors appended (ps_opencl_vector.cl: the
+ * kernel ps_gmv_<stencil>_row, and for a land-sum stencil ps_glv_<stencil>_row
+ * and _wave), built once per device, variant, options and stencil and kept
+ * like it; ps_ocl_program() must have made the device's context. A stencil
+ * whose cell functions do not compile on vector types (its file
+ * kernels/<stencil>.h) has none: a failed build is kept too, and every call
+ * then returns PS_EUNSUPPORTED with the build log in @p why.
  */
-int ps_ocl_program_landsum(const ps_ocl_dev *dev, ps_ocl_variant v, const char *extra,
+int ps_ocl_program_vector(const ps_ocl_dev *dev, ps_ocl_variant v, const char *extra,
                            const char *label, const char *stencil, cl_program *prog,
                            char *why, size_t whylen);
 

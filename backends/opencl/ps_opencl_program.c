@@ -1,13 +1,13 @@
 /*
  * OpenCL programs: the embedded sources (every file of kernels/ named in
  * kernels/local.mk, then the backend's wrappers ps_opencl_generic.cl,
- * ps_opencl_diffusion7.cl and ps_opencl_landsum.cl; generated into
+ * ps_opencl_diffusion7.cl and ps_opencl_vector.cl; generated into
  * ps_opencl_source.c at build time, listed in order in ps_ocl_src_list[])
  * behind a short prelude of pragmas, concatenated into one program, built
  * once per device and variant (precision, exact/fast, division method, extra
- * build options) and kept for the process lifetime; and, per land-sum
- * stencil, the same with that stencil's row on explicit vectors appended
- * (ps_ocl_program_landsum).
+ * build options) and kept for the process lifetime; and, per stencil, the
+ * same with that stencil's rows on explicit vectors appended
+ * (ps_ocl_program_vector).
  */
 #include "config.h"
 #include "ps_knobs.h"
@@ -20,22 +20,22 @@
 
 #define PS_OCL_NVARIANT 12 /* f64 x fast x div */
 
-/* a stencil's land-sum vector program (ps_ocl_program_landsum), built or not */
-typedef struct ocl_ls_prog {
+/* a stencil's vector program (ps_ocl_program_vector), built or not */
+typedef struct ocl_vec_prog {
     int vi;                          /* variant_index */
     char stencil[64];
     char extra[PS_KNOB_TEXT_MAX];    /* the extra options */
     cl_program prog;                 /* NULL: the build failed, why says why */
     char why[4096];
-} ocl_ls_prog;
+} ocl_vec_prog;
 
 typedef struct ocl_cache {
     cl_device_id device;
     cl_context ctx;
     cl_program prog[PS_OCL_NVARIANT];
     char extra[PS_OCL_NVARIANT][PS_KNOB_TEXT_MAX]; /* the extra options of each */
-    ocl_ls_prog *ls;
-    int nls;
+    ocl_vec_prog *vec;
+    int nvec;
 } ocl_cache;
 
 static pthread_mutex_t ps_ocl_prog_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -168,7 +168,7 @@ static int build(const ps_ocl_dev *dev, cl_context ctx, ps_ocl_variant v, const 
         }
         if (ntail) {
             used = strlen(why);
-            snprintf(why + used, whylen - used, ", a stencil's land-sum vector rows");
+            snprintf(why + used, whylen - used, ", a stencil's rows on explicit vectors");
         }
         used = strlen(why);
         snprintf(why + used, whylen - used, ")");
@@ -248,29 +248,34 @@ static const char *embedded(const char *name)
     return NULL;
 }
 
-/* What comes before the stencil's file in its land-sum vector program: the
+/* What comes before the stencil's file in its vector program: the
  * stencil named, and its cell functions on vectors of one AVX-512 register
- * (ps_opencl_landsum.cl); a division in double converts each lane. */
-static const char ps_ocl_ls_head[] =
-    "#ifdef PS_REAL_IS_DOUBLE\n"
-    "#define PS_GLV_VW 8\n"
-    "#define PS_GLV_VT double8\n"
-    "#else\n"
-    "#define PS_GLV_VW 16\n"
-    "#define PS_GLV_VT float16\n"
-    "#endif\n"
+ * (ps_opencl_vector.cl); a division in double converts each lane. */
+static const char ps_ocl_vec_head[] =
     "#undef PS_REAL\n"
     "#undef PS_SUFFIX\n"
-    "#define PS_REAL PS_GLV_VT\n"
+    "#undef PS_MASK\n"
+    "#ifdef PS_REAL_IS_DOUBLE\n"
+    "#define PS_VEC_VW 8\n"
+    "#define PS_VEC_VT double8\n"
+    "#define PS_MASK long8\n"
+    "#else\n"
+    "#define PS_VEC_VW 16\n"
+    "#define PS_VEC_VT float16\n"
+    "#define PS_MASK int16\n"
+    "#endif\n"
+    "#define PS_REAL PS_VEC_VT\n"
     "#define PS_SUFFIX _vec\n"
     "#ifdef PS_OCL_DIV_IN_DOUBLE\n"
     "#undef PS_DIV\n"
     "#define PS_DIV(a, b) convert_float16(convert_double16(a) / convert_double16(b))\n"
     "#endif\n";
 /* ... and after it: the scalar type back, for the kernel's arguments */
-static const char ps_ocl_ls_tail[] =
+static const char ps_ocl_vec_tail[] =
     "#undef PS_REAL\n"
     "#undef PS_SUFFIX\n"
+    "#undef PS_MASK\n"
+    "#define PS_MASK int\n"
     "#ifdef PS_REAL_IS_DOUBLE\n"
     "#define PS_REAL double\n"
     "#define PS_SUFFIX _f64\n"
@@ -279,12 +284,12 @@ static const char ps_ocl_ls_tail[] =
     "#define PS_SUFFIX _f32\n"
     "#endif\n";
 
-int ps_ocl_program_landsum(const ps_ocl_dev *dev, ps_ocl_variant v, const char *extra,
+int ps_ocl_program_vector(const ps_ocl_dev *dev, ps_ocl_variant v, const char *extra,
                            const char *label, const char *stencil, cl_program *prog,
                            char *why, size_t whylen)
 {
     ocl_cache *c;
-    ocl_ls_prog *e = NULL, *grown;
+    ocl_vec_prog *e = NULL, *grown;
     char file[96], name[96];
     const char *tail[6];
     int st = PS_OK, vi = variant_index(v), i;
@@ -303,34 +308,34 @@ int ps_ocl_program_landsum(const ps_ocl_dev *dev, ps_ocl_variant v, const char *
         st = PS_EUNSUPPORTED;
         goto done;
     }
-    for (i = 0; i < c->nls; i++)
-        if (c->ls[i].vi == vi && !strcmp(c->ls[i].stencil, stencil) &&
-            !strcmp(c->ls[i].extra, extra))
-            e = &c->ls[i];
+    for (i = 0; i < c->nvec; i++)
+        if (c->vec[i].vi == vi && !strcmp(c->vec[i].stencil, stencil) &&
+            !strcmp(c->vec[i].extra, extra))
+            e = &c->vec[i];
     if (!e) {
-        grown = realloc(c->ls, (size_t)(c->nls + 1) * sizeof *grown);
+        grown = realloc(c->vec, (size_t)(c->nvec + 1) * sizeof *grown);
         if (!grown) {
             snprintf(why, whylen, "out of memory");
             st = PS_ENOMEM;
             goto done;
         }
-        c->ls = grown;
-        e = &c->ls[c->nls++];
+        c->vec = grown;
+        e = &c->vec[c->nvec++];
         memset(e, 0, sizeof *e);
         e->vi = vi;
         snprintf(e->stencil, sizeof e->stencil, "%s", stencil);
         snprintf(e->extra, sizeof e->extra, "%s", extra);
         snprintf(file, sizeof file, "kernels/%s.h", stencil);
-        snprintf(name, sizeof name, "#define PS_GLV_NAME %s\n", stencil);
+        snprintf(name, sizeof name, "#define PS_VEC_NAME %s\n", stencil);
         tail[0] = name;
-        tail[1] = ps_ocl_ls_head;
+        tail[1] = ps_ocl_vec_head;
         tail[2] = embedded(file);
-        tail[3] = ps_ocl_ls_tail;
-        tail[4] = embedded("backends/opencl/ps_opencl_landsum.cl");
+        tail[3] = ps_ocl_vec_tail;
+        tail[4] = embedded("backends/opencl/ps_opencl_vector.cl");
         tail[5] = NULL;
         if (!tail[2] || !tail[4])
             snprintf(e->why, sizeof e->why, "no embedded file %s",
-                     !tail[2] ? file : "backends/opencl/ps_opencl_landsum.cl");
+                     !tail[2] ? file : "backends/opencl/ps_opencl_vector.cl");
         else if (build(dev, c->ctx, v, extra, tail, label, &e->prog, e->why, sizeof e->why))
             e->prog = NULL;
     }

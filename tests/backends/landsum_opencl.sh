@@ -7,11 +7,12 @@
 # the masked form (=0); then validate --backend opencl with the land-sum form
 # on (tests/backends/validate_opencl.sh runs the rule's form), and the vector
 # row's wavefront at 2, 3 and 5 steps a launch. Then the kernel
-# path that run reports: the vector row for every land-sum stencil in both
-# precisions and with the float quotient in double, none for hdiff, and, where
-# the vector program does not build (a build option that fails only it), the
-# masked rows by the rule and the scalar land-sum row when asked, with the
-# build's error named; every result the same bits.
+# path that run reports: the masked and land-sum rows on vectors for every
+# land-sum stencil in both precisions and with the float quotient in double,
+# the masked ones alone for hdiff, and, where the vector program does not build
+# (a build option that fails only it), the scalar masked rows by the rule and
+# the scalar land-sum row when asked, with the build's error named; every
+# result the same bits.
 . "$top_srcdir/tests/lib.sh"
 T=$top_builddir/tests/backends/test_landsum_backend
 "$T" opencl >"$TMP/log" 2>&1; rc=$?
@@ -41,7 +42,8 @@ for s in diffusion7 smooth2; do
   for a in "" "-p float64" "--knob opencl_divide=double"; do
     # shellcheck disable=SC2086
     path -s "$s" $a > "$TMP/vec"
-    grep -q "land-sum form ps_glv_${s}_row (explicit vectors)" "$TMP/vec" ||
+    grep -q "generic ps_gmv_${s}_row (explicit vectors), land-sum form ps_glv_${s}_row" \
+      "$TMP/vec" ||
       { cat "$TMP/vec"; fail "$s $a: not the vector row"; }
     # shellcheck disable=SC2086
     path -s "$s" $a --knob opencl_zero_land=0 > "$TMP/masked"
@@ -52,12 +54,15 @@ for s in diffusion7 smooth2; do
 done
 path -s hdiff > "$TMP/h"
 grep -q "land-sum" "$TMP/h" && { cat "$TMP/h"; fail "hdiff (not land-sum) in the land-sum form"; }
+grep -q "generic ps_gmv_hdiff_row (explicit vectors)" "$TMP/h" ||
+  { cat "$TMP/h"; fail "hdiff: not the masked rows on vectors"; }
 # a macro the vector program redefines, as an error: its build alone fails
-bad="opencl_build_options=-Werror -DPS_GLV_VW=17"
+bad="opencl_build_options=-Werror -DPS_VEC_VW=17"
 path --knob "$bad" > "$TMP/rule"
 grep -q "land-sum" "$TMP/rule" && { cat "$TMP/rule"; fail "the rule took the scalar land-sum row on a CPU"; }
 path --knob "$bad" --knob opencl_zero_land=1 > "$TMP/scalar"
-grep -q "land-sum form ps_gls_diffusion7_row (scalar: vector build: .*PS_GLV_VW" "$TMP/scalar" ||
+grep -q "generic ps_gen_diffusion7_row, land-sum form ps_gls_diffusion7_row (scalar rows: vector build: .*PS_VEC_VW" \
+  "$TMP/scalar" ||
   { cat "$TMP/scalar"; fail "the scalar row's kernel path does not name the build's error"; }
 path > "$TMP/vec"
 [ "$(tail -1 "$TMP/rule")" = "$(tail -1 "$TMP/vec")" ] &&

@@ -18,7 +18,7 @@ export PSTENCIL_PLUGIN_PATH="$P"
 expect_exit 0 "$PSTENCIL" run --backend opencl --kernel generic --stencil hdiff -n 3 \
   --knob opencl_wave=3 --explain -o "$TMP/a.nc"
 grep -Eq "^ +opencl_wave_tj=[0-9]+ \(rule\)" "$TMP/out" &&
-  grep -q "kernel path : generic ps_gen_hdiff_row, 3 steps a launch (generic wavefront)" \
+  grep -q "kernel path : generic ps_gmv_hdiff_row (explicit vectors), 3 steps a launch (generic wavefront)" \
     "$TMP/out" || { cat "$TMP/out"; fail "opencl_wave=3: the generic wavefront was not built"; }
 expect_exit 0 "$PSTENCIL" run --backend opencl --kernel generic --stencil hdiff -n 3 \
   --explain -o "$TMP/b.nc"
@@ -28,7 +28,7 @@ fi
 expect_exit 0 "$PSTENCIL" compare -q "$TMP/a.nc" "$TMP/b.nc"
 expect_exit 0 "$PSTENCIL" run --backend opencl --kernel generic --stencil smooth2 -n 9 \
   -o "$TMP/c.nc"
-grep -q "kernel path : .*ps_glv_smooth2_row (explicit vectors), [0-9]* steps a launch (land-sum wavefront)" \
+grep -q "kernel path : .*ps_glv_smooth2_row, [0-9]* steps a launch (land-sum wavefront)" \
   "$TMP/out" || { cat "$TMP/out"; fail "smooth2: the rule did not fuse the land-sum form"; }
 expect_exit 0 "$PSTENCIL" run --backend opencl --kernel generic --stencil smooth2 -n 9 \
   --knob opencl_wave=1 -o "$TMP/d.nc"
