@@ -267,15 +267,16 @@ PS_STENCIL_LIST(PS_GEN_KERNELS)
                                            gy, gx);                                       \
     out[p] = v;
 
+/* a land-sum row function's parameters: ps_gen_NAME_rowfn's, cn the row's
+ * count bytes and i1 the end of its interior cells */
+#define PS_GLS_ROW_PARAMS                                                                \
+    __global PS_REAL *restrict o, __global const PS_REAL *const *rp,                     \
+        __global const uchar *restrict cn, __global const PS_REAL *restrict params,      \
+        uint nx, long gk, long gj, long oi, long gz, long gy, long gx, uint i1
+
 #define PS_GLS_FNS(NAME)                                                                 \
-    /* cells r..nx-r-1 of one row (ps_gen_NAME_rowfn's arguments, cn the row's       \
-     * count bytes); nonzero if it wrote a NaN */                                       \
-    static int ps_gls_##NAME##_rowfn(__global PS_REAL *restrict o,                      \
-                                     __global const PS_REAL *const *rp,                  \
-                                     __global const uchar *restrict cn,                  \
-                                     __global const PS_REAL *restrict params, uint nx,   \
-                                     long gk, long gj, long oi, long gz, long gy,        \
-                                     long gx, uint i1)                                   \
+    /* cells r..i1-1 of one row; nonzero if it wrote a NaN */                           \
+    static int ps_gls_##NAME##_rowfn(PS_GLS_ROW_PARAMS)                                  \
     {                                                                                    \
         const uint r = PS_##NAME##_RADIUS;                                               \
         __global const PS_REAL *restrict c = rp[PS_STENCIL_NNB(NAME)];                   \
@@ -350,12 +351,18 @@ PS_STENCIL_LIST(PS_GLS_OF)
 /* list step: the row of neighbour q of row (k, j) at step l-1 */
 #define PS_GEN_WRP(dk, dj, di) rp[q++] = PS_GEN_WROW(l - 1, k + (dk), j + (dj));
 
-#define PS_GEN_WAVE(NAME)                                                                \
-    /* one tile: output rows j0.. (tj, clipped to the box), ring the work-item's */     \
-    static inline void ps_gen_##NAME##_wave_tile(PS_GEN_ARGS,                            \
-                                                 __global PS_REAL *restrict ring,        \
-                                                 const uint T, const uint tj,            \
-                                                 const long j0)                          \
+/*
+ * One tile of a wavefront kernel, FN (ps_gen_NAME_wave's, and
+ * ps_opencl_vector.cl's ps_glv_NAME_wave's): output rows j0.. (tj, clipped to
+ * the box), ring the work-item's, the parameters after j0 in the variadic
+ * argument (with their leading comma). ROW computes row j of plane k at step
+ * l (of T) into o from the neighbour rows rp (the centre last; row the row's
+ * offset in the field) and may or a NaN report into bad, which FN returns;
+ * the row's face columns are copied after it.
+ */
+#define PS_GEN_WAVE_TILE(NAME, FN, ROW, ...)                                             \
+    static int FN(PS_GEN_ARGS, __global PS_REAL *restrict ring, const uint T,            \
+                  const uint tj, const long j0 __VA_ARGS__)                              \
     {                                                                                    \
         const long r = PS_##NAME##_RADIUS, S = 2 * r + 1;                                \
         const long hj = (long)tj + 2 * (long)(T - 1) * r;                                \
@@ -365,6 +372,7 @@ PS_STENCIL_LIST(PS_GLS_OF)
         const long kend = (long)nz - r + (long)(T - 1) * r;                              \
         long kk, j, k;                                                                   \
         uint l, i;                                                                       \
+        int bad = 0;                                                                     \
         /* the cells no step changes: copies */                                          \
         for (k = 0; k < (long)nz; k++)                                                   \
             for (j = j0; j < j1; j++) {                                                  \
@@ -375,7 +383,7 @@ PS_STENCIL_LIST(PS_GLS_OF)
                         out[row + i] = in[row + i];                                      \
             }                                                                            \
         if ((long)nx <= 2 * r)                                                           \
-            return; /* no interior cell */                                               \
+            return 0; /* no interior cell */                                             \
         for (kk = r; kk < kend; kk++)                                                    \
             for (l = 1; l <= T; l++) {                                                   \
                 long ja = j0 - (long)(T - l) * r, jb = j1 + (long)(T - l) * r;           \
@@ -388,23 +396,29 @@ PS_STENCIL_LIST(PS_GLS_OF)
                     jb = (long)ny - r;                                                   \
                 for (j = ja; j < jb; j++) {                                              \
                     __global const PS_REAL *rp[PS_STENCIL_NNB(NAME) + 1];                \
-                    __global const PS_REAL *a = in + (size_t)k * plane + (size_t)j * nx; \
+                    const size_t row = (size_t)k * plane + (size_t)j * nx;               \
+                    __global const PS_REAL *a = in + row;                                \
                     __global PS_REAL *o =                                                \
-                        l == T ? out + (size_t)k * plane + (size_t)j * nx                \
+                        l == T ? out + row                                               \
                                : ring + ((size_t)(l - 1) * S + (size_t)(k % S)) * splane + \
                                      (size_t)(j - jlo) * nx;                             \
                     int q = 0;                                                           \
                     PS_##NAME##_NEIGHBOURS(PS_GEN_WRP)                                   \
                     rp[q] = PS_GEN_WROW(l - 1, k, j);                                    \
-                    ps_gen_##NAME##_rowfs(o, rp, params, nx, ok + k, oj + j, oi, gz, gy, \
-                                          gx);                                           \
+                    ROW                                                                  \
                     for (i = 0; i < (uint)r; i++) { /* the row's face columns */         \
                         o[i] = a[i];                                                     \
                         o[nx - 1 - i] = a[nx - 1 - i];                                   \
                     }                                                                    \
                 }                                                                        \
             }                                                                            \
-    }                                                                                    \
+        return bad;                                                                      \
+    }
+
+#define PS_GEN_WAVE(NAME)                                                                \
+    PS_GEN_WAVE_TILE(NAME, ps_gen_##NAME##_wave_tile,                                    \
+                     ps_gen_##NAME##_rowfs(o, rp, params, nx, ok + k, oj + j, oi, gz, gy, \
+                                           gx);, )                                       \
     __kernel void ps_gen_##NAME##_wave(PS_GEN_ARGS, __global PS_REAL *restrict scratch,  \
                                        const uint T, const uint tj)                      \
     {                                                                                    \
@@ -414,8 +428,8 @@ PS_STENCIL_LIST(PS_GLS_OF)
             scratch + w * (T - 1) * (2 * PS_##NAME##_RADIUS + 1) * hj * nx;              \
         long j0;                                                                         \
         for (j0 = (long)(w * tj); j0 < (long)ny; j0 += (long)(nw * tj))                  \
-            ps_gen_##NAME##_wave_tile(in, out, params, nz, ny, nx, ok, oj, oi, gz, gy,   \
-                                      gx, ring, T, tj, j0);                              \
+            (void)ps_gen_##NAME##_wave_tile(in, out, params, nz, ny, nx, ok, oj, oi, gz, \
+                                            gy, gx, ring, T, tj, j0);                    \
     }
 
 PS_STENCIL_LIST(PS_GEN_WAVE)

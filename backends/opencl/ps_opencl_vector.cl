@@ -108,12 +108,7 @@
  * nonzero if it wrote a NaN. ps_glv_NAME_rowfn_nochk: the same without the
  * test (0), for the wavefront's steps before its last. */
 #define PS_GLV_ROWFN(NAME, FN, CHK)                                                      \
-    static int ps_glv_##NAME##_##FN(__global PS_REAL *restrict o,                       \
-                                     __global const PS_REAL *const *rp,                  \
-                                     __global const uchar *restrict cn,                  \
-                                     __global const PS_REAL *restrict params, uint nx,   \
-                                     long gk, long gj, long oi, long gz, long gy,        \
-                                     long gx, uint i1)                                   \
+    static int ps_glv_##NAME##_##FN(PS_GLS_ROW_PARAMS)                                   \
     {                                                                                    \
         const uint r = PS_##NAME##_RADIUS;                                               \
         __global const PS_REAL *restrict c = rp[PS_STENCIL_NNB(NAME)];                   \
@@ -172,64 +167,14 @@
  * the row kernel's, then the scratch, T and tj.
  */
 #define PS_GLV_WAVE(NAME)                                                                \
-    static int ps_glv_##NAME##_wave_tile(PS_GEN_ARGS, __global const uchar *restrict cnt, \
-                                         __global PS_REAL *restrict ring, const uint T,  \
-                                         const uint tj, const long j0, const uint i1)    \
-    {                                                                                    \
-        const long r = PS_##NAME##_RADIUS, S = 2 * r + 1;                                \
-        const long hj = (long)tj + 2 * (long)(T - 1) * r;                                \
-        const long j1 = j0 + (long)tj < (long)ny ? j0 + (long)tj : (long)ny;             \
-        const long jlo = j0 - (long)(T - 1) * r; /* ring row 0 */                        \
-        const size_t plane = (size_t)ny * nx, splane = (size_t)hj * nx;                  \
-        const long kend = (long)nz - r + (long)(T - 1) * r;                              \
-        long kk, j, k;                                                                   \
-        uint l, i;                                                                       \
-        int bad = 0;                                                                     \
-        for (k = 0; k < (long)nz; k++) /* the cells no step changes: copies */           \
-            for (j = j0; j < j1; j++) {                                                  \
-                const size_t row = (size_t)k * plane + (size_t)j * nx;                   \
-                if (k < r || k >= (long)nz - r || j < r || j >= (long)ny - r ||          \
-                    (long)nx <= 2 * r)                                                   \
-                    for (i = 0; i < nx; i++)                                             \
-                        out[row + i] = in[row + i];                                      \
-            }                                                                            \
-        if ((long)nx <= 2 * r)                                                           \
-            return 0; /* no interior cell */                                             \
-        for (kk = r; kk < kend; kk++)                                                    \
-            for (l = 1; l <= T; l++) {                                                   \
-                long ja = j0 - (long)(T - l) * r, jb = j1 + (long)(T - l) * r;           \
-                k = kk - (long)(l - 1) * r;                                              \
-                if (k < r || k >= (long)nz - r)                                          \
-                    continue;                                                            \
-                if (ja < r)                                                              \
-                    ja = r;                                                              \
-                if (jb > (long)ny - r)                                                   \
-                    jb = (long)ny - r;                                                   \
-                for (j = ja; j < jb; j++) {                                              \
-                    __global const PS_REAL *rp[PS_STENCIL_NNB(NAME) + 1];                \
-                    const size_t row = (size_t)k * plane + (size_t)j * nx;               \
-                    __global const PS_REAL *a = in + row;                                \
-                    __global PS_REAL *o =                                                \
-                        l == T ? out + row                                               \
-                               : ring + ((size_t)(l - 1) * S + (size_t)(k % S)) * splane + \
-                                     (size_t)(j - jlo) * nx;                             \
-                    int q = 0;                                                           \
-                    PS_##NAME##_NEIGHBOURS(PS_GEN_WRP)                                   \
-                    rp[q] = PS_GEN_WROW(l - 1, k, j);                                    \
-                    if (l == T)                                                          \
-                        bad |= ps_glv_##NAME##_rowfn(o, rp, cnt + row, params, nx,       \
-                                                     ok + k, oj + j, oi, gz, gy, gx, i1); \
-                    else                                                                 \
-                        ps_glv_##NAME##_rowfn_nochk(o, rp, cnt + row, params, nx, ok + k, \
-                                                    oj + j, oi, gz, gy, gx, i1);         \
-                    for (i = 0; i < (uint)r; i++) { /* the row's face columns */         \
-                        o[i] = a[i];                                                     \
-                        o[nx - 1 - i] = a[nx - 1 - i];                                   \
-                    }                                                                    \
-                }                                                                        \
-            }                                                                            \
-        return bad;                                                                      \
-    }                                                                                    \
+    PS_GEN_WAVE_TILE(NAME, ps_glv_##NAME##_wave_tile,                                    \
+                     if (l == T) bad |= ps_glv_##NAME##_rowfn(o, rp, cnt + row, params,  \
+                                                              nx, ok + k, oj + j, oi, gz, \
+                                                              gy, gx, i1);               \
+                     else ps_glv_##NAME##_rowfn_nochk(o, rp, cnt + row, params, nx,      \
+                                                      ok + k, oj + j, oi, gz, gy, gx,    \
+                                                      i1);,                              \
+                     , __global const uchar *restrict cnt, const uint i1)                \
     __kernel void ps_glv_##NAME##_wave(PS_GLS_ARGS, __global PS_REAL *restrict scratch,  \
                                        const uint T, const uint tj)                      \
     {                                                                                    \
@@ -242,7 +187,7 @@
         int bad = 0;                                                                     \
         for (j0 = (long)(w * tj); j0 < (long)ny; j0 += (long)(nw * tj))                  \
             bad |= ps_glv_##NAME##_wave_tile(in, out, params, nz, ny, nx, ok, oj, oi, gz, \
-                                             gy, gx, cnt, ring, T, tj, j0, i1);          \
+                                             gy, gx, ring, T, tj, j0, cnt, i1);          \
         if (bad)                                                                         \
             *flag = tag;                                                                 \
     }
