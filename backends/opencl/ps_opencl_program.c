@@ -248,9 +248,10 @@ static const char *embedded(const char *name)
     return NULL;
 }
 
-/* What comes before the stencil's file in its vector program: the
- * stencil named, and its cell functions on vectors of one AVX-512 register
- * (ps_opencl_vector.cl); a division in double converts each lane. */
+/* What comes before the stencil's file in its vector program, after the
+ * stencil's name (PS_VEC_NAME): PS_REAL a vector of one AVX-512 register and
+ * PS_MASK its comparisons' type, so the file gives its cell functions on
+ * vectors (ps_opencl_vector.cl); a division in double converts each lane. */
 static const char ps_ocl_vec_head[] =
     "#undef PS_REAL\n"
     "#undef PS_SUFFIX\n"
