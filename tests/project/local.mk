@@ -9,6 +9,15 @@ TESTS += tests/project/install.sh
 # An install moved to a scratch prefix runs without LD_LIBRARY_PATH, with its
 # own plugins; the installed example builds through pkg-config.
 TESTS += tests/project/install_prefix.sh
+# The tests that run make install go last, one after another: libtool
+# relinks the libraries for their installed paths, and while it does the
+# build tree's soname links point at the half-written relinked file, which a
+# test loading the libraries at that moment reads as "file too short".
+ps_install_logs = tests/project/install.log tests/project/install_prefix.log \
+	tests/python/install.log
+tests/project/install.log: $(filter-out $(ps_install_logs),$(TEST_LOGS))
+tests/project/install_prefix.log: tests/project/install.log
+tests/python/install.log: tests/project/install_prefix.log
 # No undocumented public symbol: make doc (Doxygen) warns about none.
 TESTS += tests/project/doxygen.sh
 # Reference docs: performance.md at most 300 lines, no working-copy path in
