@@ -18,3 +18,21 @@ ps_suite_counts() {
   if [ "$fail" -gt 0 ]; then tail -"$lines" "$log"; fi
   return 0
 }
+
+# ps_suite_failed LOG: the names of the tests that LOG's summary counts as
+# failed (automake heads each failing test's section "FAIL: NAME"), one a line.
+ps_suite_failed() {
+  [ -f "$1" ] || return 0
+  sed -n -E 's/^(FAIL|ERROR|XPASS): ([^ ]+).*/\2/p' "$1" | sort -u
+}
+
+# ps_failure_digest DIR NAME...: for each failed test NAME, its name and the
+# last lines of DIR/NAME.log, so that a CI output cut to its tail still says
+# which test failed and why.
+ps_failure_digest() {
+  local dir=$1 name; shift
+  for name in "$@"; do
+    echo "--- failed: $name"
+    [ -f "$dir/$name.log" ] && tail -8 "$dir/$name.log" | cut -c1-200
+  done
+}
