@@ -2,6 +2,7 @@
 exceptions carrying the program's text, callbacks, the listings and the
 accessor."""
 import gc
+import os
 import re
 import threading
 import time
@@ -197,7 +198,7 @@ def test_nothing_kept_after_runs():
 
     def rss():
         with open("/proc/self/statm") as f:
-            return int(f.read().split()[1]) * 4096
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
     for _ in range(3):
         pstencil.run_array(a, steps=2, progress=False)
     gc.collect()

@@ -20,7 +20,7 @@ CHILD = textwrap.dedent("""
     steps = 2000 if backend == "reference" else 40000
     def rss():
         with open("/proc/self/statm") as f:
-            return int(f.read().split()[1]) * 4096
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
     started = []
     def progress(done, total, s):
         if not started:
