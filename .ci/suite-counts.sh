@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by .ci/run and .ci/jobs/*.sh: the counts of an automake test-suite.log.
 #
 # ps_suite_counts LOG LINES: set pass, fail and skip from the summary of LOG
