@@ -23,6 +23,7 @@
 #include "ps_stencils.h" /* the list only: no PS_REAL, no cell functions */
 
 #include <limits.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,7 +85,7 @@ typedef struct ocl_ctx {
     ps_ocl_zl zl;           /* zero-land state (ps_opencl_zeroland.c) */
     ps_ocl_variant var;     /* the program's variant */
     cl_kernel kls[2];       /* the generic kernel in land-sum form (when ls_on) */
-    int ls_fuse;            /* kf is the land-sum wavefront (ps_glv_NAME_wave) */
+    int ls_fuse;            /* kf is the land-sum wavefront (ps_glv_NAME_wave; runs while ls_on) */
     char ls_kname[160];     /* kls's name */
     cl_program vprog;       /* the stencil's vector program (vec_setup); NULL: none */
     char vec_why[200];      /* why there is none, for the row shape ("": there is) */
@@ -257,7 +258,7 @@ static int ocl_step(void *vc, long nsteps)
             }
             evp = &c->ev[c->nev];
         }
-        if ((c->zl.on || c->fuse_gen || c->ls_fuse) && c->fuse > 1 &&
+        if ((c->zl.on || c->fuse_gen || (c->ls_fuse && c->ls_on)) && c->fuse > 1 &&
             nsteps - t >= (long)c->fuse) {
             k = c->kf[c->cur];
             m = c->fuse;
@@ -369,7 +370,7 @@ static int ls_leave(ocl_ctx *c, int b)
     free(h);
     if (e != CL_SUCCESS)
         return ps_ocl_fail(c->err, sizeof c->err, e, "leaving the land-sum form");
-    c->ls_on = c->ls_fuse = 0; /* unfused masked steps from now on */
+    c->ls_on = 0; /* unfused masked steps from now on */
     return PS_OK;
 }
 
@@ -432,7 +433,7 @@ static int ls_upload(ocl_ctx *c, const void *host, const ps_region *r, int *done
             return st;
         if (r)
             return ls_leave(c, c->cur);
-        c->ls_on = c->ls_fuse = 0;
+        c->ls_on = 0;
         return PS_OK;
     }
     if (c->host && host == c->host) {
@@ -712,7 +713,7 @@ static int ocl_adopt(void *vc, void *host)
     if (c->ls_on) {
         int ch;
         if (!ps_land_fits(&c->ls, host, NULL)) {
-            c->ls_on = c->ls_fuse = 0; /* too many odd NaNs on land: NaN land */
+            c->ls_on = 0; /* too many odd NaNs on land: NaN land */
             return PS_OK;
         }
         if (ps_land_take(&c->ls, host, host, NULL, &ch)) {
@@ -813,27 +814,32 @@ static const char *ocl_last_error(void *vc)
     return c ? c->err : "";
 }
 
+/* printf @p fmt onto the end of c->choices (cut at its size) */
+static void choice_add(ocl_ctx *c, const char *fmt, ...)
+{
+    const size_t n = strlen(c->choices);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->choices + n, sizeof c->choices - n, fmt, ap);
+    va_end(ap);
+}
+
 /* c->choices: the kernel a step launches, and the forms and fusion on top */
 static void ocl_choices(ocl_ctx *c)
 {
-    size_t n;
-    snprintf(c->choices, sizeof c->choices, "%s %s%s", c->fast ? "fast path" : "generic",
-             c->kname, c->vprog ? " (explicit vectors)" : "");
-    n = strlen(c->choices);
+    c->choices[0] = '\0';
+    choice_add(c, "%s %s%s", c->fast ? "fast path" : "generic", c->kname,
+               c->vprog ? " (explicit vectors)" : "");
     if (c->zl.on)
-        snprintf(c->choices + n, sizeof c->choices - n, ", zero-land");
-    n = strlen(c->choices);
+        choice_add(c, ", zero-land");
     if (c->ls_on)
-        snprintf(c->choices + n, sizeof c->choices - n, ", land-sum form %s", c->ls_kname);
-    n = strlen(c->choices);
+        choice_add(c, ", land-sum form %s", c->ls_kname);
     if (c->vec_why[0])
-        snprintf(c->choices + n, sizeof c->choices - n, " (scalar rows: %s)", c->vec_why);
-    n = strlen(c->choices);
+        choice_add(c, " (scalar rows: %s)", c->vec_why);
     if (c->fuse > 1)
-        snprintf(c->choices + n, sizeof c->choices - n, ", %u steps a launch (%s)",
-                 (unsigned)c->fuse,
-                 c->fuse_gen  ? "generic wavefront"
-                 : c->ls_fuse ? "land-sum wavefront" : "zero-land");
+        choice_add(c, ", %u steps a launch (%s)", (unsigned)c->fuse,
+                   c->fuse_gen  ? "generic wavefront"
+                   : c->ls_fuse ? "land-sum wavefront" : "zero-land");
 }
 
 static const char *ocl_describe(void *vc, int what)
@@ -1395,42 +1401,35 @@ static int ls_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
     snprintf(c->ls_kname, sizeof c->ls_kname, "%s", kname);
     e = clGetKernelWorkGroupInfo(c->kls[0], c->dev->device, CL_KERNEL_WORK_GROUP_SIZE,
                                  sizeof kwg, &kwg, NULL);
-    if (e != CL_SUCCESS) {
-        st = ps_ocl_fail(why, whylen, e, "clGetKernelWorkGroupInfo(%s)", kname);
-        goto done;
-    }
+    if (e != CL_SUCCESS)
+        return ps_ocl_fail(why, whylen, e, "clGetKernelWorkGroupInfo(%s)", kname);
     if (kwg < c->local[0] * c->local[1] * c->local[2])
-        goto done; /* the masked kernel's work-group shape does not fit: stay masked */
+        return PS_OK; /* the masked kernel's work-group shape does not fit: stay masked */
     if ((st = ps_land_init(&c->ls, c->cfg.stencil, ext, c->es))) {
         snprintf(why, whylen, "out of memory for the land-sum form's count bytes");
-        goto done;
+        return st;
     }
     c->lscnt = clCreateBuffer(c->clctx, CL_MEM_READ_ONLY, cells, NULL, &e);
     if (e != CL_SUCCESS) {
         c->lscnt = NULL;
-        st = ps_ocl_fail(why, whylen, e, "clCreateBuffer (land-sum counts, %zu bytes)", cells);
-        goto done;
+        return ps_ocl_fail(why, whylen, e, "clCreateBuffer (land-sum counts, %zu bytes)", cells);
     }
     c->lsflag = clCreateBuffer(c->clctx, CL_MEM_READ_WRITE, sizeof zero, NULL, &e);
     if (e != CL_SUCCESS) {
         c->lsflag = NULL;
-        st = ps_ocl_fail(why, whylen, e, "clCreateBuffer (land-sum flag)");
-        goto done;
+        return ps_ocl_fail(why, whylen, e, "clCreateBuffer (land-sum flag)");
     }
     e = clEnqueueWriteBuffer(c->q, c->lsflag, CL_TRUE, 0, sizeof zero, &zero, 0, NULL, NULL);
-    if (e != CL_SUCCESS) {
-        st = ps_ocl_fail(why, whylen, e, "clEnqueueWriteBuffer (land-sum flag)");
-        goto done;
-    }
+    if (e != CL_SUCCESS)
+        return ps_ocl_fail(why, whylen, e, "clEnqueueWriteBuffer (land-sum flag)");
     /* defined counts before the first upload: every cell ocean with none */
     if ((st = ls_send_counts(c))) {
         snprintf(why, whylen, "%s", c->err);
-        goto done;
+        return st;
     }
-    for (b = 0; b < 2 && !st; b++)
-        st = set_ls_args(c, c->kls[b], b, kname, why, whylen);
-    if (st)
-        goto done;
+    for (b = 0; b < 2; b++)
+        if ((st = set_ls_args(c, c->kls[b], b, kname, why, whylen)))
+            return st;
     c->ls_on = 1;
     if (vprog) {
         n = snprintf(kname, sizeof kname, "ps_glv_%s_wave", c->cfg.stencil->name);
@@ -1439,7 +1438,6 @@ static int ls_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
                             whylen);
         c->ls_fuse = !st && c->fuse > 1;
     }
-done:
     return st;
 }
 
