@@ -29,7 +29,9 @@ PS_GPU_OBJS = $(addsuffix .lo,$(PS_GPU_HOST) ps_gpu_launch_exact ps_gpu_launch_f
 PS_GPU_DEPS = $(addprefix $(top_srcdir)/,$(PS_GPU_HDRS)) \
 	$(addprefix $(top_srcdir)/,$(PS_KERNEL_HOST_FILES)) $(top_srcdir)/core/ps_plugin.h \
 	$(top_srcdir)/core/ps_backend.h $(top_srcdir)/core/ps_field.h \
-	$(top_srcdir)/core/ps_stencil.h $(top_srcdir)/core/ps_status.h $(top_builddir)/config.h
+	$(top_srcdir)/core/ps_stencil.h $(top_srcdir)/core/ps_status.h \
+	$(top_srcdir)/core/ps_knobs.h $(top_srcdir)/core/ps_knobs_env.h \
+	$(top_srcdir)/core/ps_plugin_land.h $(top_builddir)/config.h
 # the host units' too: the fast-path table's header (the kernels do not read it)
 PS_GPU_HOST_DEPS = $(PS_GPU_DEPS) $(top_srcdir)/backends/gpu/fast/ps_gpu_fast.h
 PS_GPU_CPPFLAGS = -DHAVE_CONFIG_H -I$(top_builddir) -I$(top_srcdir)/core \

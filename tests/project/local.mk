@@ -31,6 +31,9 @@ TESTS += tests/project/stencil_names.sh
 TESTS += tests/project/man_page.sh
 # configure says nothing about the core/ folder.
 TESTS += tests/project/configure_rm.sh
+# Every header a GPU unit includes is a prerequisite of the rules that
+# compile it (they have no automatic dependency tracking).
+TESTS += tests/project/gpu_deps.sh
 # The one JSON writer (core/ps_json.h) escapes and lays out correctly.
 check_PROGRAMS += tests/project/test_json
 tests_project_test_json_SOURCES = tests/project/test_json.c
@@ -48,4 +51,4 @@ TESTS += tests/project/test_index.sh
 EXTRA_DIST += tests/project/layers.sh tests/project/install.sh tests/project/install_prefix.sh \
 	tests/project/doxygen.sh tests/project/docs_rules.sh tests/project/stencil_names.sh \
 	tests/project/man_page.sh tests/project/configure_rm.sh tests/project/json_valid.sh \
-	tests/project/knobs_getenv.sh tests/project/test_index.sh
+	tests/project/knobs_getenv.sh tests/project/test_index.sh tests/project/gpu_deps.sh
