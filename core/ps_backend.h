@@ -49,12 +49,14 @@ extern "C" {
  * Bumped whenever ps_backend_ops, ps_config, ps_box, ps_device_info, ps_params
  * or ps_stencil change. 2: stencils as descriptions (parameters in the config,
  * fast paths in the table), priority and capability flags, the global grid in
- * the box. 3: the tuning knobs (ps_config::knobs). 4: stencils' auxiliary inputs
- * (ps_stencil::ninputs, ps_stencil_setup::inputs). Members appended to ps_backend_ops behind a flag bit (read only
- * when the table sets the bit, see PS_BACKEND_PITCHED) keep the version: a
- * table built before they existed never sets the bit, so it stays valid.
+ * the box. 3: the tuning knobs (ps_config::knobs). 4: stencils' auxiliary
+ * inputs (ps_stencil::ninputs, ps_stencil_setup::inputs). 5: the opencl
+ * knobs of fused steps on local-memory tiles gone from ps_knobs. Members
+ * appended to ps_backend_ops behind a flag bit (read only when the table sets
+ * the bit, see PS_BACKEND_PITCHED) keep the version: a table built before
+ * they existed never sets the bit, so it stays valid.
  */
-#define PS_BACKEND_ABI_VERSION 4
+#define PS_BACKEND_ABI_VERSION 5
 
 /** Name of the function a plugin exports: const ps_backend_ops *fn(void). */
 #define PS_PLUGIN_ENTRY "ps_backend_plugin_entry"

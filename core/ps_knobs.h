@@ -114,24 +114,14 @@ typedef struct ps_knobs {
      *  (a work-item per cell), 2 row (a work-item per row). Rule: row on CPU
      *  devices, ij elsewhere. Env PSTENCIL_OPENCL_KERNEL. */
     ps_knob opencl_kernel;
-    /** opencl: zero-land (row shape, the fast-path stencil, exact mode, 0 <= D <= 1)
-     *  and the generic kernels' land-sum form (a land-sum stencil, exact mode,
-     *  no generic wavefront), 0 or 1. Rule: 1 (the land-sum form: 0 on CPU
-     *  devices). Env PSTENCIL_OPENCL_ZERO_LAND. */
+    /** opencl: the generic kernels' land-sum form (a land-sum stencil, exact
+     *  mode: land as +0.0 with counts), 0 or 1. Rule: 1, except on CPU devices
+     *  where the stencil has no vector rows. Env PSTENCIL_OPENCL_ZERO_LAND. */
     ps_knob opencl_zero_land;
-    /** opencl: zero-land steps fused per launch on local-memory tiles, 0..16
-     *  (0, 1: none; set: replaces the wavefront). Rule: 0. Env
-     *  PSTENCIL_OPENCL_FUSE (T[,TJ,TK]). */
-    ps_knob opencl_fuse;
-    /** opencl: j rows of a local-memory tile of opencl_fuse, 1..4096. Rule: 32,
-     *  halved until the tile fits. Env PSTENCIL_OPENCL_FUSE (second field). */
-    ps_knob opencl_fuse_tj;
-    /** opencl: k planes of a local-memory tile of opencl_fuse, 1..4096. Rule:
-     *  8, halved until the tile fits. Env PSTENCIL_OPENCL_FUSE (third field). */
-    ps_knob opencl_fuse_tk;
-    /** opencl: zero-land steps fused per launch as a wavefront, 0..16 (0, 1:
-     *  none). Rule: on CPU devices 4 (Intel, L2 >= 1 MiB) or 8, else 0. Env
-     *  PSTENCIL_OPENCL_WAVE (T[,TJ]). */
+    /** opencl: steps fused per launch as a wavefront, 0..16 (0, 1: none): the
+     *  land-sum form's, and the generic kernels' where given. Rule: on CPU
+     *  devices 4 (Intel, L2 >= 1 MiB) or 8, else 0. Env PSTENCIL_OPENCL_WAVE
+     *  (T[,TJ]). */
     ps_knob opencl_wave;
     /** opencl: output rows per work-item of the wavefront, 1..65536 (0 in a
      *  result: the rule). Rule: the rows split over the compute units, at most

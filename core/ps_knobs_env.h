@@ -57,17 +57,11 @@
       0, "kernel shape: work-item per column (ij), cell (ijk) or row",                      \
       "row on CPU devices, ij elsewhere")                                                   \
     X(opencl_zero_land, "opencl", PS_KNOB_BOOL, 0, 1, NULL, "PSTENCIL_OPENCL_ZERO_LAND", 0,  \
-      "zero-land (row shape, the fast-path stencil, exact mode, 0 <= D <= 1) and the "      \
-      "generic kernels' land-sum form (land-sum stencils, exact mode, no wavefront; rule: "  \
-      "off on CPU devices)", "1")                                                          \
-    X(opencl_fuse, "opencl", PS_KNOB_INT, 0, 16, NULL, "PSTENCIL_OPENCL_FUSE", 1,            \
-      "zero-land steps fused per launch on local-memory tiles (set: no wavefront)", "0")    \
-    X(opencl_fuse_tj, "opencl", PS_KNOB_INT, 1, 4096, NULL, "PSTENCIL_OPENCL_FUSE", 2,       \
-      "j rows of a local-memory tile of opencl_fuse", "32, halved until the tile fits")     \
-    X(opencl_fuse_tk, "opencl", PS_KNOB_INT, 1, 4096, NULL, "PSTENCIL_OPENCL_FUSE", 3,       \
-      "k planes of a local-memory tile of opencl_fuse", "8, halved until the tile fits")    \
+      "the generic kernels' land-sum form: land as +0.0 with counts (land-sum stencils, "   \
+      "exact mode)", "1, except on CPU devices where the stencil has no vector rows")        \
     X(opencl_wave, "opencl", PS_KNOB_INT, 0, 16, NULL, "PSTENCIL_OPENCL_WAVE", 1,            \
-      "zero-land steps fused per launch as a wavefront (0, 1: none)",                       \
+      "steps fused per launch as a wavefront (the land-sum form; set: the generic kernels "  \
+      "too); 0, 1: none",                                                                    \
       "CPU devices: 4 on Intel with an L2 >= 1 MiB, else 8; other devices 0")              \
     X(opencl_wave_tj, "opencl", PS_KNOB_INT, 1, 65536, NULL, "PSTENCIL_OPENCL_WAVE", 2,      \
       "output rows per work-item of the wavefront",                                         \

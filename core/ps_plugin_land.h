@@ -37,6 +37,8 @@
 #define PS_LAND_COUNT 0x7fu
 /** Most neighbours a stencil may have for the land-sum form (the count bits). */
 #define PS_LAND_MAX_NB 64
+/** Alignment of the count bytes (ps_land::cnt), a page. */
+#define PS_LAND_ALIGN 4096
 
 /** A land cell whose NaN is not the common one. */
 typedef struct ps_land_nan {
@@ -90,8 +92,16 @@ static inline int ps_land_init(ps_land *l, const ps_stencil *st, const size_t ex
     }
     /* the odd list stays under a quarter of a byte a cell (16 bytes an entry) */
     l->odd_max = cells / 64 + 1024;
-    l->cnt = (unsigned char *)calloc(cells ? cells : 1, 1);
-    return l->cnt ? PS_OK : PS_ENOMEM;
+    {
+        /* page-aligned, so a device that shares the host's memory can read the
+         * bytes in place (OpenCL's CL_MEM_USE_HOST_PTR on a CPU device) */
+        void *p = NULL;
+        if (posix_memalign(&p, PS_LAND_ALIGN, cells ? cells : 1))
+            return PS_ENOMEM;
+        memset(p, 0, cells ? cells : 1);
+        l->cnt = (unsigned char *)p;
+    }
+    return PS_OK;
 }
 
 /** Free what ps_land_init() and the uploads allocated. */

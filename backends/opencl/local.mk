@@ -17,8 +17,8 @@ ps_ocl_wrappers = backends/opencl/ps_opencl_generic.cl backends/opencl/ps_opencl
 ps_ocl_embedded = $(PS_KERNEL_FILES) $(ps_ocl_wrappers)
 ps_ocl_sources = backends/opencl/ps_opencl.h backends/opencl/ps_opencl.c \
 	backends/opencl/ps_opencl_device.c backends/opencl/ps_opencl_errors.c \
-	backends/opencl/ps_opencl_program.c backends/opencl/ps_opencl_zeroland.c \
-	backends/opencl/fast/ps_opencl_fast.c backends/opencl/fast/ps_opencl_fast.h
+	backends/opencl/ps_opencl_program.c backends/opencl/fast/ps_opencl_fast.c \
+	backends/opencl/fast/ps_opencl_fast.h
 
 if PS_BUILD_OPENCL
 pkglib_LTLIBRARIES += backends/opencl/pstencil_opencl.la

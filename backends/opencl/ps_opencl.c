@@ -34,13 +34,11 @@
  * The tuning knobs (core/ps_knobs.h), decided in ocl_knobs(): kernel shape
  * (opencl_kernel: "row", a 2-D range over (j, k) with the i loop inside, the
  * CPU default; "ij", a 2-D range over (i, j) with the k loop inside, the
- * default elsewhere; "ijk", one cell per work-item; every kernel, generic or
- * fast path, exists in the three shapes), zero-land (opencl_zero_land),
- * fused zero-land steps on local-memory tiles (opencl_fuse, _tj, _tk:
- * opt-in, no faster than unfused where measured; docs/performance.md,
- * "OpenCL on PoCL") or as a wavefront along k (opencl_wave, _tj: on CPU
- * devices by default), the division method, the device and extra build
- * options.
+ * default elsewhere; "ijk", one cell per work-item; the generic kernels
+ * exist in the three, a fast path in the shapes of its table entry), the
+ * land-sum form (opencl_zero_land), fused steps as a wavefront along k
+ * (opencl_wave, _tj: on CPU devices by default; docs/performance.md, "OpenCL
+ * on PoCL"), the division method, the device and extra build options.
  */
 /** Steps the wavefront fuses on CPU devices by default (see wave_setup). */
 #define PS_OCL_WAVE_CPU 8
@@ -48,8 +46,6 @@
 #define PS_OCL_WAVE_BYTES (6u << 20)
 /** Steps fused on Intel CPU devices with an L2 of 1 MiB or more (see wave_setup). */
 #define PS_OCL_WAVE_CPU_L2 4
-#define PS_OCL_FUSE_TJ 32
-#define PS_OCL_FUSE_TK 8
 /** The most steps one launch may fuse. */
 #define PS_OCL_MAX_FUSE 16
 
@@ -60,6 +56,9 @@
 #define PS_OCL_NAME(NAME) #NAME,
 static const char *const ps_ocl_stencils[] = {PS_STENCIL_LIST(PS_OCL_NAME) NULL};
 #undef PS_OCL_NAME
+
+/* the range shapes' kernel suffixes, by PS_OCL_SHAPE_* (opencl_kernel's order) */
+static const char *const ps_ocl_shapes[] = {"ij", "ijk", "row"};
 
 typedef struct ocl_ctx {
     ps_config cfg;
@@ -75,14 +74,11 @@ typedef struct ocl_ctx {
     const ps_ocl_fast_entry *fast; /* the hand-written kernels picked; NULL: generic */
     int shape;              /* PS_OCL_SHAPE_* */
     cl_kernel k[2];         /* k[b] reads buf[b], writes buf[1-b] */
-    cl_kernel kzl[2];       /* the same in zero-land form (when zl.on) */
-    cl_kernel kf[2];        /* fuse steps per launch, zero-land or generic (when fuse > 1) */
+    cl_kernel kf[2];        /* fuse steps per launch as a wavefront (when fuse > 1) */
     cl_uint fuse;           /* steps per fused launch; 0: none */
-    size_t fglobal[3], flocal[3];   /* the fused range (third entries 1) */
-    cl_uint fdims;          /* its dimensions: 2 (local-memory tiles) or 1 (wavefront) */
-    cl_mem wscratch;        /* the wavefront's intermediate steps (when fdims == 1) */
-    int fuse_gen;           /* kf is the generic wavefront (else zero-land's, off with zl.on) */
-    ps_ocl_zl zl;           /* zero-land state (ps_opencl_zeroland.c) */
+    size_t fglobal[3], flocal[3];   /* the wavefront's 1-D range (other entries 1) */
+    cl_mem wscratch;        /* the wavefront's intermediate steps */
+    int fuse_gen;           /* kf is the generic wavefront (else the land-sum one) */
     ps_ocl_variant var;     /* the program's variant */
     cl_kernel kls[2];       /* the generic kernel in land-sum form (when ls_on) */
     int ls_fuse;            /* kf is the land-sum wavefront (ps_glv_NAME_wave; runs while ls_on) */
@@ -92,13 +88,14 @@ typedef struct ocl_ctx {
     char choices[640];      /* what describe() says (ocl_choices) */
     int ls_on;              /* the fields hold land as +0.0 for kls (see ls_setup) */
     ps_land ls;             /* its host side: the mask, counts and land's NaNs */
-    cl_mem lscnt;           /* the count bytes on the device */
+    cl_mem lscnt;           /* the count bytes on the device (a CPU's: ls.cnt itself) */
+    int ls_shared;          /* lscnt was made on ls.cnt (CL_MEM_USE_HOST_PTR) */
     cl_mem lsflag;          /* the tag of the first launch that wrote a NaN; 0: none */
     cl_ulong ls_t;          /* steps enqueued since lsflag was last read */
     void *host;             /* the adopted host field (ocl_adopt); NULL: none */
     int adopted;            /* the buffer made on it (CL_MEM_USE_HOST_PTR); -1: none */
     void *mapped;           /* the adopted buffer's mapping while the caller reads it */
-    int host_form;          /* zero-land: the adopted buffer is cur with land's NaN */
+    int host_form;          /* land-sum: the mapped adopted field has land's NaN */
     char kname[128];        /* the kernel in use */
     int div;                /* enum ps_ocl_div for exact float32 (opencl_divide) */
     int cur;                /* buffer holding the current field */
@@ -119,11 +116,10 @@ typedef struct ocl_ctx {
  * the rest is decided where it is used (ps_knob_rule()). */
 static int ocl_knobs(const ps_knobs *asked, ps_knobs *k, char *why, size_t whylen)
 {
-    static const int ids[] = {PS_KNOB_ID_opencl_kernel,    PS_KNOB_ID_opencl_zero_land,
-                              PS_KNOB_ID_opencl_fuse,      PS_KNOB_ID_opencl_fuse_tj,
-                              PS_KNOB_ID_opencl_fuse_tk,   PS_KNOB_ID_opencl_wave,
-                              PS_KNOB_ID_opencl_wave_tj,   PS_KNOB_ID_opencl_divide,
-                              PS_KNOB_ID_opencl_device,    PS_KNOB_ID_opencl_build_options};
+    static const int ids[] = {PS_KNOB_ID_opencl_kernel,  PS_KNOB_ID_opencl_zero_land,
+                              PS_KNOB_ID_opencl_wave,    PS_KNOB_ID_opencl_wave_tj,
+                              PS_KNOB_ID_opencl_divide,  PS_KNOB_ID_opencl_device,
+                              PS_KNOB_ID_opencl_build_options};
     return ps_knobs_take(ids, sizeof ids / sizeof ids[0], asked, k, why, whylen);
 }
 
@@ -258,17 +254,15 @@ static int ocl_step(void *vc, long nsteps)
             }
             evp = &c->ev[c->nev];
         }
-        if ((c->zl.on || c->fuse_gen || (c->ls_fuse && c->ls_on)) && c->fuse > 1 &&
+        if ((c->fuse_gen || (c->ls_fuse && c->ls_on)) && c->fuse > 1 &&
             nsteps - t >= (long)c->fuse) {
             k = c->kf[c->cur];
             m = c->fuse;
             global = c->fglobal;
             local = c->flocal;
-            dims = c->fdims;
-        } else if (c->ls_on)
-            k = c->kls[c->cur];
-        else
-            k = c->zl.on ? c->kzl[c->cur] : c->k[c->cur];
+            dims = 1;
+        } else
+            k = c->ls_on ? c->kls[c->cur] : c->k[c->cur];
         if (c->ls_on) {
             /* the tag: the steps before this launch since the last read, and its input */
             const cl_ulong tag = ((c->ls_t + 1) << 1) | (cl_ulong)c->cur;
@@ -315,7 +309,7 @@ static void rect(ocl_ctx *c, const ps_region *r, size_t bo[3], size_t ho[3], siz
 
 /*
  * Before a command on the fields: the adopted buffer unmapped (a kernel must
- * not write a mapped buffer), and its land back to +0.0 after a download in
+ * not write a mapped buffer), its land back to +0.0 first after a download in
  * place.
  */
 static int ocl_ready(ocl_ctx *c)
@@ -323,16 +317,12 @@ static int ocl_ready(ocl_ctx *c)
     cl_int e;
     if (c->mapped && c->host_form && c->ls_on)
         ps_land_zero(&c->ls, c->mapped); /* land back to +0.0 while the host has it */
+    c->host_form = 0;
     if (c->mapped) {
         e = clEnqueueUnmapMemObject(c->q, c->buf[c->adopted], c->mapped, 0, NULL, NULL);
         if (e != CL_SUCCESS)
             return ps_ocl_fail(c->err, sizeof c->err, e, "clEnqueueUnmapMemObject");
         c->mapped = NULL;
-    }
-    if (c->host_form) {
-        c->host_form = 0;
-        if (c->zl.on)
-            return ps_ocl_zl_zero(&c->zl, c->q, c->buf[c->cur], c->err, sizeof c->err);
     }
     return PS_OK;
 }
@@ -342,14 +332,31 @@ static int ocl_ready(ocl_ctx *c)
  * (core/ps_plugin_land.h) and the report of a launch that wrote a NaN.
  */
 
-/* the count bytes to the device */
+/*
+ * The count bytes to the device: a copy, or for a buffer made on them a map
+ * and unmap (a runtime that keeps its own copy updates it at the unmap; the
+ * mapping is the host's bytes where the runtime uses them in place). No
+ * kernel reads them meanwhile: uploads come after ls_check's blocking read.
+ */
 static int ls_send_counts(ocl_ctx *c)
 {
     const size_t cells = c->g.nz * c->g.ny * c->g.nx;
-    cl_int e = clEnqueueWriteBuffer(c->q, c->lscnt, CL_TRUE, 0, cells, c->ls.cnt, 0, NULL, NULL);
+    cl_int e;
+    if (c->ls_shared) {
+        void *p = clEnqueueMapBuffer(c->q, c->lscnt, CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION, 0,
+                                     cells, 0, NULL, NULL, &e);
+        if (e != CL_SUCCESS)
+            return ps_ocl_fail(c->err, sizeof c->err, e, "clEnqueueMapBuffer (land-sum counts, "
+                               "%zu bytes)", cells);
+        if (p != c->ls.cnt)
+            memcpy(p, c->ls.cnt, cells);
+        e = clEnqueueUnmapMemObject(c->q, c->lscnt, p, 0, NULL, NULL);
+    } else {
+        e = clEnqueueWriteBuffer(c->q, c->lscnt, CL_TRUE, 0, cells, c->ls.cnt, 0, NULL, NULL);
+    }
     if (e != CL_SUCCESS)
-        return ps_ocl_fail(c->err, sizeof c->err, e, "clEnqueueWriteBuffer (land-sum counts, "
-                           "%zu bytes)", cells);
+        return ps_ocl_fail(c->err, sizeof c->err, e, "sending the land-sum counts (%zu bytes)",
+                           cells);
     return PS_OK;
 }
 
@@ -483,24 +490,6 @@ nomem:
     return PS_ENOMEM;
 }
 
-/* The field's cells, uploaded with NaN land, into zero-land form where it holds. */
-static int ocl_zl_take(ocl_ctx *c, const void *host, const ps_region *r)
-{
-    const size_t n = r ? r->count.nz * r->count.ny * r->count.nx : c->g.nz * c->g.ny * c->g.nx;
-    int st;
-    if (!c->zl.on || ps_ocl_zl_scan(&c->zl, host, n))
-        return PS_OK;
-    /* a value that could overflow, or too many distinct NaNs: NaN land for good */
-    if (r) {
-        st = ps_ocl_zl_restore(&c->zl, c->q, c->buf[c->cur], c->buf[c->cur], NULL, c->err,
-                               sizeof c->err);
-        if (st)
-            return st;
-    }
-    c->zl.on = 0;
-    return PS_OK;
-}
-
 static int ocl_upload(void *vc, const void *host, const ps_region *r)
 {
     ocl_ctx *c = vc;
@@ -523,15 +512,12 @@ static int ocl_upload(void *vc, const void *host, const ps_region *r)
             snprintf(c->err, sizeof c->err, "upload: the adopted field goes in whole");
             return PS_EINVAL;
         }
-        /* in place: its cells are the buffer's, scanned while the caller has them */
-        if ((st = ocl_zl_take(c, host, NULL)))
-            return st;
-        c->host_form = 0; /* its land is the caller's now: converted below */
+        /* in place: its cells are the buffer's */
+        c->host_form = 0; /* its land is the caller's now */
         if ((st = ocl_ready(c)))
             return st;
         c->cur = c->adopted;
-    } else if ((st = ocl_ready(c)) || (st = ocl_zl_take(c, host, r))) {
-        /* zero-land: the values scanned (a region upload may leave it first) */
+    } else if ((st = ocl_ready(c))) {
         return st;
     } else if (!r) {
         e = clEnqueueWriteBuffer(c->q, c->buf[c->cur], CL_TRUE, 0, c->bytes, host, 0, NULL, NULL);
@@ -547,20 +533,15 @@ static int ocl_upload(void *vc, const void *host, const ps_region *r)
         if (e != CL_SUCCESS)
             return ps_ocl_fail(c->err, sizeof c->err, e, "clEnqueueWriteBufferRect");
     }
-    if (c->zl.on) {
-        st = ps_ocl_zl_convert(&c->zl, c->q, c->buf[c->cur], c->buf[1 - c->cur], r, c->err,
-                               sizeof c->err);
-        if (st)
-            return st;
-    }
     c->upload_ms += ps_plugin_now_ms() - t0;
     return PS_OK;
 }
 
 /*
- * A whole download into the adopted field: the state into its buffer (land's
- * NaN restored in place, or from the other buffer), which becomes cur and is
- * mapped for the caller until the next command on the fields (ocl_ready).
+ * A whole download into the adopted field: the state into its buffer (copied
+ * from the other buffer where that holds it), which becomes cur and is mapped
+ * for the caller until the next command on the fields (ocl_ready); in the
+ * land-sum form land's NaN is put back in place.
  */
 static int ocl_download_adopted(ocl_ctx *c)
 {
@@ -572,13 +553,7 @@ static int ocl_download_adopted(ocl_ctx *c)
         return PS_OK; /* there already, and mapped */
     if ((st = ls_check(c)))
         return st;
-    if (c->zl.on) {
-        if (!c->host_form &&
-            (st = ps_ocl_zl_restore(&c->zl, c->q, c->buf[c->cur], a, NULL, c->err,
-                                    sizeof c->err)))
-            return st;
-        c->host_form = 1;
-    } else if (c->cur != c->adopted) {
+    if (c->cur != c->adopted) {
         e = clEnqueueCopyBuffer(c->q, c->buf[c->cur], a, 0, 0, c->bytes, 0, NULL, NULL);
         if (e != CL_SUCCESS)
             return ps_ocl_fail(c->err, sizeof c->err, e, "clEnqueueCopyBuffer (%zu bytes)",
@@ -607,7 +582,6 @@ static int ocl_download(void *vc, void *host, const ps_region *r)
     ocl_ctx *c = vc;
     double t0 = ps_plugin_now_ms();
     cl_int e;
-    cl_mem src;
     int st = ps_plugin_region_check(&c->g, r, c->err, sizeof c->err);
     if (st)
         return st;
@@ -623,23 +597,15 @@ static int ocl_download(void *vc, void *host, const ps_region *r)
     }
     if ((st = ls_check(c)) || (st = ocl_ready(c)))
         return st;
-    src = c->buf[c->cur];
-    if (c->zl.on) {
-        /* land's NaN back, into the spare buffer (the next step overwrites it) */
-        src = c->buf[1 - c->cur];
-        st = ps_ocl_zl_restore(&c->zl, c->q, c->buf[c->cur], src, r, c->err, sizeof c->err);
-        if (st)
-            return st;
-    }
     if (!r) {
-        e = clEnqueueReadBuffer(c->q, src, CL_TRUE, 0, c->bytes, host, 0, NULL, NULL);
+        e = clEnqueueReadBuffer(c->q, c->buf[c->cur], CL_TRUE, 0, c->bytes, host, 0, NULL, NULL);
         if (e != CL_SUCCESS)
             return ps_ocl_fail(c->err, sizeof c->err, e, "clEnqueueReadBuffer (%zu bytes)",
                                c->bytes);
     } else if (r->count.nz && r->count.ny && r->count.nx) {
         size_t bo[3], ho[3], reg[3];
         rect(c, r, bo, ho, reg);
-        e = clEnqueueReadBufferRect(c->q, src, CL_TRUE, bo, ho, reg, c->g.nx * c->es,
+        e = clEnqueueReadBufferRect(c->q, c->buf[c->cur], CL_TRUE, bo, ho, reg, c->g.nx * c->es,
                                     c->g.ny * c->g.nx * c->es, reg[0], reg[0] * reg[1], host, 0,
                                     NULL, NULL);
         if (e != CL_SUCCESS)
@@ -655,10 +621,10 @@ static int ocl_download(void *vc, void *host, const ps_region *r)
 /* Every kernel's field arguments (0: in, 1: out) again, after a buffer changed. */
 static int bind_fields(ocl_ctx *c)
 {
-    cl_kernel *ks[4] = {c->k, c->kzl, c->kf, c->kls};
+    cl_kernel *ks[3] = {c->k, c->kf, c->kls};
     cl_int e = CL_SUCCESS;
     int s, b;
-    for (s = 0; s < 4; s++)
+    for (s = 0; s < 3; s++)
         for (b = 0; b < 2 && e == CL_SUCCESS; b++) {
             if (!ks[s][b])
                 continue;
@@ -698,7 +664,8 @@ static int ocl_adopt(void *vc, void *host)
                  "%zu-byte cells", c->es);
         return PS_EINVAL;
     }
-    if ((st = ocl_zl_take(c, host, NULL)))
+    /* the land-sum launches so far done and checked: the counts change below */
+    if ((st = ls_check(c)))
         return st;
     m = clCreateBuffer(c->clctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, c->bytes, host, &e);
     if (e != CL_SUCCESS)
@@ -722,9 +689,6 @@ static int ocl_adopt(void *vc, void *host)
         }
         return ls_send_counts(c);
     }
-    if (c->zl.on)
-        return ps_ocl_zl_convert(&c->zl, c->q, m, c->buf[1 - c->cur], NULL, c->err,
-                                 sizeof c->err);
     return PS_OK;
 }
 
@@ -778,8 +742,6 @@ static void ocl_destroy(void *vc)
     for (b = 0; b < 2; b++) {
         if (c->k[b])
             clReleaseKernel(c->k[b]);
-        if (c->kzl[b])
-            clReleaseKernel(c->kzl[b]);
         if (c->kf[b])
             clReleaseKernel(c->kf[b]);
         if (c->kls[b])
@@ -793,7 +755,6 @@ static void ocl_destroy(void *vc)
         clReleaseMemObject(c->params);
     if (c->wscratch)
         clReleaseMemObject(c->wscratch);
-    ps_ocl_zl_release(&c->zl);
     if (c->lscnt)
         clReleaseMemObject(c->lscnt);
     if (c->lsflag)
@@ -827,19 +788,25 @@ static void choice_add(ocl_ctx *c, const char *fmt, ...)
 /* c->choices: the kernel a step launches, and the forms and fusion on top */
 static void ocl_choices(ocl_ctx *c)
 {
+    /* a stencil with a fast path asked for by auto or fast, none in this shape */
+    const int nofast = !c->fast && !c->cfg.generic &&
+                       ps_plugin_name_index(ps_ocl_fast_paths, c->cfg.stencil->name) >= 0;
     c->choices[0] = '\0';
-    choice_add(c, "%s %s%s", c->fast ? "fast path" : "generic", c->kname,
-               c->vprog ? " (explicit vectors)" : "");
-    if (c->zl.on)
-        choice_add(c, ", zero-land");
+    choice_add(c, "%s %s", c->fast ? "fast path" : "generic", c->kname);
+    if (c->vprog || nofast) {
+        choice_add(c, " (%s", c->vprog ? "explicit vectors" : "");
+        if (nofast)
+            choice_add(c, "%sno fast-path kernel in the %s shape", c->vprog ? "; " : "",
+                       ps_ocl_shapes[c->shape]);
+        choice_add(c, ")");
+    }
     if (c->ls_on)
         choice_add(c, ", land-sum form %s", c->ls_kname);
     if (c->vec_why[0])
         choice_add(c, " (scalar rows: %s)", c->vec_why);
     if (c->fuse > 1)
-        choice_add(c, ", %u steps a launch (%s)", (unsigned)c->fuse,
-                   c->fuse_gen  ? "generic wavefront"
-                   : c->ls_fuse ? "land-sum wavefront" : "zero-land");
+        choice_add(c, ", %u steps a launch (%s wavefront)", (unsigned)c->fuse,
+                   c->fuse_gen ? "generic" : "land-sum");
 }
 
 static const char *ocl_describe(void *vc, int what)
@@ -925,9 +892,6 @@ static int shape(ocl_ctx *c, cl_kernel k, char *why, size_t whylen)
     return PS_OK;
 }
 
-/* the range shapes' kernel suffixes, by PS_OCL_SHAPE_* (opencl_kernel's order) */
-static const char *const ps_ocl_shapes[] = {"ij", "ijk", "row"};
-
 /*
  * The kernel for c->cfg: the hand-written one of the fast-path table
  * (fast/ps_opencl_fast.c) where it has an entry and the config does not ask
@@ -990,20 +954,6 @@ static int set_args(ocl_ctx *c, cl_kernel k, int b, char *why, size_t whylen)
     return PS_OK;
 }
 
-/* A zero-land kernel's arguments: set_args's, then the count buffer (12). */
-static int set_zl_args(ocl_ctx *c, cl_kernel k, int b, const char *name, char *why,
-                       size_t whylen)
-{
-    int st = set_args(c, k, b, why, whylen);
-    cl_int e;
-    if (st)
-        return st;
-    e = clSetKernelArg(k, 12, sizeof c->zl.cnt, &c->zl.cnt);
-    if (e != CL_SUCCESS)
-        return ps_ocl_fail(why, whylen, e, "clSetKernelArg(%s, 12)", name);
-    return PS_OK;
-}
-
 /* The host's L2 per core in bytes (0: unknown): a CPU device is the host. */
 static size_t host_l2(void)
 {
@@ -1018,7 +968,6 @@ static size_t host_l2(void)
 /* the arguments of a wavefront kernel before its own (wave_setup) */
 enum {
     WAVE_GEN, /* the generic kernels' (ps_gen_NAME_wave): set_args */
-    WAVE_ZL,  /* a fast-path entry's zero-land one: set_zl_args */
     WAVE_LS   /* the land-sum form's (ps_glv_NAME_wave): set_ls_args */
 };
 
@@ -1026,21 +975,19 @@ static int set_ls_args(ocl_ctx *c, cl_kernel k, int b, const char *kname, char *
                        size_t whylen);
 
 /*
- * Fused steps as a wavefront, T per launch (opencl_wave): @p kname, a
- * fast-path entry's zero-land one (its zl_wave), a generic kernel's
- * (ps_gen_NAME_wave) or the land-sum form's (ps_glv_NAME_wave), @p form
- * saying which, for a stencil of radius @p r. Rule: on CPU devices the rule
- * of the openmp backend: on an
- * Intel CPU (vendor id 0x8086) with an L2 of 1 MiB or more,
- * PS_OCL_WAVE_CPU_L2 steps and a work-item's intermediate steps within half
- * that L2; on other CPUs PS_OCL_WAVE_CPU steps within PS_OCL_WAVE_BYTES (their
- * L3 is fast); none elsewhere. Tiles of TJ output rows (opencl_wave_tj;
- * rule: the rows split evenly over the compute units, at most as many as
- * keep a work-item's scratch, (T-1) steps of 2r+1 planes of TJ + 2 (T-1) r
- * rows, within that budget); on a CPU one work-item per compute unit walks
- * its tiles in turn, so the scratch is theirs, not the grid's (elsewhere one
- * per tile); TJ halved until the scratch is one allocation. Not fusing is
- * never an error: it only costs speed. Evidence:
+ * Fused steps as a wavefront, T per launch (opencl_wave): @p kname, a generic
+ * kernel's (ps_gen_NAME_wave) or the land-sum form's (ps_glv_NAME_wave),
+ * @p form saying which, for a stencil of radius @p r. Rule: on CPU devices the
+ * rule of the openmp backend: on an Intel CPU (vendor id 0x8086) with an L2 of
+ * 1 MiB or more, PS_OCL_WAVE_CPU_L2 steps and a work-item's intermediate steps
+ * within half that L2; on other CPUs PS_OCL_WAVE_CPU steps within
+ * PS_OCL_WAVE_BYTES (their L3 is fast); none elsewhere. Tiles of TJ output
+ * rows (opencl_wave_tj; rule: the rows split evenly over the compute units, at
+ * most as many as keep a work-item's scratch, (T-1) steps of 2r+1 planes of TJ
+ * + 2 (T-1) r rows, within that budget); on a CPU one work-item per compute
+ * unit walks its tiles in turn, so the scratch is theirs, not the grid's
+ * (elsewhere one per tile); TJ halved until the scratch is one allocation. Not
+ * fusing is never an error: it only costs speed. Evidence:
  * docs/performance.md, "OpenCL on PoCL".
  */
 static int wave_setup(ocl_ctx *c, cl_program prog, const char *kname, size_t r, int form,
@@ -1053,7 +1000,7 @@ static int wave_setup(ocl_ctx *c, cl_program prog, const char *kname, size_t r, 
     size_t groups, bytes, cu = c->dev->compute_units ? c->dev->compute_units : 1;
     const size_t slots = 2 * r + 1; /* rolling planes per intermediate step */
     const int rule_tj = c->knobs.opencl_wave_tj.source == PS_KNOB_UNSET;
-    const cl_uint a0 = form == WAVE_ZL ? 13 : form == WAVE_LS ? 15 : 12; /* its own ones */
+    const cl_uint a0 = form == WAVE_LS ? 15 : 12; /* its own ones */
     cl_uint targ[2];
     cl_int e;
     int b;
@@ -1105,13 +1052,11 @@ static int wave_setup(ocl_ctx *c, cl_program prog, const char *kname, size_t r, 
     c->flocal[0] = c->flocal[1] = c->flocal[2] = 1;
     c->fglobal[0] = groups;
     c->fglobal[1] = c->fglobal[2] = 1;
-    c->fdims = 1;
     targ[0] = (cl_uint)t;
     targ[1] = (cl_uint)tj;
     for (b = 0; b < 2; b++) {
-        int st = form == WAVE_ZL   ? set_zl_args(c, c->kf[b], b, kname, why, whylen)
-                 : form == WAVE_LS ? set_ls_args(c, c->kf[b], b, kname, why, whylen)
-                                   : set_args(c, c->kf[b], b, why, whylen);
+        int st = form == WAVE_LS ? set_ls_args(c, c->kf[b], b, kname, why, whylen)
+                                 : set_args(c, c->kf[b], b, why, whylen);
         if (st)
             return st;
         e = clSetKernelArg(c->kf[b], a0, sizeof c->wscratch, &c->wscratch);
@@ -1146,129 +1091,6 @@ static int gen_wave_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
         return PS_OK;
     c->fuse_gen = 1;
     return wave_setup(c, prog, kname, (size_t)c->cfg.stencil->radius, WAVE_GEN, why, whylen);
-}
-
-/*
- * Fused zero-land steps (the entry's zl_fused) when opencl_fuse is given
- * (by the caller or the environment; else the wavefront): T steps per launch
- * on tiles of TJ x TK rows (opencl_fuse_tj, _tk; rule PS_OCL_FUSE_TJ x
- * PS_OCL_FUSE_TK); the tile is halved (larger side first) until its two local
- * buffers fit the device's local memory and its work-items one work-group.
- * Not fusing is never an error: it only costs speed.
- */
-static int fuse_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
-{
-    const char *kname = c->fast->zl_fused;
-    unsigned long t, tj, tk;
-    cl_ulong lmem = 0;
-    size_t kwg = 0, bytes;
-    cl_uint targ;
-    cl_int e;
-    int b;
-    if (!ps_knob_given(&c->knobs.opencl_fuse))
-        return wave_setup(c, prog, c->fast->zl_wave, (size_t)c->cfg.stencil->radius, WAVE_ZL,
-                          why, whylen);
-    ps_knob_rule(&c->knobs.opencl_fuse_tj, PS_OCL_FUSE_TJ);
-    ps_knob_rule(&c->knobs.opencl_fuse_tk, PS_OCL_FUSE_TK);
-    t = (unsigned long)c->knobs.opencl_fuse.value;
-    tj = (unsigned long)c->knobs.opencl_fuse_tj.value;
-    tk = (unsigned long)c->knobs.opencl_fuse_tk.value;
-    if (t < 2)
-        return PS_OK;
-    if (tj > c->g.ny)
-        tj = c->g.ny;
-    if (tk > c->g.nz)
-        tk = c->g.nz;
-    e = clGetDeviceInfo(c->dev->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof lmem, &lmem, NULL);
-    if (e != CL_SUCCESS)
-        return ps_ocl_fail(why, whylen, e, "clGetDeviceInfo(CL_DEVICE_LOCAL_MEM_SIZE)");
-    for (b = 0; b < 2; b++) {
-        c->kf[b] = clCreateKernel(prog, kname, &e);
-        if (e != CL_SUCCESS) {
-            c->kf[b] = NULL;
-            return ps_ocl_fail(why, whylen, e, "clCreateKernel(%s)", kname);
-        }
-    }
-    e = clGetKernelWorkGroupInfo(c->kf[0], c->dev->device, CL_KERNEL_WORK_GROUP_SIZE,
-                                 sizeof kwg, &kwg, NULL);
-    if (e != CL_SUCCESS)
-        return ps_ocl_fail(why, whylen, e, "clGetKernelWorkGroupInfo(%s)", kname);
-    for (;;) {
-        size_t hj = tj + 2 * t, hk = tk + 2 * t;
-        bytes = hj * hk * c->g.nx * c->es;
-        if (hj <= c->dev->max_item[0] && hk <= c->dev->max_item[1] && hj * hk <= kwg &&
-            bytes <= lmem / 2)
-            break;
-        if (tj == 1 && tk == 1)
-            return PS_OK; /* does not fit: unfused steps */
-        if (tj >= tk)
-            tj = (tj + 1) / 2;
-        else
-            tk = (tk + 1) / 2;
-    }
-    c->flocal[0] = tj + 2 * t;
-    c->flocal[1] = tk + 2 * t;
-    c->flocal[2] = c->fglobal[2] = 1;
-    c->fdims = 2;
-    c->fglobal[0] = (c->g.ny + tj - 1) / tj * c->flocal[0];
-    c->fglobal[1] = (c->g.nz + tk - 1) / tk * c->flocal[1];
-    targ = (cl_uint)t;
-    for (b = 0; b < 2; b++) {
-        int st = set_zl_args(c, c->kf[b], b, kname, why, whylen);
-        if (st)
-            return st;
-        e = clSetKernelArg(c->kf[b], 13, bytes, NULL);
-        if (e == CL_SUCCESS)
-            e = clSetKernelArg(c->kf[b], 14, bytes, NULL);
-        if (e == CL_SUCCESS)
-            e = clSetKernelArg(c->kf[b], 15, sizeof targ, &targ);
-        if (e != CL_SUCCESS)
-            return ps_ocl_fail(why, whylen, e, "clSetKernelArg(%s)", kname);
-    }
-    c->fuse = (cl_uint)t;
-    return PS_OK;
-}
-
-/*
- * Zero-land (ps_opencl_zeroland.c) where the fast-path entry picked has that
- * form and it applies (ps_ocl_fast_zero_land: for diffusion7 exact mode, the
- * row shape, 0 <= D <= 1), unless opencl_zero_land is 0. Evidence:
- * docs/performance.md, "OpenCL on PoCL".
- */
-static int zl_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
-{
-    const char *kname;
-    const size_t ext[3] = {c->g.nz, c->g.ny, c->g.nx};
-    size_t kwg = 0;
-    cl_int e;
-    int b, st;
-    ps_knob_rule(&c->knobs.opencl_zero_land, 1);
-    if (!c->knobs.opencl_zero_land.value || !ps_ocl_fast_zero_land(c->fast, &c->cfg, c->shape))
-        return PS_OK;
-    kname = c->fast->zl_row;
-    for (b = 0; b < 2; b++) {
-        c->kzl[b] = clCreateKernel(prog, kname, &e);
-        if (e != CL_SUCCESS) {
-            c->kzl[b] = NULL;
-            return ps_ocl_fail(why, whylen, e, "clCreateKernel(%s)", kname);
-        }
-    }
-    e = clGetKernelWorkGroupInfo(c->kzl[0], c->dev->device, CL_KERNEL_WORK_GROUP_SIZE,
-                                 sizeof kwg, &kwg, NULL);
-    if (e != CL_SUCCESS)
-        return ps_ocl_fail(why, whylen, e, "clGetKernelWorkGroupInfo(%s)", kname);
-    if (kwg < c->local[0] * c->local[1] * c->local[2])
-        return PS_OK; /* the masked kernel's work-group shape does not fit: stay masked */
-    st = ps_ocl_zl_create(&c->zl, c->clctx, c->q, prog, ext, c->es, why, whylen);
-    if (st)
-        return st;
-    for (b = 0; b < 2; b++) {
-        st = set_zl_args(c, c->kzl[b], b, kname, why, whylen);
-        if (st)
-            return st;
-    }
-    c->zl.on = 1;
-    return fuse_setup(c, prog, why, whylen);
 }
 
 /*
@@ -1409,7 +1231,11 @@ static int ls_setup(ocl_ctx *c, cl_program prog, char *why, size_t whylen)
         snprintf(why, whylen, "out of memory for the land-sum form's count bytes");
         return st;
     }
-    c->lscnt = clCreateBuffer(c->clctx, CL_MEM_READ_ONLY, cells, NULL, &e);
+    /* a CPU device reads the host's count bytes in place: held once */
+    c->ls_shared = (c->dev->type & CL_DEVICE_TYPE_CPU) != 0;
+    c->lscnt = clCreateBuffer(c->clctx,
+                              CL_MEM_READ_ONLY | (c->ls_shared ? CL_MEM_USE_HOST_PTR : 0), cells,
+                              c->ls_shared ? c->ls.cnt : NULL, &e);
     if (e != CL_SUCCESS) {
         c->lscnt = NULL;
         return ps_ocl_fail(why, whylen, e, "clCreateBuffer (land-sum counts, %zu bytes)", cells);
@@ -1610,9 +1436,7 @@ static int ocl_create(const ps_config *cfg, void **out, char *why, size_t whylen
     st = shape(c, c->k[0], why, whylen);
     if (st)
         goto done;
-    st = zl_setup(c, prog, why, whylen);
-    if (!st)
-        st = vec_setup(c, why, whylen);
+    st = vec_setup(c, why, whylen);
     if (!st)
         st = ls_setup(c, prog, why, whylen);
     if (!st && !c->ls_on)

@@ -11,8 +11,10 @@
 # land-sum stencil in both precisions and with the float quotient in double,
 # the masked ones alone for hdiff, and, where the vector program does not build
 # (a build option that fails only it), the scalar masked rows by the rule and
-# the scalar land-sum row when asked, with the build's error named; every
-# result the same bits.
+# the scalar land-sum row when asked, with the build's error named; and
+# diffusion7 with --kernel fast: the generic rows in the row shape, which its
+# fast path lacks (said on the kernel path line), its kernel in the ij shape;
+# every result the same bits.
 . "$top_srcdir/tests/lib.sh"
 T=$top_builddir/tests/backends/test_landsum_backend
 "$T" opencl >"$TMP/log" 2>&1; rc=$?
@@ -52,6 +54,19 @@ for s in diffusion7 smooth2; do
       fail "$s $a: the vector row's checksum $(tail -1 "$TMP/vec") is not the masked rows' $(tail -1 "$TMP/masked")"
   done
 done
+# diffusion7's fast path has no row-shape kernel: --kernel fast runs the
+# generic rows (the same bits) and says so; in the ij shape it has one
+"$P" run --backend opencl --kernel fast -n 3 -o "$TMP/o.nc" --force >"$TMP/f" 2>&1 ||
+  { cat "$TMP/f"; fail "run --kernel fast"; }
+grep -q "kernel path : generic ps_gmv_diffusion7_row (explicit vectors; no fast-path kernel in the row shape)" \
+  "$TMP/f" || { cat "$TMP/f"; fail "--kernel fast in the row shape: not the generic rows, or not said"; }
+path > "$TMP/g"
+[ "$(sed -n 's/^ *checksum *: \([^ ]*\).*/\1/p' "$TMP/f")" = "$(tail -1 "$TMP/g")" ] ||
+  fail "--kernel fast and --kernel generic differ in the row shape"
+"$P" run --backend opencl --kernel fast --knob opencl_kernel=ij -n 3 -o "$TMP/o.nc" --force \
+  >"$TMP/f" 2>&1 || { cat "$TMP/f"; fail "run --kernel fast, ij shape"; }
+grep -q "kernel path : fast path ps_fast_diffusion7_ij" "$TMP/f" ||
+  { cat "$TMP/f"; fail "--kernel fast in the ij shape: not the fast path"; }
 path -s hdiff > "$TMP/h"
 grep -q "land-sum" "$TMP/h" && { cat "$TMP/h"; fail "hdiff (not land-sum) in the land-sum form"; }
 grep -q "generic ps_gmv_hdiff_row (explicit vectors)" "$TMP/h" ||

@@ -155,7 +155,7 @@ tests_backends_test_opencl_SOURCES = tests/backends/test_opencl.c
 tests_backends_test_opencl_LDADD = core/libpstencil.la -lm
 TESTS += tests/backends/test_opencl
 # The fast-path table alone (no device): the names it lists, the kernels it
-# names present in the program, zero-land's modes, shape and D range.
+# names present in the program, the shapes it has them in.
 if PS_BUILD_OPENCL
 check_PROGRAMS += tests/backends/test_opencl_fast
 tests_backends_test_opencl_fast_SOURCES = tests/backends/test_opencl_fast.c \

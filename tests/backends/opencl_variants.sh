@@ -2,12 +2,10 @@
 # The exact-mode suite (every stencil, generic kernels and fast path) again on
 # the other code paths: each kernel shape (PSTENCIL_OPENCL_KERNEL=ij|ijk|row)
 # with a forced, odd work-group shape, the row kernel with NaN land
-# (PSTENCIL_OPENCL_ZERO_LAND=0; zero-land is its default in exact mode), its
-# zero-land steps fused two at a time on the default tiles and three at a
-# time on odd tiles (PSTENCIL_OPENCL_FUSE=2, =3,5,3), as a wavefront
-# (PSTENCIL_OPENCL_WAVE: off, 2 steps on 1-row tiles, 5 on 3-row, 16), and
-# the float quotient computed in
-# double (the path for devices without correctly rounded float division),
+# (PSTENCIL_OPENCL_ZERO_LAND=0; the land-sum form is its default in exact
+# mode), its steps fused as a wavefront (PSTENCIL_OPENCL_WAVE: off, 2 steps
+# on 1-row tiles, 5 on 3-row, 16), and the float quotient computed in double
+# (the path for devices without correctly rounded float division),
 # each bitwise equal to the reference; and a program that does not compile
 # (the error carries the build log).
 . "$top_srcdir/tests/lib.sh"
@@ -22,13 +20,11 @@ cat > "$TMP/variants" <<'EOF_V'
 PSTENCIL_OPENCL_KERNEL=ijk|--block 16,4,2|3-D kernel, local size 16,4,2
 PSTENCIL_OPENCL_KERNEL=ij|--block 3,5|(i,j) kernel, local size 3,5
 PSTENCIL_OPENCL_KERNEL=row|--block 5,3|row kernel, local size 5,3
-PSTENCIL_OPENCL_KERNEL=row PSTENCIL_OPENCL_ZERO_LAND=0||row kernel with NaN land (zero-land off)
-PSTENCIL_OPENCL_KERNEL=row PSTENCIL_OPENCL_FUSE=2||zero-land, 2 fused steps
-PSTENCIL_OPENCL_KERNEL=row PSTENCIL_OPENCL_FUSE=3,5,3||zero-land, 3 fused steps on 5x3-row tiles
-PSTENCIL_OPENCL_WAVE=0||zero-land, wavefront off
-PSTENCIL_OPENCL_WAVE=2,1||zero-land wavefront, 2 steps on 1-row tiles
-PSTENCIL_OPENCL_WAVE=5,3||zero-land wavefront, 5 steps on 3-row tiles
-PSTENCIL_OPENCL_WAVE=16||zero-land wavefront, 16 steps
+PSTENCIL_OPENCL_KERNEL=row PSTENCIL_OPENCL_ZERO_LAND=0||row kernel with NaN land (land-sum off)
+PSTENCIL_OPENCL_WAVE=0||wavefront off
+PSTENCIL_OPENCL_WAVE=2,1||wavefront, 2 steps on 1-row tiles
+PSTENCIL_OPENCL_WAVE=5,3||wavefront, 5 steps on 3-row tiles
+PSTENCIL_OPENCL_WAVE=16||wavefront, 16 steps
 EOF_V
 NL='
 '

@@ -8,12 +8,13 @@
  *    row, then steps again (land back in the backend's form); region uploads
  *    and downloads; a download elsewhere; a whole upload from another field,
  *    and from the adopted one after the caller rewrote it;
- *  - land whose NaNs carry payloads, a few or all distinct (over openmp's
- *    bound of odd ones and opencl's table), in the adopted field and in the
- *    regions; ocean -0.0; a value that rules zero-land out (in the adopted
- *    field, and in a later upload);
+ *  - land whose NaNs carry payloads, a few or all distinct (over the bound
+ *    of odd ones of openmp and of the land-sum form), in the adopted field
+ *    and in the regions; ocean -0.0; a value that rules zero-land out (in
+ *    the adopted field, and in a later upload);
  *  - openmp's paths: fused and single-step, zero-land on and off, the generic
- *    path's land-sum form, 1 and 2 threads; opencl's zero-land on and off;
+ *    path's land-sum form, 1 and 2 threads; opencl's land-sum form on and off,
+ *    in the row shape (the generic kernels) and the ij shape (the fast path);
  *  - the driver: one box steps the field in place (stats.in_place), every
  *    snapshot and the final field bitwise the copies'; split boxes do not;
  *  - errors: adopting twice, a field not aligned to its cells.
@@ -215,7 +216,8 @@ static void check_case(ps_precision p, int kase, ps_backend **bs, const char *co
     st = sequence(ref, &cfg, &in, &in2, &halo, 0, e, &ne);
     CHECK(st == 0 && ne == NSNAP - 1, "reference, copies: %s", ps_error_detail());
     for (q = 0; q < nb; q++) {
-        /* variants: openmp 16 (tblock x zero-land x generic x threads), opencl 4 */
+        /* variants: openmp 16 (tblock x zero-land x generic x threads), opencl 4
+         * (land-sum form x kernel shape) */
         int nv = !strcmp(names[q], "openmp") ? 16 : !strcmp(names[q], "opencl") ? 4 : 1;
         for (v = 0; v < nv; v++) {
             ps_config c = cfg;
@@ -226,7 +228,7 @@ static void check_case(ps_precision p, int kase, ps_backend **bs, const char *co
                 c.threads = v & 8 ? 1 : 2;
             } else if (!strcmp(names[q], "opencl")) {
                 setenv("PSTENCIL_OPENCL_ZERO_LAND", v & 1 ? "0" : "1", 1);
-                c.generic = (v & 2) != 0;
+                setenv("PSTENCIL_OPENCL_KERNEL", v & 2 ? "ij" : "row", 1);
             }
             snprintf(what, sizeof what, "%s variant %d, %s, case %d", names[q], v,
                      ps_precision_name(p), kase);
@@ -239,6 +241,7 @@ static void check_case(ps_precision p, int kase, ps_backend **bs, const char *co
     unsetenv("PSTENCIL_OPENMP_TBLOCK");
     unsetenv("PSTENCIL_OPENMP_ZERO_LAND");
     unsetenv("PSTENCIL_OPENCL_ZERO_LAND");
+    unsetenv("PSTENCIL_OPENCL_KERNEL");
     for (s = 0; s < NSNAP; s++) {
         ps_field_free(&e[s]);
         ps_field_free(&got[s]);

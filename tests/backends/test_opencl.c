@@ -9,7 +9,7 @@
  * path too; boxes with a nonzero origin inside a larger global grid (ghost
  * layers, some faces global), equal to the reference on the same box and,
  * outside the ghost layers, to the whole-grid run; region upload/download;
- * zero-land's region conversions and its switch back to NaN land mid-run;
+ * the land-sum form's region uploads and downloads between steps;
  * profiling; fast mode within a bound with the NaN mask intact for every
  * stencil; errors for bad devices, local sizes and boxes.
  *
@@ -464,14 +464,13 @@ done:
 }
 
 /*
- * Zero-land on the row kernel (the CPU default, ps_opencl_zeroland.c): region
- * uploads between steps that turn ocean into land and land into ocean, a
- * region download, then a region holding a value zero-land cannot keep
- * (1e37 > FLT_MAX / 64: the context goes back to NaN land mid-run), each
- * bitwise the reference's. On a device without the row default the same
- * checks run on its kernels.
+ * The land-sum form on the row kernel (the CPU default for diffusion7, a
+ * land-sum stencil): region uploads between steps that turn ocean into land
+ * and land into ocean, a region download, then a region holding 1e37 (a
+ * value near float's range), each bitwise the reference's. On a device without the row
+ * default the same checks run on its kernels.
  */
-static void check_zero_land(ps_backend *ocl, ps_backend *ref)
+static void check_land_sum(ps_backend *ocl, ps_backend *ref)
 {
     ps_grid g = {6, 9, 14};
     ps_region r = {{1, 2, 3}, {2, 3, 4}};
@@ -485,7 +484,7 @@ static void check_zero_land(ps_backend *ocl, ps_backend *ref)
     if (base_config(&base, ps_stencil_find("diffusion7"), g, PS_FLOAT32, 0, NULL))
         return;
     if (alloc_trio(&in, &got, &want, g, PS_FLOAT32)) {
-        FAILF("alloc zero-land");
+        FAILF("alloc land-sum");
         goto done;
     }
     bytes = ps_field_cells(&in) * sizeof(float);
@@ -503,20 +502,20 @@ static void check_zero_land(ps_backend *ocl, ps_backend *ref)
             ps_context_download(co, bgot, &r) || ps_context_download(cr, bwant, &r) ||
             ps_context_upload(co, blk, &r) || ps_context_upload(cr, blk, &r) ||
             ps_context_step(co, 2) || ps_context_step(cr, 2)) {
-            FAILF("zero-land round %d: %s", round, ps_error_detail());
+            FAILF("land-sum round %d: %s", round, ps_error_detail());
             goto done;
         }
         if (memcmp(bgot, bwant, sizeof bgot))
-            FAILF("zero-land round %d: region download differs", round);
+            FAILF("land-sum round %d: region download differs", round);
         poison(got.data, bytes);
         poison(want.data, bytes);
         if (ps_context_download(co, got.data, NULL) || ps_context_download(cr, want.data, NULL)) {
-            FAILF("zero-land download: %s", ps_error_detail());
+            FAILF("land-sum download: %s", ps_error_detail());
             goto done;
         }
         if (memcmp(got.data, want.data, bytes)) {
             first_diff(&got, &want, why, sizeof why);
-            FAILF("zero-land round %d: %s", round, why);
+            FAILF("land-sum round %d: %s", round, why);
         }
     }
 done:
@@ -850,7 +849,7 @@ int main(int argc, char **argv)
     if (!nfast)
         FAILF("the opencl plugin lists no fast path among the %d stencils", ps_stencil_count());
     check_regions(ocl);
-    check_zero_land(ocl, ref);
+    check_land_sum(ocl, ref);
     check_profile(ocl, ref);
     check_errors(ocl, ndev);
     ps_backend_close(ocl);

@@ -4,7 +4,9 @@
  * reads to pick them, and the stencils it names (ops.fast_paths). Every
  * stencil, these included, also runs in the generic kernels
  * (ps_opencl_generic.cl), against which each entry is validated bitwise
- * (`pstencil validate`, `--kernel generic`).
+ * (`pstencil validate`, `--kernel generic`). An entry goes once the generic
+ * kernels are measured within 10 % of it; a shape without an entry runs the
+ * generic kernels, and the kernel-path line (describe) says so.
  */
 #ifndef PS_OPENCL_FAST_H
 #define PS_OPENCL_FAST_H
@@ -25,13 +27,6 @@ typedef struct ps_ocl_fast_entry {
     unsigned modes;      /**< bits 1u << PS_MODE_EXACT, 1u << PS_MODE_FAST */
     unsigned shapes;     /**< bits 1u << PS_OCL_SHAPE_*: the shapes it has kernels in */
     const char *kernel;  /**< the step kernels' name less "_<shape>" (ij, ijk, row) */
-    /** The zero-land form (ps_opencl_zeroland.c), NULL names: none. It applies
-     *  in zl_modes and zl_shapes where zl_applies(cfg) holds. */
-    unsigned zl_modes, zl_shapes;
-    int (*zl_applies)(const ps_config *cfg);
-    const char *zl_row;   /**< the zero-land step kernel */
-    const char *zl_wave;  /**< its wavefront of fused steps (opencl_wave) */
-    const char *zl_fused; /**< its fused steps on local-memory tiles (opencl_fuse) */
 } ps_ocl_fast_entry;
 
 /** The stencils with an entry, NULL-terminated (ops.fast_paths). */
@@ -42,8 +37,5 @@ extern const char *const ps_ocl_fast_paths[];
  * shape @p shape (PS_OCL_SHAPE_*); NULL: the generic kernels.
  */
 const ps_ocl_fast_entry *ps_ocl_fast_find(const ps_config *cfg, int shape);
-
-/** Whether @p f's zero-land form applies to @p cfg in shape @p shape. */
-int ps_ocl_fast_zero_land(const ps_ocl_fast_entry *f, const ps_config *cfg, int shape);
 
 #endif /* PS_OPENCL_FAST_H */
