@@ -524,7 +524,7 @@ int main(int argc, char **argv)
         cfg.mode = cs->mode >= 0 ? (ps_mode)cs->mode : o.mode;
         cfg.device = o.device;
         cfg.profile = o.profile;
-        cfg.generic = cs->generic;
+        cfg.kernel = cs->generic ? PS_KERNEL_GENERIC : PS_KERNEL_AUTO;
         memcpy(cfg.block, cs->block[0] ? cs->block : o.block, sizeof cfg.block);
         if (case_knob(&cfg.knobs, "gpu_kernel", cs->kernel) ||
             case_knob(&cfg.knobs, "gpu_graph_steps", cs->graph) ||

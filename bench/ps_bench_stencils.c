@@ -36,15 +36,15 @@ typedef struct psb_case {
 } psb_case;
 
 /* the base case of case @p c's backend: the registry's first stencil, on its
- * fast path where the backend has one, else generic; -1 if it failed */
+ * fast path where that ran, else generic; -1 if neither ran */
 static int base_case(const psb_case *cases, int nc, const psb_case *c)
 {
     int k, base = -1;
     for (k = 0; k < nc; k++)
-        if (cases[k].b == c->b && cases[k].s == ps_stencil_at(0) &&
+        if (cases[k].b == c->b && cases[k].s == ps_stencil_at(0) && !cases[k].failed &&
             (base < 0 || cases[k].kernel == PS_KERNEL_FAST))
             base = k;
-    return base >= 0 && !cases[base].failed ? base : -1;
+    return base;
 }
 
 /* one timed run of a case: create, upload, one warm-up step, then steps */
@@ -67,8 +67,9 @@ static int run_case(psb_case *c, const ps_bench_stencils_options *o, const ps_fi
     cfg.stencil = c->s;
     cfg.params = c->params;
     cfg.threads = o->threads;
-    if ((st = ps_backend_kernel_generic(c->b, c->s->name, c->kernel, &cfg.generic)))
+    if ((st = ps_backend_kernel_check(c->b, c->s->name, c->kernel)))
         return st;
+    cfg.kernel = c->kernel;
     if ((st = ps_context_create(c->b, &cfg, &ctx)))
         return st;
     st = ps_context_upload(ctx, in->data, NULL);
@@ -137,9 +138,8 @@ int ps_bench_stencils(const ps_bench_stencils_options *o, FILE *f)
             if ((st = ps_currents_prepare(s, &in, gc.depth, gc.lat, gc.lon, &p, &rep)))
                 break;
             for (g = 0; g < 2 && nc < PSB_MAX_CASES; g++) {
-                int generic;
                 ps_kernel kk = g ? PS_KERNEL_FAST : PS_KERNEL_GENERIC;
-                if (g && ps_backend_kernel_generic(b, s->name, kk, &generic))
+                if (g && ps_backend_kernel_check(b, s->name, kk))
                     continue; /* no fast path */
                 cases[nc].b = b;
                 cases[nc].s = s;
@@ -155,10 +155,12 @@ int ps_bench_stencils(const ps_bench_stencils_options *o, FILE *f)
             psb_case *c = &cases[i];
             if (c->failed)
                 continue;
-            if (run_case(c, o, &in, work.data, &c->ms[r], &c->cpu[r])) {
+            if ((k = run_case(c, o, &in, work.data, &c->ms[r], &c->cpu[r]))) {
+                /* PS_EUNSUPPORTED: a fast path without a kernel for this config */
                 c->failed = 1;
-                fprintf(f, "  %s %s %s: %s\n", ps_backend_name(c->b), c->s->name,
-                        ps_kernel_name(c->kernel), ps_error_detail());
+                fprintf(f, "  %s %s %s: %s%s\n", ps_backend_name(c->b), c->s->name,
+                        ps_kernel_name(c->kernel), k == PS_EUNSUPPORTED ? "skipped: " : "",
+                        ps_error_detail());
                 continue;
             }
             c->sum = ps_field_checksum(&work);

@@ -434,8 +434,7 @@ static int open_backends(bench_state *s)
             continue;
         }
         if (!s->o.stencils) { /* --kernel fast: only backends with a fast path */
-            int generic;
-            if (ps_backend_kernel_generic(b, ps_stencil_default()->name, s->o.kernel, &generic)) {
+            if (ps_backend_kernel_check(b, ps_stencil_default()->name, s->o.kernel)) {
                 char msg[512];
                 snprintf(msg, sizeof msg, "%s", ps_error_detail());
                 ps_backend_close(b);
@@ -571,7 +570,7 @@ static int run_job(bench_state *s, bench_backend *bb, ps_precision p, long steps
     *grid = f.grid;
     ps_config_init(&cfg, f.grid, p);
     cfg.threads = (int)s->o.threads;
-    cfg.generic = s->o.kernel == PS_KERNEL_GENERIC;
+    cfg.kernel = s->o.kernel;
     memset(&ro, 0, sizeof ro);
     ro.steps = steps;
     st = ps_run(bb->b, &cfg, &f, &ro, stats);
@@ -822,7 +821,7 @@ static int grid_scaling(bench_state *s)
                 memset(agg, 0, sizeof agg);
                 ps_config_init(&cfg, in.grid, p);
                 cfg.threads = (int)s->o.threads;
-                cfg.generic = s->o.kernel == PS_KERNEL_GENERIC;
+                cfg.kernel = s->o.kernel;
                 memset(&ro, 0, sizeof ro);
                 for (bi = 0; bi < s->nbe; bi++) {
                     dev_bytes[bi] = peak[bi] = 0;

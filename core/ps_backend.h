@@ -51,7 +51,8 @@ extern "C" {
  * fast paths in the table), priority and capability flags, the global grid in
  * the box. 3: the tuning knobs (ps_config::knobs). 4: stencils' auxiliary
  * inputs (ps_stencil::ninputs, ps_stencil_setup::inputs). 5: the opencl
- * knobs of fused steps on local-memory tiles gone from ps_knobs. Members
+ * knobs of fused steps on local-memory tiles gone from ps_knobs;
+ * ps_config::kernel (the user's choice) in place of ps_config::generic. Members
  * appended to ps_backend_ops behind a flag bit (read only when the table sets
  * the bit, see PS_BACKEND_PITCHED) keep the version: a table built before
  * they existed never sets the bit, so it stays valid.
@@ -183,8 +184,11 @@ typedef struct ps_config {
     ps_mode mode;              /**< exact or fast */
     const ps_stencil *stencil; /**< registry entry (NULL = default) */
     ps_params params;          /**< the stencil's kernel scalars and coefficient arrays */
-    int generic;               /**< nonzero: use the generic skeleton even where the
-                                    backend has a fast path (validation of fast paths) */
+    ps_kernel kernel;          /**< which path (--kernel): AUTO, the backend's fast
+                                    path where one of its kernels fits this config,
+                                    else the generic one; GENERIC, the generic path
+                                    (validation of fast paths); FAST, the fast path,
+                                    PS_EUNSUPPORTED where none fits this config */
     int device;                /**< device index from probe, -1 = backend's default */
     int threads;               /**< CPU threads, 0 = runtime default (OMP_NUM_THREADS);
                                     at most PS_THREADS_MAX */
@@ -363,13 +367,14 @@ int ps_backend_open_auto(ps_backend **out, char *why, size_t whylen);
 const ps_backend_ops *ps_backend_get_ops(const ps_backend *b);
 
 /**
- * The ps_config.generic value for kernel choice @p k of stencil @p stencil on
- * backend @p b: 1 for PS_KERNEL_GENERIC, else 0. PS_KERNEL_FAST where the
- * backend lists no fast path for the stencil is PS_EUNSUPPORTED, the detail
- * (ps_error_detail()) naming the stencils it has one for.
+ * Whether kernel choice @p k (ps_config.kernel) can run stencil @p stencil
+ * on backend @p b: PS_EUNSUPPORTED for PS_KERNEL_FAST where the backend lists
+ * no fast path for the stencil, the detail (ps_error_detail()) naming the
+ * stencils it has one for; else PS_OK. A listed stencil may still lack a
+ * fast-path kernel for a config (precision, mode, kernel shape): create then
+ * refuses PS_KERNEL_FAST with PS_EUNSUPPORTED.
  */
-int ps_backend_kernel_generic(const ps_backend *b, const char *stencil, ps_kernel k,
-                              int *generic);
+int ps_backend_kernel_check(const ps_backend *b, const char *stencil, ps_kernel k);
 
 /** Name of an open backend. */
 const char *ps_backend_name(const ps_backend *b);

@@ -514,13 +514,11 @@ const ps_backend_ops *ps_backend_get_ops(const ps_backend *b)
     return b->ops;
 }
 
-int ps_backend_kernel_generic(const ps_backend *b, const char *stencil, ps_kernel k,
-                              int *generic)
+int ps_backend_kernel_check(const ps_backend *b, const char *stencil, ps_kernel k)
 {
     const char *const *f = b->ops->fast_paths;
     char have[256] = "";
     size_t len = 0;
-    *generic = k == PS_KERNEL_GENERIC;
     if (k != PS_KERNEL_FAST)
         return PS_OK;
     for (; f && *f; f++) {

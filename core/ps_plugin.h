@@ -83,10 +83,11 @@ static inline void ps_params_pack(const ps_config *cfg, void *out)
 }
 
 /**
- * Check what every backend's create must check of a config: a stencil, a box
- * inside its global grid, ghost layers at least the stencil's radius deep on
- * every face that is not a global boundary and none on a global one, and
- * coefficient arrays of the right size. Writes the reason to @p why.
+ * Check what every backend's create must check of a config: a stencil, a
+ * known kernel choice, a box inside its global grid, ghost layers at least
+ * the stencil's radius deep on every face that is not a global boundary and
+ * none on a global one, and coefficient arrays of the right size. Writes the
+ * reason to @p why.
  */
 static inline int ps_plugin_check_config(const ps_config *cfg, char *why, size_t whylen)
 {
@@ -96,6 +97,11 @@ static inline int ps_plugin_check_config(const ps_config *cfg, char *why, size_t
     int a;
     if (!s) {
         snprintf(why, whylen, "no stencil in the configuration");
+        return PS_EINVAL;
+    }
+    if (cfg->kernel != PS_KERNEL_AUTO && cfg->kernel != PS_KERNEL_GENERIC &&
+        cfg->kernel != PS_KERNEL_FAST) {
+        snprintf(why, whylen, "unknown kernel choice %d in the configuration", (int)cfg->kernel);
         return PS_EINVAL;
     }
     if (s->nscalars > PS_MAX_SCALARS) {
@@ -171,6 +177,25 @@ static inline int ps_plugin_name_index(const char *const *names, const char *nam
         if (!strcmp(names[i], name))
             return i;
     return -1;
+}
+
+/**
+ * The stencil-level half of ps_config::kernel for a backend whose fast paths
+ * are @p fast_paths (ops.fast_paths, NULL: none): PS_EUNSUPPORTED for
+ * PS_KERNEL_FAST where @p fast_paths does not name the config's stencil, the
+ * reason (naming backend @p name) in @p why; else PS_OK. A backend whose
+ * table lacks a kernel for the config's precision, mode or shape refuses
+ * PS_KERNEL_FAST itself.
+ */
+static inline int ps_plugin_check_kernel(const ps_config *cfg, const char *const *fast_paths,
+                                         const char *name, char *why, size_t whylen)
+{
+    if (cfg->kernel != PS_KERNEL_FAST ||
+        (fast_paths && ps_plugin_name_index(fast_paths, cfg->stencil->name) >= 0))
+        return PS_OK;
+    snprintf(why, whylen, "--kernel fast: the %s backend has no fast path for stencil '%s'; "
+             "use --kernel generic or auto", name, cfg->stencil->name);
+    return PS_EUNSUPPORTED;
 }
 
 #ifdef __cplusplus

@@ -183,7 +183,7 @@ int ps_tune_measure(ps_backend *b, const ps_config *cfg, const ps_field *in,
     uint64_t first = 0;
     double t0;
     long rd;
-    int st, k, i, threads, done = 0, g;
+    int st, k, i, threads, done = 0;
     if (!r)
         return ps_error(PS_EINVAL, "no result to fill");
     memset(r, 0, sizeof *r);
@@ -203,8 +203,8 @@ int ps_tune_measure(ps_backend *b, const ps_config *cfg, const ps_field *in,
         return ps_error(PS_EINVAL, "the field's grid or precision is not the config's");
     r->steps = o->steps ? o->steps : PS_TUNE_DEFAULT_STEPS;
     r->rounds = o->rounds ? o->rounds : PS_TUNE_DEFAULT_ROUNDS;
-    r->fast_path = !cfg->generic &&
-                   !ps_backend_kernel_generic(b, cfg->stencil->name, PS_KERNEL_FAST, &g);
+    r->fast_path = cfg->kernel != PS_KERNEL_GENERIC &&
+                   !ps_backend_kernel_check(b, cfg->stencil->name, PS_KERNEL_FAST);
     ps_error_clear();
     /* the cache is checked before anything is measured */
     if (ps_tune_file(ps_backend_name(b), r->path, sizeof r->path) && !o->dry_run)

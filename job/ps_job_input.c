@@ -335,7 +335,7 @@ void ps_job_config(const ps_job *j, ps_grid g, int device, ps_config *cfg)
 {
     ps_config_init(cfg, g, j->precision);
     cfg->mode = j->mode;
-    cfg->generic = j->generic;
+    cfg->kernel = j->kernel;
     cfg->stencil = j->stencil;
     cfg->params = j->params;
     cfg->device = device;
@@ -348,5 +348,5 @@ int ps_job_check_kernel(ps_job *j)
 {
     if (!j->b || !j->stencil)
         return PS_OK; /* checked again once both are known */
-    return ps_backend_kernel_generic(j->b, j->stencil->name, j->kernel, &j->generic);
+    return ps_backend_kernel_check(j->b, j->stencil->name, j->kernel);
 }

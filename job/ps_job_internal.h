@@ -36,7 +36,6 @@ struct ps_job {
     ps_precision precision;
     ps_mode mode;
     ps_kernel kernel; /* --kernel (checked against the backend by ps_job_check_kernel) */
-    int generic;      /* ps_config.generic the kernel choice gives */
     ps_knobs knobs; /* --knob NAME=VALUE: tuning knobs given (source: option) */
     double dt; /* the run's --dt of a dimensionless stencil (0: none) */
     double scale; /* --scale: the built-in ocean's resolution factor (0: 1) */

@@ -38,7 +38,8 @@ static const ps_job_option job_own[] = {
     {.name = "kernel", .takes_value = 1, .metavar = "K",
      .help = "auto (default: the backend's fast path for the stencil where it has one),\n"
              "generic (the path built from the stencil's description) or fast (refused\n"
-             "where the backend has no fast path for the stencil)"},
+             "where the backend has no fast path for the stencil, or none for the run's\n"
+             "precision, mode or kernel shape)"},
     {.name = "backend", .short_name = 'b', .takes_value = 1, .metavar = "NAME",
      .help = "a backend of 'pstencil backends' or auto (default: $PSTENCIL_BACKEND, else "
              "auto)"},

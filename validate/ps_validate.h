@@ -10,7 +10,7 @@
  * compared: bitwise in exact mode; in fast mode within the bound
  * ps_validate_fast_bound(). The NaN mask must never change and every cell
  * must be written. Backends that list a stencil in their fast paths are
- * validated on the fast path and on the generic skeleton (ps_config.generic).
+ * validated on the fast path and on the generic skeleton (ps_config.kernel).
  * See docs/numerical-contract.md.
  *
  * The layer sits on the engine only: its test fields and coordinates are its

@@ -28,7 +28,7 @@ typedef struct dv_input {
     ps_field in;
     ps_params params;
     ps_field expect[PSV_MAX_STEPS];
-    int generic; /* ps_config.generic of the runs (--kernel generic) */
+    ps_kernel kernel; /* ps_config.kernel of the runs (GENERIC for --kernel generic) */
 } dv_input;
 
 /* Splits run with a thread count on a threaded backend (PS_BACKEND_THREADS):
@@ -54,7 +54,7 @@ static int run_one(ps_backend *b, const ps_stencil *s, const dv_input *x, int de
     cfg.params = x->params; /* borrowed */
     cfg.device = device;
     cfg.threads = threads;
-    cfg.generic = x->generic;
+    cfg.kernel = x->kernel;
     memset(&ro, 0, sizeof ro);
     ro.steps = steps;
     memcpy(got->data, x->in.data, ps_field_cells(got) * ps_precision_size(got->precision));
@@ -83,7 +83,7 @@ static int dv_make(psv_plan *pl, const ps_stencil *s, ps_grid g, ps_precision p,
     int st, si;
     memset(x, 0, sizeof *x);
     x->grid = g;
-    x->generic = pl->kernels == PS_KERNEL_GENERIC;
+    x->kernel = pl->kernels == PS_KERNEL_GENERIC ? PS_KERNEL_GENERIC : PS_KERNEL_AUTO;
     st = ps_field_alloc(&tmp, g, PS_FLOAT64);
     if (st)
         return st;

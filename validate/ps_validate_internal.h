@@ -48,7 +48,9 @@ typedef struct psv_base {
 /* One column of a stencil's table: a base column on one path. */
 typedef struct psv_col {
     psv_base base;
-    int generic;        /* nonzero: ps_config.generic (a fast path's generic twin) */
+    int generic;        /* nonzero: a fast path's generic twin */
+    ps_kernel kernel;   /* ps_config.kernel: GENERIC for the twin, FAST for the fast
+                           path it checks, AUTO for a stencil's one path */
     char title[80];
     int runs, failed;   /* comparisons */
     int unsupported;    /* the backend refused the stencil (PS_EUNSUPPORTED) */

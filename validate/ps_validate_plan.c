@@ -237,6 +237,7 @@ void psv_plan_columns(const psv_plan *pl, const ps_stencil *s, psv_table *t)
             char title[64];
             c->base = pl->base[i];
             c->generic = g;
+            c->kernel = g ? PS_KERNEL_GENERIC : paths == 2 ? PS_KERNEL_FAST : PS_KERNEL_AUTO;
             base_title(pl, &c->base, title, sizeof title);
             snprintf(c->title, sizeof c->title, "%s%s", title, g ? " generic" : "");
         }

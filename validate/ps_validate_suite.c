@@ -193,7 +193,7 @@ static void run_column(psv_plan *pl, psv_table *t, psv_col *col, psv_cell *cell,
         int cst;
         config_for(&cfg, t->stencil, x, p);
         cfg.mode = col->base.mode;
-        cfg.generic = col->generic;
+        cfg.kernel = col->kernel;
         cfg.device = bk->ndevices > 1 ? col->base.device : -1;
         if (threaded) {
             cfg.threads = pl->threads[ti];

@@ -3,9 +3,9 @@
  * parameters uploaded once, the kernel and its launch geometry) and destroy.
  *
  * The kernel: the tuned kernel of the fast-path table (fast/ps_gpu_fast.cpp)
- * where the stencil has an entry, unless cfg->generic; otherwise the generic
- * kernel of the stencil, found by
- * its position in PS_STENCIL_LIST; ps_gpu_launch.cpp numbers its kernels in
+ * where the stencil has an entry, unless cfg->kernel asks for the generic
+ * one (--kernel fast without an entry is refused); otherwise the generic
+ * kernel of the stencil, found by its position in PS_STENCIL_LIST; ps_gpu_launch.cpp numbers its kernels in
  * the same order, so a stencil added to the list is found here unchanged.
  */
 #include "config.h"
@@ -297,7 +297,8 @@ int ps_gpu_create(const ps_config *cfg, void **out, char *why, size_t whylen)
     const char *variant;
     const ps_gpu_fast_entry *fast;
     *out = NULL;
-    if ((st = ps_plugin_check_config(cfg, why, whylen)))
+    if ((st = ps_plugin_check_config(cfg, why, whylen)) ||
+        (st = ps_plugin_check_kernel(cfg, ps_gpu_fast_paths, PS_GPU_BACKEND_NAME, why, whylen)))
         return st;
     if (cfg->precision != PS_FLOAT32 && cfg->precision != PS_FLOAT64) {
         snprintf(why, whylen, "unknown precision %d", (int)cfg->precision);
@@ -342,7 +343,15 @@ int ps_gpu_create(const ps_config *cfg, void **out, char *why, size_t whylen)
         goto done;
 
     c->launch.stencil = stencil;
-    fast = cfg->generic ? NULL : ps_gpu_fast_find(cfg);
+    fast = cfg->kernel == PS_KERNEL_GENERIC ? NULL : ps_gpu_fast_find(cfg);
+    if (!fast && cfg->kernel == PS_KERNEL_FAST) {
+        snprintf(why, whylen, "--kernel fast: the %s fast-path table has no kernel for stencil "
+                 "'%s' in %s, %s mode; use --kernel generic or auto", PS_GPU_BACKEND_NAME,
+                 cfg->stencil->name, cfg->precision == PS_FLOAT64 ? "float64" : "float32",
+                 cfg->mode == PS_MODE_FAST ? "fast" : "exact");
+        st = PS_EUNSUPPORTED;
+        goto done;
+    }
     c->launch.tuned = fast != NULL;
     c->launch.coeff = cfg->params.scalars[0]; /* the tuned kernel's D */
     c->launcher = cfg->mode == PS_MODE_FAST ? ps_gpu_launch_fast : ps_gpu_launch_exact;

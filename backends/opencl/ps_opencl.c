@@ -4,7 +4,7 @@
  * stencil runs in the generic kernels (ps_opencl_generic.cl: the shared loop
  * skeleton around kernels/ps_skeleton.h); a stencil with an entry in the
  * table of fast/ps_opencl_fast.c has hand-written kernels too, picked by
- * that table unless cfg->generic asks for the generic ones. Every kernel takes the
+ * that table unless cfg->kernel asks for the generic ones. Every kernel takes the
  * same arguments, so nothing here depends on the stencil. Two device buffers
  * swapped between steps (two kernel objects with their arguments swapped,
  * so a step is one enqueue and no host round trip) and a read-only buffer of
@@ -788,8 +788,8 @@ static void choice_add(ocl_ctx *c, const char *fmt, ...)
 /* c->choices: the kernel a step launches, and the forms and fusion on top */
 static void ocl_choices(ocl_ctx *c)
 {
-    /* a stencil with a fast path asked for by auto or fast, none in this shape */
-    const int nofast = !c->fast && !c->cfg.generic &&
+    /* auto for a stencil with a fast path, none in this shape */
+    const int nofast = !c->fast && c->cfg.kernel == PS_KERNEL_AUTO &&
                        ps_plugin_name_index(ps_ocl_fast_paths, c->cfg.stencil->name) >= 0;
     c->choices[0] = '\0';
     choice_add(c, "%s %s", c->fast ? "fast path" : "generic", c->kname);
@@ -915,7 +915,26 @@ static int pick_kernel(ocl_ctx *c, char *why, size_t whylen)
     kshape = ps_ocl_shapes[c->shape];
     c->dims = c->shape == PS_OCL_SHAPE_IJK ? 3 : 2;
     c->row = c->shape == PS_OCL_SHAPE_ROW;
-    c->fast = c->cfg.generic ? NULL : ps_ocl_fast_find(&c->cfg, c->shape);
+    c->fast = c->cfg.kernel == PS_KERNEL_GENERIC ? NULL : ps_ocl_fast_find(&c->cfg, c->shape);
+    if (!c->fast && c->cfg.kernel == PS_KERNEL_FAST) {
+        const unsigned have = ps_ocl_fast_shapes(&c->cfg);
+        char list[32] = "";
+        int s, first = -1;
+        for (s = 0; s < 3; s++)
+            if (have >> s & 1u) {
+                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+                         list[0] ? ", " : "", ps_ocl_shapes[s]);
+                if (first < 0)
+                    first = s;
+            }
+        snprintf(why, whylen, "--kernel fast: the opencl fast path of stencil '%s' has no "
+                 "kernel in the %s shape (%s, %s mode; it has: %s); use --kernel generic or "
+                 "auto%s%s", name, kshape, c->cfg.precision == PS_FLOAT64 ? "float64" : "float32",
+                 c->cfg.mode == PS_MODE_FAST ? "fast" : "exact", list[0] ? list : "none",
+                 first >= 0 ? ", or the knob opencl_kernel=" : "",
+                 first >= 0 ? ps_ocl_shapes[first] : "");
+        return PS_EUNSUPPORTED;
+    }
     if (c->fast)
         n = snprintf(c->kname, sizeof c->kname, "%s_%s", c->fast->kernel, kshape);
     else
@@ -1309,8 +1328,8 @@ static int ocl_create(const ps_config *cfg, void **out, char *why, size_t whylen
     size_t cells;
 
     *out = NULL;
-    st = ps_plugin_check_config(cfg, why, whylen);
-    if (st)
+    if ((st = ps_plugin_check_config(cfg, why, whylen)) ||
+        (st = ps_plugin_check_kernel(cfg, ps_ocl_fast_paths, "opencl", why, whylen)))
         return st;
     if (ps_plugin_name_index(ps_ocl_stencils, cfg->stencil->name) < 0) {
         snprintf(why, whylen, "stencil '%s' is not in this plugin's program (it was built from "

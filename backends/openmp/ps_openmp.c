@@ -344,7 +344,8 @@ static int omp_create(const ps_config *cfg, void **out, char *why, size_t whylen
     ps_omp_fast_fn path;
     int st;
     *out = NULL;
-    if ((st = ps_plugin_check_config(cfg, why, whylen)))
+    if ((st = ps_plugin_check_config(cfg, why, whylen)) ||
+        (st = ps_plugin_check_kernel(cfg, ps_omp_fast_paths, "openmp", why, whylen)))
         return st;
     if (cfg->device > 0) {
         snprintf(why, whylen, "device %d does not exist (the openmp backend has device 0)",
@@ -403,7 +404,16 @@ static int omp_create(const ps_config *cfg, void **out, char *why, size_t whylen
     }
     if (!c->cur || !c->next)
         goto nomem;
-    path = cfg->generic ? NULL : ps_omp_fast_find(cfg, &c->knobs);
+    path = cfg->kernel == PS_KERNEL_GENERIC ? NULL : ps_omp_fast_find(cfg, &c->knobs);
+    if (!path && cfg->kernel == PS_KERNEL_FAST) {
+        omp_destroy(c);
+        snprintf(why, whylen, "--kernel fast: the openmp fast-path table has no kernel for "
+                 "stencil '%s' in %s, %s mode, with the instruction sets allowed here; use "
+                 "--kernel generic or auto", cfg->stencil->name,
+                 cfg->precision == PS_FLOAT64 ? "float64" : "float32",
+                 cfg->mode == PS_MODE_FAST ? "fast" : "exact");
+        return PS_EUNSUPPORTED;
+    }
     st = path ? path(c, bytes, tiling_src, sizeof tiling_src)
               : omp_generic_create(c, tiling_src, sizeof tiling_src, why, whylen);
     if (st == PS_ENOMEM)

@@ -224,7 +224,7 @@ static void check_case(ps_precision p, int kase, ps_backend **bs, const char *co
             if (!strcmp(names[q], "openmp")) {
                 setenv("PSTENCIL_OPENMP_TBLOCK", v & 1 ? "0" : "4", 1);
                 setenv("PSTENCIL_OPENMP_ZERO_LAND", v & 2 ? "0" : "1", 1);
-                c.generic = (v & 4) != 0;
+                c.kernel = (v & 4) ? PS_KERNEL_GENERIC : PS_KERNEL_AUTO;
                 c.threads = v & 8 ? 1 : 2;
             } else if (!strcmp(names[q], "opencl")) {
                 setenv("PSTENCIL_OPENCL_ZERO_LAND", v & 1 ? "0" : "1", 1);

@@ -243,7 +243,7 @@ static void run_case(ps_backend *b, ps_backend *ref, const ps_stencil *s, ps_pre
     ps_config_init(&cfg, glob, prec);
     ps_params_free(&cfg.params);
     cfg.stencil = s;
-    cfg.generic = 1;
+    cfg.kernel = PS_KERNEL_GENERIC;
     cfg.mode = PS_MODE_EXACT;
     if (box)
         cfg.box = *box;

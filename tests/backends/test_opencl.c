@@ -135,7 +135,7 @@ static int base_config(ps_config *cfg, const ps_stencil *s, ps_grid global, ps_p
     ps_config_init(cfg, global, p);
     ps_params_free(&cfg->params);
     cfg->stencil = s;
-    cfg->generic = generic;
+    cfg->kernel = generic ? PS_KERNEL_GENERIC : PS_KERNEL_AUTO;
     if (box)
         cfg->box = *box;
     return prepare(s, global, &cfg->params);
@@ -202,7 +202,7 @@ static void first_diff(const ps_field *a, const ps_field *b, char *buf, size_t l
 static const char *path_name(const ps_config *cfg, int fast_listed, char *buf, size_t len)
 {
     snprintf(buf, len, "%s%s", cfg->stencil->name,
-             !fast_listed ? "" : cfg->generic ? " generic" : " fast path");
+             !fast_listed ? "" : cfg->kernel == PS_KERNEL_GENERIC ? " generic" : " fast path");
     return buf;
 }
 
@@ -756,7 +756,7 @@ static void check_stencil(ps_backend *ocl, ps_backend *ref, const ps_stencil *st
 
     memset(&cfg, 0, sizeof cfg);
     cfg.stencil = st;
-    cfg.generic = generic;
+    cfg.kernel = generic ? PS_KERNEL_GENERIC : PS_KERNEL_AUTO;
     path_name(&cfg, listed, path, sizeof path);
     if (exact) {
         for (c = 0; c < sizeof cases / sizeof cases[0]; c++) {

@@ -50,7 +50,7 @@ static int make_config(ps_config *cfg, const ps_stencil *s, int generic, ps_grid
     ps_config_init(cfg, g, p);
     ps_params_free(&cfg->params);
     cfg->stencil = s;
-    cfg->generic = generic;
+    cfg->kernel = generic ? PS_KERNEL_GENERIC : PS_KERNEL_AUTO;
     /* 222 latitudes from -27.5 up to 27.75 */
     return ps_test_params_at(s, g, -27.5, &cfg->params);
 }

@@ -13,6 +13,8 @@
  *  - land whose NaNs carry many payloads: zero-land keeps up to a bound of
  *    them beside its count bytes and takes NaN land past it (whole upload or
  *    region), every payload kept;
+ *  - the kernel choice (ps_config.kernel): fast where a fast path exists,
+ *    refused (PS_EUNSUPPORTED) where none does, unknown values refused;
  *  - errors: region outside the box, no such device, negative threads.
  */
 #include "config.h"
@@ -353,7 +355,7 @@ static void check_special(ps_precision p, double coeff, int big, int threads, in
     }
     ps_config_init(&cfg, g, p);
     cfg.params.scalars[0] = coeff;
-    cfg.generic = generic;
+    cfg.kernel = generic ? PS_KERNEL_GENERIC : PS_KERNEL_AUTO;
     CHECK(sequence(ref, &cfg, &in, &halo, &e, &eo) == 0, "reference: %s", ps_error_detail());
     cfg.threads = threads;
     CHECK(sequence(omp, &cfg, &in, &halo, &got, &go) == 0, "openmp: %s", ps_error_detail());
@@ -427,7 +429,7 @@ static void check_odd_nans(ps_precision p, size_t odd, int threads, int generic)
     cfg.params.scalars[0] = 0.1;
     CHECK(sequence(ref, &cfg, &in, &halo, &e, &eo) == 0, "reference: %s", ps_error_detail());
     cfg.threads = threads;
-    cfg.generic = generic;
+    cfg.kernel = generic ? PS_KERNEL_GENERIC : PS_KERNEL_AUTO;
     CHECK(sequence(omp, &cfg, &in, &halo, &got, &go) == 0, "openmp: %s", ps_error_detail());
     for (a = 0; a < 2; a++) {
         ps_validate_compare(a ? &eo : &e, a ? &go : &got, &d);
@@ -526,6 +528,50 @@ int main(void)
               "download outside the box: %d %s", st, ps_error_detail());
         ps_context_destroy(c);
     }
+    /* the kernel choice: fast where the stencil has a fast path (diffusion7
+     * here), refused for one without (hdiff, smooth2) and on the reference; a
+     * value outside the enum refused */
+    cfg.kernel = PS_KERNEL_FAST;
+    st = ps_context_create(omp, &cfg, &c);
+    CHECK(st == 0, "openmp --kernel fast, diffusion7: %s", ps_error_detail());
+    if (!st)
+        ps_context_destroy(c);
+    CHECK(ps_backend_kernel_check(omp, "diffusion7", PS_KERNEL_FAST) == PS_OK &&
+              ps_backend_kernel_check(omp, "hdiff", PS_KERNEL_GENERIC) == PS_OK &&
+              ps_backend_kernel_check(omp, "hdiff", PS_KERNEL_AUTO) == PS_OK,
+          "kernel check: %s", ps_error_detail());
+    CHECK(ps_backend_kernel_check(omp, "hdiff", PS_KERNEL_FAST) == PS_EUNSUPPORTED &&
+              strstr(ps_error_detail(), "it has one for: diffusion7"),
+          "kernel check, hdiff fast: %s", ps_error_detail());
+    st = ps_context_create(ref, &cfg, &c);
+    CHECK(st == PS_EUNSUPPORTED && strstr(ps_error_detail(), "reference backend has no fast path"),
+          "reference --kernel fast: %d %s", st, ps_error_detail());
+    {
+        ps_config h;
+        ps_config_init(&h, grids[0], PS_FLOAT32);
+        h.stencil = ps_stencil_find("smooth2");
+        h.kernel = PS_KERNEL_FAST;
+        ps_params_free(&h.params); /* the default stencil's */
+        st = ps_stencil_prepare_default(h.stencil, grids[0], &h.params);
+        CHECK(st == 0, "smooth2's parameters: %s", ps_error_detail());
+        st = st ? st : ps_context_create(omp, &h, &c);
+        CHECK(st == PS_EUNSUPPORTED &&
+                  strstr(ps_error_detail(), "no fast path for stencil 'smooth2'"),
+              "openmp --kernel fast, smooth2: %d %s", st, ps_error_detail());
+        if (!st)
+            ps_context_destroy(c);
+        h.kernel = PS_KERNEL_AUTO;
+        st = ps_context_create(omp, &h, &c);
+        CHECK(st == 0, "openmp auto, smooth2: %s", ps_error_detail());
+        if (!st)
+            ps_context_destroy(c);
+        ps_params_free(&h.params);
+    }
+    cfg.kernel = (ps_kernel)7;
+    st = ps_context_create(omp, &cfg, &c);
+    CHECK(st == PS_EINVAL && strstr(ps_error_detail(), "unknown kernel choice 7"),
+          "kernel 7: %d %s", st, ps_error_detail());
+    cfg.kernel = PS_KERNEL_AUTO;
     cfg.device = 1;
     st = ps_context_create(omp, &cfg, &c);
     CHECK(st == PS_ENODEVICE && strstr(ps_error_detail(), "device 1 does not exist"),

@@ -159,7 +159,7 @@ static void check_backend(const char *name)
                 ps_params_free(&cfg.params);
                 cfg.stencil = s;
                 cfg.params = pp;
-                cfg.generic = gen;
+                cfg.kernel = gen ? PS_KERNEL_GENERIC : PS_KERNEL_AUTO;
                 if (ps_field_alloc(&in, g, prec) || ps_field_alloc(&whole, g, prec) ||
                     ps_field_alloc(&parts, g, prec)) {
                     FAILF("out of memory");

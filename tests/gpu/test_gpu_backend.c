@@ -5,7 +5,7 @@
  *    float64, 1, 2 and graph-sized step counts, the whole grid and sub-boxes
  *    at an origin != 0 in a larger global grid (one strictly inside, one on
  *    three global faces), land and planted isolated cells; diffusion7 through
- *    its tuned kernel and through the generic kernel (cfg->generic): exact
+ *    its tuned kernel and through the generic kernel (cfg->kernel): exact
  *    mode bitwise identical to the reference with the same box;
  *  - diffusion7's tuned kernel in depth: default and odd block shapes and
  *    k-chunks, degenerate extents, subnormals, profiling on;
@@ -348,7 +348,7 @@ static void stencil_case(ps_backend *gpu, ps_backend *ref, const ps_stencil *s, 
         FAILF("%s: reference: %s", what, ps_error_detail());
         goto done;
     }
-    cfg.generic = generic;
+    cfg.kernel = generic ? PS_KERNEL_GENERIC : PS_KERNEL_AUTO;
     memcpy(cfg.block, block, sizeof cfg.block);
     memset(got, 0xa5, n * es);
     for (at = 0; at < n; at++)
@@ -371,7 +371,7 @@ static void stencil_case(ps_backend *gpu, ps_backend *ref, const ps_stencil *s, 
         origin[1] + e.ny < G.ny && origin[2] + e.nx < G.nx) {
         const size_t moved[3] = {origin[0] + 1, origin[1] + 1, origin[2] + 1};
         cfg.box = make_box(G, moved, e, 2);
-        cfg.generic = 0;
+        cfg.kernel = PS_KERNEL_AUTO;
         memset(cfg.block, 0, sizeof cfg.block);
         if (run(ref, &cfg, in, got, pieces, npieces))
             FAILF("%s: reference at a moved origin: %s", what, ps_error_detail());

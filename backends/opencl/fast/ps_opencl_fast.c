@@ -23,7 +23,9 @@ static const ps_ocl_fast_entry ps_ocl_fast_table[] = {
      .kernel = "ps_fast_diffusion7"},
 };
 
-const ps_ocl_fast_entry *ps_ocl_fast_find(const ps_config *cfg, int shape)
+/* the first entry for @p cfg's stencil, precision and mode with a kernel in
+ * one of @p shapes (bits); NULL: none */
+static const ps_ocl_fast_entry *find(const ps_config *cfg, unsigned shapes)
 {
     const int s = ps_plugin_name_index(ps_ocl_fast_paths, cfg->stencil->name);
     size_t e;
@@ -32,8 +34,22 @@ const ps_ocl_fast_entry *ps_ocl_fast_find(const ps_config *cfg, int shape)
     for (e = 0; e < sizeof ps_ocl_fast_table / sizeof ps_ocl_fast_table[0]; e++) {
         const ps_ocl_fast_entry *f = &ps_ocl_fast_table[e];
         if (f->stencil == s && (f->precisions >> cfg->precision & 1u) &&
-            (f->modes >> cfg->mode & 1u) && (f->shapes >> shape & 1u))
+            (f->modes >> cfg->mode & 1u) && (f->shapes & shapes))
             return f;
     }
     return NULL;
+}
+
+const ps_ocl_fast_entry *ps_ocl_fast_find(const ps_config *cfg, int shape)
+{
+    return find(cfg, 1u << shape);
+}
+
+unsigned ps_ocl_fast_shapes(const ps_config *cfg)
+{
+    unsigned have = 0, b;
+    for (b = 0; b < 3; b++)
+        if (find(cfg, 1u << b))
+            have |= 1u << b;
+    return have;
 }

@@ -38,4 +38,8 @@ extern const char *const ps_ocl_fast_paths[];
  */
 const ps_ocl_fast_entry *ps_ocl_fast_find(const ps_config *cfg, int shape);
 
+/** The shapes (bits 1u << PS_OCL_SHAPE_*) with an entry for @p cfg's stencil,
+ *  precision and mode; 0: none. */
+unsigned ps_ocl_fast_shapes(const ps_config *cfg);
+
 #endif /* PS_OPENCL_FAST_H */
