@@ -997,7 +997,7 @@ static int set_ls_args(ocl_ctx *c, cl_kernel k, int b, const char *kname, char *
  * Fused steps as a wavefront, T per launch (opencl_wave): @p kname, a generic
  * kernel's (ps_gen_NAME_wave) or the land-sum form's (ps_glv_NAME_wave),
  * @p form saying which, for a stencil of radius @p r. Rule: on CPU devices the
- * rule of the openmp backend: on an Intel CPU (vendor id 0x8086) with an L2 of
+ * rule of the openmp backend: on an Intel CPU (CL_DEVICE_VENDOR) with an L2 of
  * 1 MiB or more, PS_OCL_WAVE_CPU_L2 steps and a work-item's intermediate steps
  * within half that L2; on other CPUs PS_OCL_WAVE_CPU steps within
  * PS_OCL_WAVE_BYTES (their L3 is fast); none elsewhere. Tiles of TJ output
@@ -1013,7 +1013,9 @@ static int wave_setup(ocl_ctx *c, cl_program prog, const char *kname, size_t r, 
                       char *why, size_t whylen)
 {
     const int cpu = (c->dev->type & CL_DEVICE_TYPE_CPU) != 0;
-    const size_t l2 = cpu && c->dev->vendor_id == 0x8086 ? host_l2() : 0;
+    /* Intel's by the vendor name: PoCL's CPU device says vendor id 0x8086 on
+     * any CPU, its vendor name is the CPU's ("GenuineIntel", "AuthenticAMD") */
+    const size_t l2 = cpu && strstr(c->dev->vendor, "Intel") ? host_l2() : 0;
     unsigned long t, tj = 0;
     size_t budget = l2 >= (1u << 20) ? l2 / 2 : PS_OCL_WAVE_BYTES;
     size_t groups, bytes, cu = c->dev->compute_units ? c->dev->compute_units : 1;

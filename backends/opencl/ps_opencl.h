@@ -48,7 +48,9 @@ typedef struct ps_ocl_dev {
     cl_ulong memory;
     cl_ulong max_alloc;
     cl_uint compute_units;
-    cl_uint vendor_id;         /**< CL_DEVICE_VENDOR_ID (0x8086 Intel, 0x1022 AMD) */
+    cl_uint vendor_id;         /**< CL_DEVICE_VENDOR_ID (0x8086 Intel, 0x1022 AMD; PoCL's
+                                    CPU device says 0x8086 on any CPU) */
+    char vendor[64];           /**< CL_DEVICE_VENDOR (PoCL: the CPU's, "AuthenticAMD") */
     size_t max_wg;
     size_t max_item[3];
     int fp64;                  /**< cl_khr_fp64 (or a double FP config) */

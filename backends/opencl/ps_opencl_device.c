@@ -85,6 +85,7 @@ static int dev_props(ps_ocl_dev *x, char *why, size_t whylen)
     cl_int e;
 
     dev_str(x->device, CL_DEVICE_NAME, x->name, sizeof x->name);
+    dev_str(x->device, CL_DEVICE_VENDOR, x->vendor, sizeof x->vendor);
     dev_str(x->device, CL_DRIVER_VERSION, x->driver, sizeof x->driver);
     dev_str(x->device, CL_DEVICE_OPENCL_C_VERSION, x->clc_version, sizeof x->clc_version);
     plat_str(x->platform, CL_PLATFORM_NAME, x->platform_name, sizeof x->platform_name);
