@@ -5,8 +5,9 @@
  * The kernel: the tuned kernel of the fast-path table (fast/ps_gpu_fast.cpp)
  * where the stencil has an entry, unless cfg->kernel asks for the generic
  * one (--kernel fast without an entry is refused); otherwise the generic
- * kernel of the stencil, found by its position in PS_STENCIL_LIST; ps_gpu_launch.cpp numbers its kernels in
- * the same order, so a stencil added to the list is found here unchanged.
+ * kernel of the stencil, found by its position in PS_STENCIL_LIST;
+ * ps_gpu_launch.cpp numbers its kernels in the same order, so a stencil
+ * added to the list is found here unchanged.
  */
 #include "config.h"
 #include "ps_gpu_context.h"
