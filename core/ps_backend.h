@@ -370,9 +370,10 @@ const ps_backend_ops *ps_backend_get_ops(const ps_backend *b);
  * Whether kernel choice @p k (ps_config.kernel) can run stencil @p stencil
  * on backend @p b: PS_EUNSUPPORTED for PS_KERNEL_FAST where the backend lists
  * no fast path for the stencil, the detail (ps_error_detail()) naming the
- * stencils it has one for; else PS_OK. A listed stencil may still lack a
- * fast-path kernel for a config (precision, mode, kernel shape): create then
- * refuses PS_KERNEL_FAST with PS_EUNSUPPORTED.
+ * stencils it has one for; else PS_OK. ps_context_create() calls it, so a
+ * backend's create sees PS_KERNEL_FAST only for a listed stencil; one may
+ * still lack a fast-path kernel for the config (precision, mode, kernel
+ * shape), and create then refuses PS_KERNEL_FAST with PS_EUNSUPPORTED.
  */
 int ps_backend_kernel_check(const ps_backend *b, const char *stencil, ps_kernel k);
 
@@ -427,7 +428,11 @@ void ps_backend_close(ps_backend *b);
 /** An open context on a backend. */
 typedef struct ps_context ps_context;
 
-/** Create a context; fills defaults (stencil, box) where cfg leaves them 0. */
+/**
+ * Create a context; fills defaults (stencil, box) where cfg leaves them 0.
+ * PS_KERNEL_FAST for a stencil the backend lists no fast path for is refused
+ * here (ps_backend_kernel_check()), before the backend is asked.
+ */
 int ps_context_create(ps_backend *b, const ps_config *cfg, ps_context **out);
 /**
  * Copy @p host (the region @p r of the field; NULL = the whole box) to the

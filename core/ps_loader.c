@@ -789,6 +789,8 @@ int ps_context_create(ps_backend *b, const ps_config *cfg, ps_context **out)
                                    "1..%d", c.threads, PS_THREADS_MAX);
     if (c.threads == 0 && (b->ops->flags & PS_BACKEND_THREADS) && ps_threads_env_check())
         return PS_EINVAL; /* the default team would be OMP_NUM_THREADS's: detail set */
+    if ((st = ps_backend_kernel_check(b, c.stencil->name, c.kernel)))
+        return st; /* the backend lists no fast path for the stencil: detail set */
     ctx = calloc(1, sizeof *ctx);
     if (!ctx)
         return ps_error(PS_ENOMEM, "out of memory");

@@ -166,6 +166,18 @@ static inline double ps_plugin_median(double *v, size_t n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+/** "float32" or "float64": ps_precision_name() for plugins, which do not link libpstencil. */
+static inline const char *ps_plugin_precision_name(ps_precision p)
+{
+    return p == PS_FLOAT64 ? "float64" : "float32";
+}
+
+/** "exact" or "fast": ps_mode_name() for plugins. */
+static inline const char *ps_plugin_mode_name(ps_mode m)
+{
+    return m == PS_MODE_FAST ? "fast" : "exact";
+}
+
 /**
  * Position of @p name in a NULL-terminated list of names (a backend's
  * compiled stencils), or -1.
@@ -177,25 +189,6 @@ static inline int ps_plugin_name_index(const char *const *names, const char *nam
         if (!strcmp(names[i], name))
             return i;
     return -1;
-}
-
-/**
- * The stencil-level half of ps_config::kernel for a backend whose fast paths
- * are @p fast_paths (ops.fast_paths, NULL: none): PS_EUNSUPPORTED for
- * PS_KERNEL_FAST where @p fast_paths does not name the config's stencil, the
- * reason (naming backend @p name) in @p why; else PS_OK. A backend whose
- * table lacks a kernel for the config's precision, mode or shape refuses
- * PS_KERNEL_FAST itself.
- */
-static inline int ps_plugin_check_kernel(const ps_config *cfg, const char *const *fast_paths,
-                                         const char *name, char *why, size_t whylen)
-{
-    if (cfg->kernel != PS_KERNEL_FAST ||
-        (fast_paths && ps_plugin_name_index(fast_paths, cfg->stencil->name) >= 0))
-        return PS_OK;
-    snprintf(why, whylen, "--kernel fast: the %s backend has no fast path for stencil '%s'; "
-             "use --kernel generic or auto", name, cfg->stencil->name);
-    return PS_EUNSUPPORTED;
 }
 
 #ifdef __cplusplus

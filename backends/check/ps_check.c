@@ -120,8 +120,7 @@ static int chk_create(const ps_config *cfg, void **out, char *why, size_t whylen
     size_t cells, s;
     int st;
     *out = NULL;
-    if ((st = ps_plugin_check_config(cfg, why, whylen)) ||
-        (st = ps_plugin_check_kernel(cfg, NULL, "check", why, whylen)))
+    if ((st = ps_plugin_check_config(cfg, why, whylen)))
         return st;
     if (cfg->mode != PS_MODE_EXACT) {
         snprintf(why, whylen, "the check backend has only exact mode");

@@ -100,7 +100,7 @@ int allocate(ps_gpu_ctx *c, const ps_config *cfg, const gpuDeviceProp &p, char *
                  "MiB and %zu bytes of parameters) but device %d (%.128s) has %.1f MiB free "
                  "of %.1f MiB",
                  c->g.nz, c->g.ny, c->g.nx,
-                 cfg->precision == PS_FLOAT64 ? "float64" : "float32",
+                 ps_plugin_precision_name(cfg->precision),
                  (double)need / 1048576.0, (double)c->bytes / 1048576.0, c->params_bytes,
                  c->dev, p.name,
                  (double)freeb / 1048576.0, (double)totalb / 1048576.0);
@@ -298,8 +298,7 @@ int ps_gpu_create(const ps_config *cfg, void **out, char *why, size_t whylen)
     const char *variant;
     const ps_gpu_fast_entry *fast;
     *out = NULL;
-    if ((st = ps_plugin_check_config(cfg, why, whylen)) ||
-        (st = ps_plugin_check_kernel(cfg, ps_gpu_fast_paths, PS_GPU_BACKEND_NAME, why, whylen)))
+    if ((st = ps_plugin_check_config(cfg, why, whylen)))
         return st;
     if (cfg->precision != PS_FLOAT32 && cfg->precision != PS_FLOAT64) {
         snprintf(why, whylen, "unknown precision %d", (int)cfg->precision);
@@ -348,8 +347,8 @@ int ps_gpu_create(const ps_config *cfg, void **out, char *why, size_t whylen)
     if (!fast && cfg->kernel == PS_KERNEL_FAST) {
         snprintf(why, whylen, "--kernel fast: the %s fast-path table has no kernel for stencil "
                  "'%s' in %s, %s mode; use --kernel generic or auto", PS_GPU_BACKEND_NAME,
-                 cfg->stencil->name, cfg->precision == PS_FLOAT64 ? "float64" : "float32",
-                 cfg->mode == PS_MODE_FAST ? "fast" : "exact");
+                 cfg->stencil->name, ps_plugin_precision_name(cfg->precision),
+                 ps_plugin_mode_name(cfg->mode));
         st = PS_EUNSUPPORTED;
         goto done;
     }

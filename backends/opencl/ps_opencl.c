@@ -929,8 +929,8 @@ static int pick_kernel(ocl_ctx *c, char *why, size_t whylen)
             }
         snprintf(why, whylen, "--kernel fast: the opencl fast path of stencil '%s' has no "
                  "kernel in the %s shape (%s, %s mode; it has: %s); use --kernel generic or "
-                 "auto%s%s", name, kshape, c->cfg.precision == PS_FLOAT64 ? "float64" : "float32",
-                 c->cfg.mode == PS_MODE_FAST ? "fast" : "exact", list[0] ? list : "none",
+                 "auto%s%s", name, kshape, ps_plugin_precision_name(c->cfg.precision),
+                 ps_plugin_mode_name(c->cfg.mode), list[0] ? list : "none",
                  first >= 0 ? ", or the knob opencl_kernel=" : "",
                  first >= 0 ? ps_ocl_shapes[first] : "");
         return PS_EUNSUPPORTED;
@@ -1330,8 +1330,7 @@ static int ocl_create(const ps_config *cfg, void **out, char *why, size_t whylen
     size_t cells;
 
     *out = NULL;
-    if ((st = ps_plugin_check_config(cfg, why, whylen)) ||
-        (st = ps_plugin_check_kernel(cfg, ps_ocl_fast_paths, "opencl", why, whylen)))
+    if ((st = ps_plugin_check_config(cfg, why, whylen)))
         return st;
     if (ps_plugin_name_index(ps_ocl_stencils, cfg->stencil->name) < 0) {
         snprintf(why, whylen, "stencil '%s' is not in this plugin's program (it was built from "

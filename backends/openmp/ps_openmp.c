@@ -344,8 +344,7 @@ static int omp_create(const ps_config *cfg, void **out, char *why, size_t whylen
     ps_omp_fast_fn path;
     int st;
     *out = NULL;
-    if ((st = ps_plugin_check_config(cfg, why, whylen)) ||
-        (st = ps_plugin_check_kernel(cfg, ps_omp_fast_paths, "openmp", why, whylen)))
+    if ((st = ps_plugin_check_config(cfg, why, whylen)))
         return st;
     if (cfg->device > 0) {
         snprintf(why, whylen, "device %d does not exist (the openmp backend has device 0)",
@@ -410,8 +409,8 @@ static int omp_create(const ps_config *cfg, void **out, char *why, size_t whylen
         snprintf(why, whylen, "--kernel fast: the openmp fast-path table has no kernel for "
                  "stencil '%s' in %s, %s mode, with the instruction sets allowed here; use "
                  "--kernel generic or auto", cfg->stencil->name,
-                 cfg->precision == PS_FLOAT64 ? "float64" : "float32",
-                 cfg->mode == PS_MODE_FAST ? "fast" : "exact");
+                 ps_plugin_precision_name(cfg->precision),
+                 ps_plugin_mode_name(cfg->mode));
         return PS_EUNSUPPORTED;
     }
     st = path ? path(c, bytes, tiling_src, sizeof tiling_src)

@@ -101,8 +101,7 @@ static int ref_create(const ps_config *cfg, void **out, char *why, size_t whylen
     size_t bytes;
     int st;
     *out = NULL;
-    if ((st = ps_plugin_check_config(cfg, why, whylen)) ||
-        (st = ps_plugin_check_kernel(cfg, NULL, "reference", why, whylen)))
+    if ((st = ps_plugin_check_config(cfg, why, whylen)))
         return st;
     if (cfg->mode != PS_MODE_EXACT) {
         snprintf(why, whylen, "the reference backend has only exact mode");

@@ -544,7 +544,7 @@ int main(void)
               strstr(ps_error_detail(), "it has one for: diffusion7"),
           "kernel check, hdiff fast: %s", ps_error_detail());
     st = ps_context_create(ref, &cfg, &c);
-    CHECK(st == PS_EUNSUPPORTED && strstr(ps_error_detail(), "reference backend has no fast path"),
+    CHECK(st == PS_EUNSUPPORTED && strstr(ps_error_detail(), "backend 'reference' has no fast path"),
           "reference --kernel fast: %d %s", st, ps_error_detail());
     {
         ps_config h;
