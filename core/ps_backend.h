@@ -164,7 +164,12 @@ enum ps_describe_what {
     /** Every tuning knob the context decided, one line each, "NAME=VALUE
      *  (SOURCE)" (ps_knobs_describe(); "" without PS_BACKEND_KNOBS). Answered
      *  by ps_context_describe() from ps_backend_ops.knobs, never by a backend. */
-    PS_DESCRIBE_KNOBS = 3
+    PS_DESCRIBE_KNOBS = 3,
+    /** The path the context runs: "fast" (a kernel of the backend's fast-path
+     *  table) or "generic"; "" where the backend does not say. Answered
+     *  "generic" by ps_context_describe() for a backend that lists no fast
+     *  paths (ps_backend_ops.fast_paths). */
+    PS_DESCRIBE_KERNEL = 4
 };
 
 /** What a backend says about one of its devices. */

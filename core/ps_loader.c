@@ -891,6 +891,9 @@ const char *ps_context_describe(ps_context *c, int what)
             ps_knobs_describe(&k, c->knobs_text, sizeof c->knobs_text);
         return c->knobs_text;
     }
+    if (c && what == PS_DESCRIBE_KERNEL &&
+        !(c->b->ops->fast_paths && c->b->ops->fast_paths[0]))
+        return "generic";
     if (!c || !(c->b->ops->flags & PS_BACKEND_DESCRIBE) || !c->b->ops->describe)
         return "";
     s = c->b->ops->describe(c->ctx, what);

@@ -102,6 +102,7 @@ static int list_candidates(ps_backend *b, const ps_config *cfg, int threads,
     int st;
     if ((st = open_ctx(b, cfg, -1, -1, &ctx, &gt, &gtj, r->key, sizeof r->key)))
         return st;
+    r->fast_path = !strcmp(ps_context_describe(ctx, PS_DESCRIBE_KERNEL), "fast");
     ps_context_destroy(ctx);
     r->ncandidates = 0;
     add_candidate(r, ask, gt, gtj, 1);
@@ -203,9 +204,6 @@ int ps_tune_measure(ps_backend *b, const ps_config *cfg, const ps_field *in,
         return ps_error(PS_EINVAL, "the field's grid or precision is not the config's");
     r->steps = o->steps ? o->steps : PS_TUNE_DEFAULT_STEPS;
     r->rounds = o->rounds ? o->rounds : PS_TUNE_DEFAULT_ROUNDS;
-    r->fast_path = cfg->kernel != PS_KERNEL_GENERIC &&
-                   !ps_backend_kernel_check(b, cfg->stencil->name, PS_KERNEL_FAST);
-    ps_error_clear();
     /* the cache is checked before anything is measured */
     if (ps_tune_file(ps_backend_name(b), r->path, sizeof r->path) && !o->dry_run)
         return PS_EINVAL;

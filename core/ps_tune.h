@@ -67,7 +67,8 @@ typedef struct ps_tune_result {
     int rule_index;    /**< the index of the backend's own choice in candidates[] */
     long steps;        /**< steps per measurement */
     long rounds;       /**< rounds run */
-    int fast_path;     /**< nonzero: the stencil ran on the backend's fast path */
+    int fast_path;     /**< nonzero: the candidates ran on the backend's fast path
+                            (the context's PS_DESCRIBE_KERNEL) */
     uint64_t checksum; /**< FNV-1a of every candidate's result (all equal) */
     double seconds;    /**< wall time of the measurements */
     char key[512];     /**< the cache key (the backend's PS_DESCRIBE_TUNE_KEY) */

@@ -96,6 +96,14 @@ const char *gpu_last_error(void *vc)
     return c ? c->err : "";
 }
 
+const char *gpu_describe(void *vc, int what)
+{
+    const ps_gpu_ctx *c = static_cast<const ps_gpu_ctx *>(vc);
+    if (what == PS_DESCRIBE_KERNEL)
+        return c->launch.tuned ? "fast" : "generic";
+    return "";
+}
+
 const ps_knobs *gpu_knobs_of(void *vc)
 {
     return &static_cast<ps_gpu_ctx *>(vc)->knobs;
@@ -110,7 +118,7 @@ const ps_backend_ops gpu_table = {
     .name = PS_GPU_BACKEND_NAME,
     .description = PS_GPU_DESCRIPTION,
     .priority = PS_GPU_PRIORITY,
-    .flags = PS_BACKEND_GPU | PS_BACKEND_BLOCK | PS_BACKEND_KNOBS,
+    .flags = PS_BACKEND_GPU | PS_BACKEND_BLOCK | PS_BACKEND_DESCRIBE | PS_BACKEND_KNOBS,
     .fast_paths = ps_gpu_fast_paths,
     .probe = ps_gpu_probe,
     .create = gpu_create,
@@ -123,7 +131,7 @@ const ps_backend_ops gpu_table = {
     .last_error = gpu_last_error,
     .upload_pitched = nullptr, /* no PS_BACKEND_PITCHED: slabs go through staging */
     .download_pitched = nullptr,
-    .describe = nullptr, /* no PS_BACKEND_DESCRIBE */
+    .describe = gpu_describe, /* PS_DESCRIBE_KERNEL only */
     .knobs = gpu_knobs_of,
     .adopt = nullptr, /* no PS_BACKEND_ADOPT: device memory is not the host's */
 };

@@ -812,6 +812,8 @@ static void ocl_choices(ocl_ctx *c)
 static const char *ocl_describe(void *vc, int what)
 {
     ocl_ctx *c = vc;
+    if (c && what == PS_DESCRIBE_KERNEL)
+        return c->fast ? "fast" : "generic";
     return c && what == PS_DESCRIBE_CHOICES ? c->choices : "";
 }
 

@@ -706,6 +706,8 @@ static const char *omp_describe(void *vc, int what)
         return c->tune_key;
     if (what == PS_DESCRIBE_TUNE_VALUES)
         return c->tune_values;
+    if (what == PS_DESCRIBE_KERNEL)
+        return c->gen ? "generic" : "fast";
     return "";
 }
 

@@ -534,8 +534,26 @@ int main(void)
     cfg.kernel = PS_KERNEL_FAST;
     st = ps_context_create(omp, &cfg, &c);
     CHECK(st == 0, "openmp --kernel fast, diffusion7: %s", ps_error_detail());
+    if (!st) {
+        CHECK(!strcmp(ps_context_describe(c, PS_DESCRIBE_KERNEL), "fast"),
+              "openmp --kernel fast runs '%s'", ps_context_describe(c, PS_DESCRIBE_KERNEL));
+        ps_context_destroy(c);
+    }
+    cfg.kernel = PS_KERNEL_GENERIC;
+    st = ps_context_create(omp, &cfg, &c);
+    CHECK(st == 0 && !strcmp(ps_context_describe(c, PS_DESCRIBE_KERNEL), "generic"),
+          "openmp --kernel generic: %s",
+          st ? ps_error_detail() : ps_context_describe(c, PS_DESCRIBE_KERNEL));
     if (!st)
         ps_context_destroy(c);
+    cfg.kernel = PS_KERNEL_AUTO;
+    st = ps_context_create(ref, &cfg, &c);
+    CHECK(st == 0 && !strcmp(ps_context_describe(c, PS_DESCRIBE_KERNEL), "generic"),
+          "reference runs the generic path: %s",
+          st ? ps_error_detail() : ps_context_describe(c, PS_DESCRIBE_KERNEL));
+    if (!st)
+        ps_context_destroy(c);
+    cfg.kernel = PS_KERNEL_FAST;
     CHECK(ps_backend_kernel_check(omp, "diffusion7", PS_KERNEL_FAST) == PS_OK &&
               ps_backend_kernel_check(omp, "hdiff", PS_KERNEL_GENERIC) == PS_OK &&
               ps_backend_kernel_check(omp, "hdiff", PS_KERNEL_AUTO) == PS_OK,

@@ -100,6 +100,7 @@ grep -q "2 steps fused, tiles of 5 rows (tune cache $bad)" "$TMP/out" || fail "v
 # a second tune replaces the entry and keeps other keys
 printf 'other key\t4\t16\t1.25\n' >> "$CACHE"
 expect_exit 0 "$PSTENCIL" tune small.nc --threads 2 --steps 6 --repeat 1
+grep -q "diffusion7 (fast path)" "$TMP/out" || fail "tune does not say the fast path ran"
 [ "$(entries "$CACHE")" -eq 2 ] || { cat "$CACHE"; fail "expected two entries after a second tune"; }
 [ "$(grep -c "^$key	" "$CACHE")" -eq 1 ] || fail "the entry was duplicated"
 grep -q "^other key	4	16	1.25" "$CACHE" || fail "another key was lost"

@@ -403,6 +403,10 @@ static void region_case(ps_backend *gpu, ps_backend *ref, ps_grid g, ps_region r
         FAILF("region: create: %s", ps_error_detail());
         goto done;
     }
+    /* diffusion7, float32, exact: the fast-path table's tuned kernel */
+    if (strcmp(ps_context_describe(cg, PS_DESCRIBE_KERNEL), "fast"))
+        FAILF("region: the context says it runs '%s', not the fast path",
+              ps_context_describe(cg, PS_DESCRIBE_KERNEL));
     if (ps_context_upload(cg, in, NULL) || ps_context_upload(cr, in, NULL) ||
         ps_context_step(cg, 3) || ps_context_step(cr, 3) ||
         ps_context_download(cg, a, &r) || ps_context_download(cr, b, &r)) {
