@@ -161,6 +161,13 @@ typedef struct gen_desc {
  * or 1 in the plain loop of a row shorter than W).
  */
 #define GEN_NOP(a, n) ((void)0)
+/* a vector of the variant's width from any address (vr_ in scope) */
+#define gen_vload_(p)                                                                   \
+    __extension__({                                                                     \
+        vr_ v_;                                                                         \
+        memcpy(&v_, (p), sizeof v_);                                                    \
+        v_;                                                                             \
+    })
 #define GEN_CELLS_IN(REAL, DST, I0, I1, PREP, POST, ...)                                \
     do {                                                                                \
         enum { W_ = GEN_VBYTES / (int)sizeof(REAL) };                                   \
@@ -360,6 +367,120 @@ typedef struct gen_desc {
             nf[u_] = (REAL_)(int)(cn[(a) + u_] & PS_OMP_ZL_COUNT);                      \
     } while (0)
 #endif
+/*
+ * Shifted rows (the AVX-512 variants): the neighbours in the centre's own row
+ * (dk = dj = 0, |di| <= W) come from the row's vectors in registers instead
+ * of loads that each span two cache lines. While a vector-aligned start a
+ * has the row's vectors P (cells a-W..a-1), C (a..a+W-1) and N (a+W..a+2W-1)
+ * inside the row, the vector at a is computed from them: the neighbour at di
+ * is lanes W+di.. of P:C (di < 0) or di.. of C:N, the others are loads; s is
+ * summed in the neighbours' order and each lane then gets the stencil's
+ * sumcount, as GEN_LS_CELL does, so the bits are the same. The row's first
+ * vector, the last one or two, and rows shorter than 2 W + r cells take
+ * GEN_LS_CELL. GEN_IX_<n>(b) lists lanes b..b+n-1. AVX2 has no two-source
+ * lane shift (AVX-512's vpermt2ps, valignd): its shifted vectors took 1.13x
+ * the time of the loads (diffusion7, Zen 4, avx2 rows), so the 256-bit
+ * variants keep the loads.
+ */
+#define GEN_IX_4(b) (b), (b) + 1, (b) + 2, (b) + 3
+#define GEN_IX_8(b) GEN_IX_4(b), GEN_IX_4((b) + 4)
+#define GEN_IX_16(b) GEN_IX_8(b), GEN_IX_8((b) + 8)
+#if GEN_VBYTES == 64
+#  define GEN_VSHIFT 1
+#  define GEN_IX_f32 GEN_IX_16
+#  define GEN_IX_f64 GEN_IX_8
+#else
+#  define GEN_VSHIFT 0
+#endif
+/* the neighbour at (dk, dj, di) of the vector at a_, as a vector: clamped
+ * lane offsets keep the branch the description does not take well formed */
+#define GEN_VL(di) ((di) < -W_ ? -W_ : (di) > 0 ? 0 : (di))
+#define GEN_VR(di) ((di) > W_ ? W_ : (di) < 1 ? 1 : (di))
+#define GEN_VNB(IX, dk, dj, di)                                                         \
+    (((dk) == 0 && (dj) == 0 && (di) >= -W_ && (di) <= W_)                              \
+         ? ((di) < 0 ? __builtin_shufflevector(P_, C_, IX(W_ + GEN_VL(di)))             \
+                     : (di) == 0 ? C_ : __builtin_shufflevector(C_, N_, IX(GEN_VR(di)))) \
+         : gen_vload_(nbr[q] + a_ + (di)))
+#define GEN_VSUM_f32(dk, dj, di) S_ = S_ + GEN_VNB(GEN_IX_f32, dk, dj, di); q++;
+#define GEN_VSUM_f64(dk, dj, di) S_ = S_ + GEN_VNB(GEN_IX_f64, dk, dj, di); q++;
+/* the vectors at aligned starts a_ while P, C and N are in the row (NX cells) */
+#define GEN_LSV_RUN(NAME, SFX, NX, CHK)                                                 \
+    if (a_ >= W_ && a_ + W_ <= i1_ && a_ + 2 * W_ <= (NX)) {                            \
+        vr_ P_ = gen_vload_(c + a_ - W_), C_ = gen_vload_(c + a_), N_, S_, NF_, R_;     \
+        for (; a_ + W_ <= i1_ && a_ + 2 * W_ <= (NX); a_ += W_) {                       \
+            int q = 0;                                                                  \
+            N_ = gen_vload_(c + a_ + W_);                                               \
+            S_ = (vr_){0};                                                              \
+            PS_##NAME##_NEIGHBOURS(GEN_VSUM##SFX)                                       \
+            GEN_LS_PREP(a_, W_);                                                        \
+            memcpy(&NF_, nf, sizeof NF_);                                               \
+            _Pragma("GCC ivdep")                                                        \
+            for (t_ = 0; t_ < W_; t_++) {                                               \
+                REAL_ ar[PS_STENCIL_NAR(NAME) + 1], v;                                  \
+                i = a_ + t_;                                                            \
+                q = 0;                                                                  \
+                PS_##NAME##_ARRAYS(GEN_AR)                                              \
+                v = ps_##NAME##_sumcount##SFX(C_[t_], S_[t_], NF_[t_], sc, ar);         \
+                R_[t_] = NF_[t_] > (REAL_)0 ? v : C_[t_];                               \
+            }                                                                           \
+            memcpy(dst + a_, &R_, sizeof R_);                                           \
+            if (CHK)                                                                    \
+                VN_ = VN_ + (R_ - R_);                                                  \
+            P_ = C_;                                                                    \
+            C_ = N_;                                                                    \
+        }                                                                               \
+    }
+/* GEN_CELLS_IN's vectors (the first at I0, the next at aligned starts, the
+ * last ending at i1_) with the aligned ones in GEN_LSV_RUN where it can */
+#define GEN_CELLS_LSV(NAME, SFX, REAL, CHK)                                             \
+    do {                                                                                \
+        enum { W_ = GEN_VBYTES / (int)sizeof(REAL) };                                   \
+        const long o_ = (long)(((uintptr_t)dst / sizeof(REAL)) & (W_ - 1));             \
+        const long nx_ = i1_ + PS_##NAME##_RADIUS;                                      \
+        long a_ = i0_, i, t_;                                                           \
+        vr_ VN_ = (vr_){0};                                                             \
+        if (i1_ - i0_ < W_) {                                                           \
+            for (i = i0_, t_ = 0; i < i1_; i++) {                                       \
+                GEN_LS_PREP(i, 1);                                                      \
+                GEN_LS_CELL(NAME, SFX, CHK, GEN_ST_ROW);                                \
+            }                                                                           \
+            break;                                                                      \
+        }                                                                               \
+        for (;;) {                                                                      \
+            GEN_LS_PREP(a_, W_);                                                        \
+            _Pragma("GCC ivdep")                                                        \
+            for (t_ = 0; t_ < W_; t_++) {                                               \
+                i = a_ + t_;                                                            \
+                GEN_LS_CELL(NAME, SFX, CHK, GEN_ST_ROW);                                \
+            }                                                                           \
+            if (a_ + W_ == i1_)                                                         \
+                break;                                                                  \
+            a_ += W_ - ((a_ + o_) & (W_ - 1)); /* the next aligned start */             \
+            GEN_LSV_RUN(NAME, SFX, nx_, CHK)                                            \
+            if (a_ >= i1_)                                                              \
+                break;                                                                  \
+            if (a_ + W_ > i1_)                                                          \
+                a_ = i1_ - W_; /* the last vector, overlapping */                       \
+        }                                                                               \
+        if (CHK)                                                                        \
+            for (t_ = 0; t_ < W_; t_++)                                                 \
+                nan_[t_] += VN_[t_];                                                    \
+    } while (0)
+#if GEN_VSHIFT
+#  define GEN_LS_BODY(NAME, SFX, REAL)                                                  \
+    if (rb->last)                                                                       \
+        GEN_CELLS_LSV(NAME, SFX, REAL, 1);                                              \
+    else                                                                                \
+        GEN_CELLS_LSV(NAME, SFX, REAL, 0);
+#else
+#  define GEN_LS_BODY(NAME, SFX, REAL)                                                  \
+    if (rb->last)                                                                       \
+        GEN_CELLS_IN(REAL, dst, i0_, i1_, GEN_LS_PREP, GEN_NOP,                         \
+                     GEN_LS_CELL(NAME, SFX, 1, GEN_ST_ROW));                            \
+    else                                                                                \
+        GEN_CELLS_IN(REAL, dst, i0_, i1_, GEN_LS_PREP, GEN_NOP,                         \
+                     GEN_LS_CELL(NAME, SFX, 0, GEN_ST_ROW));
+#endif
 #define GEN_ROWS_LS(NAME, REAL, SFX)                                                    \
     GEN_ROWS_FN(glrows_##NAME##SFX, NAME, REAL, {                                       \
         typedef REAL REAL_;                                                             \
@@ -371,12 +492,7 @@ typedef struct gen_desc {
         long p_ = 0;                                                                    \
         (void)sizeof(vb_); (void)sizeof(vi_); (void)sizeof(vr_);                        \
         GEN_ROWS_NT(GEN_LS_PREP, GEN_LS_CELL(NAME, SFX, 1, GEN_ST_BUF))                 \
-        if (rb->last)                                                                   \
-            GEN_CELLS_IN(REAL, dst, i0_, i1_, GEN_LS_PREP, GEN_NOP,                     \
-                         GEN_LS_CELL(NAME, SFX, 1, GEN_ST_ROW));                        \
-        else                                                                            \
-            GEN_CELLS_IN(REAL, dst, i0_, i1_, GEN_LS_PREP, GEN_NOP,                     \
-                         GEN_LS_CELL(NAME, SFX, 0, GEN_ST_ROW));                        \
+        { GEN_LS_BODY(NAME, SFX, REAL) }                                                \
     })
 
 /* One tile: output rows [j0, j1) of every interior plane, T steps A -> B;

@@ -447,6 +447,77 @@ static void check_odd_nans(ps_precision p, size_t odd, int threads, int generic)
     ps_field_free(&go);
 }
 
+/* @p steps of stencil @p s on @p b from @p in into @p out (kernel @p k) */
+static int steps_on(ps_backend *b, const ps_stencil *s, const ps_field *in, ps_field *out,
+                    ps_kernel k, long steps)
+{
+    ps_config cfg;
+    ps_context *c = NULL;
+    int st;
+    ps_config_init(&cfg, in->grid, in->precision);
+    ps_params_free(&cfg.params);
+    cfg.stencil = s;
+    cfg.kernel = k;
+    cfg.threads = 2;
+    st = ps_stencil_prepare_default(s, in->grid, &cfg.params);
+    if (!st)
+        st = ps_context_create(b, &cfg, &c);
+    if (!st)
+        st = ps_context_upload(c, in->data, NULL);
+    if (!st)
+        st = ps_context_step(c, steps);
+    if (!st)
+        st = ps_context_download(c, out->data, NULL);
+    ps_context_destroy(c);
+    ps_params_free(&cfg.params);
+    return st;
+}
+
+/*
+ * The land-sum stencils' generic rows at every row length from 3 to 75
+ * cells and a few longer ones, both precisions, steps fused and not: each
+ * row's vectors are cut differently (the first, those at aligned starts
+ * with the row's own vectors carried in registers, the last), and every
+ * cut must give the reference's bits.
+ */
+static void check_row_lengths(void)
+{
+    static const size_t extra[] = {96, 97, 127, 128, 129, 161};
+    int si, p, tb;
+    size_t nx, e;
+    for (si = 0; si < ps_stencil_count(); si++) {
+        const ps_stencil *s = ps_stencil_at(si);
+        if (!(s->flags & PS_STENCIL_LAND_SUM))
+            continue;
+        for (tb = 0; tb < 2; tb++) {
+            setenv("PSTENCIL_OPENMP_TBLOCK", tb ? "3" : "1", 1);
+            for (p = 0; p < 2; p++)
+                for (nx = 3, e = 0; nx <= 75 || e < sizeof extra / sizeof extra[0];
+                     nx = nx < 75 ? nx + 1 : extra[e++]) {
+                    const ps_grid g = {5, 7, nx};
+                    const ps_precision pr = p ? PS_FLOAT64 : PS_FLOAT32;
+                    ps_field in, want, got;
+                    int st;
+                    ps_field_alloc(&in, g, pr);
+                    ps_field_alloc(&want, g, pr);
+                    ps_field_alloc(&got, g, pr);
+                    fill(&in, (unsigned)(nx * 7 + (size_t)p));
+                    st = steps_on(ref, s, &in, &want, PS_KERNEL_AUTO, 4);
+                    st = st ? st : steps_on(omp, s, &in, &got, PS_KERNEL_GENERIC, 4);
+                    CHECK(!st && !memcmp(want.data, got.data, ps_field_cells(&in) *
+                                                                  ps_precision_size(pr)),
+                          "%s %s generic rows of %zu cells, %s steps fused: %s", s->name,
+                          ps_precision_name(pr), nx, tb ? "3" : "no",
+                          st ? ps_error_detail() : "differs from the reference");
+                    ps_field_free(&in);
+                    ps_field_free(&want);
+                    ps_field_free(&got);
+                }
+        }
+    }
+    unsetenv("PSTENCIL_OPENMP_TBLOCK");
+}
+
 int main(void)
 {
     static const ps_grid grids[] = {{6, 20, 33}, {5, 9, 8}, {12, 31, 17}};
@@ -505,6 +576,8 @@ int main(void)
             check_odd_nans(pr, 32000 / 64 + 1024 + 1, 1, ti == 2);
         }
     }
+
+    check_row_lengths();
 
     /* pitched copies: a box of a larger host array, straight in and out */
     for (p = 0; p < 2; p++)
