@@ -380,7 +380,9 @@ typedef struct gen_desc {
  * GEN_LS_CELL. GEN_IX_<n>(b) lists lanes b..b+n-1. AVX2 has no two-source
  * lane shift (AVX-512's vpermt2ps, valignd): its shifted vectors took 1.13x
  * the time of the loads (diffusion7, Zen 4, avx2 rows), so the 256-bit
- * variants keep the loads.
+ * variants keep the loads. The masked rows (stencils without the land-sum
+ * form) keep them too: gcc 12 does not vectorise their point update over
+ * neighbours held as vectors (hdiff ran 12x slower).
  */
 #define GEN_IX_4(b) (b), (b) + 1, (b) + 2, (b) + 3
 #define GEN_IX_8(b) GEN_IX_4(b), GEN_IX_4((b) + 4)
