@@ -52,12 +52,14 @@ extern "C" {
  * the box. 3: the tuning knobs (ps_config::knobs). 4: stencils' auxiliary
  * inputs (ps_stencil::ninputs, ps_stencil_setup::inputs). 5: the opencl
  * knobs of fused steps on local-memory tiles gone from ps_knobs;
- * ps_config::kernel (the user's choice) in place of ps_config::generic. Members
+ * ps_config::kernel (the user's choice) in place of ps_config::generic. 6:
+ * the openmp knobs of the single-step sweep (openmp_jblock, openmp_stream)
+ * gone from ps_knobs, openmp_isa's avx512vl with them. Members
  * appended to ps_backend_ops behind a flag bit (read only when the table sets
  * the bit, see PS_BACKEND_PITCHED) keep the version: a table built before
  * they existed never sets the bit, so it stays valid.
  */
-#define PS_BACKEND_ABI_VERSION 5
+#define PS_BACKEND_ABI_VERSION 6
 
 /** Name of the function a plugin exports: const ps_backend_ops *fn(void). */
 #define PS_PLUGIN_ENTRY "ps_backend_plugin_entry"

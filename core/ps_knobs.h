@@ -79,34 +79,24 @@ typedef struct ps_knobs {
 
     /* ---- openmp ---- */
     /** openmp: instruction set of the row kernels, a choice: 0 baseline,
-     *  1 avx2, 2 avx512 (the zero-land and generic rows on 512-bit vectors),
-     *  3 avx512vl (the zero-land rows on 256-bit vectors, the generic avx2). Capped at what the CPU and the build
-     *  have. Rule: the best of them (avx512 where the CPU has AVX-512F and
-     *  VL). Env PSTENCIL_OPENMP_ISA. */
+     *  1 avx2, 2 avx512 (the rows on 512-bit vectors). Capped at what the CPU
+     *  and the build have. Rule: the best of them (avx512 where the CPU has
+     *  AVX-512F and VL). Env PSTENCIL_OPENMP_ISA. */
     ps_knob openmp_isa;
-    /** openmp: rows per tile of the single-step sweep (0: all rows). Rule:
-     *  tiles whose three planes and output rows fill half the L2 cache, at
-     *  least 8 rows; ps_config::block[1] when set. Env PSTENCIL_OPENMP_JBLOCK. */
-    ps_knob openmp_jblock;
-    /** openmp: rows written with non-temporal stores (single-step sweeps only;
-     *  turns zero-land and fused steps off), 0 or 1. Rule: 0. Env
-     *  PSTENCIL_OPENMP_STREAM. */
-    ps_knob openmp_stream;
-    /** openmp: the fused sweep's output rows streamed (AVX-512 zero-land rows
-     *  only), 0 or 1. Rule: 1 where a field is at least 128 MiB. Env
+    /** openmp: the sweep's output rows streamed (the 512-bit rows only), 0
+     *  or 1. Rule: 1 where a field is at least 128 MiB. Env
      *  PSTENCIL_OPENMP_NTOUT. */
     ps_knob openmp_nt_out;
-    /** openmp: steps fused per sweep in exact mode, 0..16 (0: single-step
-     *  sweeps). Rule: by CPU vendor and cache sizes (4; 8 or 12 on AMD).
-     *  Tuned (`pstencil tune`). Env PSTENCIL_OPENMP_TBLOCK. */
+    /** openmp: steps fused per sweep, 0..16 (0 and 1: one step a sweep).
+     *  Rule: by CPU vendor and cache sizes (4; 8 or 12 on AMD). Tuned
+     *  (`pstencil tune`). Env PSTENCIL_OPENMP_TBLOCK. */
     ps_knob openmp_tblock;
     /** openmp: rows per tile of the fused sweep, >= 1. Rule: the tallest tile
      *  whose working set fits the cache share of a thread, at least 8 rows, at
      *  most a thread's rows. Tuned. Env PSTENCIL_OPENMP_TJ. */
     ps_knob openmp_tj;
-    /** openmp: zero-land (land as +0.0 with neighbour counts) in exact mode,
-     *  0 or 1. Applies only with 0 <= D <= 1 and without streaming stores.
-     *  Rule: 1. Env PSTENCIL_OPENMP_ZERO_LAND. */
+    /** openmp: the land-sum form (land as +0.0 with neighbour counts) of the
+     *  stencils that declare it, 0 or 1. Rule: 1. Env PSTENCIL_OPENMP_ZERO_LAND. */
     ps_knob openmp_zero_land;
 
     /* ---- opencl ---- */

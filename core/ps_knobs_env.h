@@ -32,27 +32,20 @@
  * X(field, backends, type, min, max, choices, env, env_field, meaning, rule).
  */
 #define PS_KNOB_TABLE(X)                                                                   \
-    X(openmp_isa, "openmp", PS_KNOB_CHOICE, 0, 3, "baseline|avx2|avx512|avx512vl",          \
+    X(openmp_isa, "openmp", PS_KNOB_CHOICE, 0, 2, "baseline|avx2|avx512",                    \
       "PSTENCIL_OPENMP_ISA", 0, "instruction set of the row kernels (capped at the CPU's)",  \
       "the best the CPU and the build have (avx512 with AVX-512F and VL)")                  \
-    X(openmp_jblock, "openmp", PS_KNOB_INT, 0, 1L << 30, NULL, "PSTENCIL_OPENMP_JBLOCK", 0,  \
-      "rows per tile of the single-step sweep (0: all rows)",                                \
-      "--block's j rows, else tiles of three planes and the output rows in half the L2, "   \
-      ">= 8 rows")                                                                          \
-    X(openmp_stream, "openmp", PS_KNOB_BOOL, 0, 1, NULL, "PSTENCIL_OPENMP_STREAM", 0,        \
-      "non-temporal stores in single-step sweeps (no zero-land, no fused steps)", "0")      \
     X(openmp_nt_out, "openmp", PS_KNOB_BOOL, 0, 1, NULL, "PSTENCIL_OPENMP_NTOUT", 0,         \
-      "fused sweep's output rows streamed (AVX-512 zero-land rows)",                        \
+      "sweep's output rows streamed (the 512-bit rows)",                                    \
       "1 where a field is at least 128 MiB")                                                \
     X(openmp_tblock, "openmp", PS_KNOB_INT, 0, 16, NULL, "PSTENCIL_OPENMP_TBLOCK", 0,        \
-      "steps fused per sweep in exact mode (0: single-step sweeps); tuned",                 \
+      "steps fused per sweep (0 and 1: one step a sweep); tuned",                           \
       "4; on AMD CPUs 8, or 12 where tiles are at least 64 rows tall")                     \
     X(openmp_tj, "openmp", PS_KNOB_INT, 1, 1L << 30, NULL, "PSTENCIL_OPENMP_TJ", 0,          \
       "rows per tile of the fused sweep; tuned",                                            \
       "the tallest tile whose working set fits a thread's share of the cache, >= 8 rows")  \
     X(openmp_zero_land, "openmp", PS_KNOB_BOOL, 0, 1, NULL, "PSTENCIL_OPENMP_ZERO_LAND", 0,  \
-      "land as +0.0 with counts: the fast path (needs 0 <= D <= 1) and the generic "      \
-      "land-sum form", "1")                                                                  \
+      "the land-sum form: land as +0.0 with counts (land-sum stencils)", "1")                \
     X(opencl_kernel, "opencl", PS_KNOB_CHOICE, 0, 2, "ij|ijk|row", "PSTENCIL_OPENCL_KERNEL", \
       0, "kernel shape: work-item per column (ij), cell (ijk) or row",                      \
       "row on CPU devices, ij elsewhere")                                                   \

@@ -1,59 +1,47 @@
 /*
  * The openmp backend: every stencil of kernels/ps_stencils.h through the
- * generic path (ps_openmp_generic.c: fused sweeps built from the stencil's
- * description), and the hand-written paths of the table in fast/ (ps_openmp_fast.c):
- * diffusion7's shared kernel (kernels/diffusion7.h) in a branch-free,
- * vectorised row loop (ps_openmp_rows.h), threads over (k, j) rows with a
- * static schedule, one parallel region per step() call however many steps it
- * takes, double buffering with a pointer swap, first-touch allocation. The
- * fast path is validated bitwise against the generic one.
+ * generic path (ps_openmp_generic.c: sweeps built from the stencil's
+ * description, several steps fused per sweep), threads over tiles of j rows
+ * with a static schedule, double buffering with a pointer swap, first-touch
+ * allocation. It has no hand-written path of its own (ops.fast_paths is
+ * empty): a stencil is fast here by its description alone.
  *
- * Files: ps_openmp.c (this: the ops table, contexts, upload/download, the
- * single-step loop), fast/ (the hand-written paths: ps_openmp_fast.c the table,
- * ps_openmp_rows.c row kernels compiled per instruction set by build rule,
- * ps_openmp_tblock.c fused steps), ps_openmp_generic.c (the generic path,
- * compiled per instruction set too), ps_openmp_zeroland.c (land as +0.0 with
- * count bytes: diffusion7's fast path and the generic sweeps of every land-sum
- * stencil),
- * ps_openmp_tune.c (instruction set and defaults chosen at run time),
- * ps_openmp_tunecache.c (fused steps and tiles measured by `pstencil tune`),
- * ps_openmp_inplace.c (land's NaN in and out of an adopted host field).
+ * Files: ps_openmp.c (this: the ops table, contexts, upload/download),
+ * ps_openmp_generic.c (the sweeps, compiled once per instruction set by
+ * build rule), ps_openmp_zeroland.c (land as +0.0 with count bytes: the
+ * land-sum form of the stencils that declare it), ps_openmp_tune.c
+ * (instruction set and rules chosen at run time), ps_openmp_tunecache.c
+ * (fused steps and tiles measured by `pstencil tune`), ps_openmp_inplace.c
+ * (land's NaN in and out of an adopted host field).
  *
  * A context may adopt the caller's field (ps_backend_ops.adopt) as one of
  * its two buffers, so the run holds the field once: create touches neither
  * buffer (the first whole upload or adopt is their first touch, or the first
- * step where a zero-land upload leaves next's interior to it), adopt unmaps
+ * step where a land-sum upload leaves next's interior to it), adopt unmaps
  * cur and takes the caller's in its place.
  *
  * Boundary cells (the outer radius layers of the box) are never written by a
- * step: upload writes every uploaded cell into BOTH buffers (a zero-land
- * whole upload: the boundary cells only, see zl_fill), so the two buffers
- * always agree on them and swapping the buffers is a copy of them for free.
- * Interior land cells are rewritten with their own value by the kernel
- * (branch-free), so they stay bit-for-bit unchanged.
+ * step: upload writes every uploaded cell into BOTH buffers (a land-sum
+ * whole upload: the boundary cells only, see ps_omp_zl_fill_ls), so the two
+ * buffers always agree on them and swapping the buffers is a copy of them
+ * for free.
  *
- * Instruction sets: the row kernels and the generic path are compiled for
- * the baseline target and with -mavx2 (the generic path also with -mfma and
- * contraction, for fast mode only), and the variant is picked once per
- * context with __builtin_cpu_supports, so one build uses AVX2 where the CPU
- * has it without -march=native; the knob openmp_isa=baseline forces the
- * baseline variant (tests validate both). Where the CPU has AVX-512F/VL the
- * zero-land rows come from fast/ps_openmp_rows_avx512.c and the generic path
- * runs on 512-bit vectors (its avx512 and, in fast mode, fma512 builds);
- * openmp_isa=avx2 turns both off.
+ * Instruction sets: the generic path is compiled for the baseline target,
+ * with -mavx2 and with AVX-512F/VL on 512-bit vectors (and, for fast mode
+ * only, with -mfma and contraction on AVX2 and AVX-512), and the variant is
+ * picked once per context with __builtin_cpu_supports, so one build uses
+ * the CPU's best without -march=native; the knob openmp_isa caps it (tests
+ * validate each).
  *
- * Rows are visited in tiles of jb rows over j (outer), then k, then j inside
- * the tile (openmp_jblock). Exact mode fuses up to 16 steps of one step()
- * call into one sweep (openmp_tblock, tiles of openmp_tj rows) and keeps land
- * as +0.0 with a per-cell count byte (openmp_zero_land), in both
- * modes; the streaming-store rows (openmp_stream) take the single-step path
- * with NaN land. Every knob (core/ps_knobs.h) is decided in ps_openmp_tune.c.
+ * Steps of one step() call are fused into sweeps of up to 16 (openmp_tblock,
+ * tiles of openmp_tj rows); the land-sum stencils keep land as +0.0 with a
+ * per-cell count byte (openmp_zero_land). Every knob (core/ps_knobs.h) is
+ * decided in ps_openmp_tune.c.
  */
 #include "config.h"
 #include "ps_builtin.h"
 #include "ps_knobs_env.h"
 #include "ps_openmp_internal.h"
-#include "fast/ps_openmp_fast.h"
 #include "ps_plugin.h"
 #include "ps_region.h"
 #include "ps_status.h"
@@ -109,13 +97,12 @@ static int omp_probe(ps_device_info *devs, int max, int *ndevs, char *why, size_
     snprintf(devs[0].detail, sizeof devs[0].detail,
              "OpenMP %d, %d threads (OMP_NUM_THREADS or --threads), row kernels: %s%s",
              _OPENMP, omp_get_max_threads(),
-             ps_omp_use_avx512(&k) == 1   ? "avx512 (zero-land and generic)"
-             : ps_omp_use_avx512(&k) == 2 ? "avx512vl (zero-land), avx2"
-             : ps_omp_use_avx2(&k)        ? "avx2"
-                                          : "baseline",
-             ps_omp_use_avx512(&k) == 1 ? " (generic fast mode: avx512+fma)"
-             : ps_omp_use_fma(&k)       ? " (generic fast mode: avx2+fma)"
-                                        : "");
+             ps_omp_use_avx512(&k) ? "avx512"
+             : ps_omp_use_avx2(&k)  ? "avx2"
+                                    : "baseline",
+             ps_omp_use_avx512(&k) ? " (fast mode: avx512+fma)"
+             : ps_omp_use_fma(&k)   ? " (fast mode: avx2+fma)"
+                                    : "");
     devs[0].memory_bytes = (pages > 0 && psize > 0) ? (uint64_t)pages * (uint64_t)psize : 0;
     devs[0].compute_units = omp_get_max_threads();
     devs[0].caps = PS_CAP_FP64 | PS_CAP_EXACT_F32 | PS_CAP_EXACT_F64 | PS_CAP_FAST;
@@ -129,9 +116,8 @@ static int omp_probe(ps_device_info *devs, int max, int *ndevs, char *why, size_
  * owns its pages), then the outermost layer. Row (k,j) of the box is read
  * from src + (k * spl + j * srp) elements (the dense box: spl = ny * nx,
  * srp = nx; a box of a larger host array: that array's pitches). Zero-land:
- * a value that rules it out (ps_omp_zl_bad), or land with too many odd NaNs
- * (ps_omp_zl_odd_end), is seen as the rows are copied, and the context then
- * takes NaN land and copies src again.
+ * land with too many odd NaNs (ps_omp_zl_odd_end) is seen as the rows are
+ * copied, and the context then takes NaN land and copies src again.
  * In place (src is cur, the adopted buffer): every thread reads src's rows
  * while the rows are written, so they go to next alone (zero-land: in full,
  * cur's land taken to +0.0 once the count bytes are complete).
@@ -146,25 +132,18 @@ static void fill_both(omp_ctx *c, const void *src, size_t spl, size_t srp)
     const int inplace = s && s == a;
     ps_omp_zl_odd *odd = c->zl ? ps_omp_zl_odd_begin(c) : NULL;
     long r, q;
-    int bad = 0, bad_rest = 0;
 #pragma omp parallel num_threads(c->threads)
     {
         ps_omp_zl_odd *mine = ps_omp_zl_odd_of(odd, omp_get_thread_num());
         /* the two loops write disjoint rows and read only src: no barrier between */
-#pragma omp for schedule(static) reduction(| : bad) nowait
+#pragma omp for schedule(static) nowait
         for (r = 0; r < (long)rows; r++) {
             size_t k, j, off;
             const char *sr;
             ps_omp_row_of(c, (size_t)r, &k, &j);
             off = (k * ny + j) * rowb;
             sr = s ? s + (k * spl + j * srp) * es : NULL;
-            if (s && c->zl && !c->ls) {
-                /* the count reads the mask from src (read only): no race */
-                bad |= inplace ? ps_omp_zl_fill(c, b, NULL, sr, off / es, spl, srp, mine)
-                               : ps_omp_zl_fill(c, a, b, sr, off / es, spl, srp, mine);
-                continue;
-            }
-            if (s && c->ls && !inplace && k >= rad && k + rad < nz && j >= rad &&
+            if (s && c->zl && !inplace && k >= rad && k + rad < nz && j >= rad &&
                 j + rad < ny) {
                 /* a row the land-sum sweeps write (at least the radius from every
                  * face): a, the land flags and b's boundary cells in one pass,
@@ -183,22 +162,19 @@ static void fill_both(omp_ctx *c, const void *src, size_t spl, size_t srp)
             }
             if (c->zl) { /* in place: the source is a, which other rows' counts read */
                 ps_omp_zl_convert(c, inplace ? b : a, b, off / es, nx, mine);
-                if (c->ls) /* the counts from the source's mask (read only): no race */
-                    ps_omp_zl_count_src(c, k, j, sr, spl, srp);
-                else /* no source here: all ocean, six neighbours each */
-                    memset(c->cnt + off / es + 1, 6, nx - 2);
+                /* the counts from the source's mask (read only: no race; no
+                 * source: all ocean) */
+                ps_omp_zl_count_src(c, k, j, sr, spl, srp);
             }
         }
         /* the rest: planes k = 0, nz-1 and rows j = 0, ny-1 (all rows if no interior) */
-#pragma omp for schedule(static) reduction(| : bad_rest)
+#pragma omp for schedule(static)
         for (q = 0; q < (long)(nz * ny); q++) {
             size_t k = (size_t)q / ny, j = (size_t)q % ny, off = (size_t)q * rowb;
             if (rows && k > 0 && k < nz - 1 && j > 0 && j < ny - 1)
                 continue;
             if (s) {
                 const char *sr = s + (k * spl + j * srp) * es;
-                if (c->zl && !c->ls)
-                    bad_rest |= ps_omp_zl_bad(c, sr, nx);
                 if (!inplace)
                     memcpy(a + off, sr, rowb);
                 memcpy(b + off, sr, rowb);
@@ -210,7 +186,7 @@ static void fill_both(omp_ctx *c, const void *src, size_t spl, size_t srp)
                 ps_omp_zl_convert(c, inplace ? b : a, b, off / es, nx, mine);
         }
     }
-    if (c->zl && (ps_omp_zl_odd_end(c, odd) || bad || bad_rest)) {
+    if (c->zl && ps_omp_zl_odd_end(c, odd)) {
         ps_omp_zl_off(c);
         fill_both(c, src, spl, srp);
         return;
@@ -260,7 +236,7 @@ static int omp_generic_create(omp_ctx *c, char *tiling_src, size_t srclen, char 
     size_t need, tj;
     int T, t;
 #ifdef PS_HAVE_OMP_AVX512
-    if (ps_omp_use_avx512(&c->knobs) == 1) {
+    if (ps_omp_use_avx512(&c->knobs)) {
         c->gen = cfg->mode == PS_MODE_FAST ? ps_omp_generic_find_fma512(name)
                                            : ps_omp_generic_find_avx512(name);
         c->isa = cfg->mode == PS_MODE_FAST ? "avx512+fma" : "avx512";
@@ -341,7 +317,6 @@ static int omp_create(const ps_config *cfg, void **out, char *why, size_t whylen
     omp_ctx *c = NULL;
     size_t bytes = 0;
     char tiling_src[4200] = "";
-    ps_omp_fast_fn path;
     int st;
     *out = NULL;
     if ((st = ps_plugin_check_config(cfg, why, whylen)))
@@ -388,11 +363,6 @@ static int omp_create(const ps_config *cfg, void **out, char *why, size_t whylen
         omp_destroy(c);
         return st;
     }
-    c->jb = ps_omp_auto_jblock(&c->knobs, cfg->block[1], &c->g, c->es);
-    if (c->g.ny > 2 && c->jb > c->g.ny - 2)
-        c->jb = c->g.ny - 2;
-    if (c->jb == 0)
-        c->jb = 1;
     {
         size_t al = (bytes + 63) & ~(size_t)63;
         if (al < 64)
@@ -403,18 +373,7 @@ static int omp_create(const ps_config *cfg, void **out, char *why, size_t whylen
     }
     if (!c->cur || !c->next)
         goto nomem;
-    path = cfg->kernel == PS_KERNEL_GENERIC ? NULL : ps_omp_fast_find(cfg, &c->knobs);
-    if (!path && cfg->kernel == PS_KERNEL_FAST) {
-        omp_destroy(c);
-        snprintf(why, whylen, "--kernel fast: the openmp fast-path table has no kernel for "
-                 "stencil '%s' in %s, %s mode, with the instruction sets allowed here; use "
-                 "--kernel generic or auto", cfg->stencil->name,
-                 ps_plugin_precision_name(cfg->precision),
-                 ps_plugin_mode_name(cfg->mode));
-        return PS_EUNSUPPORTED;
-    }
-    st = path ? path(c, bytes, tiling_src, sizeof tiling_src)
-              : omp_generic_create(c, tiling_src, sizeof tiling_src, why, whylen);
+    st = omp_generic_create(c, tiling_src, sizeof tiling_src, why, whylen);
     if (st == PS_ENOMEM)
         goto nomem;
     if (st) {
@@ -422,11 +381,11 @@ static int omp_create(const ps_config *cfg, void **out, char *why, size_t whylen
         return st;
     }
     ps_omp_describe_choices(c, tiling_src);
-    /* a single-step context (T = 0) stores its tile rows; the generic path the
-     * height its tiling gave (the rows shared out evenly) */
+    /* the height its tiling gave (the rows shared out evenly), which a stored
+     * entry then asks for again */
     if (c->tune_key[0])
         snprintf(c->tune_values, sizeof c->tune_values, "%d %zu", c->tblock,
-                 c->gen ? c->gen_tile_rows : c->tblock > 0 && c->tj ? c->tj : c->jb);
+                 c->gen_tile_rows);
     /* no first touch here: the first upload or adopt (or omp_ready's zeros) and the
      * first step are it */
     *out = c;
@@ -583,86 +542,32 @@ static int omp_download(void *vc, void *host, const ps_region *r)
     return omp_download_pitched(vc, host, n.nx * c->es, n.ny * n.nx * c->es, r);
 }
 
-/*
- * omp_step's work-shared loop over the interior rows of one step, for the
- * precision REAL (float or double) whose row kernels are row<B> / rowz<B>
- * (B 32 or 64): the zero-land kernel on zeroed-land fields, the plain one
- * otherwise. Uses omp_step's c, rows, plane, nx, src, dst and r.
- */
-#define OMP_STEP_ROWS(REAL, B)                                                                 \
-    do {                                                                                       \
-        const REAL d = (REAL)c->cfg.params.scalars[0];                                         \
-        _Pragma("omp for schedule(static) nowait")                                             \
-        for (r = 0; r < (long)rows; r++) {                                                     \
-            size_t k, j, off;                                                                  \
-            ps_omp_row_of(c, (size_t)r, &k, &j);                                               \
-            off = k * plane + j * nx;                                                          \
-            if (c->zl)                                                                         \
-                c->rowz##B((REAL *)dst + off, (const REAL *)src + off - plane,                 \
-                           (const REAL *)src + off, (const REAL *)src + off + plane,           \
-                           c->cnt + off, nx, nx, d);                                           \
-            else                                                                               \
-                c->row##B((REAL *)dst + off, (const REAL *)src + off, plane, nx, d);           \
-        }                                                                                      \
-    } while (0)
-
 static int omp_step(void *vc, long nsteps)
 {
     omp_ctx *c = vc;
-    const size_t rows = ps_omp_interior_rows(c);
-    const size_t ny = c->g.ny, nx = c->g.nx, plane = ny * nx;
+    ps_omp_gen_sweep s;
+    ps_omp_generic_fn f;
+    long done;
     if (nsteps <= 0)
         return PS_OK;
     omp_ready(c);
-    if (c->gen) {
-        ps_omp_gen_sweep s = {
-            .cfg = &c->cfg, .threads = c->threads, .params = c->params, .cur = &c->cur,
-            .next = &c->next, .nsteps = nsteps, .tblock = c->tblock, .rk = c->gen_rk,
-            .rj = c->gen_rj, .tiles = c->gen_tiles,
-            .slot_rows = c->gen_slot_rows, .spitch = c->gen_spitch, .scratch = c->scratch,
-            .cnt = c->ls ? c->cnt : NULL, .nt = c->nt_out,
-        };
-        const ps_omp_generic_fn f = c->es == sizeof(float) ? c->gen->f32 : c->gen->f64;
-        long done = f(&s);
-        if (done < nsteps) { /* an ocean cell turned NaN: from this sweep on, NaN land */
-            ps_omp_zl_leave(c);
-            s.cnt = NULL;
-            s.nsteps = nsteps - done;
-            f(&s);
-        }
-        return PS_OK;
-    }
-    if (rows == 0)
-        return PS_OK;
-    if (c->tblock > 0)
-        return ps_omp_step_tblock(c, nsteps);
-#pragma omp parallel num_threads(c->threads)
-    {
-        char *src = c->cur, *dst = c->next, *tmp;
-        long t, r;
-        for (t = 0; t < nsteps; t++) {
-            if (c->es == sizeof(float))
-                OMP_STEP_ROWS(float, 32);
-            else
-                OMP_STEP_ROWS(double, 64);
-            /* non-temporal stores are weakly ordered: fence them before the
-             * barrier, after which every row of dst is written and visible */
-            if (c->stream)
-                PS_OMP_SFENCE();
-#pragma omp barrier
-            tmp = src;
-            src = dst;
-            dst = tmp;
-        }
-    }
-    if (nsteps & 1) {
-        void *tmp = c->cur;
-        c->cur = c->next;
-        c->next = tmp;
+    s = (ps_omp_gen_sweep){
+        .cfg = &c->cfg, .threads = c->threads, .params = c->params, .cur = &c->cur,
+        .next = &c->next, .nsteps = nsteps, .tblock = c->tblock, .rk = c->gen_rk,
+        .rj = c->gen_rj, .tiles = c->gen_tiles, .slot_rows = c->gen_slot_rows,
+        .spitch = c->gen_spitch, .scratch = c->scratch, .cnt = c->ls ? c->cnt : NULL,
+        .nt = c->nt_out,
+    };
+    f = c->es == sizeof(float) ? c->gen->f32 : c->gen->f64;
+    done = f(&s);
+    if (done < nsteps) { /* an ocean cell turned NaN: from this sweep on, NaN land */
+        ps_omp_zl_leave(c);
+        s.cnt = NULL;
+        s.nsteps = nsteps - done;
+        f(&s);
     }
     return PS_OK;
 }
-#undef OMP_STEP_ROWS
 
 static int omp_finish(void *vc)
 {
@@ -706,8 +611,6 @@ static const char *omp_describe(void *vc, int what)
         return c->tune_key;
     if (what == PS_DESCRIBE_TUNE_VALUES)
         return c->tune_values;
-    if (what == PS_DESCRIBE_KERNEL)
-        return c->gen ? "generic" : "fast";
     return "";
 }
 
@@ -719,14 +622,14 @@ static const ps_knobs *omp_knobs(void *vc)
 static const ps_backend_ops table = {
     .abi_version = PS_BACKEND_ABI_VERSION,
     .name = "openmp",
-    .description = "OpenMP CPU backend: every stencil on (k,j) rows; fast paths vectorised "
+    .description = "OpenMP CPU backend: every stencil from its description, on vector rows "
                    "with fused steps",
     .priority = 100,
     /* concurrent: a context's state is its own (nothing static is written but the
      * tuning cache's warn-once flag, atomically) */
-    .flags = PS_BACKEND_THREADS | PS_BACKEND_BLOCK | PS_BACKEND_PITCHED | PS_BACKEND_CONCURRENT |
+    .flags = PS_BACKEND_THREADS | PS_BACKEND_PITCHED | PS_BACKEND_CONCURRENT |
              PS_BACKEND_DESCRIBE | PS_BACKEND_KNOBS | PS_BACKEND_ADOPT,
-    .fast_paths = ps_omp_fast_paths,
+    .fast_paths = NULL, /* none: every stencil by the generic path */
     .probe = omp_probe,
     .create = omp_create,
     .upload = omp_upload,

@@ -11,8 +11,7 @@
  * contiguous load per cell.
  *
  * Sweeps: T steps of one step() call are fused into one sweep (temporal
- * blocking, as diffusion7's hand-written rows do, ps_openmp_tblock.c): the
- * interior rows j are cut into tiles, and each thread walks its tiles plane
+ * blocking): the interior rows j are cut into tiles, and each thread walks its tiles plane
  * by plane along k as a wavefront,
  *     for kk: for level l = 1..T: compute plane k = kk - (l-1) r of step t+l,
  * as soon as planes k-r..k+r of step t+l-1 exist (computed at the same kk by

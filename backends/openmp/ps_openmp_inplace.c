@@ -1,8 +1,8 @@
 /*
  * The openmp backend's adopted field (ps_backend_ops.adopt): the caller's
  * buffer is one of the context's two working fields, so the field is held
- * once. In the zero-land form (ps_openmp_zeroland.c: diffusion7's fast path
- * and the generic land-sum sweeps) the working fields hold land as +0.0:
+ * once. In the zero-land form (ps_openmp_zeroland.c: the land-sum sweeps)
+ * the working fields hold land as +0.0:
  * a whole download into the adopted buffer makes it cur and puts land's NaN
  * back in place (restore), and the next step first takes that land to +0.0
  * again (zero). Each pass reads the land flags and writes only land cells,

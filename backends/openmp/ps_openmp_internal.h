@@ -1,7 +1,6 @@
 /*
- * Internal to the openmp backend: the context, the row-kernel tables (one
- * per instruction set, ps_openmp_rows.c compiled once per ISA by build rule)
- * and the functions the backend's files share. Nothing here is public.
+ * Internal to the openmp backend: the context and the functions the
+ * backend's files share. Nothing here is public.
  */
 #ifndef PS_OPENMP_INTERNAL_H
 #define PS_OPENMP_INTERNAL_H
@@ -12,75 +11,10 @@
 #include "ps_backend.h"
 #include "ps_openmp_generic.h"
 
-/* non-temporal stores are weakly ordered: fenced before the step's barrier */
-#if defined(__GNUC__) && defined(__x86_64__)
-#include <immintrin.h>
-#define PS_OMP_SFENCE() _mm_sfence()
-#else
-#define PS_OMP_SFENCE() ((void)0)
-#endif
-
 #define PS_TB_DEFAULT 4     /* steps fused by default (see ps_omp_auto_tblock) */
 #define PS_TB_DEFAULT_AMD 8 /* the same on AMD CPUs */
 #define PS_TB_TALL_AMD 12   /* on AMD CPUs where tiles can be tall */
 #define PS_OMP_NT_OUT_MIN ((size_t)128 << 20) /* streamed output rows from here (ps_omp_auto_nt_out) */
-
-/* row kernels of diffusion7's fast path (see ps_openmp_rows.h) */
-typedef void (*row_f32_fn)(float *restrict, const float *restrict, size_t, size_t, float);
-typedef void (*row_f64_fn)(double *restrict, const double *restrict, size_t, size_t, double);
-typedef void (*rowp_f32_fn)(float *restrict, const float *restrict, const float *restrict,
-                            const float *restrict, size_t, size_t, float);
-typedef void (*rowp_f64_fn)(double *restrict, const double *restrict, const double *restrict,
-                            const double *restrict, size_t, size_t, double);
-typedef void (*rowz_f32_fn)(float *restrict, const float *restrict, const float *restrict,
-                            const float *restrict, const unsigned char *restrict, size_t, size_t,
-                            float);
-typedef void (*rowz_f64_fn)(double *restrict, const double *restrict, const double *restrict,
-                            const double *restrict, const unsigned char *restrict, size_t,
-                            size_t, double);
-
-
-/**
- * A block of consecutive rows for the zero-land row kernels (one plane of a
- * fused sweep's tile): row q of each array starts at its pointer plus q times
- * its pitch (elements); rows j-1 and j+1 of the centre plane are src -/+
- * cpitch. Cells 1..nx-2 of every row are computed; with bcols set, cells 0
- * and nx-1 of each dst row are copied from the same src row. cnt holds the
- * count bytes (npitch apart too).
- */
-typedef struct ps_omp_zl_rows {
-    void *dst;
-    const void *km, *src, *kp;
-    const unsigned char *cnt;
-    size_t dpitch, mpitch, cpitch, ppitch, npitch;
-    size_t nx, nrows;
-    int bcols;
-    int nt; /* the rows' stores streamed (non-temporal) */
-} ps_omp_zl_rows;
-typedef void (*rowsz_f32_fn)(const ps_omp_zl_rows *, float);
-typedef void (*rowsz_f64_fn)(const ps_omp_zl_rows *, double);
-
-/** The row kernels of one instruction set (NULL where the variant has none). */
-typedef struct ps_omp_rows {
-    const char *isa;                      /* "baseline", "avx2", "avx2+fma" */
-    row_f32_fn exact32, exact_nt32;
-    row_f64_fn exact64, exact_nt64;
-    rowp_f32_fn exact_p32;
-    rowp_f64_fn exact_p64;
-    rowz_f32_fn zl_p32;
-    rowz_f64_fn zl_p64;
-    rowsz_f32_fn zl_rows32; /* zl_p32 over a block of rows (NULL: row by row) */
-    rowsz_f64_fn zl_rows64;
-} ps_omp_rows;
-
-extern const ps_omp_rows ps_omp_rows_base;
-#ifdef PS_HAVE_OMP_AVX2
-extern const ps_omp_rows ps_omp_rows_avx2;
-#endif
-#ifdef PS_HAVE_OMP_AVX512
-extern const ps_omp_rows ps_omp_rows_avx512;   /* zero-land rows only */
-extern const ps_omp_rows ps_omp_rows_avx512vl; /* the same on 256-bit vectors */
-#endif
 
 /* a land cell whose NaN is not the context's nan_bits */
 typedef struct ps_omp_zl_nan {
@@ -100,34 +34,24 @@ typedef struct omp_ctx {
                       land goes back to +0.0 before it is stepped (omp_ready) */
     int filled;    /* the fields have contents: an upload, or the zeros of the first use */
     int threads;   /* team size */
-    size_t jb;     /* j rows per tile */
-    row_f32_fn row32;
-    row_f64_fn row64;
-    int stream;    /* nonzero: rows written with non-temporal stores */
-    int tblock;    /* steps fused per sweep (0: the single-step path) */
-    size_t tj;     /* target j rows per temporal-blocking tile */
-    rowp_f32_fn rowp32;
-    rowp_f64_fn rowp64;
+    int tblock;    /* steps fused per sweep */
+    size_t tj;     /* target j rows per tile (0: the rule's) */
     char **scratch;      /* per thread: rolling plane slots of the fused sweep (ps_omp_pages) */
     size_t scratch_size; /* bytes of each */
-    int zl;              /* nonzero: zero-land fields (ps_openmp_zeroland.c): diffusion7's
-                          * fast path, or the generic land-sum sweeps (ls) */
+    int zl;              /* nonzero: zero-land fields (ps_openmp_zeroland.c) for the
+                          * land-sum sweeps (ls) */
     unsigned char *cnt;  /* zero-land: per cell a count byte (PS_OMP_ZL_LAND, ..._COUNT) */
     size_t cnt_bytes;    /* its mapping (ps_omp_pages) */
     uint64_t nan_bits;   /* zero-land: the bits of land's NaN, but for the cells of odd */
     ps_omp_zl_nan *odd;  /* zero-land: land cells whose NaN has other bits, by cell */
     size_t nodd, odd_cap;
-    rowz_f32_fn rowz32;
-    rowz_f64_fn rowz64;
-    rowsz_f32_fn rowsz32; /* NULL: rowz32 row by row */
-    rowsz_f64_fn rowsz64;
-    int nt_out;           /* the fused sweep's output rows streamed (ps_omp_auto_nt_out) */
+    int nt_out;           /* the sweep's output rows streamed (ps_omp_auto_nt_out) */
     const char *isa;
     char choices[768];         /* what describe() says: rows, tiling and its source */
     char tune_key[512];        /* the tuning cache's key ("": no fused sweep to tune) */
     char tune_values[48];      /* "tblock tj" as the cache stores them ("" likewise) */
     ps_knobs knobs;            /* the tuning knobs decided (ps_openmp_tune.c) */
-    const ps_omp_generic *gen; /* non-NULL: the generic sweeps (no fast path) */
+    const ps_omp_generic *gen; /* the stencil's generic sweeps */
     void *params;              /* its packed parameters */
     size_t gen_tiles, gen_slot_rows, gen_spitch; /* its tiling (ps_omp_gen_tiling) */
     size_t gen_tile_rows; /* a tile's output rows (the slot's less its halo rows) */
@@ -136,16 +60,13 @@ typedef struct omp_ctx {
     char err[512];
 } omp_ctx;
 
-/* Interior rows in tile order: tile over j (outer), k, j within the tile. */
+/* Interior rows j-major (j outer, k inner): a static schedule over them gives
+ * each thread a band of j, as the sweep's tiles do (first touch). */
 static inline void ps_omp_row_of(const omp_ctx *c, size_t r, size_t *k, size_t *j)
 {
-    size_t nk = c->g.nz - 2, nj = c->g.ny - 2;
-    size_t tile_rows = c->jb * nk; /* rows in a full tile */
-    size_t t = r / tile_rows, rem = r % tile_rows;
-    size_t j0 = t * c->jb;
-    size_t h = (nj - j0 < c->jb) ? nj - j0 : c->jb; /* this tile's height */
-    *k = 1 + rem / h;
-    *j = 1 + j0 + rem % h;
+    const size_t nk = c->g.nz - 2;
+    *k = 1 + r % nk;
+    *j = 1 + r / nk;
 }
 
 static inline size_t ps_omp_interior_rows(const omp_ctx *c)
@@ -169,14 +90,11 @@ int ps_omp_use_fma(const ps_knobs *k);
 int ps_omp_use_avx512(const ps_knobs *k);
 void ps_omp_cpu_model(char *buf, size_t len);
 /* each decides its knobs of @p k that nothing decided yet by its rule */
-size_t ps_omp_auto_jblock(ps_knobs *k, int block_j, const ps_grid *g, size_t es);
-int ps_omp_auto_stream(ps_knobs *k);
 /* steps fused (openmp_tblock), and the tile rows into k->openmp_tj */
 int ps_omp_auto_tblock(ps_knobs *k, const ps_grid *g, size_t es, int threads);
 /* the fused sweep's output rows streamed, for a field of @p bytes */
 int ps_omp_auto_nt_out(ps_knobs *k, size_t bytes);
-int ps_omp_auto_zero_land(ps_knobs *k, double coeff);
-/* the generic path's land-sum form for a stencil that declares it (knob
+/* the land-sum form for a stencil that declares it (knob
  * openmp_zero_land; no parameter condition: a NaN it writes is caught) */
 int ps_omp_auto_gen_land_sum(ps_knobs *k);
 
@@ -208,15 +126,7 @@ int ps_omp_zl_odd_end(omp_ctx *c, ps_omp_zl_odd *lists);
  * their count bytes LAND or 0, land's odd NaNs into @p odd */
 void ps_omp_zl_convert(const omp_ctx *c, void *a, void *b, size_t off, size_t len,
                        ps_omp_zl_odd *odd);
-/* an interior row (element offset @p off) of a whole upload from the source row
- * @p srow (its neighbouring planes and rows @p spl and @p srp elements away) into
- * a, b (its two boundary cells; NULL: none) and the count bytes in one pass:
- * the copies, ps_omp_zl_convert and
- * ps_omp_zl_count fused; returns nonzero if a value rules zero-land out (as
- * ps_omp_zl_bad) */
-int ps_omp_zl_fill(const omp_ctx *c, void *a, void *b, const void *srow, size_t off,
-                   size_t spl, size_t srp, ps_omp_zl_odd *odd);
-/* the land-sum sweeps' ps_omp_zl_fill: an interior row (cell offset @p off) of a
+/* an interior row (cell offset @p off) of a
  * whole upload from the source row @p srow into a (land as +0.0), the count
  * bytes' land flags (counts: then ps_omp_zl_count_src) and land's odd NaNs, in
  * one pass; of b only the radius's boundary cells at each end of the row (a
@@ -226,10 +136,9 @@ void ps_omp_zl_fill_ls(const omp_ctx *c, void *a, void *b, const void *srow, siz
 /* ocean cells i0..i1-1 of the row at cell @p off: their counts (the stencil's
  * neighbours) from the land flags */
 void ps_omp_zl_count(const omp_ctx *c, size_t off, size_t i0, size_t i1);
-int ps_omp_zl_bad(const omp_ctx *c, const void *h, size_t len);
 /* a region upload from @p host (pitches in bytes): nonzero if it rules zero-land
- * out (a value as ps_omp_zl_bad, or too many odd NaNs); else room for its odd
- * NaNs is reserved for ps_omp_zl_region */
+ * out (too many odd NaNs, or no memory); else room for its odd NaNs is
+ * reserved for ps_omp_zl_region */
 int ps_omp_zl_region_check(omp_ctx *c, const void *host, size_t rp, size_t pp,
                            const ps_region *r);
 /* a downloaded run (box offset @p box_off) of the current field, land with its NaN */
@@ -251,8 +160,5 @@ void ps_omp_zl_count_src(const omp_ctx *c, size_t k, size_t j, const void *srow,
  * step, or after a whole upload in place); no land form: nothing to do. */
 void ps_omp_inplace_restore(omp_ctx *c);
 void ps_omp_inplace_zero(omp_ctx *c);
-
-/* ps_openmp_tblock.c: several steps fused into one sweep */
-int ps_omp_step_tblock(omp_ctx *c, long nsteps);
 
 #endif

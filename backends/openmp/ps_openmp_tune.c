@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 /* the instruction sets of the openmp_isa knob, in its order */
-enum { ISA_BASELINE = 0, ISA_AVX2 = 1, ISA_AVX512 = 2, ISA_AVX512VL = 3 };
+enum { ISA_BASELINE = 0, ISA_AVX2 = 1, ISA_AVX512 = 2 };
 
 /* the best level the CPU and the build have */
 static long isa_max(void)
@@ -27,7 +27,7 @@ static long isa_max(void)
         return ISA_BASELINE;
 #ifdef PS_HAVE_OMP_AVX512
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl"))
-        return ISA_AVX512VL;
+        return ISA_AVX512;
 #endif
     return ISA_AVX2;
 #else
@@ -37,24 +37,23 @@ static long isa_max(void)
 
 /*
  * Instruction set: the caller's or PSTENCIL_OPENMP_ISA's level, capped at
- * what the CPU and the build have (avx512 and avx512vl need AVX-512F and VL,
- * else avx2 where the CPU has it); the rule is avx512 where it can be, the
- * AVX-512 zero-land rows and the generic rows on 512-bit vectors. Rule: they beat the AVX2 rows
- * inside the fused sweep only with the slots' rows on whole 64-byte lines
- * (without, 1.09-1.15x slower; docs/performance.md, "openmp tuning").
+ * what the CPU and the build have (avx512 needs AVX-512F and VL, else avx2
+ * where the CPU has it). Rule: the best there is; the generic rows on
+ * 512-bit vectors beat the AVX2 ones inside the fused sweep only with the
+ * slots' rows on whole 64-byte lines (without, 1.09-1.15x slower;
+ * docs/performance.md, "openmp tuning").
  */
 static void isa_decide(ps_knob *k)
 {
     const long top = isa_max();
-    ps_knob_rule(k, top >= ISA_AVX512 ? ISA_AVX512 : top);
+    ps_knob_rule(k, top);
     if (k->value > top)
         k->value = top;
 }
 
 int ps_omp_knobs_take(const ps_knobs *asked, ps_knobs *k, char *why, size_t whylen)
 {
-    static const int ids[] = {PS_KNOB_ID_openmp_isa,    PS_KNOB_ID_openmp_jblock,
-                              PS_KNOB_ID_openmp_stream, PS_KNOB_ID_openmp_nt_out,
+    static const int ids[] = {PS_KNOB_ID_openmp_isa, PS_KNOB_ID_openmp_nt_out,
                               PS_KNOB_ID_openmp_tblock, PS_KNOB_ID_openmp_tj,
                               PS_KNOB_ID_openmp_zero_land};
     if (ps_knobs_take(ids, sizeof ids / sizeof ids[0], asked, k, why, whylen))
@@ -78,10 +77,10 @@ int ps_omp_use_fma(const ps_knobs *k)
 #endif
 }
 
-/* 1: the AVX-512 zero-land rows on 512-bit vectors, 2: on 256-bit, 0: none */
+/* nonzero: the generic rows on 512-bit vectors */
 int ps_omp_use_avx512(const ps_knobs *k)
 {
-    return k->openmp_isa.value == ISA_AVX512 ? 1 : k->openmp_isa.value == ISA_AVX512VL ? 2 : 0;
+    return k->openmp_isa.value == ISA_AVX512;
 }
 
 void ps_omp_cpu_model(char *buf, size_t len)
@@ -110,63 +109,11 @@ void ps_omp_cpu_model(char *buf, size_t len)
     fclose(f);
 }
 
-/*
- * Rows per tile of the single-step sweep: ps_config::block[1] as the
- * caller's value; 0 or more than the interior rows is all of them. Rule:
- * tiles whose three planes (k-1, k, k+1) and output rows fill half the L2,
- * at least 8 rows.
- */
-size_t ps_omp_auto_jblock(ps_knobs *k, int block_j, const ps_grid *g, size_t es)
-{
-    size_t nj = g->ny > 2 ? g->ny - 2 : 1;
-    size_t l2 = 512 * 1024, budget, jb;
-    if (block_j > 0 && k->openmp_jblock.source != PS_KNOB_OPTION) {
-        k->openmp_jblock.value = block_j;
-        k->openmp_jblock.source = PS_KNOB_OPTION;
-    }
-    if (k->openmp_jblock.source != PS_KNOB_UNSET) {
-        long v = k->openmp_jblock.value;
-        return v <= 0 || (size_t)v > nj ? nj : (size_t)v;
-    }
-#ifdef _SC_LEVEL2_CACHE_SIZE
-    {
-        long s = sysconf(_SC_LEVEL2_CACHE_SIZE);
-        if (s > 0)
-            l2 = (size_t)s;
-    }
-#endif
-    budget = l2 / 2;
-    /* three planes (k-1, k, k+1) of the tile plus the output rows */
-    if (4 * g->ny * g->nx * es <= budget)
-        jb = nj;
-    else {
-        jb = budget / (4 * g->nx * es);
-        if (jb < 8)
-            jb = 8;
-        if (jb > nj)
-            jb = nj;
-    }
-    ps_knob_rule(&k->openmp_jblock, (long)jb);
-    return jb;
-}
 
-/*
- * Non-temporal stores could only pay off on grids far larger than the
- * last-level cache, where a normal store first reads its line for ownership.
- * Rule: off, since the single-step path is compute-bound (1.4x slower with
- * them on a 42.8 M-cell grid; docs/performance.md, "openmp tuning"); the
- * knob is kept, and validated, for machines with more cores per memory
- * channel.
- */
-int ps_omp_auto_stream(ps_knobs *k)
-{
-    ps_knob_rule(&k->openmp_stream, 0);
-    return k->openmp_stream.value != 0;
-}
 
 /*
  * The fused sweep's output rows (its last step, written to the other field)
- * streamed with non-temporal stores by the AVX-512 block rows: on a grid
+ * streamed with non-temporal stores by the 512-bit generic rows: on a grid
  * whose field is PS_OMP_NT_OUT_MIN bytes or more, where the fields cannot
  * stay in any cache between sweeps, a normal store first reads its line for
  * ownership, a quarter of the sweep's memory traffic. Rule: stream where the
@@ -181,10 +128,10 @@ int ps_omp_auto_nt_out(ps_knobs *k, size_t bytes)
 }
 
 /*
- * Steps fused per sweep in exact mode (see ps_openmp_tblock.c) and the tile
- * height, where neither the caller, the tuning cache nor the environment
- * decided them (a given T keeps its value, given rows theirs). Rules: tiles as tall as possible, up
- * to one per thread, at least 8 rows, while a tile's working set fits in a
+ * Steps fused per sweep (see ps_openmp_generic.c) and the tile height,
+ * where neither the caller, the tuning cache nor the environment decided
+ * them (a given T keeps its value, given rows theirs). Rules: tiles as tall
+ * as possible, up to one per thread, at least 8 rows, while a tile's working set fits in a
  * cache, and T by CPU vendor:
  *  - AMD CPUs (Zen 3, 4 and 5; 512 KiB or 1 MiB of L2): tiles of the rows
  *    whose 3 field planes and 3 slots per intermediate level fill a share of
@@ -259,15 +206,9 @@ int ps_omp_auto_tblock(ps_knobs *k, const ps_grid *g, size_t es, int threads)
     return (int)k->openmp_tblock.value;
 }
 
-/* Zero-land (ps_openmp_zeroland.c) where it applies, 0 <= D <= 1. Rule: on. */
+/* The land-sum form (ps_openmp_zeroland.c) where the stencil declares it. Rule: on. */
 int ps_omp_auto_gen_land_sum(ps_knobs *k)
 {
     ps_knob_rule(&k->openmp_zero_land, 1);
     return k->openmp_zero_land.value != 0;
-}
-
-int ps_omp_auto_zero_land(ps_knobs *k, double coeff)
-{
-    ps_knob_rule(&k->openmp_zero_land, 1);
-    return k->openmp_zero_land.value && coeff >= 0.0 && coeff <= 1.0;
 }

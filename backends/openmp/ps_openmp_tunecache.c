@@ -4,9 +4,7 @@
  * the fused steps and tile rows `pstencil tune` measured for it, and the
  * one-line description of the context's choices that the run report prints.
  *
- * The cache is read by the fused sweeps (the fast path's rows without
- * streaming stores, and the generic path of every stencil, whose key names
- * the stencil) unless the caller sets openmp_tblock or openmp_tj
+ * The cache is read by every context (its key names the stencil) unless the caller sets openmp_tblock or openmp_tj
  * (ps_config::knobs): those override it, and it overrides the
  * PSTENCIL_OPENMP_TBLOCK / _TJ variables and the rule from cache sizes
  * (core/ps_knobs.h). A missing file or key leaves them; lines that are not
@@ -35,10 +33,12 @@ void ps_omp_tune_key(const omp_ctx *c, char *buf, size_t len)
     for (i = 0; p[i]; i++)
         if ((unsigned char)p[i] < 0x20 || p[i] == 0x7f || p[i] == ';')
             p[i] = ' ';
-    snprintf(buf, len, "openmp; %s; %d threads; %zux%zux%zu; %s; %s; %s%s%s", p, c->threads,
-             c->g.nz, c->g.ny, c->g.nx, c->es == sizeof(float) ? "float32" : "float64",
-             c->zl ? "zero-land" : "nan-land", c->isa ? c->isa : "?",
-             c->gen ? "; generic " : "", c->gen ? c->cfg.stencil->name : "");
+    /* "; generic NAME": the path and stencil, as keys written before the
+     * openmp backend lost its hand-written path say them too */
+    snprintf(buf, len, "openmp; %s; %d threads; %zux%zux%zu; %s; %s; %s; generic %s", p,
+             c->threads, c->g.nz, c->g.ny, c->g.nx,
+             c->es == sizeof(float) ? "float32" : "float64", c->zl ? "zero-land" : "nan-land",
+             c->isa ? c->isa : "?", c->cfg.stencil->name);
 }
 
 void ps_omp_tune_tiling(omp_ctx *c, char *src, size_t srclen)
@@ -84,21 +84,8 @@ int ps_omp_tune_apply(omp_ctx *c, char *src, size_t srclen)
 
 void ps_omp_describe_choices(omp_ctx *c, const char *src)
 {
-    const char *land = c->zl ? ", zero-land" : "";
-    if (c->gen)
-        snprintf(c->choices, sizeof c->choices, "generic path (%s rows%s); tiling: %d step%s "
-                 "fused, %zu tiles of %zu rows (%s)%s", c->isa, c->ls ? ", land-sum" : "",
-                 c->tblock, c->tblock == 1 ? "" : "s", c->gen_tiles,
-                 c->gen_tile_rows, src,
-                 c->nt_out ? "; output rows streamed" : "");
-    else if (c->stream)
-        snprintf(c->choices, sizeof c->choices, "%s rows with streaming stores, single-step "
-                 "sweeps, tiles of %zu rows", c->isa, c->jb);
-    else if (c->tblock > 0)
-        snprintf(c->choices, sizeof c->choices, "%s rows%s; tiling: %d step%s fused, tiles "
-                 "of %zu rows (%s)%s", c->isa, land, c->tblock, c->tblock == 1 ? "" : "s",
-                 c->tj ? c->tj : c->g.ny, src, c->nt_out ? "; output rows streamed" : "");
-    else
-        snprintf(c->choices, sizeof c->choices, "%s rows%s; tiling: single-step sweeps, "
-                 "tiles of %zu rows (%s)", c->isa, land, c->jb, src);
+    snprintf(c->choices, sizeof c->choices, "generic path (%s rows%s); tiling: %d step%s "
+             "fused, %zu tiles of %zu rows (%s)%s", c->isa, c->ls ? ", land-sum" : "",
+             c->tblock, c->tblock == 1 ? "" : "s", c->gen_tiles, c->gen_tile_rows, src,
+             c->nt_out ? "; output rows streamed" : "");
 }

@@ -1,12 +1,11 @@
 /*
  * The openmp backend's zero-land representation: land kept as +0.0 in the
- * working fields, with a per-cell count byte. Used by diffusion7's fast path
- * and by the generic sweeps of every land-sum stencil (PS_NAME_LAND_SUM).
+ * working fields, with a per-cell count byte. Used by the sweeps of every
+ * land-sum stencil (PS_NAME_LAND_SUM).
  */
 #include "config.h"
 #include "ps_openmp_internal.h"
 
-#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -33,13 +32,9 @@
  * slowly): the odd list stays under a quarter of a byte a cell.
  *
  * The argument needs the mask to stay fixed, i.e. no ocean cell may turn NaN
- * (the reference would then mask it). diffusion7's fast path rules that out
- * in advance: zero-land only for 0 <= D <= 1 (each update is then a convex
- * combination of values, up to rounding) and while every uploaded ocean
- * value is finite with |v| <= PS_REAL_MAX / 64 (intermediates stay below
- * 13 |v|max); an upload breaking that switches the context back to NaN land.
- * The generic sweeps assume nothing: their rows report a NaN they write, and
- * the sweep that wrote it is redone on NaN land (ps_openmp.c, omp_step).
+ * (the reference would then mask it). Nothing is assumed in advance: the
+ * sweeps' rows report a NaN they write, and the sweep that wrote it is
+ * redone on NaN land (ps_openmp.c, omp_step).
  *
  * Evidence: docs/performance.md, "openmp tuning".
  */
@@ -139,7 +134,7 @@ static void zl_odd_set(omp_ctx *c, size_t cell, uint64_t bits)
     c->nodd++;
 }
 
-#define ZL_FUNCS(T, SFX, TMAX)                                                           \
+#define ZL_FUNCS(T, SFX)                                                                 \
     /* NaN -> +0.0 in a and b, cnt LAND (land) or 0 (ocean, counted later); land's \
      * odd NaNs (box cells @p cell0..) into @p odd */                                  \
     static void zl_convert##SFX(T *a, T *b, unsigned char *cnt, size_t len, size_t cell0, \
@@ -181,50 +176,6 @@ static void zl_odd_set(omp_ctx *c, size_t cell, uint64_t bits)
         }                                                                                \
         return changed;                                                                  \
     }                                                                                    \
-    /* an interior row of a whole upload in one pass: the source row @p r      \
-     * (cells of neighbouring planes and rows @p spl and @p srow cells away)      \
-     * copied into row offset @p off of a with land as +0.0, cnt LAND or its     \
-     * ocean neighbour count (0 at the row's ends, as zl_convert leaves them);  \
-     * the same bits as the copies, zl_convert and zl_count in turn. Of b only  \
-     * the row's two boundary cells: a step writes every other cell of it      \
-     * before any step reads it (diffusion7 has radius 1), so copying them too  \
-     * would be a third stream of writes for nothing; b NULL: not even those    \
-     * (the source is the other field, see fill_both). Land's odd NaNs go to    \
-     * @p odd. Returns nonzero if a value rules zero-land out (as zl_bad).     */ \
-    static int zl_fill##SFX(T *restrict a, T *restrict b, unsigned char *restrict cnt,   \
-                            const T *restrict r, size_t off, size_t spl, size_t srow,    \
-                            size_t nx, uint64_t nanb, ps_omp_zl_odd *odd)                \
-    {                                                                                    \
-        size_t i;                                                                        \
-        int bad = 0, land = 0; /* land: a NaN in the row */                             \
-        a += off, cnt += off;                                                            \
-        for (i = 0; i < nx; i += nx > 1 ? nx - 1 : 1) {                                  \
-            T v = r[i];                                                                  \
-            a[i] = v != v ? (T)0 : v;                                                    \
-            if (b)                                                                       \
-                b[off + i] = a[i];                                                       \
-            cnt[i] = v != v ? PS_OMP_ZL_LAND : 0;                                        \
-            land |= v != v;                                                              \
-            bad |= v == v && !(v <= (T)((TMAX) / 64) && v >= (T)(-(TMAX) / 64));         \
-        }                                                                                \
-        for (i = 1; i + 1 < nx; i++) {                                                   \
-            T v = r[i], n = (T)0;                                                        \
-            n += r[i - spl] == r[i - spl] ? (T)1 : (T)0;                                 \
-            n += r[i + spl] == r[i + spl] ? (T)1 : (T)0;                                 \
-            n += r[i - srow] == r[i - srow] ? (T)1 : (T)0;                               \
-            n += r[i + srow] == r[i + srow] ? (T)1 : (T)0;                               \
-            n += r[i - 1] == r[i - 1] ? (T)1 : (T)0;                                     \
-            n += r[i + 1] == r[i + 1] ? (T)1 : (T)0;                                     \
-            a[i] = v != v ? (T)0 : v; /* b: the first step writes it */                 \
-            cnt[i] = (unsigned char)(v != v ? (int)PS_OMP_ZL_LAND : (int)n);             \
-            land |= v != v;                                                              \
-            bad |= v == v && !(v <= (T)((TMAX) / 64) && v >= (T)(-(TMAX) / 64));         \
-        }                                                                                \
-        for (i = 0; land && i < nx; i++)                                                 \
-            if (r[i] != r[i] && zl_bits##SFX(r[i]) != nanb)                              \
-                zl_odd_push(odd, off + i, zl_bits##SFX(r[i]));                           \
-        return bad;                                                                      \
-    }                                                                                    \
     /* an interior row of a whole upload for the land-sum sweeps, from the        \
      * source row @p r in one pass: a with land as +0.0, cnt LAND or 0 (the count \
      * is added after), land's odd NaNs (box cells @p cell0..) into @p odd; of b \
@@ -254,15 +205,6 @@ static void zl_odd_set(omp_ctx *c, size_t cell, uint64_t bits)
             if (r[i] != r[i] && zl_bits##SFX(r[i]) != nanb)                              \
                 zl_odd_push(odd, cell0 + i, zl_bits##SFX(r[i]));                         \
     }                                                                                    \
-    /* nonzero if a value rules zero-land out (see above) */                            \
-    static int zl_bad##SFX(const T *h, size_t len)                                       \
-    {                                                                                    \
-        size_t i;                                                                        \
-        int bad = 0;                                                                     \
-        for (i = 0; i < len; i++)                                                        \
-            bad |= h[i] == h[i] && !(h[i] <= (T)((TMAX) / 64) && h[i] >= (T)(-(TMAX) / 64)); \
-        return bad;                                                                      \
-    }                                                                                    \
     /* land cells of @p h whose NaN is not @p nanb */                                   \
     static size_t zl_odd_count##SFX(const T *h, size_t len, uint64_t nanb)               \
     {                                                                                    \
@@ -284,8 +226,8 @@ static void zl_odd_set(omp_ctx *c, size_t cell, uint64_t bits)
         for (q = zl_odd_find(c, cell0); q < c->nodd && c->odd[q].cell < cell0 + len; q++) \
             h[c->odd[q].cell - cell0] = zl_from##SFX(c->odd[q].bits);                    \
     }
-ZL_FUNCS(float, _f32, FLT_MAX)
-ZL_FUNCS(double, _f64, DBL_MAX)
+ZL_FUNCS(float, _f32)
+ZL_FUNCS(double, _f64)
 #undef ZL_FUNCS
 
 void ps_omp_zl_convert(const omp_ctx *c, void *a, void *b, size_t off, size_t len,
@@ -383,14 +325,6 @@ void ps_omp_zl_count_src(const omp_ctx *c, size_t k, size_t j, const void *srow,
         zl_count_src_f64(c, cnt, srow, o);
 }
 
-int ps_omp_zl_fill(const omp_ctx *c, void *a, void *b, const void *srow, size_t off,
-                   size_t spl, size_t srp, ps_omp_zl_odd *odd)
-{
-    if (c->es == sizeof(float))
-        return zl_fill_f32(a, b, c->cnt, srow, off, spl, srp, c->g.nx, c->nan_bits, odd);
-    return zl_fill_f64(a, b, c->cnt, srow, off, spl, srp, c->g.nx, c->nan_bits, odd);
-}
-
 void ps_omp_zl_fill_ls(const omp_ctx *c, void *a, void *b, const void *srow, size_t off,
                        ps_omp_zl_odd *odd)
 {
@@ -403,28 +337,21 @@ void ps_omp_zl_fill_ls(const omp_ctx *c, void *a, void *b, const void *srow, siz
                        off, c->nan_bits, odd);
 }
 
-int ps_omp_zl_bad(const omp_ctx *c, const void *h, size_t len)
-{
-    return c->es == sizeof(float) ? zl_bad_f32(h, len) : zl_bad_f64(h, len);
-}
-
 int ps_omp_zl_region_check(omp_ctx *c, const void *host, size_t rp, size_t pp,
                            const ps_region *r)
 {
     const size_t cells = c->g.nz * c->g.ny * c->g.nx;
     const char *h = host;
     size_t k, j, odd = 0, need;
-    int bad = 0;
     for (k = 0; k < r->count.nz; k++)
         for (j = 0; j < r->count.ny; j++) {
             const void *row = h + k * pp + j * rp;
-            bad |= !c->ls && ps_omp_zl_bad(c, row, r->count.nx);
             odd += c->es == sizeof(float)
                        ? zl_odd_count_f32(row, r->count.nx, c->nan_bits)
                        : zl_odd_count_f64(row, r->count.nx, c->nan_bits);
         }
     need = c->nodd + odd;
-    if (bad || need > ZL_ODD_MAX(cells))
+    if (need > ZL_ODD_MAX(cells))
         return 1;
     if (need > c->odd_cap) {
         ps_omp_zl_nan *v = realloc(c->odd, need * sizeof *v);

@@ -124,22 +124,6 @@ check_PROGRAMS += tests/backends/test_openmp
 tests_backends_test_openmp_SOURCES = tests/backends/test_openmp.c
 tests_backends_test_openmp_LDADD = validate/libpstencil-validate.la core/libpstencil.la -lm
 TESTS += tests/backends/test_openmp
-if PS_BUILD_OPENMP
-# The openmp row kernels of every instruction set, every row length and
-# alignment, bitwise against the scalar update, rows against guard pages.
-check_PROGRAMS += tests/backends/test_openmp_rows
-tests_backends_test_openmp_rows_SOURCES = tests/backends/test_openmp_rows.c
-tests_backends_test_openmp_rows_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/backends/openmp
-tests_backends_test_openmp_rows_LDADD = backends/openmp/libps_omp_base.la
-if PS_OMP_AVX2
-tests_backends_test_openmp_rows_LDADD += backends/openmp/libps_omp_avx2.la
-endif
-if PS_OMP_AVX512
-tests_backends_test_openmp_rows_LDADD += backends/openmp/libps_omp_avx512.la
-endif
-tests_backends_test_openmp_rows_LDADD += -lm
-TESTS += tests/backends/test_openmp_rows
-endif
 # The openmp backend honours OMP_NUM_THREADS; its device reports the team.
 TESTS += tests/backends/test_openmp_env.sh
 # A benchmark for development (built by make check, never run by it).

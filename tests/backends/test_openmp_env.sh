@@ -1,9 +1,9 @@
 #!/bin/sh
 # The openmp backend honours OMP_NUM_THREADS (its device reports the team
 # size), uses its AVX2 row kernels where the CPU has AVX2 (no -march needed),
-# PSTENCIL_OPENMP_ISA=baseline selects the baseline kernels, the AVX-512
-# zero-land rows are the default on a CPU that has them, and
-# PSTENCIL_OPENMP_ISA=avx2 turns them off.
+# PSTENCIL_OPENMP_ISA=baseline selects the baseline kernels, the 512-bit rows
+# are the default on a CPU that has AVX-512, and PSTENCIL_OPENMP_ISA=avx2
+# turns them off.
 . "$top_srcdir/tests/lib.sh"
 expect_exit 0 env OMP_NUM_THREADS=3 "$PSTENCIL" backends
 grep -A2 '^openmp ' "$TMP/out" | grep -q '3 compute units' || { cat "$TMP/out"; fail "OMP_NUM_THREADS=3 not honoured"; }
@@ -16,7 +16,7 @@ if grep -qw avx2 /proc/cpuinfo 2>/dev/null && [ "$(uname -m)" = x86_64 ]; then
 fi
 expect_exit 0 env PSTENCIL_OPENMP_ISA=baseline "$PSTENCIL" backends
 grep -A3 '^openmp ' "$TMP/out" | grep -q 'row kernels: baseline' || { cat "$TMP/out"; fail "PSTENCIL_OPENMP_ISA=baseline not honoured"; }
-# the AVX-512 zero-land rows are the default where the CPU has AVX-512F and VL
+# the 512-bit rows are the default where the CPU has AVX-512F and VL
 # (and the build has them: x86 gcc/clang); PSTENCIL_OPENMP_ISA=avx512 asks too
 if grep -qw avx512f /proc/cpuinfo 2>/dev/null && grep -qw avx512vl /proc/cpuinfo &&
    [ "$(uname -m)" = x86_64 ] && grep -q '^#define PS_HAVE_OMP_AVX512 1' "$top_builddir/config.h" 2>/dev/null; then

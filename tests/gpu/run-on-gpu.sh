@@ -39,7 +39,7 @@ set -u
 # into it, backends/reference/local.mk) and of the openmp backend (PS_OMP_SRCS in
 # backends/openmp/local.mk), read from those make fragments so that a file added
 # to the library is compiled here too (a hand-kept copy of the list went stale
-# three times); headers and the per-ISA row files are left out
+# three times); headers and the per-ISA file below are left out
 ps_mk_sources() { # FILE VAR...: the .c files assigned to VAR (=, += and continuations)
   awk -v vars=" $(echo "$@" | cut -d' ' -f2-) " '
     !cont { split($0, w, /[ \t+=]+/); take = index(vars, " " w[1] " ") > 0 && $0 ~ /=/
@@ -52,7 +52,7 @@ ps_mk_sources() { # FILE VAR...: the .c files assigned to VAR (=, += and continu
 # compiled once per instruction set (as backends/openmp/local.mk does):
 # -DPS_OMP_ISA=base; avx2 with -mavx2; the generic sweeps also fma with
 # -mavx2 -mfma -ffp-contract=fast (fast mode only)
-PS_ENGINE_ISA_SRCS="backends/openmp/ps_openmp_generic.c backends/openmp/fast/ps_openmp_rows.c"
+PS_ENGINE_ISA_SRCS="backends/openmp/ps_openmp_generic.c"
 # include directories (the public headers include io/ps_io.h: declarations only)
 PS_ENGINE_INCS="core kernels io backends/openmp validate"
 # the cuda plugin: every backends/gpu/*.cpp and backends/gpu/fast/*.cpp is a
@@ -282,11 +282,8 @@ printf '{ global: ps_backend_plugin_entry; local: *; };\n' > "$M/obj/plugin.map"
     if echo "$OMP_DEFS" | grep -q AVX2; then
       echo "bg gcc $CFL $OMPFL -O3 -fno-trapping-math -mavx2 -DPS_OMP_ISA=avx2 -c '$SRC/$f' -o $o-avx2.o"
       objs="$objs $o-avx2.o"
-      case $f in
-        *_generic.c)
-          echo "bg gcc $CFL $OMPFL -O3 -fno-trapping-math -mavx2 -mfma -ffp-contract=fast -DPS_OMP_ISA=fma -c '$SRC/$f' -o $o-fma.o"
-          objs="$objs $o-fma.o" ;;
-      esac
+      echo "bg gcc $CFL $OMPFL -O3 -fno-trapping-math -mavx2 -mfma -ffp-contract=fast -DPS_OMP_ISA=fma -c '$SRC/$f' -o $o-fma.o"
+      objs="$objs $o-fma.o"
     fi
   done
   for f in "$SRC/$PS_GPU_DIR"/*.cpp "$SRC/$PS_GPU_DIR"/fast/*.cpp; do
