@@ -450,7 +450,6 @@ static int steps_on(ps_backend *b, const ps_stencil *s, const ps_field *in, ps_f
                     ps_kernel k, long steps)
 {
     ps_config cfg;
-    ps_context *c = NULL;
     int st;
     ps_config_init(&cfg, in->grid, in->precision);
     ps_params_free(&cfg.params);
@@ -459,14 +458,7 @@ static int steps_on(ps_backend *b, const ps_stencil *s, const ps_field *in, ps_f
     cfg.threads = 2;
     st = ps_stencil_prepare_default(s, in->grid, &cfg.params);
     if (!st)
-        st = ps_context_create(b, &cfg, &c);
-    if (!st)
-        st = ps_context_upload(c, in->data, NULL);
-    if (!st)
-        st = ps_context_step(c, steps);
-    if (!st)
-        st = ps_context_download(c, out->data, NULL);
-    ps_context_destroy(c);
+        st = ps_test_run(b, &cfg, in, out, steps);
     ps_params_free(&cfg.params);
     return st;
 }
@@ -502,8 +494,7 @@ static void check_row_lengths(void)
                     fill(&in, (unsigned)(nx * 7 + (size_t)p));
                     st = steps_on(ref, s, &in, &want, PS_KERNEL_AUTO, 4);
                     st = st ? st : steps_on(omp, s, &in, &got, PS_KERNEL_GENERIC, 4);
-                    CHECK(!st && !memcmp(want.data, got.data, ps_field_cells(&in) *
-                                                                  ps_precision_size(pr)),
+                    CHECK(!st && ps_test_same(&want, &got),
                           "%s %s generic rows of %zu cells, %s steps fused: %s", s->name,
                           ps_precision_name(pr), nx, tb ? "3" : "no",
                           st ? ps_error_detail() : "differs from the reference");
