@@ -33,8 +33,8 @@ void ps_omp_tune_key(const omp_ctx *c, char *buf, size_t len)
     for (i = 0; p[i]; i++)
         if ((unsigned char)p[i] < 0x20 || p[i] == 0x7f || p[i] == ';')
             p[i] = ' ';
-    /* "; generic NAME": the path and stencil, as keys written before the
-     * openmp backend lost its hand-written path say them too */
+    /* "; generic NAME": the kernel path and the stencil, in the form the
+     * cache's stored keys have */
     snprintf(buf, len, "openmp; %s; %d threads; %zux%zux%zu; %s; %s; %s; generic %s", p,
              c->threads, c->g.nz, c->g.ny, c->g.nx,
              c->es == sizeof(float) ? "float32" : "float64", c->zl ? "zero-land" : "nan-land",
