@@ -371,15 +371,19 @@ typedef struct gen_desc {
  * (dk = dj = 0, |di| <= W) come from the row's vectors in registers instead
  * of loads that each span two cache lines. While a vector-aligned start a
  * has the row's vectors P (cells a-W..a-1), C (a..a+W-1) and N (a+W..a+2W-1)
- * inside the row, the vector at a is computed from them: the neighbour at di
+ * readable, the vector at a is computed from them: the neighbour at di
  * is lanes W+di.. of P:C (di < 0) or di.. of C:N, the others are loads; s is
  * summed in the neighbours' order and each lane then gets the stencil's
- * sumcount, as GEN_LS_CELL does, so the bits are the same. The row's first
- * vector, the last one or two, and rows shorter than 2 W + r cells take
- * GEN_LS_CELL. GEN_IX_<n>(b) lists lanes b..b+n-1. AVX2 has no two-source
- * lane shift (AVX-512's vpermt2ps, valignd): its shifted vectors took 1.13x
- * the time of the loads (diffusion7, Zen 4, avx2 rows), so the 256-bit
- * variants keep the loads. The masked rows (stencils without the land-sum
+ * sumcount, as GEN_LS_CELL does, so the bits are the same. P must lie in the
+ * row (a >= W); N may run up to W - 1 cells past the row's end: a field row
+ * is followed by other rows, a scratch row by other rows or the line past
+ * the scratch (ps_omp_gen_tiling), and the lanes that would read cells past
+ * the row are those of cells at or past i1, which are not stored. The row's
+ * first vector, a last vector that overlaps, and rows shorter than W + r
+ * cells take GEN_LS_CELL. GEN_IX_<n>(b) lists lanes b..b+n-1. AVX2 has no
+ * two-source lane shift (AVX-512's vpermt2ps, valignd): its shifted vectors
+ * took 1.13x the time of the loads (diffusion7, Zen 4, avx2 rows), so the
+ * 256-bit variants keep the loads. The masked rows (stencils without the land-sum
  * form) keep them too: gcc 12 does not vectorise their point update over
  * neighbours held as vectors (hdiff ran 12x slower).
  */
@@ -404,11 +408,11 @@ typedef struct gen_desc {
          : gen_vload_(nbr[q] + a_ + (di)))
 #define GEN_VSUM_f32(dk, dj, di) S_ = S_ + GEN_VNB(GEN_IX_f32, dk, dj, di); q++;
 #define GEN_VSUM_f64(dk, dj, di) S_ = S_ + GEN_VNB(GEN_IX_f64, dk, dj, di); q++;
-/* the vectors at aligned starts a_ while P, C and N are in the row (NX cells) */
-#define GEN_LSV_RUN(NAME, SFX, NX, CHK)                                                 \
-    if (a_ >= W_ && a_ + W_ <= i1_ && a_ + 2 * W_ <= (NX)) {                            \
+/* the vectors at aligned starts a_ while P is in the row and the vector ends by i1_ */
+#define GEN_LSV_RUN(NAME, SFX, CHK)                                                     \
+    if (a_ >= W_ && a_ + W_ <= i1_) {                                                   \
         vr_ P_ = gen_vload_(c + a_ - W_), C_ = gen_vload_(c + a_), N_, S_, NF_, R_;     \
-        for (; a_ + W_ <= i1_ && a_ + 2 * W_ <= (NX); a_ += W_) {                       \
+        for (; a_ + W_ <= i1_; a_ += W_) {                                              \
             int q = 0;                                                                  \
             N_ = gen_vload_(c + a_ + W_);                                               \
             S_ = (vr_){0};                                                              \
@@ -437,7 +441,6 @@ typedef struct gen_desc {
     do {                                                                                \
         enum { W_ = GEN_VBYTES / (int)sizeof(REAL) };                                   \
         const long o_ = (long)(((uintptr_t)dst / sizeof(REAL)) & (W_ - 1));             \
-        const long nx_ = i1_ + PS_##NAME##_RADIUS;                                      \
         long a_ = i0_, i, t_;                                                           \
         vr_ VN_ = (vr_){0};                                                             \
         if (i1_ - i0_ < W_) {                                                           \
@@ -457,7 +460,7 @@ typedef struct gen_desc {
             if (a_ + W_ == i1_)                                                         \
                 break;                                                                  \
             a_ += W_ - ((a_ + o_) & (W_ - 1)); /* the next aligned start */             \
-            GEN_LSV_RUN(NAME, SFX, nx_, CHK)                                            \
+            GEN_LSV_RUN(NAME, SFX, CHK)                                                 \
             if (a_ >= i1_)                                                              \
                 break;                                                                  \
             if (a_ + W_ > i1_)                                                          \

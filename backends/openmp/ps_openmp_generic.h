@@ -69,7 +69,8 @@ static inline int ps_omp_gen_reach(const ps_stencil *st, int axis)
  * rows (0: one per thread): the tile count (a multiple of the team size, at
  * most the interior rows), the rows and pitch of a scratch plane slot, and
  * the scratch bytes per thread ((T - 1) levels of 2 rk + 1 rolling planes;
- * level l also covers (T - l) rj halo rows each side).
+ * level l also covers (T - l) rj halo rows each side; and a 64-byte line past
+ * the last row, which the shifted rows read a vector into).
  */
 static inline size_t ps_omp_gen_tiling(const ps_grid *g, size_t es, int r, int rk, int rj,
                                        int T, size_t tj, int threads, size_t *tiles,
@@ -86,7 +87,7 @@ static inline size_t ps_omp_gen_tiling(const ps_grid *g, size_t es, int r, int r
     *tiles = n;
     *slot_rows = (nj + n - 1) / n + 2 * (size_t)(T - 1) * (size_t)rj;
     *spitch = (g->nx + line - 1) / line * line;
-    return (size_t)(T > 1 ? T - 1 : 1) * (size_t)(2 * rk + 1) * *slot_rows * *spitch * es;
+    return (size_t)(T > 1 ? T - 1 : 1) * (size_t)(2 * rk + 1) * *slot_rows * *spitch * es + 64;
 }
 
 #ifndef PS_OMP_ISA
