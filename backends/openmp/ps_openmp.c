@@ -271,7 +271,7 @@ static int omp_generic_create(omp_ctx *c, char *tiling_src, size_t srclen, char 
         c->cnt_bytes = c->g.nz * c->g.ny * c->g.nx;
         if (!(c->cnt = ps_omp_pages(c->cnt_bytes)))
             goto nomem;
-        c->zl = c->ls = 1;
+        c->zl = 1;
     }
     ps_omp_tune_tiling(c, tiling_src, srclen);
     T = ps_omp_auto_tblock(&c->knobs, &c->g, c->es, c->threads);
@@ -555,7 +555,7 @@ static int omp_step(void *vc, long nsteps)
         .cfg = &c->cfg, .threads = c->threads, .params = c->params, .cur = &c->cur,
         .next = &c->next, .nsteps = nsteps, .tblock = c->tblock, .rk = c->gen_rk,
         .rj = c->gen_rj, .tiles = c->gen_tiles, .slot_rows = c->gen_slot_rows,
-        .spitch = c->gen_spitch, .scratch = c->scratch, .cnt = c->ls ? c->cnt : NULL,
+        .spitch = c->gen_spitch, .scratch = c->scratch, .cnt = c->zl ? c->cnt : NULL,
         .nt = c->nt_out,
     };
     f = c->es == sizeof(float) ? c->gen->f32 : c->gen->f64;

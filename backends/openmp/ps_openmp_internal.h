@@ -38,8 +38,8 @@ typedef struct omp_ctx {
     size_t tj;     /* target j rows per tile (0: the rule's) */
     char **scratch;      /* per thread: rolling plane slots of the fused sweep (ps_omp_pages) */
     size_t scratch_size; /* bytes of each */
-    int zl;              /* nonzero: zero-land fields (ps_openmp_zeroland.c) for the
-                          * land-sum sweeps (ls) */
+    int zl;              /* nonzero: zero-land fields (ps_openmp_zeroland.c): the
+                          * sweeps in the land-sum form */
     unsigned char *cnt;  /* zero-land: per cell a count byte (PS_OMP_ZL_LAND, ..._COUNT) */
     size_t cnt_bytes;    /* its mapping (ps_omp_pages) */
     uint64_t nan_bits;   /* zero-land: the bits of land's NaN, but for the cells of odd */
@@ -56,7 +56,6 @@ typedef struct omp_ctx {
     size_t gen_tiles, gen_slot_rows, gen_spitch; /* its tiling (ps_omp_gen_tiling) */
     size_t gen_tile_rows; /* a tile's output rows (the slot's less its halo rows) */
     int gen_rk, gen_rj;                          /* its reach (ps_omp_gen_reach) */
-    int ls; /* nonzero: the generic sweeps in the land-sum form, on zero-land fields */
     char err[512];
 } omp_ctx;
 

@@ -85,7 +85,7 @@ int ps_omp_tune_apply(omp_ctx *c, char *src, size_t srclen)
 void ps_omp_describe_choices(omp_ctx *c, const char *src)
 {
     snprintf(c->choices, sizeof c->choices, "generic path (%s rows%s); tiling: %d step%s "
-             "fused, %zu tiles of %zu rows (%s)%s", c->isa, c->ls ? ", land-sum" : "",
+             "fused, %zu tiles of %zu rows (%s)%s", c->isa, c->zl ? ", land-sum" : "",
              c->tblock, c->tblock == 1 ? "" : "s", c->gen_tiles, c->gen_tile_rows, src,
              c->nt_out ? "; output rows streamed" : "");
 }

@@ -422,7 +422,6 @@ int ps_omp_zl_odd_end(omp_ctx *c, ps_omp_zl_odd *lists)
 void ps_omp_zl_off(omp_ctx *c)
 {
     c->zl = 0;
-    c->ls = 0;
     ps_omp_pages_free(c->cnt, c->cnt_bytes);
     c->cnt = NULL;
     free(c->odd);
